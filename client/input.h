@@ -1,0 +1,54 @@
+/* Input sources: local keyboards and pointers, turned into keysyms and
+ * pointer motion for the session. Main thread only. */
+#ifndef VNCFB_INPUT_H
+#define VNCFB_INPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Where input events go. Coordinates are in output (screen) pixels; the
+ * session maps them to the remote desktop. */
+struct input_sink {
+	void *ctx;
+	/* keysym: X11 keysym; scancode: XT/QEMU scancode (0xe0 prefix as
+	 * 0x80|code) or 0 when unknown. */
+	void (*key)(void *ctx, uint32_t keysym, uint32_t scancode, bool down);
+	/* Relative motion in screen pixels. */
+	void (*motion_rel)(void *ctx, int dx, int dy);
+	/* Absolute position as a fraction of the screen, 0..1. */
+	void (*motion_abs)(void *ctx, double fx, double fy);
+	/* RFB button number 1..7 (1 left, 2 middle, 3 right, 4/5 wheel
+	 * up/down, 6/7 wheel left/right). */
+	void (*button)(void *ctx, int button, bool down);
+	/* The quit chord. */
+	void (*quit)(void *ctx);
+};
+
+struct input_config {
+	const char *devices;	/* comma-separated paths, NULL: autodetect */
+	const char *keymap;	/* "layout[:variant]", NULL: default */
+	bool grab;
+};
+
+struct input;
+
+struct input_impl {
+	const char *name;
+	/* Open devices. 0 or -errno (logged). Required. */
+	int (*open)(struct input *in, const struct input_config *cfg);
+	void (*close)(struct input *in);
+	/* Drain everything pending on in->fd into the sink. 0 or -errno
+	 * (fatal). Required. */
+	int (*dispatch)(struct input *in, const struct input_sink *sink);
+};
+
+struct input {
+	const struct input_impl *impl;
+	int fd;		/* one fd for the main loop to poll, -1 for none */
+	void *priv;
+};
+
+/* The platform's input source, or NULL where there is none. */
+extern const struct input_impl *const platform_input;
+
+#endif

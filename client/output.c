@@ -1,0 +1,278 @@
+/* Output selection by spec, and the in-memory output used by tests,
+ * benchmarks and the demo when no console framebuffer is usable. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "output.h"
+#include "platform.h"
+
+/* Largest mem output: 8K by 8K. */
+#define MEM_MAX_DIM 8192
+
+struct mem_priv {
+	uint8_t *buf;
+	size_t size;
+};
+
+int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
+		     struct pixfmt *fmt, int *slow_cpu)
+{
+	char fmtname[32] = "xrgb8888";
+	const char *p = arg, *opts;
+	char *end;
+	unsigned long v;
+
+	*slow_cpu = -1;
+	if (!arg || !*arg) {
+		*w = 1024;
+		*h = 768;
+		return pixfmt_from_name(fmtname, fmt);
+	}
+	v = strtoul(p, &end, 10);
+	if (end == p || (*end != 'x' && *end != 'X') || v == 0 ||
+	    v > MEM_MAX_DIM)
+		return -EINVAL;
+	*w = (uint32_t)v;
+	p = end + 1;
+	v = strtoul(p, &end, 10);
+	if (end == p || v == 0 || v > MEM_MAX_DIM)
+		return -EINVAL;
+	*h = (uint32_t)v;
+	p = end;
+	opts = strchr(p, ',');
+	if (*p == ':') {
+		size_t n = opts ? (size_t)(opts - p - 1) : strlen(p + 1);
+
+		if (n == 0 || n >= sizeof(fmtname))
+			return -EINVAL;
+		memcpy(fmtname, p + 1, n);
+		fmtname[n] = '\0';
+	} else if (*p != '\0' && *p != ',') {
+		return -EINVAL;
+	}
+	if (pixfmt_from_name(fmtname, fmt) < 0)
+		return -EINVAL;
+	while (opts) {
+		const char *o = opts + 1;
+
+		opts = strchr(o, ',');
+		if (strncmp(o, "slow-cpu=", 9) == 0) {
+			v = strtoul(o + 9, &end, 10);
+			if (end == o + 9 || (*end != '\0' && *end != ',') ||
+			    v > 4095)
+				return -EINVAL;
+			*slow_cpu = (int)v;
+		} else {
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int mem_open(struct output *out, const char *arg)
+{
+	struct mem_priv *mp;
+	uint32_t w, h;
+	struct pixfmt fmt;
+	int slow;
+
+	if (output_mem_parse(arg, &w, &h, &fmt, &slow) < 0) {
+		log_error("bad mem output '%s' (expected "
+			  "mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N], FORMAT one "
+			  "of xrgb8888 bgrx8888 rgb565 rgb888)",
+			  arg ? arg : "");
+		return -EINVAL;
+	}
+	mp = calloc(1, sizeof(*mp));
+	if (!mp)
+		return -ENOMEM;
+	out->width = w;
+	out->height = h;
+	out->fmt = fmt;
+	/* Rows 64-byte aligned, as a real framebuffer's often are. */
+	out->stride = ((size_t)w * pixfmt_bytes(&fmt) + 63) & ~(size_t)63;
+	mp->size = out->stride * h;
+	if (posix_memalign((void **)&mp->buf, 64, mp->size)) {
+		log_error("cannot allocate a %" PRIu32 "x%" PRIu32
+			  " mem output", w, h);
+		free(mp);
+		return -ENOMEM;
+	}
+	memset(mp->buf, 0, mp->size);
+	out->map = mp->buf;
+	out->readable = true;
+	out->slow_cpu = slow;
+	out->priv = mp;
+	return 0;
+}
+
+static void mem_close(struct output *out)
+{
+	struct mem_priv *mp = out->priv;
+
+	if (!mp)
+		return;
+	free(mp->buf);
+	free(mp);
+	out->priv = NULL;
+	out->map = NULL;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <emmintrin.h>
+static void flush_lines(uint8_t *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)63;
+	uintptr_t end = (uintptr_t)p + len;
+
+	/* What uncached memory costs: every line goes to RAM before the next
+	 * store is allowed to proceed. */
+	for (; a < end; a += 64) {
+		_mm_clflush((void *)a);
+		_mm_mfence();
+	}
+}
+#else
+static void flush_lines(uint8_t *p, size_t len)
+{
+	volatile uint8_t *v = p;
+	size_t i;
+
+	/* No portable cache flush: store byte by byte through volatile with
+	 * a fence per line, which is the same order of cost. */
+	for (i = 0; i < len; i++) {
+		v[i] = p[i];
+		if ((i & 63) == 63)
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	}
+}
+#endif
+
+static void mem_write_row(struct output *out, uint8_t *dst,
+			  const uint8_t *src, size_t len)
+{
+	memcpy(dst, src, len);
+	if (out->slow_cpu >= 0 && platform_current_cpu() == out->slow_cpu)
+		flush_lines(dst, len);
+}
+
+const struct output_impl output_mem_impl = {
+	.name = "mem",
+	.open = mem_open,
+	.close = mem_close,
+	.write_row = mem_write_row,
+};
+
+static const struct output_impl *find_impl(const char *name, size_t len)
+{
+	size_t i;
+
+	if (len == 3 && strncmp(name, "mem", 3) == 0)
+		return &output_mem_impl;
+	for (i = 0; platform_outputs[i]; i++) {
+		const char *n = platform_outputs[i]->name;
+
+		if (strlen(n) == len && strncmp(n, name, len) == 0)
+			return platform_outputs[i];
+	}
+	return NULL;
+}
+
+int output_check_spec(const char *spec)
+{
+	const char *colon;
+	const struct output_impl *impl;
+	uint32_t w, h;
+	struct pixfmt f;
+	int slow;
+
+	if (!spec || strcmp(spec, "default") == 0)
+		return 0;
+	colon = strchr(spec, ':');
+	impl = find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+	if (!impl)
+		return -ENOENT;
+	if (impl == &output_mem_impl)
+		return output_mem_parse(colon ? colon + 1 : NULL, &w, &h, &f,
+					&slow);
+	return 0;
+}
+
+static int open_impl(struct output *out, const struct output_impl *impl,
+		     const char *arg)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->impl = impl;
+	out->fd = -1;
+	out->slow_cpu = -1;
+	ret = impl->open(out, arg);
+	if (ret < 0) {
+		out->impl = NULL;
+		return ret;
+	}
+	if (!pixfmt_valid(&out->fmt) || out->width == 0 || out->height == 0 ||
+	    !out->map ||
+	    out->stride < (size_t)out->width * pixfmt_bytes(&out->fmt)) {
+		log_error("%s output reports an unusable mode (%" PRIu32
+			  "x%" PRIu32 ", %u bpp, stride %zu)",
+			  impl->name, out->width, out->height, out->fmt.bpp,
+			  out->stride);
+		impl->close(out);
+		out->impl = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int output_open(struct output *out, const char *spec)
+{
+	const struct output_impl *impl;
+	const char *colon;
+	int ret;
+
+	if (!spec || strcmp(spec, "default") == 0) {
+		impl = platform_outputs[0];
+		if (impl) {
+			ret = open_impl(out, impl, NULL);
+			if (ret == 0)
+				return 0;
+			log_info("no usable console framebuffer; drawing into "
+				 "memory (-o mem:1024x768)");
+		}
+		return open_impl(out, &output_mem_impl, NULL);
+	}
+	colon = strchr(spec, ':');
+	impl = find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+	if (!impl) {
+		log_error("unknown output '%s' (expected mem:WxH[:FORMAT], "
+			  "fbdev[:DEVICE] or wsdisplay[:DEVICE])",
+			  spec);
+		return -EINVAL;
+	}
+	return open_impl(out, impl, colon ? colon + 1 : NULL);
+}
+
+void output_close(struct output *out)
+{
+	if (!out->impl)
+		return;
+	out->impl->close(out);
+	out->impl = NULL;
+}
+
+void output_write_row(struct output *out, uint8_t *dst, const uint8_t *src,
+		      size_t len)
+{
+	if (out->impl->write_row)
+		out->impl->write_row(out, dst, src, len);
+	else
+		memcpy(dst, src, len);
+}

@@ -1,0 +1,85 @@
+/* Outputs: where the picture goes (fbdev, wsdisplay, mem). Backends are
+ * const ops tables.
+ *
+ * Threads: open/close/dispatch/set_active run on the main thread;
+ * write_rows, and anything else that touches the mapping, only on the blit
+ * thread (or before it starts / after it stops). */
+#ifndef VNCFB_OUTPUT_H
+#define VNCFB_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pixfmt.h"
+#include "rect.h"
+
+struct output;
+
+/* What an output's main-thread events (VT switches) ask of the session. */
+struct output_events {
+	void *ctx;
+	/* Stop drawing; returns once the blitter no longer touches the
+	 * mapping. */
+	void (*suspend)(void *ctx);
+	/* Drawing may resume; the whole screen must be redrawn. */
+	void (*resume)(void *ctx);
+};
+
+struct output_impl {
+	const char *name;
+	/* Open from the part of the spec after "name:" (may be NULL). Fills
+	 * width, height, stride, fmt and map. Returns 0 or -errno, having
+	 * logged why. Required. */
+	int (*open)(struct output *out, const char *arg);
+	/* Undo open and restore the device (console mode, colour map).
+	 * Idempotent. Required. */
+	void (*close)(struct output *out);
+	/* Copy one row of len bytes into the mapping at dst. NULL: memcpy.
+	 * Blit thread only. */
+	void (*write_row)(struct output *out, uint8_t *dst, const uint8_t *src,
+			  size_t len);
+	/* Called after a blit pass with the output rectangles written (e.g.
+	 * to flush a deferred-io device). Optional. Blit thread only. */
+	void (*flush)(struct output *out, const struct rect *rects, int n);
+	/* Handle readable out->fd (VT switch signals). Optional. */
+	int (*dispatch)(struct output *out, const struct output_events *ev);
+	/* Restore the console from a fatal-signal handler: only
+	 * async-signal-safe calls. Optional. */
+	void (*emergency_restore)(struct output *out);
+};
+
+struct output {
+	const struct output_impl *impl;
+	uint32_t width, height;
+	size_t stride;		/* bytes per row of the mapping */
+	struct pixfmt fmt;
+	uint8_t *map;		/* first visible pixel */
+	/* Reading the mapping is cheap (RAM) and allowed: mem output. */
+	bool readable;
+	/* fd for the main loop to poll (VT switch events), or -1. */
+	int fd;
+	/* Core from which writes to the mapping are made uncached (mem
+	 * output's slow-cpu=N), -1 for none. */
+	int slow_cpu;
+	void *priv;
+};
+
+/* Parse "name[:arg]" and open that output. name "default" (or NULL spec)
+ * picks the platform's console output when it can be opened, else mem.
+ * Returns 0 or -errno (logged). */
+int output_open(struct output *out, const char *spec);
+void output_close(struct output *out);
+/* The spec grammar check alone (no device opened), for usage errors. */
+int output_check_spec(const char *spec);
+
+void output_write_row(struct output *out, uint8_t *dst, const uint8_t *src,
+		      size_t len);
+
+extern const struct output_impl output_mem_impl;
+
+/* mem output spec helper: "WxH[:FORMAT][,slow-cpu=N]". */
+int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
+		     struct pixfmt *fmt, int *slow_cpu);
+
+#endif

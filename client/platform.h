@@ -1,0 +1,29 @@
+/* What each platform folder (fbdev/, netbsd/) provides to the portable
+ * core: CPUs and pinning, its outputs, its input source, signals. */
+#ifndef VNCFB_PLATFORM_H
+#define VNCFB_PLATFORM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+struct output_impl;
+
+/* Number of configured CPUs (ids 0..n-1), >= 1. */
+int platform_cpu_count(void);
+/* Whether cpu is online (usable for pinning). */
+bool platform_cpu_online(int cpu);
+/* Pin thread t to cpu. 0 or -errno (-EPERM where not permitted). */
+int platform_pin_thread(pthread_t t, int cpu);
+/* Remove any pinning of thread t. 0 or -errno. */
+int platform_unpin_thread(pthread_t t);
+/* The cpu the calling thread runs on now, or -1 when unknown. */
+int platform_current_cpu(void);
+/* How to let users pin threads where pinning failed with EPERM (NULL if
+ * nothing to say); used in the error message. */
+const char *platform_pin_hint(void);
+
+/* NULL-terminated list of the platform's outputs; the first is the default
+ * console output. */
+extern const struct output_impl *const platform_outputs[];
+
+#endif

@@ -1,0 +1,457 @@
+/* The main loop: the only thread that talks to libvncclient. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blit.h"
+#include "damage.h"
+#include "demo.h"
+#include "input.h"
+#include "log.h"
+#include "output.h"
+#include "passwd.h"
+#include "platform.h"
+#include "ppm.h"
+#include "session.h"
+#include "shadow.h"
+#include "vnc.h"
+
+struct session {
+	struct options *opt;
+	struct output out;
+	struct shadow shadow;
+	struct damage damage;
+	struct blitter blit;
+	struct vnc_client *vnc;
+	struct input in;
+	bool have_input;
+	int px, py;		/* pointer, remote coordinates */
+	uint32_t buttons;
+	bool quit;
+	uint64_t updates;
+};
+
+/* Signal plumbing: handlers only write one byte. */
+static int sig_pipe[2] = { -1, -1 };
+static struct output *volatile fatal_output;
+
+static void on_signal(int signo)
+{
+	int saved = errno;
+	unsigned char c = (unsigned char)signo;
+
+	if (sig_pipe[1] >= 0 && write(sig_pipe[1], &c, 1) < 0) {
+		/* Pipe full: a quit is already pending. */
+	}
+	errno = saved;
+}
+
+static void on_fatal(int signo)
+{
+	struct output *o = fatal_output;
+
+	if (o && o->impl && o->impl->emergency_restore)
+		o->impl->emergency_restore(o);
+	signal(signo, SIG_DFL);
+	raise(signo);
+}
+
+int signals_setup(void)
+{
+	static const int quit_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1 };
+	static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+					  SIGABRT, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+
+	if (sig_pipe[0] < 0) {
+		if (pipe(sig_pipe) < 0) {
+			log_error("pipe: %s", strerror(errno));
+			return -1;
+		}
+		for (i = 0; i < 2; i++) {
+			fcntl(sig_pipe[i], F_SETFL,
+			      fcntl(sig_pipe[i], F_GETFL) | O_NONBLOCK);
+			fcntl(sig_pipe[i], F_SETFD, FD_CLOEXEC);
+		}
+	}
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	for (i = 0; i < sizeof(quit_sigs) / sizeof(quit_sigs[0]); i++)
+		sigaction(quit_sigs[i], &sa, NULL);
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_RESETHAND;
+	for (i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		sigaction(fatal_sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	return sig_pipe[0];
+}
+
+/* --- VNC events (main thread) --- */
+
+static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
+{
+	struct session *s = ctx;
+	uint8_t *pix = shadow_resize(&s->shadow, w, h);
+
+	if (!pix)
+		return NULL;
+	blit_reset_view(&s->blit);
+	if (s->vnc)
+		log_info("remote desktop is now %ux%u", w, h);
+	/* Keep the pointer inside the new desktop. */
+	if (s->px >= (int)w)
+		s->px = w ? (int)w - 1 : 0;
+	if (s->py >= (int)h)
+		s->py = h ? (int)h - 1 : 0;
+	return pix;
+}
+
+static void ev_damage(void *ctx, const struct rect *r)
+{
+	struct session *s = ctx;
+
+	damage_add(&s->damage, r);
+}
+
+static void ev_update_done(void *ctx)
+{
+	struct session *s = ctx;
+
+	s->updates++;
+	damage_kick(&s->damage);
+}
+
+/* --- Input sink (main thread) --- */
+
+static void send_pointer(struct session *s)
+{
+	if (s->vnc)
+		vnc_send_pointer(s->vnc, s->px, s->py, s->buttons);
+}
+
+static void in_key(void *ctx, uint32_t keysym, uint32_t scancode, bool down)
+{
+	struct session *s = ctx;
+
+	if (s->vnc)
+		vnc_send_key(s->vnc, keysym, scancode, down);
+}
+
+static void in_motion_rel(void *ctx, int dx, int dy)
+{
+	struct session *s = ctx;
+	int w = (int)s->shadow.width, h = (int)s->shadow.height;
+
+	s->px += dx;
+	s->py += dy;
+	if (s->px >= w)
+		s->px = w - 1;
+	if (s->py >= h)
+		s->py = h - 1;
+	if (s->px < 0)
+		s->px = 0;
+	if (s->py < 0)
+		s->py = 0;
+	send_pointer(s);
+}
+
+static void in_motion_abs(void *ctx, double fx, double fy)
+{
+	struct session *s = ctx;
+	int sx, sy;
+
+	if (!(fx >= 0))
+		fx = 0;
+	if (!(fy >= 0))
+		fy = 0;
+	if (fx > 1)
+		fx = 1;
+	if (fy > 1)
+		fy = 1;
+	sx = (int)lround(fx * (s->out.width - 1));
+	sy = (int)lround(fy * (s->out.height - 1));
+	blit_screen_to_remote(&s->blit, sx, sy, &s->px, &s->py);
+	send_pointer(s);
+}
+
+static void in_button(void *ctx, int button, bool down)
+{
+	struct session *s = ctx;
+	uint32_t bit;
+
+	if (button < 1 || button > 8)
+		return;
+	bit = 1u << (button - 1);
+	if (down)
+		s->buttons |= bit;
+	else
+		s->buttons &= ~bit;
+	send_pointer(s);
+}
+
+static void in_quit(void *ctx)
+{
+	struct session *s = ctx;
+
+	log_info("quit chord pressed");
+	s->quit = true;
+}
+
+/* --- Output events (VT switching) --- */
+
+static void out_suspend(void *ctx)
+{
+	struct session *s = ctx;
+
+	blit_suspend(&s->blit);
+}
+
+static void out_resume(void *ctx)
+{
+	struct session *s = ctx;
+
+	blit_resume(&s->blit);
+}
+
+static int take_screenshot(struct session *s, const char *path)
+{
+	size_t n = (size_t)s->out.width * s->out.height * 3;
+	uint8_t *rgb = malloc(n);
+	int ret;
+
+	if (!rgb) {
+		log_error("cannot allocate %zu bytes for a screenshot", n);
+		return -ENOMEM;
+	}
+	blit_snapshot_rgb(&s->blit, rgb);
+	ret = ppm_write(path, s->out.width, s->out.height, rgb);
+	free(rgb);
+	if (ret == 0)
+		log_debug("screenshot written to %s", path);
+	return ret;
+}
+
+static int choose_cpu(struct session *s)
+{
+	int cpu = s->opt->cpu;
+
+	if (cpu == CPU_AUTO)
+		return -1;
+	if (!platform_cpu_online(cpu)) {
+		log_error("--cpu %d: no such online core (%d configured)", cpu,
+			  platform_cpu_count());
+		return -2;
+	}
+	return cpu;
+}
+
+static int run_loop(struct session *s, int sigfd)
+{
+	struct options *o = s->opt;
+	uint64_t deadline = 0;
+	enum vnc_error verr;
+
+	if (o->exit_after > 0)
+		deadline = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
+	while (!s->quit) {
+		struct pollfd pfd[4];
+		int n = 0, ret, timeout = -1, i_vnc, i_in = -1, i_out = -1;
+
+		pfd[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		i_vnc = n;
+		pfd[n++] = (struct pollfd){ .fd = vnc_fd(s->vnc),
+					    .events = POLLIN };
+		if (s->have_input && s->in.fd >= 0) {
+			i_in = n;
+			pfd[n++] = (struct pollfd){ .fd = s->in.fd,
+						    .events = POLLIN };
+		}
+		if (s->out.fd >= 0) {
+			i_out = n;
+			pfd[n++] = (struct pollfd){ .fd = s->out.fd,
+						    .events = POLLIN };
+		}
+		if (deadline) {
+			uint64_t now = monotonic_ns();
+
+			if (now >= deadline)
+				break;
+			timeout = (int)((deadline - now) / 1000000u) + 1;
+		}
+		ret = poll(pfd, (nfds_t)n, timeout);
+		if (ret < 0) {
+			if (errno == EINTR)
+				continue;
+			log_error("poll: %s", strerror(errno));
+			return 1;
+		}
+		if (pfd[0].revents & POLLIN) {
+			unsigned char sigs[16];
+			ssize_t k = read(sigfd, sigs, sizeof(sigs));
+
+			for (ssize_t i = 0; i < k; i++) {
+				if (sigs[i] == SIGUSR1 && o->screenshot) {
+					take_screenshot(s, o->screenshot);
+				} else if (sigs[i] != SIGUSR1) {
+					log_info("leaving on signal %d",
+						 sigs[i]);
+					s->quit = true;
+				}
+			}
+		}
+		if (i_out >= 0 && (pfd[i_out].revents & POLLIN)) {
+			struct output_events ev = { s, out_suspend,
+						    out_resume };
+
+			if (s->out.impl->dispatch &&
+			    s->out.impl->dispatch(&s->out, &ev) < 0)
+				return 1;
+		}
+		if (i_in >= 0 && (pfd[i_in].revents & (POLLIN | POLLHUP))) {
+			struct input_sink sink = {
+				s,	     in_key,	in_motion_rel,
+				in_motion_abs, in_button, in_quit,
+			};
+
+			if (s->in.impl->dispatch(&s->in, &sink) < 0)
+				return 1;
+		}
+		if (pfd[i_vnc].revents & (POLLIN | POLLHUP | POLLERR)) {
+			if (vnc_dispatch(s->vnc, &verr) < 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int session_run(struct options *o)
+{
+	struct session s;
+	struct pixfmt sfmt;
+	struct vnc_config vcfg;
+	struct vnc_events vev;
+	struct demo *demo = NULL;
+	enum vnc_error verr;
+	int sigfd, ret = 1, cpu;
+
+	memset(&s, 0, sizeof(s));
+	s.opt = o;
+	s.in.fd = -1;
+
+	if (o->passwd_file && passwd_check_file(o->passwd_file) < 0)
+		return 1;
+	cpu = choose_cpu(&s);
+	if (cpu == -2)
+		return 2;
+	sigfd = signals_setup();
+	if (sigfd < 0)
+		return 1;
+
+	if (output_open(&s.out, o->output) < 0)
+		return 1;
+	fatal_output = &s.out;
+	pixfmt_shadow_for(&s.out.fmt, &sfmt);
+	if (shadow_init(&s.shadow, &sfmt) < 0)
+		goto out_output;
+	if (damage_init(&s.damage) < 0)
+		goto out_shadow;
+	if (blit_init(&s.blit, &s.out, &s.shadow, &s.damage, cpu) < 0)
+		goto out_damage;
+	{
+		char fbuf[64];
+
+		log_debug("output %s %ux%u %s, stride %zu", s.out.impl->name,
+			  s.out.width, s.out.height,
+			  pixfmt_name(&s.out.fmt, fbuf, sizeof(fbuf)),
+			  s.out.stride);
+	}
+	if (blit_start(&s.blit) < 0) {
+		if (atomic_load(&s.blit.pin_error)) {
+			log_error("cannot pin the blit thread to core %d: %s",
+				  cpu, strerror(-atomic_load(&s.blit.pin_error)));
+			goto out_blit;
+		}
+		goto out_blit_init;
+	}
+	if (o->mode == MODE_DEMO) {
+		demo = demo_start(o->output ? o->output : s.out.impl->name);
+		if (!demo)
+			goto out_blit;
+		free(o->host);
+		o->host = strdup("127.0.0.1");
+		o->port = demo_port(demo);
+	}
+	if (platform_input && !o->view_only && s.out.impl != &output_mem_impl) {
+		struct input_config icfg = { o->input, o->keymap, true };
+
+		s.in.impl = platform_input;
+		if (platform_input->open(&s.in, &icfg) < 0) {
+			if (o->input)
+				goto out_demo;
+			log_warn("no input devices: the session is view-only");
+			s.in.impl = NULL;
+		} else {
+			s.have_input = true;
+		}
+	}
+
+	memset(&vcfg, 0, sizeof(vcfg));
+	vcfg.host = o->host;
+	vcfg.port = o->port;
+	vcfg.encodings = o->encodings;
+	vcfg.quality = o->quality;
+	vcfg.compress = o->compress;
+	vcfg.view_only = o->view_only;
+	vcfg.local_cursor = false;
+	vcfg.fmt = sfmt;
+	vcfg.get_password = passwd_get;
+	vcfg.password_ctx = o->passwd_file;
+	vev = (struct vnc_events){ .ctx = &s,
+				   .resize = ev_resize,
+				   .damage = ev_damage,
+				   .update_done = ev_update_done };
+	s.vnc = vnc_connect(&vcfg, &vev, &verr);
+	if (!s.vnc)
+		goto out_input;
+	s.px = (int)s.shadow.width / 2;
+	s.py = (int)s.shadow.height / 2;
+
+	ret = run_loop(&s, sigfd);
+
+	vnc_destroy(s.vnc);
+	s.vnc = NULL;
+out_input:
+	if (s.have_input)
+		s.in.impl->close(&s.in);
+out_demo:
+	if (demo) {
+		if (ret == 0)
+			demo_report(demo, s.updates, &s.out);
+		demo_stop(demo);
+	}
+out_blit:
+	blit_stop(&s.blit);
+	if (o->screenshot && s.shadow.pix)
+		take_screenshot(&s, o->screenshot);
+out_blit_init:
+	blit_finish(&s.blit);
+out_damage:
+	damage_finish(&s.damage);
+out_shadow:
+	shadow_finish(&s.shadow);
+out_output:
+	fatal_output = NULL;
+	output_close(&s.out);
+	return ret;
+}

@@ -1,0 +1,17 @@
+/* A viewing session: output + shadow + blitter + VNC + input, driven by
+ * one poll() loop on the main thread. */
+#ifndef VNCFB_SESSION_H
+#define VNCFB_SESSION_H
+
+#include "opts.h"
+
+/* Run until quit, --exit-after, or failure. Returns the exit status:
+ * 0 clean, 1 runtime failure. */
+int session_run(struct options *opt);
+
+/* Signals: install handlers that write to a self-pipe (quit on
+ * INT/TERM/HUP, screenshot on USR1) and restore the console on fatal
+ * signals. Returns the read end, or -1. */
+int signals_setup(void);
+
+#endif

@@ -1,0 +1,647 @@
+/* libvncclient behind struct vnc_client: connect, handshake, formats and
+ * encodings, callbacks into the session, input out. The only file that
+ * includes rfb/rfbclient.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <rfb/rfbclient.h>
+
+#include "log.h"
+#include "vnc.h"
+
+/* Remote desktops larger than this are refused: RFB allows 65535x65535,
+ * which would be a 16 GiB shadow. */
+#define VNC_MAX_DIM 16384
+#define VNC_MAX_FB_BYTES ((uint64_t)1 << 30)
+/* Cursor shapes larger than this are ignored (the server's is used). */
+#define VNC_MAX_CURSOR 256
+
+struct vnc_client {
+	rfbClient *cl;
+	struct vnc_events ev;
+	struct vnc_config cfg;
+	char peer[300];		/* "host:port" for messages */
+	char *encodings;	/* the string handed to libvncclient */
+	bool in_handshake;
+	bool resize_failed;
+};
+
+static int client_tag;
+
+/* libvncclient reports through two global hooks; keep its last words to
+ * explain a failure in one line of our own, and show the rest under -v. */
+static char last_msg[256];
+
+static void capture(const char *fmt, va_list ap)
+{
+	char buf[sizeof(last_msg)];
+	size_t n;
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = strlen(buf);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
+	if (n == 0)
+		return;
+	memcpy(last_msg, buf, n + 1);
+	log_debug("libvncclient: %s", buf);
+}
+
+static void lib_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	capture(fmt, ap);
+	va_end(ap);
+}
+
+static struct vnc_client *from_cl(rfbClient *cl)
+{
+	return rfbClientGetClientData(cl, &client_tag);
+}
+
+const char *vnc_library_version(void)
+{
+	return LIBVNCSERVER_PACKAGE_VERSION;
+}
+
+struct enc_name {
+	const char *name;
+	int32_t enc;
+	const char *lib;	/* the name libvncclient knows, or NULL */
+};
+
+static const struct enc_name enc_names[] = {
+	{ "raw", rfbEncodingRaw, "raw" },
+	{ "copyrect", rfbEncodingCopyRect, "copyrect" },
+	{ "rre", rfbEncodingRRE, "rre" },
+	{ "corre", rfbEncodingCoRRE, "corre" },
+	{ "hextile", rfbEncodingHextile, "hextile" },
+	{ "zlib", rfbEncodingZlib, "zlib" },
+	{ "tight", rfbEncodingTight, "tight" },
+	{ "trle", rfbEncodingTRLE, "trle" },
+	{ "zrle", rfbEncodingZRLE, "zrle" },
+	{ "zywrle", rfbEncodingZYWRLE, "zywrle" },
+	{ "ultra", rfbEncodingUltra, "ultra" },
+};
+
+#define DEFAULT_ENCODINGS "copyrect tight zrle hextile zlib corre rre raw"
+
+static const struct enc_name *find_enc(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(enc_names) / sizeof(enc_names[0]); i++)
+		if (strlen(enc_names[i].name) == n &&
+		    strncasecmp(enc_names[i].name, s, n) == 0)
+			return &enc_names[i];
+	return NULL;
+}
+
+int vnc_check_encodings(const char *list, const char **bad)
+{
+	static char badbuf[32];
+	const char *p = list;
+	int count = 0;
+
+	while (p && *p) {
+		size_t n = strcspn(p, " ,");
+
+		if (n > 0) {
+			if (!find_enc(p, n)) {
+				snprintf(badbuf, sizeof(badbuf), "%.*s",
+					 (int)(n < 31 ? n : 31), p);
+				*bad = badbuf;
+				return -EINVAL;
+			}
+			count++;
+		}
+		p += n;
+		p += strspn(p, " ,");
+	}
+	if (count == 0) {
+		*bad = "";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* SetPixelFormat + SetEncodings written by us, not SetFormatAndEncodings:
+ * libvncclient 0.9.14 always offers ExtendedDesktopSize and then ignores
+ * QEMU's screen id 0, so the size stays old and the next update fails with
+ * "Rect too large". Offering plain DesktopSize only makes QEMU (and every
+ * other server) use the path the library handles right. */
+static bool send_format_and_encodings(struct vnc_client *vc)
+{
+	/* rfbClientSwap*IfLE expect a variable named client. */
+	rfbClient *client = vc->cl, *cl = client;
+	rfbSetPixelFormatMsg spf;
+	union {
+		char bytes[sz_rfbSetEncodingsMsg + 64 * 4];
+		rfbSetEncodingsMsg msg;
+	} buf;
+	uint32_t encs[64];
+	int n = 0, i;
+	const char *p = vc->encodings;
+	bool tight = false, zlibish = false;
+
+	memset(&spf, 0, sizeof(spf));
+	spf.type = rfbSetPixelFormat;
+	spf.format = cl->format;
+	spf.format.redMax = rfbClientSwap16IfLE(spf.format.redMax);
+	spf.format.greenMax = rfbClientSwap16IfLE(spf.format.greenMax);
+	spf.format.blueMax = rfbClientSwap16IfLE(spf.format.blueMax);
+	if (!WriteToRFBServer(cl, (char *)&spf, sz_rfbSetPixelFormatMsg))
+		return false;
+
+	while (*p && n < 40) {
+		size_t len = strcspn(p, " ,");
+		const struct enc_name *e = len ? find_enc(p, len) : NULL;
+
+		if (e) {
+			encs[n++] = (uint32_t)e->enc;
+			if (e->enc == rfbEncodingUltra)
+				encs[n++] = (uint32_t)rfbEncodingUltraZip;
+			if (e->enc == rfbEncodingTight)
+				tight = true;
+			if (e->enc == rfbEncodingTight ||
+			    e->enc == rfbEncodingZlib ||
+			    e->enc == rfbEncodingZRLE)
+				zlibish = true;
+		}
+		p += len;
+		p += strspn(p, " ,");
+	}
+	if (zlibish && vc->cfg.compress >= 0)
+		encs[n++] = (uint32_t)(rfbEncodingCompressLevel0 +
+				       vc->cfg.compress);
+	if (tight && vc->cfg.quality >= 0)
+		encs[n++] = (uint32_t)(rfbEncodingQualityLevel0 +
+				       vc->cfg.quality);
+	if (vc->cfg.local_cursor) {
+		encs[n++] = (uint32_t)rfbEncodingXCursor;
+		encs[n++] = (uint32_t)rfbEncodingRichCursor;
+		encs[n++] = (uint32_t)rfbEncodingPointerPos;
+	}
+	encs[n++] = (uint32_t)rfbEncodingNewFBSize;
+	encs[n++] = (uint32_t)rfbEncodingLastRect;
+	encs[n++] = (uint32_t)rfbEncodingKeyboardLedState;
+	if (!vc->cfg.view_only)
+		encs[n++] = (uint32_t)rfbEncodingQemuExtendedKeyEvent;
+
+	memset(&buf, 0, sizeof(buf));
+	buf.msg.type = rfbSetEncodings;
+	buf.msg.nEncodings = rfbClientSwap16IfLE((uint16_t)n);
+	for (i = 0; i < n; i++) {
+		uint32_t v = rfbClientSwap32IfLE(encs[i]);
+
+		memcpy(&buf.bytes[sz_rfbSetEncodingsMsg + i * 4], &v, 4);
+	}
+	return WriteToRFBServer(cl, buf.bytes, sz_rfbSetEncodingsMsg + n * 4);
+}
+
+static rfbBool cb_malloc_fb(rfbClient *cl)
+{
+	struct vnc_client *vc = from_cl(cl);
+	uint64_t bytes;
+	uint8_t *buf;
+
+	if (cl->width < 0 || cl->height < 0 || cl->width > VNC_MAX_DIM ||
+	    cl->height > VNC_MAX_DIM) {
+		log_error("%s: remote desktop %dx%d is larger than vncfb "
+			  "supports (%dx%d)",
+			  vc->peer, cl->width, cl->height, VNC_MAX_DIM,
+			  VNC_MAX_DIM);
+		vc->resize_failed = true;
+		return FALSE;
+	}
+	bytes = (uint64_t)cl->width * (uint64_t)cl->height *
+		(cl->format.bitsPerPixel / 8);
+	if (bytes > VNC_MAX_FB_BYTES) {
+		log_error("%s: remote desktop %dx%d needs %llu MiB, more than "
+			  "the %llu MiB limit",
+			  vc->peer, cl->width, cl->height,
+			  (unsigned long long)(bytes >> 20),
+			  (unsigned long long)(VNC_MAX_FB_BYTES >> 20));
+		vc->resize_failed = true;
+		return FALSE;
+	}
+	buf = vc->ev.resize(vc->ev.ctx, (uint32_t)cl->width,
+			    (uint32_t)cl->height);
+	if (!buf) {
+		vc->resize_failed = true;
+		return FALSE;
+	}
+	cl->frameBuffer = buf;
+	/* libvncclient's update region for the first request. */
+	cl->updateRect.x = 0;
+	cl->updateRect.y = 0;
+	cl->updateRect.w = cl->width;
+	cl->updateRect.h = cl->height;
+	return TRUE;
+}
+
+static void cb_update(rfbClient *cl, int x, int y, int w, int h)
+{
+	struct vnc_client *vc = from_cl(cl);
+	struct rect r = { x, y, w, h };
+
+	if (rect_clip(&r, cl->width, cl->height))
+		vc->ev.damage(vc->ev.ctx, &r);
+}
+
+static void cb_finished(rfbClient *cl)
+{
+	struct vnc_client *vc = from_cl(cl);
+
+	vc->ev.update_done(vc->ev.ctx);
+}
+
+static char *cb_password(rfbClient *cl)
+{
+	struct vnc_client *vc = from_cl(cl);
+	char *pw = NULL;
+
+	if (vc->cfg.get_password)
+		pw = vc->cfg.get_password(vc->cfg.password_ctx);
+	if (!pw) {
+		snprintf(last_msg, sizeof(last_msg), "no password available");
+		return NULL;
+	}
+	return pw;
+}
+
+static void cb_cursor_shape(rfbClient *cl, int xhot, int yhot, int w, int h,
+			    int bpp)
+{
+	struct vnc_client *vc = from_cl(cl);
+
+	if (!vc->ev.cursor_shape || !cl->rcSource || !cl->rcMask)
+		return;
+	if (w <= 0 || h <= 0 || w > VNC_MAX_CURSOR || h > VNC_MAX_CURSOR ||
+	    bpp != cl->format.bitsPerPixel / 8 || xhot < 0 || yhot < 0 ||
+	    xhot >= w || yhot >= h) {
+		log_debug("ignoring cursor shape %dx%d hot %d,%d", w, h, xhot,
+			  yhot);
+		return;
+	}
+	vc->ev.cursor_shape(vc->ev.ctx, xhot, yhot, w, h, cl->rcSource,
+			    cl->rcMask);
+}
+
+static rfbBool cb_cursor_pos(rfbClient *cl, int x, int y)
+{
+	struct vnc_client *vc = from_cl(cl);
+
+	if (vc->ev.cursor_pos)
+		vc->ev.cursor_pos(vc->ev.ctx, x, y);
+	return TRUE;
+}
+
+static void cb_bell(rfbClient *cl)
+{
+	struct vnc_client *vc = from_cl(cl);
+
+	if (vc->ev.bell)
+		vc->ev.bell(vc->ev.ctx);
+}
+
+static void cb_cut_text(rfbClient *cl, const char *text, int len)
+{
+	/* Clipboard has nowhere to go on a console; drop it. */
+	(void)cl;
+	(void)text;
+	(void)len;
+}
+
+static void format_peer(char *buf, size_t len, const char *host, int port)
+{
+	if (strchr(host, ':'))
+		snprintf(buf, len, "[%s]:%d", host, port);
+	else
+		snprintf(buf, len, "%s:%d", host, port);
+}
+
+/* TCP connect with a timeout, trying every address. Returns fd or -1 with
+ * the reason logged. */
+static int tcp_connect(const char *host, int port, int timeout_ms,
+		       const char *peer, enum vnc_error *err)
+{
+	struct addrinfo hints, *res, *ai;
+	char portstr[16];
+	int fd = -1, ret, saved = ECONNREFUSED;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_ADDRCONFIG;
+	snprintf(portstr, sizeof(portstr), "%d", port);
+	ret = getaddrinfo(host, portstr, &hints, &res);
+	if (ret == EAI_ADDRFAMILY || ret == EAI_NONAME || ret == EAI_FAIL ||
+	    ret == EAI_AGAIN) {
+		/* AI_ADDRCONFIG hides ::1 on hosts with only loopback. */
+		hints.ai_flags = 0;
+		ret = getaddrinfo(host, portstr, &hints, &res);
+	}
+	if (ret != 0) {
+		log_error("cannot resolve %s: %s", host,
+			  ret == EAI_SYSTEM ? strerror(errno)
+					    : gai_strerror(ret));
+		*err = VNC_ERR_RESOLVE;
+		return -1;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		struct pollfd pfd;
+		int flags, soerr = 0;
+		socklen_t sl = sizeof(soerr);
+
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+			    ai->ai_protocol);
+		if (fd < 0) {
+			saved = errno;
+			continue;
+		}
+		flags = fcntl(fd, F_GETFL);
+		fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 &&
+		    errno != EINPROGRESS) {
+			saved = errno;
+			goto next;
+		}
+		pfd.fd = fd;
+		pfd.events = POLLOUT;
+		do
+			ret = poll(&pfd, 1, timeout_ms);
+		while (ret < 0 && errno == EINTR);
+		if (ret == 0) {
+			saved = ETIMEDOUT;
+			goto next;
+		}
+		if (ret < 0 ||
+		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0) {
+			saved = errno;
+			goto next;
+		}
+		if (soerr) {
+			saved = soerr;
+			goto next;
+		}
+		fcntl(fd, F_SETFL, flags);
+		{
+			int one = 1;
+
+			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
+				   sizeof(one));
+		}
+		freeaddrinfo(res);
+		return fd;
+next:
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	log_error("cannot connect to %s: %s", peer, strerror(saved));
+	*err = VNC_ERR_CONNECT;
+	return -1;
+}
+
+static void set_format(rfbClient *cl, const struct pixfmt *f)
+{
+	cl->format.bitsPerPixel = f->bpp;
+	cl->format.depth = (uint8_t)(f->r_bits + f->g_bits + f->b_bits);
+	if (cl->format.depth > f->bpp)
+		cl->format.depth = f->bpp;
+	cl->format.bigEndian = f->big_endian;
+	cl->format.trueColour = 1;
+	cl->format.redMax = (uint16_t)((1u << f->r_bits) - 1);
+	cl->format.greenMax = (uint16_t)((1u << f->g_bits) - 1);
+	cl->format.blueMax = (uint16_t)((1u << f->b_bits) - 1);
+	cl->format.redShift = f->r_shift;
+	cl->format.greenShift = f->g_shift;
+	cl->format.blueShift = f->b_shift;
+}
+
+/* Turn libvncclient's last words into our one line. */
+static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
+{
+	const char *m = last_msg;
+
+	if (vc->resize_failed)
+		return VNC_ERR_RESOURCE;
+	if (strcasestr(m, "authentication") || strcasestr(m, "password")) {
+		if (strcasestr(m, "too many"))
+			log_error("%s refused the connection: %s", vc->peer,
+				  m);
+		else if (strcasestr(m, "no password"))
+			log_error("%s asks for a password and none was "
+				  "given (use --passwd FILE or "
+				  "VNCFB_PASSWORD)",
+				  vc->peer);
+		else
+			log_error("authentication failed for %s (wrong "
+				  "password?)",
+				  vc->peer);
+		return VNC_ERR_AUTH;
+	}
+	if (strstr(m, "closed connection") || strstr(m, "read (") ||
+	    m[0] == '\0') {
+		log_error("%s closed the connection%s", vc->peer,
+			  handshake ? " during the handshake" : "");
+		return VNC_ERR_CLOSED;
+	}
+	if (strstr(m, "Rect too large"))
+		log_error("%s sent a rectangle outside the desktop (%s)",
+			  vc->peer, m);
+	else if (handshake)
+		log_error("VNC handshake with %s failed: %s", vc->peer, m);
+	else
+		log_error("connection to %s failed: %s", vc->peer, m);
+	return VNC_ERR_PROTOCOL;
+}
+
+struct vnc_client *vnc_connect(const struct vnc_config *cfg,
+			       const struct vnc_events *ev,
+			       enum vnc_error *err)
+{
+	struct vnc_client *vc;
+	rfbClient *cl;
+	int fd;
+
+	*err = VNC_OK;
+	rfbClientLog = lib_log;
+	rfbClientErr = lib_log;
+	last_msg[0] = '\0';
+
+	vc = calloc(1, sizeof(*vc));
+	if (!vc)
+		goto err_nomem;
+	vc->cfg = *cfg;
+	vc->ev = *ev;
+	format_peer(vc->peer, sizeof(vc->peer), cfg->host, cfg->port);
+	vc->encodings = strdup(cfg->encodings ? cfg->encodings
+					      : DEFAULT_ENCODINGS);
+	if (!vc->encodings)
+		goto err_free_vc;
+
+	fd = tcp_connect(cfg->host, cfg->port,
+			 cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms
+						     : 15000,
+			 vc->peer, err);
+	if (fd < 0)
+		goto err_free_enc;
+
+	cl = rfbGetClient(8, 3, 4);
+	if (!cl) {
+		close(fd);
+		goto err_free_enc;
+	}
+	vc->cl = cl;
+	rfbClientSetClientData(cl, &client_tag, vc);
+	set_format(cl, &cfg->fmt);
+	cl->sock = fd;
+	cl->serverHost = strdup(cfg->host);
+	cl->serverPort = cfg->port;
+	cl->canHandleNewFBSize = TRUE;
+	cl->appData.encodingsString = vc->encodings;
+	cl->appData.compressLevel = cfg->compress;
+	cl->appData.qualityLevel = cfg->quality >= 0 ? cfg->quality : 9;
+	cl->appData.enableJPEG = cfg->quality >= 0;
+	cl->appData.useRemoteCursor = cfg->local_cursor;
+	cl->appData.viewOnly = cfg->view_only;
+	cl->appData.shareDesktop = TRUE;
+	cl->readTimeout = 30;
+	cl->MallocFrameBuffer = cb_malloc_fb;
+	cl->GotFrameBufferUpdate = cb_update;
+	cl->FinishedFrameBufferUpdate = cb_finished;
+	cl->GetPassword = cb_password;
+	cl->GotCursorShape = cb_cursor_shape;
+	cl->HandleCursorPos = cb_cursor_pos;
+	cl->Bell = cb_bell;
+	cl->GotXCutText = cb_cut_text;
+
+	vc->in_handshake = true;
+	if (!InitialiseRFBConnection(cl)) {
+		*err = classify_failure(vc, true);
+		goto err_client;
+	}
+	cl->width = cl->si.framebufferWidth;
+	cl->height = cl->si.framebufferHeight;
+	if (!cl->MallocFrameBuffer(cl)) {
+		*err = VNC_ERR_RESOURCE;
+		goto err_client;
+	}
+	if (!send_format_and_encodings(vc) ||
+	    !SendFramebufferUpdateRequest(cl, 0, 0, cl->width, cl->height,
+					  FALSE)) {
+		*err = classify_failure(vc, true);
+		goto err_client;
+	}
+	vc->in_handshake = false;
+	log_info("connected to %s (\"%s\", %dx%d)", vc->peer,
+		 cl->desktopName ? cl->desktopName : "", cl->width,
+		 cl->height);
+	return vc;
+
+err_client:
+	rfbClientCleanup(cl);
+err_free_enc:
+	free(vc->encodings);
+err_free_vc:
+	free(vc);
+	if (*err == VNC_OK)
+		*err = VNC_ERR_RESOURCE;
+	return NULL;
+err_nomem:
+	log_error("out of memory");
+	*err = VNC_ERR_RESOURCE;
+	return NULL;
+}
+
+void vnc_destroy(struct vnc_client *vc)
+{
+	if (!vc)
+		return;
+	/* The frame buffer is the session's shadow, not ours to free. */
+	vc->cl->frameBuffer = NULL;
+	rfbClientCleanup(vc->cl);
+	free(vc->encodings);
+	free(vc);
+}
+
+int vnc_fd(const struct vnc_client *vc)
+{
+	return vc->cl->sock;
+}
+
+int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err)
+{
+	rfbClient *cl = vc->cl;
+
+	/* One message per call, then whatever libvncclient already has in
+	 * its buffer: poll() cannot see those bytes. */
+	do {
+		last_msg[0] = '\0';
+		if (!HandleRFBServerMessage(cl)) {
+			*err = classify_failure(vc, false);
+			return -1;
+		}
+	} while (cl->buffered > 0);
+	return 0;
+}
+
+uint32_t vnc_width(const struct vnc_client *vc)
+{
+	return (uint32_t)vc->cl->width;
+}
+
+uint32_t vnc_height(const struct vnc_client *vc)
+{
+	return (uint32_t)vc->cl->height;
+}
+
+const char *vnc_desktop_name(const struct vnc_client *vc)
+{
+	return vc->cl->desktopName ? vc->cl->desktopName : "";
+}
+
+int vnc_send_key(struct vnc_client *vc, uint32_t keysym, uint32_t scancode,
+		 bool down)
+{
+	if (vc->cfg.view_only)
+		return 0;
+	/* SendExtendedKeyEvent fails when the server never offered QEMU
+	 * extended keys; then the keysym alone goes. */
+	if (scancode &&
+	    SendExtendedKeyEvent(vc->cl, keysym, scancode, down ? TRUE : FALSE))
+		return 0;
+	return SendKeyEvent(vc->cl, keysym, down ? TRUE : FALSE) ? 0 : -1;
+}
+
+int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons)
+{
+	if (vc->cfg.view_only)
+		return 0;
+	return SendPointerEvent(vc->cl, x, y, (int)buttons) ? 0 : -1;
+}
+
+int vnc_request_full(struct vnc_client *vc)
+{
+	return SendFramebufferUpdateRequest(vc->cl, 0, 0, vc->cl->width,
+					    vc->cl->height, FALSE)
+		       ? 0
+		       : -1;
+}

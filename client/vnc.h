@@ -1,0 +1,95 @@
+/* The VNC session: the only part of vncfb that sees libvncclient.
+ *
+ * Threads: everything here is main-thread only. libvncclient is not
+ * thread-safe for one connection (receiving and sending share state, and
+ * TLS breaks when two threads use it), so input is sent from the same loop
+ * that receives. */
+#ifndef VNCFB_VNC_H
+#define VNCFB_VNC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pixfmt.h"
+#include "rect.h"
+
+struct vnc_client;
+
+struct vnc_events {
+	void *ctx;
+	/* The remote desktop is (now) w x h: return a zeroed buffer of
+	 * w*h*bpp/8 bytes in the shadow format (the old one is no longer
+	 * used by libvncclient), or NULL to refuse (logged). */
+	uint8_t *(*resize)(void *ctx, uint32_t w, uint32_t h);
+	/* Pixels of r (clipped) are decoded into the buffer. */
+	void (*damage)(void *ctx, const struct rect *r);
+	/* A whole FramebufferUpdate has been decoded. */
+	void (*update_done)(void *ctx);
+	/* Optional: cursor shape in the shadow format, mask 1 byte/pixel
+	 * (non-zero = opaque). Sizes already checked against the caps. */
+	void (*cursor_shape)(void *ctx, int xhot, int yhot, int w, int h,
+			     const uint8_t *pixels, const uint8_t *mask);
+	/* Optional: the server moved the pointer. */
+	void (*cursor_pos)(void *ctx, int x, int y);
+	/* Optional. */
+	void (*bell)(void *ctx);
+};
+
+struct vnc_config {
+	const char *host;	/* name or address (no brackets) */
+	int port;		/* TCP port */
+	const char *encodings;	/* space/comma separated, NULL: default */
+	int quality;		/* 0-9 enables JPEG; -1 lossless only */
+	int compress;		/* 0-9, -1 default */
+	bool view_only;
+	bool local_cursor;	/* ask for cursor shapes */
+	struct pixfmt fmt;	/* shadow (and wire) pixel format */
+	int connect_timeout_ms;	/* 0: 15 s */
+	/* Called when the server asks for a VNC password; returns a
+	 * malloc'd string (wiped and freed by the caller) or NULL. */
+	char *(*get_password)(void *ctx);
+	void *password_ctx;
+};
+
+/* Why a session ended; sessions use it to decide about retrying. */
+enum vnc_error {
+	VNC_OK = 0,
+	VNC_ERR_RESOLVE,	/* name did not resolve */
+	VNC_ERR_CONNECT,	/* TCP connect failed / timed out */
+	VNC_ERR_AUTH,		/* authentication refused */
+	VNC_ERR_PROTOCOL,	/* version, security type, bad data */
+	VNC_ERR_CLOSED,		/* the server closed the connection */
+	VNC_ERR_RESOURCE,	/* out of memory, desktop too large */
+};
+
+/* Connect and complete the handshake. On failure returns NULL, logs one
+ * line naming the problem and sets *err. */
+struct vnc_client *vnc_connect(const struct vnc_config *cfg,
+			       const struct vnc_events *ev,
+			       enum vnc_error *err);
+void vnc_destroy(struct vnc_client *vc);
+
+int vnc_fd(const struct vnc_client *vc);
+/* Process what is readable (and whatever libvncclient already buffered).
+ * 0, or -1 with *err set and the reason logged. */
+int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err);
+
+uint32_t vnc_width(const struct vnc_client *vc);
+uint32_t vnc_height(const struct vnc_client *vc);
+const char *vnc_desktop_name(const struct vnc_client *vc);
+
+/* Input towards the server; no-ops in view-only mode. 0 or -1. */
+int vnc_send_key(struct vnc_client *vc, uint32_t keysym, uint32_t scancode,
+		 bool down);
+int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons);
+/* Ask for a full (non-incremental) update. */
+int vnc_request_full(struct vnc_client *vc);
+
+/* Encoding name list check for usage errors: 0 or -EINVAL, *bad set to
+ * the first unknown name (static storage). */
+int vnc_check_encodings(const char *list, const char **bad);
+
+/* Library version string (compile-time). */
+const char *vnc_library_version(void);
+
+#endif

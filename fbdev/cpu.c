@@ -1,0 +1,80 @@
+/* Linux CPUs: online set from sysfs, pinning with cpu_set_t. */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "platform.h"
+
+int platform_cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (n < 1)
+		return 1;
+	return n > CPU_SETSIZE ? CPU_SETSIZE : (int)n;
+}
+
+bool platform_cpu_online(int cpu)
+{
+	char path[64];
+	FILE *f;
+	int c, on = 1;
+
+	if (cpu < 0 || cpu >= platform_cpu_count())
+		return false;
+	/* cpu0 usually has no "online" file: it cannot go offline. */
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	f = fopen(path, "r");
+	if (f) {
+		c = fgetc(f);
+		on = c == '1';
+		fclose(f);
+	}
+	if (!on)
+		return false;
+	/* Also honour our own affinity mask (taskset, cgroups). */
+	{
+		cpu_set_t set;
+
+		if (sched_getaffinity(0, sizeof(set), &set) == 0)
+			return CPU_ISSET(cpu, &set);
+	}
+	return true;
+}
+
+int platform_pin_thread(pthread_t t, int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		return -EINVAL;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return -pthread_setaffinity_np(t, sizeof(set), &set);
+}
+
+int platform_unpin_thread(pthread_t t)
+{
+	cpu_set_t set;
+	int i, n = platform_cpu_count();
+
+	CPU_ZERO(&set);
+	for (i = 0; i < n; i++)
+		CPU_SET(i, &set);
+	return -pthread_setaffinity_np(t, sizeof(set), &set);
+}
+
+int platform_current_cpu(void)
+{
+	return sched_getcpu();
+}
+
+const char *platform_pin_hint(void)
+{
+	return NULL;
+}

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conffile.h"
 #include "log.h"
 #include "opts.h"
+#include "probe.h"
 #include "session.h"
 
 int main(int argc, char **argv)
@@ -20,6 +22,12 @@ int main(int argc, char **argv)
 		opts_free(&o);
 		return ret > 0 ? 0 : 2;
 	}
+	/* Config files fill in what the command line left unset. */
+	ret = conffile_load(&o, o.check_config ? stdout : NULL);
+	if (ret < 0 || o.check_config) {
+		opts_free(&o);
+		return ret < 0 ? 2 : 0;
+	}
 	if (o.verbose)
 		log_set_level(LOG_DEBUG);
 	else if (o.quiet)
@@ -31,6 +39,9 @@ int main(int argc, char **argv)
 		    (!o.output || !strncmp(o.output, "mem", 3)))
 			o.exit_after = 0;
 		ret = session_run(&o);
+		break;
+	case MODE_PROBE:
+		ret = probe_command(&o);
 		break;
 	default:
 		log_error("this command is not available yet");

@@ -254,6 +254,16 @@ int opts_set(struct options *o, const char *key, const char *v,
 	return ret;
 }
 
+bool opts_from_cli(const struct options *o, const char *key)
+{
+	int id;
+
+	for (id = 0; id < K_COUNT; id++)
+		if (key_names[id] && !strcmp(key_names[id], key))
+			return (o->cli_set & (1ull << id)) != 0;
+	return false;
+}
+
 int opts_parse_target(const char *s, char **host, int *port)
 {
 	const char *h = s, *rest;

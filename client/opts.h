@@ -62,6 +62,9 @@ int opts_parse(struct options *o, int argc, char **argv);
 int opts_set(struct options *o, const char *key, const char *value,
 	     bool from_cli, const char **why);
 
+/* Whether key was set on the command line (a config value is ignored). */
+bool opts_from_cli(const struct options *o, const char *key);
+
 /* "host", "host:display", "host::port", "[v6]:display", "[v6]::port".
  * 0 or -EINVAL. *host is malloc'd. */
 int opts_parse_target(const char *s, char **host, int *port);

@@ -20,6 +20,7 @@
 #include "passwd.h"
 #include "platform.h"
 #include "ppm.h"
+#include "probe.h"
 #include "session.h"
 #include "shadow.h"
 #include "vnc.h"
@@ -242,18 +243,100 @@ static int take_screenshot(struct session *s, const char *path)
 	return ret;
 }
 
+/* An explicit core must be online before anything is opened; auto waits
+ * for the probe. Returns the core, CPU_AUTO, or -2 after a usage error. */
+static int check_cpu(const struct options *o)
+{
+	char on[128];
+
+	if (o->cpu == CPU_AUTO || platform_cpu_online(o->cpu))
+		return o->cpu;
+	probe_online_list(on, sizeof(on));
+	log_error("core %d for the blit thread is not online (online cores: "
+		  "%s)",
+		  o->cpu, on);
+	return -2;
+}
+
+/* cpu auto: probe the open output (before the blitter owns it) and return
+ * the core to pin the blit thread to, or -1 to leave it unpinned. */
 static int choose_cpu(struct session *s)
 {
-	int cpu = s->opt->cpu;
+	struct probe_result res;
+	const struct probe_core *slowest = NULL, *ch = NULL;
+	char warn[512];
+	int i, cpu;
 
-	if (cpu == CPU_AUTO)
+	if (probe_run(&s->out, s->opt->samples, &res) < 0) {
+		log_warn("the core probe failed: the blit thread runs "
+			 "unpinned");
 		return -1;
-	if (!platform_cpu_online(cpu)) {
-		log_error("--cpu %d: no such online core (%d configured)", cpu,
-			  platform_cpu_count());
-		return -2;
 	}
+	for (i = 0; i < res.ncores; i++) {
+		const struct probe_core *c = &res.cores[i];
+
+		if (c->state != PROBE_MEASURED && c->state != PROBE_STOPPED)
+			continue;
+		log_debug("probe: core %d: fb %.3f ms, RAM %.3f ms per %u-row "
+			  "stripe, ratio %.1f, %.2f ms per frame, %d samples, "
+			  "ran on core %d",
+			  c->cpu, c->fb_ms, c->ram_ms, res.stripe_rows,
+			  c->ratio, c->frame_ms, c->samples, c->ran_on);
+		if (c->cpu == res.chosen)
+			ch = c;
+		else if (!slowest || c->frame_ms > slowest->frame_ms)
+			slowest = c;
+	}
+	if (probe_warning(&res, warn, sizeof(warn)))
+		log_warn("%s", warn);
+	cpu = res.chosen;
+	if (res.pin_denied) {
+		log_warn("cannot pin threads to cores (%s)%s%s: the blit "
+			 "thread runs unpinned",
+			 strerror(-res.pin_error),
+			 platform_pin_hint() ? "; " : "",
+			 platform_pin_hint() ? platform_pin_hint() : "");
+	} else if (ch && slowest) {
+		log_info("blit thread on core %d: %s, %.2f ms per frame there "
+			 "(slowest: core %d, %.2f ms); probe took %.0f ms",
+			 cpu, res.reason, ch->frame_ms, slowest->cpu,
+			 slowest->frame_ms, res.elapsed_ms);
+	} else if (ch) {
+		log_info("blit thread on core %d (%.2f ms per frame there)",
+			 cpu, ch->frame_ms);
+	} else {
+		log_warn("the core probe found no usable core (%s): the blit "
+			 "thread runs unpinned",
+			 res.reason);
+	}
+	probe_free(&res);
 	return cpu;
+}
+
+/* The worker records where it runs after each pass; blit_start kicks a
+ * pass after pinning, so the pinned core shows up within a moment. */
+static void verify_cpu(struct session *s, int cpu)
+{
+	uint64_t until = monotonic_ns() + 2000000000ull;
+	int actual;
+
+	if (platform_current_cpu() < 0)
+		return;
+	for (;;) {
+		actual = atomic_load(&s->blit.actual_cpu);
+		if ((cpu < 0 ? actual >= 0 : actual == cpu) ||
+		    monotonic_ns() > until)
+			break;
+		usleep(1000);
+	}
+	if (cpu < 0)
+		log_debug("blit thread runs unpinned (now on core %d)", actual);
+	else if (actual == cpu)
+		log_debug("blit thread runs on core %d, as pinned", actual);
+	else
+		log_warn("the blit thread was pinned to core %d but runs on "
+			 "core %d",
+			 cpu, actual);
 }
 
 static int run_loop(struct session *s, int sigfd)
@@ -351,7 +434,7 @@ int session_run(struct options *o)
 
 	if (o->passwd_file && passwd_check_file(o->passwd_file) < 0)
 		return 1;
-	cpu = choose_cpu(&s);
+	cpu = check_cpu(o);
 	if (cpu == -2)
 		return 2;
 	sigfd = signals_setup();
@@ -361,6 +444,8 @@ int session_run(struct options *o)
 	if (output_open(&s.out, o->output) < 0)
 		return 1;
 	fatal_output = &s.out;
+	if (cpu == CPU_AUTO)
+		cpu = choose_cpu(&s);
 	pixfmt_shadow_for(&s.out.fmt, &sfmt);
 	if (shadow_init(&s.shadow, &sfmt) < 0)
 		goto out_output;
@@ -377,13 +462,28 @@ int session_run(struct options *o)
 			  s.out.stride);
 	}
 	if (blit_start(&s.blit) < 0) {
-		if (atomic_load(&s.blit.pin_error)) {
-			log_error("cannot pin the blit thread to core %d: %s",
-				  cpu, strerror(-atomic_load(&s.blit.pin_error)));
+		int perr = atomic_load(&s.blit.pin_error);
+
+		if (!perr)
+			goto out_blit_init;
+		if (o->cpu != CPU_AUTO) {
+			const char *hint = perr == -EPERM ? platform_pin_hint()
+							  : NULL;
+
+			log_error("cannot pin the blit thread to core %d: "
+				  "%s%s%s",
+				  cpu, strerror(-perr), hint ? "; " : "",
+				  hint ? hint : "");
 			goto out_blit;
 		}
-		goto out_blit_init;
+		/* auto: the thread is running; unpinned beats no picture. */
+		log_warn("cannot pin the blit thread to core %d (%s): it runs "
+			 "unpinned",
+			 cpu, strerror(-perr));
+		cpu = -1;
+		s.blit.cpu = -1;
 	}
+	verify_cpu(&s, cpu);
 	if (o->mode == MODE_DEMO) {
 		demo = demo_start(o->output ? o->output : s.out.impl->name);
 		if (!demo)

@@ -1,0 +1,673 @@
+/* The core probe: per-core framebuffer write timing and the choice of the
+ * blit thread's core; also the `vncfb probe` command. */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "damage.h"
+#include "log.h"
+#include "opts.h"
+#include "output.h"
+#include "platform.h"
+#include "probe.h"
+#include "session.h"
+
+/* Long enough for a core to leave its idle clock; short enough that many
+ * cores still start quickly. */
+#define WARMUP_NS 4000000ull
+/* A core is clearly slow once its median stripe time is this many times
+ * the fastest core's so far; then it gets no more samples. */
+#define EARLY_STOP_FACTOR 4.0
+#define EARLY_STOP_MIN_SAMPLES 3
+
+struct job {
+	struct output *out;
+	uint8_t *ram;		/* control buffer, stripe_rows * stride */
+	const uint8_t *src;	/* one row of what the screen shows anyway */
+	uint32_t rows;
+	size_t row_bytes;
+	int cpu;		/* -1: stay unpinned */
+	int samples;
+	bool budgeted;
+	double best_fb_ms;	/* fastest core so far, 0 when none */
+	uint64_t *fb_ns, *ram_ns;
+	struct probe_core *res;
+};
+
+/* Keep the compiler from dropping stores nobody reads back. */
+static inline void clobber(void *p)
+{
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+static void write_fb(const struct job *j)
+{
+	struct output *o = j->out;
+	uint32_t y;
+
+	/* Through the output's own row writer, exactly as the blitter
+	 * writes, so whatever makes a core slow applies here too. */
+	for (y = 0; y < j->rows; y++)
+		output_write_row(o, o->map + (size_t)y * o->stride, j->src,
+				 j->row_bytes);
+}
+
+static void write_ram(const struct job *j)
+{
+	size_t stride = j->out->stride;
+	uint32_t y;
+
+	for (y = 0; y < j->rows; y++)
+		memcpy(j->ram + (size_t)y * stride, j->src, j->row_bytes);
+	clobber(j->ram);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median of v[0..n-1] in ms; sorts v. */
+static double median_ms(uint64_t *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+	if (n % 2)
+		return (double)v[n / 2] / 1e6;
+	return ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2e6;
+}
+
+static double median_so_far(const uint64_t *v, int n, uint64_t *tmp)
+{
+	memcpy(tmp, v, (size_t)n * sizeof(*v));
+	return median_ms(tmp, n);
+}
+
+static void *probe_thread(void *arg)
+{
+	struct job *j = arg;
+	struct probe_core *c = j->res;
+	uint64_t t0 = monotonic_ns(), deadline, *tmp;
+	int n = 0, tries;
+	bool stopped = false;
+
+	deadline = t0 + (uint64_t)PROBE_BUDGET_MS * 1000000u;
+	if (j->cpu >= 0) {
+		int err = platform_pin_thread(pthread_self(), j->cpu);
+
+		if (err < 0) {
+			c->state = PROBE_PIN_FAILED;
+			c->pin_error = err;
+			return NULL;
+		}
+		/* Pinning oneself normally migrates at once; give the
+		 * scheduler a few chances before calling it unverified. */
+		for (tries = 0; tries < 100 &&
+				platform_current_cpu() != j->cpu;
+		     tries++)
+			sched_yield();
+	}
+	tmp = j->fb_ns + j->samples;
+	/* Spin so the core's clock ramps up before anything is timed. */
+	while (monotonic_ns() - t0 < WARMUP_NS)
+		;
+	/* One untimed pass: page faults, TLB, cache ownership. */
+	write_fb(j);
+	write_ram(j);
+	while (n < j->samples) {
+		uint64_t a = monotonic_ns(), b, e;
+
+		write_fb(j);
+		b = monotonic_ns();
+		write_ram(j);
+		e = monotonic_ns();
+		j->fb_ns[n] = b - a;
+		j->ram_ns[n] = e - b;
+		n++;
+		if (j->budgeted && e + (e - a) > deadline)
+			break;
+		if (n >= EARLY_STOP_MIN_SAMPLES && j->best_fb_ms > 0 &&
+		    n < j->samples &&
+		    median_so_far(j->fb_ns, n, tmp) >
+			    EARLY_STOP_FACTOR * j->best_fb_ms) {
+			stopped = true;
+			break;
+		}
+	}
+	c->ran_on = platform_current_cpu();
+	if (j->cpu >= 0 && c->ran_on != j->cpu)
+		c->ran_on = -1;
+	c->samples = n;
+	c->fb_ms = median_ms(j->fb_ns, n);
+	c->ram_ms = median_ms(j->ram_ns, n);
+	c->state = stopped ? PROBE_STOPPED : PROBE_MEASURED;
+	c->elapsed_ms = (double)(monotonic_ns() - t0) / 1e6;
+	if (j->out->impl->flush) {
+		struct rect r = { 0, 0, (int32_t)j->out->width,
+				  (int32_t)j->rows };
+
+		j->out->impl->flush(j->out, &r, 1);
+	}
+	return NULL;
+}
+
+static void finish_core(struct probe_core *c, const struct probe_result *res)
+{
+	double scale = (double)res->height / res->stripe_rows;
+
+	if (c->state != PROBE_MEASURED && c->state != PROBE_STOPPED)
+		return;
+	/* A RAM stripe faster than the clock can tell still gives a finite
+	 * ratio. */
+	c->ratio = c->fb_ms / (c->ram_ms > 1e-6 ? c->ram_ms : 1e-6);
+	c->frame_ms = c->fb_ms * scale;
+	c->ram_frame_ms = c->ram_ms * scale;
+}
+
+static int run_job(struct job *j)
+{
+	pthread_t t;
+	int err;
+
+	err = pthread_create(&t, NULL, probe_thread, j);
+	if (err) {
+		log_error("pthread_create (probe thread): %s", strerror(err));
+		return -err;
+	}
+	pthread_join(t, NULL);
+	return 0;
+}
+
+static bool measured(const struct probe_core *c)
+{
+	return c->state == PROBE_MEASURED || c->state == PROBE_STOPPED;
+}
+
+int probe_run(struct output *out, int samples, struct probe_result *res)
+{
+	struct job j;
+	uint64_t t0 = monotonic_ns();
+	int i, ret = 0;
+	uint8_t *src = NULL;
+	double best = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->chosen = -1;
+	res->main_cpu = platform_current_cpu();
+	res->width = out->width;
+	res->height = out->height;
+	res->budgeted = samples <= 0;
+	res->samples = samples > 0 ? samples : PROBE_DEFAULT_SAMPLES;
+	res->ncores = platform_cpu_count();
+	res->cores = calloc((size_t)res->ncores, sizeof(*res->cores));
+
+	memset(&j, 0, sizeof(j));
+	j.out = out;
+	j.row_bytes = (size_t)out->width * pixfmt_bytes(&out->fmt);
+	j.rows = (uint32_t)(PROBE_STRIPE_BYTES / j.row_bytes);
+	if (j.rows < 1)
+		j.rows = 1;
+	if (j.rows > out->height)
+		j.rows = out->height;
+	res->stripe_rows = j.rows;
+	res->stripe_bytes = j.row_bytes * j.rows;
+	j.samples = res->samples;
+	j.budgeted = res->budgeted;
+	j.fb_ns = calloc((size_t)res->samples * 3, sizeof(uint64_t));
+	j.ram_ns = j.fb_ns ? j.fb_ns + 2 * res->samples : NULL;
+	/* The probe writes black: the screen shows black anyway until the
+	 * first update (the blitter's first pass paints it), and zero is
+	 * what the blitter itself uses for black. */
+	src = calloc(1, j.row_bytes);
+	j.ram = malloc(out->stride * j.rows);
+	if (!res->cores || !j.fb_ns || !src || !j.ram) {
+		log_error("cannot allocate memory for the core probe");
+		ret = -ENOMEM;
+		goto out;
+	}
+	memset(j.ram, 0, out->stride * j.rows);
+	j.src = src;
+
+	for (i = 0; i < res->ncores; i++) {
+		struct probe_core *c = &res->cores[i];
+
+		c->cpu = i;
+		c->ran_on = -1;
+		if (!platform_cpu_online(i)) {
+			c->state = PROBE_OFFLINE;
+			continue;
+		}
+		j.cpu = i;
+		j.res = c;
+		j.best_fb_ms = best;
+		ret = run_job(&j);
+		if (ret < 0)
+			goto out;
+		if (c->state == PROBE_PIN_FAILED && c->pin_error == -EPERM) {
+			res->pin_denied = true;
+			res->pin_error = c->pin_error;
+			break;
+		}
+		finish_core(c, res);
+		if (measured(c) && (best == 0 || c->fb_ms < best))
+			best = c->fb_ms;
+	}
+	if (res->pin_denied) {
+		/* Nothing can be pinned: measure where the scheduler puts us,
+		 * so the table still says how fast the output is. */
+		memset(res->cores, 0, sizeof(*res->cores));
+		res->ncores = 1;
+		res->cores[0].cpu = -1;
+		res->cores[0].ran_on = -1;
+		j.cpu = -1;
+		j.res = &res->cores[0];
+		j.best_fb_ms = 0;
+		ret = run_job(&j);
+		if (ret < 0)
+			goto out;
+		finish_core(&res->cores[0], res);
+	}
+	probe_choose(res);
+out:
+	res->elapsed_ms = (double)(monotonic_ns() - t0) / 1e6;
+	free(j.fb_ns);
+	free(j.ram);
+	free(src);
+	if (ret < 0)
+		probe_free(res);
+	return ret;
+}
+
+void probe_free(struct probe_result *res)
+{
+	free(res->cores);
+	res->cores = NULL;
+	res->ncores = 0;
+}
+
+void probe_choose(struct probe_result *res)
+{
+	const struct probe_core *best = NULL, *alt = NULL;
+	int i;
+
+	res->chosen = -1;
+	for (i = 0; i < res->ncores; i++) {
+		const struct probe_core *c = &res->cores[i];
+
+		if (c->cpu >= 0 && measured(c) &&
+		    (!best || c->fb_ms < best->fb_ms))
+			best = c;
+	}
+	if (!best) {
+		snprintf(res->reason, sizeof(res->reason), "%s",
+			 res->pin_denied ? "pinning is not permitted"
+					 : "no core could be measured");
+		return;
+	}
+	if (best->cpu == res->main_cpu) {
+		/* The main thread decodes; a core of nearly the same speed
+		 * without that load serves the blitter better. */
+		for (i = 0; i < res->ncores; i++) {
+			const struct probe_core *c = &res->cores[i];
+
+			if (c == best || c->cpu < 0 || !measured(c) ||
+			    c->fb_ms > best->fb_ms * (1 + PROBE_TIE))
+				continue;
+			if (!alt || c->fb_ms < alt->fb_ms)
+				alt = c;
+		}
+	}
+	if (alt) {
+		res->chosen = alt->cpu;
+		snprintf(res->reason, sizeof(res->reason),
+			 "within %d%% of core %d, which runs the main thread",
+			 (int)(PROBE_TIE * 100 + 0.5), best->cpu);
+	} else {
+		res->chosen = best->cpu;
+		snprintf(res->reason, sizeof(res->reason),
+			 "fastest framebuffer writes");
+	}
+	for (i = 0; i < res->ncores; i++) {
+		struct probe_core *c = &res->cores[i];
+		const struct probe_core *ch = alt ? alt : best;
+
+		c->slow = measured(c) && c->cpu >= 0 &&
+			  c->ratio > PROBE_SLOW_FACTOR * ch->ratio;
+	}
+}
+
+static const struct probe_core *chosen_core(const struct probe_result *res)
+{
+	int i;
+
+	for (i = 0; i < res->ncores; i++)
+		if (res->chosen >= 0 && res->cores[i].cpu == res->chosen)
+			return &res->cores[i];
+	return NULL;
+}
+
+bool probe_warning(const struct probe_result *res, char *buf, size_t len)
+{
+	const struct probe_core *ch = chosen_core(res);
+	char list[128] = "";
+	size_t used = 0;
+	double worst = 0;
+	int i, n = 0;
+
+	if (!ch)
+		return false;
+	for (i = 0; i < res->ncores; i++) {
+		const struct probe_core *c = &res->cores[i];
+
+		if (!c->slow)
+			continue;
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used,
+						 sizeof(list) - used, "%s%d",
+						 n ? ", " : "", c->cpu);
+		if (c->fb_ms / ch->fb_ms > worst)
+			worst = c->fb_ms / ch->fb_ms;
+		n++;
+	}
+	if (!n)
+		return false;
+	snprintf(buf, len,
+		 "the framebuffer is much slower to write from core%s %s "
+		 "(up to %.0fx slower than from core %d, while RAM is as fast "
+		 "there): likely that core maps it with another memory type "
+		 "(PAT/MTRR setup); vncfb avoids %s",
+		 n > 1 ? "s" : "", list, worst, ch->cpu,
+		 n > 1 ? "them" : "it");
+	return true;
+}
+
+void probe_online_list(char *buf, size_t len)
+{
+	int i, n = platform_cpu_count(), start = -1;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i <= n; i++) {
+		bool on = i < n && platform_cpu_online(i);
+
+		if (on && start < 0)
+			start = i;
+		if (!on && start >= 0) {
+			int w;
+
+			if (start == i - 1)
+				w = snprintf(buf + used, len - used, "%s%d",
+					     used ? "," : "", start);
+			else
+				w = snprintf(buf + used, len - used, "%s%d-%d",
+					     used ? "," : "", start, i - 1);
+			if (w < 0 || (size_t)w >= len - used)
+				return;
+			used += (size_t)w;
+			start = -1;
+		}
+	}
+	if (!used)
+		snprintf(buf, len, "none");
+}
+
+static const char *verdict(const struct probe_result *res,
+			   const struct probe_core *c, char *buf, size_t len)
+{
+	const struct probe_core *ch = chosen_core(res);
+
+	switch (c->state) {
+	case PROBE_OFFLINE:
+		return "offline";
+	case PROBE_PIN_FAILED:
+		snprintf(buf, len, "cannot pin: %s", strerror(-c->pin_error));
+		return buf;
+	default:
+		break;
+	}
+	if (c->cpu < 0)
+		return "unpinned (pinning not permitted)";
+	if (c->cpu == res->chosen)
+		snprintf(buf, len, "chosen");
+	else if (c->slow && ch)
+		snprintf(buf, len, "SLOW: %.0fx the chosen core's time, "
+			 "avoided", c->fb_ms / ch->fb_ms);
+	else
+		snprintf(buf, len, "ok");
+	if (c->state == PROBE_STOPPED) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l, " (stopped after %d samples)",
+			 c->samples);
+	}
+	if (c->ran_on < 0) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l, " (placement unverified)");
+	}
+	return buf;
+}
+
+void probe_print_table(const struct probe_result *res,
+		       const struct output *out, int configured_cpu, FILE *f)
+{
+	char fbuf[64], vbuf[96];
+	double maxf = 0;
+	int i;
+
+	fprintf(f, "output %s %ux%u %s; stripe of %u rows (%.2f MiB); ",
+		out->impl->name, res->width, res->height,
+		pixfmt_name(&out->fmt, fbuf, sizeof(fbuf)), res->stripe_rows,
+		(double)res->stripe_bytes / (1 << 20));
+	if (res->budgeted)
+		fprintf(f, "up to %d samples per core within %d ms\n\n",
+			res->samples, PROBE_BUDGET_MS);
+	else
+		fprintf(f, "%d sample%s per core\n\n", res->samples,
+			res->samples == 1 ? "" : "s");
+	fprintf(f, "%4s %10s %10s %8s %12s %12s  %s\n", "core", "fb ms",
+		"RAM ms", "fb/RAM", "fb ms/frame", "RAM ms/frame", "verdict");
+	for (i = 0; i < res->ncores; i++) {
+		const struct probe_core *c = &res->cores[i];
+		char core[16];
+
+		if (c->cpu < 0)
+			snprintf(core, sizeof(core), "any");
+		else
+			snprintf(core, sizeof(core), "%d", c->cpu);
+		if (!measured(c)) {
+			fprintf(f, "%4s %10s %10s %8s %12s %12s  %s\n", core,
+				"-", "-", "-", "-", "-",
+				verdict(res, c, vbuf, sizeof(vbuf)));
+			continue;
+		}
+		fprintf(f, "%4s %10.3f %10.3f %7.1fx %12.2f %12.2f  %s\n",
+			core, c->fb_ms, c->ram_ms, c->ratio, c->frame_ms,
+			c->ram_frame_ms, verdict(res, c, vbuf, sizeof(vbuf)));
+		if (c->frame_ms > maxf)
+			maxf = c->frame_ms;
+	}
+	if (maxf > 0) {
+		fprintf(f, "\nfull-frame framebuffer write, ms (shorter is "
+			   "better):\n");
+		for (i = 0; i < res->ncores; i++) {
+			const struct probe_core *c = &res->cores[i];
+			int k, bar;
+
+			if (!measured(c))
+				continue;
+			bar = (int)(c->frame_ms / maxf * 40 + 0.5);
+			if (bar < 1)
+				bar = 1;
+			if (c->cpu < 0)
+				fprintf(f, "%4s |", "any");
+			else
+				fprintf(f, "%4d |", c->cpu);
+			for (k = 0; k < bar; k++)
+				fputc('#', f);
+			fprintf(f, " %.2f\n", c->frame_ms);
+		}
+	}
+	fputc('\n', f);
+	if (res->chosen >= 0)
+		fprintf(f, "choice: core %d (%s)", res->chosen, res->reason);
+	else if (res->pin_denied)
+		fprintf(f, "choice: none, the blit thread runs unpinned "
+			   "(pinning: %s%s%s)",
+			strerror(-res->pin_error),
+			platform_pin_hint() ? "; " : "",
+			platform_pin_hint() ? platform_pin_hint() : "");
+	else
+		fprintf(f, "choice: none (%s)", res->reason);
+	if (res->main_cpu >= 0)
+		fprintf(f, "; main thread on core %d", res->main_cpu);
+	fprintf(f, "; probe took %.0f ms\n", res->elapsed_ms);
+	if (configured_cpu >= 0) {
+		if (platform_cpu_online(configured_cpu)) {
+			fprintf(f, "configured: core %d (--cpu or config) "
+				   "overrides the choice\n",
+				configured_cpu);
+		} else {
+			char on[128];
+
+			probe_online_list(on, sizeof(on));
+			fprintf(f, "configured: core %d, which is not online "
+				   "(online: %s); a session would refuse it\n",
+				configured_cpu, on);
+		}
+	}
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static const char *state_name(enum probe_state s)
+{
+	switch (s) {
+	case PROBE_OFFLINE:
+		return "offline";
+	case PROBE_MEASURED:
+		return "measured";
+	case PROBE_STOPPED:
+		return "stopped-early";
+	case PROBE_PIN_FAILED:
+		return "pin-failed";
+	}
+	return "?";
+}
+
+void probe_print_json(const struct probe_result *res,
+		      const struct output *out, int configured_cpu, FILE *f)
+{
+	char fbuf[64], warn[512];
+	int i;
+
+	fprintf(f, "{\n  \"output\": ");
+	json_str(f, out->impl->name);
+	fprintf(f, ",\n  \"width\": %u,\n  \"height\": %u,\n  \"format\": ",
+		res->width, res->height);
+	json_str(f, pixfmt_name(&out->fmt, fbuf, sizeof(fbuf)));
+	fprintf(f,
+		",\n  \"stripe_rows\": %u,\n  \"stripe_bytes\": %zu,\n"
+		"  \"samples\": %d,\n  \"budgeted\": %s,\n"
+		"  \"main_cpu\": %d,\n  \"pin_denied\": %s,\n",
+		res->stripe_rows, res->stripe_bytes, res->samples,
+		res->budgeted ? "true" : "false", res->main_cpu,
+		res->pin_denied ? "true" : "false");
+	if (res->chosen >= 0)
+		fprintf(f, "  \"chosen\": %d,\n", res->chosen);
+	else
+		fprintf(f, "  \"chosen\": null,\n");
+	fprintf(f, "  \"reason\": ");
+	json_str(f, res->reason);
+	fprintf(f, ",\n  \"configured_cpu\": ");
+	if (configured_cpu >= 0)
+		fprintf(f, "%d", configured_cpu);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n  \"warning\": ");
+	if (probe_warning(res, warn, sizeof(warn)))
+		json_str(f, warn);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n  \"elapsed_ms\": %.3f,\n  \"cores\": [",
+		res->elapsed_ms);
+	for (i = 0; i < res->ncores; i++) {
+		const struct probe_core *c = &res->cores[i];
+
+		fprintf(f, "%s\n    {\"cpu\": %d, \"state\": \"%s\"",
+			i ? "," : "", c->cpu, state_name(c->state));
+		if (c->state == PROBE_PIN_FAILED) {
+			fprintf(f, ", \"error\": ");
+			json_str(f, strerror(-c->pin_error));
+		}
+		if (measured(c))
+			fprintf(f,
+				", \"ran_on\": %d, \"samples\": %d, "
+				"\"fb_ms\": %.4f, \"ram_ms\": %.4f, "
+				"\"ratio\": %.2f, \"frame_ms\": %.3f, "
+				"\"ram_frame_ms\": %.3f, \"elapsed_ms\": %.2f, "
+				"\"slow\": %s",
+				c->ran_on, c->samples, c->fb_ms, c->ram_ms,
+				c->ratio, c->frame_ms, c->ram_frame_ms,
+				c->elapsed_ms, c->slow ? "true" : "false");
+		fputc('}', f);
+	}
+	fprintf(f, "\n  ]\n}\n");
+}
+
+int probe_command(const struct options *o)
+{
+	struct output out;
+	struct output desc;
+	struct probe_result res;
+	char warn[512];
+	int ret;
+
+	if (signals_setup() < 0)
+		return 1;
+	if (output_open(&out, o->output) < 0)
+		return 1;
+	ret = probe_run(&out, o->samples, &res);
+	/* Describe the output from a copy: the console must be back in text
+	 * mode before the table is printed on it. */
+	desc = out;
+	output_close(&out);
+	if (ret < 0)
+		return 1;
+	if (o->json)
+		probe_print_json(&res, &desc, o->cpu, stdout);
+	else
+		probe_print_table(&res, &desc, o->cpu, stdout);
+	fflush(stdout);
+	if (probe_warning(&res, warn, sizeof(warn)))
+		log_warn("%s", warn);
+	if (res.pin_denied)
+		log_warn("cannot pin threads to cores (%s)%s%s: a session "
+			 "runs its blit thread unpinned",
+			 strerror(-res.pin_error),
+			 platform_pin_hint() ? "; " : "",
+			 platform_pin_hint() ? platform_pin_hint() : "");
+	ret = res.chosen >= 0 || res.pin_denied ? 0 : 1;
+	probe_free(&res);
+	return ret;
+}

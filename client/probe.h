@@ -1,0 +1,101 @@
+/* Core placement: time framebuffer writes from every online core and pick
+ * the core for the blit thread.
+ *
+ * Threads: everything here runs on the main thread, before the blit thread
+ * starts. probe_run() starts one short-lived probe thread per core (one at
+ * a time); while it runs those threads are the only writers of the output
+ * mapping. */
+#ifndef VNCFB_PROBE_H
+#define VNCFB_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "output.h"
+
+struct options;
+
+/* Samples per core when the caller does not ask for a number; then a time
+ * budget per core also applies (PROBE_BUDGET_MS, warm-up included). */
+#define PROBE_DEFAULT_SAMPLES 9
+#define PROBE_BUDGET_MS 45
+/* Bytes written per sample (a stripe of whole rows, at most the screen). */
+#define PROBE_STRIPE_BYTES (1u << 20)
+/* Cores whose framebuffer time is within this fraction of the fastest are
+ * a tie; a tie goes to a core other than the main thread's. Generous on
+ * purpose: sharing the decoder's core costs more than this. */
+#define PROBE_TIE 0.10
+/* A core whose fb/RAM ratio is this many times the chosen core's is
+ * reported as slow (a mapping problem, not a busy core). */
+#define PROBE_SLOW_FACTOR 4.0
+
+enum probe_state {
+	PROBE_OFFLINE,		/* not online, or not in our affinity mask */
+	PROBE_MEASURED,
+	PROBE_STOPPED,		/* measured, stopped early: clearly slow */
+	PROBE_PIN_FAILED,	/* could not be pinned there (pin_error) */
+};
+
+struct probe_core {
+	int cpu;		/* core id, -1 for an unpinned measurement */
+	enum probe_state state;
+	int pin_error;		/* -errno from pinning */
+	int ran_on;		/* where the probe thread found itself, -1 */
+	int samples;		/* samples taken */
+	double fb_ms;		/* median: one stripe into the output */
+	double ram_ms;		/* median: the same stripe into RAM */
+	double ratio;		/* fb_ms / ram_ms */
+	double frame_ms;	/* fb_ms scaled to the whole screen */
+	double ram_frame_ms;	/* ram_ms scaled the same way */
+	double elapsed_ms;	/* time spent on this core, warm-up included */
+	bool slow;		/* ratio far above the chosen core's */
+};
+
+struct probe_result {
+	int ncores;		/* entries in cores[] (configured cores) */
+	struct probe_core *cores;
+	/* Pinning is not permitted here: cores[] holds one unpinned
+	 * measurement (cpu -1) and chosen is -1. */
+	bool pin_denied;
+	int pin_error;
+	uint32_t width, height;	/* of the output probed */
+	uint32_t stripe_rows;
+	size_t stripe_bytes;	/* visible bytes per stripe */
+	int samples;		/* asked per core */
+	bool budgeted;		/* the per-core time budget applied */
+	int main_cpu;		/* where the main thread ran, -1 unknown */
+	int chosen;		/* core for the blit thread, -1: unpinned */
+	double elapsed_ms;	/* whole probe */
+	char reason[160];	/* why chosen, one phrase */
+};
+
+/* Probe every online core writing into out (which must be open and not yet
+ * drawn by a blitter). samples <= 0: the default with a time budget. Fills
+ * res (free with probe_free) and makes the choice (probe_choose).
+ * Returns 0 or -errno (logged). */
+int probe_run(struct output *out, int samples, struct probe_result *res);
+void probe_free(struct probe_result *res);
+
+/* The choice alone, from res->cores and res->main_cpu: sets res->chosen,
+ * res->reason and each core's slow flag. Exposed for tests. */
+void probe_choose(struct probe_result *res);
+
+/* One plain-words warning when some core is far slower at writing the
+ * framebuffer than the chosen one; false (buf untouched) when none. */
+bool probe_warning(const struct probe_result *res, char *buf, size_t len);
+
+/* Print the table and bar chart, or JSON. out names the output. */
+void probe_print_table(const struct probe_result *res,
+		       const struct output *out, int configured_cpu, FILE *f);
+void probe_print_json(const struct probe_result *res,
+		      const struct output *out, int configured_cpu, FILE *f);
+
+/* Online cores as a list like "0-3,6", for messages. */
+void probe_online_list(char *buf, size_t len);
+
+/* `vncfb probe`: open the output, probe, print, close. Exit status. */
+int probe_command(const struct options *o);
+
+#endif

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""`vncfb probe` on a mem output with one core made uncached (slow-cpu=N):
+the probe must pick the other core, report a high fb/RAM ratio for the
+slow one and warn; without a slow core, no warning. The slowdown is about
+50x on this machine, so the thresholds (ratio > 5) leave a wide margin."""
+import json
+import sys
+
+from common import check, finish, need_two_cores, run
+
+need_two_cores()
+SPEC = "mem:1920x1080:xrgb8888"
+
+
+def probe_json(extra, *args):
+    rc, out, err = run(["probe", "-o", SPEC + extra, "--json"] + list(args))
+    check(rc == 0, "probe %s: exit %d" % (extra, rc), err)
+    try:
+        return json.loads(out), err
+    except ValueError:
+        check(False, "probe %s: not JSON" % extra, out)
+        finish()
+
+
+for slow, fast in ((1, 0), (0, 1)):
+    res, err = probe_json(",slow-cpu=%d" % slow)
+    cores = {c["cpu"]: c for c in res["cores"]}
+    what = "slow-cpu=%d" % slow
+    check(res["chosen"] == fast, "%s: chose %r, not core %d"
+          % (what, res["chosen"], fast), json.dumps(res, indent=1))
+    check(cores[slow]["ratio"] > 5, "%s: core %d ratio %.2f, not > 5"
+          % (what, slow, cores[slow]["ratio"]))
+    check(cores[fast]["ratio"] < 5, "%s: core %d ratio %.2f, not < 5"
+          % (what, fast, cores[fast]["ratio"]))
+    check(cores[slow]["slow"] and not cores[fast]["slow"],
+          "%s: slow flags wrong" % what)
+    check(cores[slow]["frame_ms"] > 5 * cores[fast]["frame_ms"],
+          "%s: frame times %.3f vs %.3f" % (what, cores[slow]["frame_ms"],
+                                            cores[fast]["frame_ms"]))
+    for c in (0, 1):
+        check(cores[c]["ran_on"] == c, "%s: probe for core %d ran on %r"
+              % (what, c, cores[c]["ran_on"]))
+        check(1 <= cores[c]["samples"] <= 9, "%s: core %d took %d samples"
+              % (what, c, cores[c]["samples"]))
+    check(res["stripe_rows"] * 1920 * 4 <= (1 << 20) and
+          res["stripe_rows"] > 0, "%s: stripe of %d rows"
+          % (what, res["stripe_rows"]))
+    check(res["warning"] and ("core %d" % slow) in res["warning"] and
+          "PAT" in res["warning"], "%s: warning %r" % (what, res["warning"]))
+    check(err.count("warning:") == 1 and ("core %d" % slow) in err,
+          "%s: one warning on stderr expected" % what, err)
+
+# Core 1 is probed after the fast core 0, so it is clearly slow early.
+res, _ = probe_json(",slow-cpu=1")
+core1 = [c for c in res["cores"] if c["cpu"] == 1][0]
+check(core1["state"] == "stopped-early" and core1["samples"] < 9,
+      "slow core 1 was not stopped early: %s %d samples"
+      % (core1["state"], core1["samples"]))
+
+# No slow core: either core, no warning.
+for i in range(2):
+    res, err = probe_json("")
+    check(res["chosen"] in (0, 1), "plain: chose %r" % res["chosen"])
+    check(res["warning"] is None and "warning" not in err,
+          "plain: unexpected warning", err + str(res["warning"]))
+    check(all(not c["slow"] for c in res["cores"]), "plain: a core is slow",
+          json.dumps(res, indent=1))
+
+# --samples N is honoured exactly (no budget) on the fast core.
+res, _ = probe_json(",slow-cpu=1", "--samples", "5")
+cores = {c["cpu"]: c for c in res["cores"]}
+check(res["samples"] == 5 and not res["budgeted"] and
+      cores[0]["samples"] == 5, "--samples 5: %d samples on core 0"
+      % cores[0]["samples"])
+
+# The table: one row per core, a verdict, a bar chart and the choice.
+rc, out, err = run(["probe", "-o", SPEC + ",slow-cpu=1"])
+check(rc == 0, "table: exit %d" % rc, err)
+rows = [l.split() for l in out.splitlines()]
+row = {r[0]: r for r in rows if len(r) > 5 and r[0] in ("0", "1")}
+check("0" in row and "1" in row, "table: rows for cores 0 and 1", out)
+if "0" in row and "1" in row:
+    check(row["0"][-1] == "chosen", "table: core 0 verdict", out)
+    check(row["1"][6] == "SLOW:", "table: core 1 verdict", out)
+    check(float(row["1"][3].rstrip("x")) > 5, "table: core 1 ratio", out)
+bars = [l for l in out.splitlines() if "|" in l]
+check(len(bars) == 2 and bars[1].count("#") > bars[0].count("#") * 5,
+      "table: bar chart", out)
+check("choice: core 0 (fastest framebuffer writes)" in out,
+      "table: choice line", out)
+check("PAT" in err, "table: warning on stderr", err)
+
+# A configured core is shown as overriding the choice.
+rc, out, err = run(["probe", "-o", SPEC, "--cpu", "1"])
+check(rc == 0 and "configured: core 1" in out, "probe --cpu 1", out + err)
+
+# Usage errors.
+rc, out, err = run(["probe", "somehost"])
+check(rc == 2 and "probe takes no server" in err, "probe HOST", err)
+rc, out, err = run(["probe", "-o", "mem:0x0"])
+check(rc == 2 and "bad value" in err, "probe -o mem:0x0", err)
+rc, out, err = run(["probe", "--samples", "0"])
+check(rc == 2 and "1-1000" in err, "probe --samples 0", err)
+
+finish()

@@ -4,12 +4,14 @@
 
 #include <stddef.h>
 
+#include "fbdev.h"
 #include "input.h"
 #include "output.h"
 #include "platform.h"
 
 const struct output_impl *const platform_outputs[] = {
+	&fbdev_output_impl,
 	NULL,
 };
 
-const struct input_impl *const platform_input = NULL;
+const struct input_impl *const platform_input = &evdev_input_impl;

@@ -1,0 +1,544 @@
+/* The Linux input source: keyboards and pointers under /dev/input through
+ * libevdev, grabbed, drained through one epoll fd, hot-plugged through
+ * inotify. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libevdev/libevdev.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fbdev.h"
+#include "log.h"
+#include "vt.h"
+
+#define INPUT_DIR "/dev/input"
+#define MAX_DEVICES 64
+/* At most one SYN_DROPPED line per this many seconds. */
+#define DROP_LOG_INTERVAL 5
+
+struct edev {
+	struct edev *next;
+	char *path;
+	int fd;
+	struct libevdev *dev;
+	bool keyboard, pointer, grabbed;
+	struct ptr ptr;
+};
+
+struct evdev_in {
+	int epfd;
+	int inofd;
+	struct kbd *kbd;
+	struct edev *devs;
+	int ndevs;
+	bool grab;
+	bool suspended;
+	bool have_sink;
+	struct input_sink sink;
+	unsigned long drops;
+	time_t drop_logged;
+};
+
+static struct evdev_in *open_in;
+
+static bool is_event_node(const char *name)
+{
+	unsigned long n;
+	char *end;
+
+	if (strncmp(name, "event", 5) != 0 || !name[5])
+		return false;
+	n = strtoul(name + 5, &end, 10);
+	return *end == '\0' && n < 4096;
+}
+
+static bool has_key(struct libevdev *d, unsigned code)
+{
+	return libevdev_has_event_code(d, EV_KEY, code);
+}
+
+static void classify(struct edev *e)
+{
+	struct libevdev *d = e->dev;
+	const struct input_absinfo *ax, *ay;
+	bool joystick = has_key(d, BTN_JOYSTICK) || has_key(d, BTN_GAMEPAD);
+
+	e->keyboard =
+	    has_key(d, KEY_A) || has_key(d, KEY_ENTER) || has_key(d, KEY_KP0);
+	if (libevdev_has_event_code(d, EV_REL, REL_X) &&
+	    libevdev_has_event_code(d, EV_REL, REL_Y)) {
+		e->pointer = true;
+		ptr_init_rel(&e->ptr);
+		return;
+	}
+	if (joystick)
+		return;
+	ax = libevdev_get_abs_info(d, ABS_X);
+	ay = libevdev_get_abs_info(d, ABS_Y);
+	if (ax && ay) {
+		e->pointer = true;
+		ptr_init_abs(&e->ptr, ABS_X, ax->minimum, ax->maximum, ABS_Y,
+			     ay->minimum, ay->maximum);
+		return;
+	}
+	ax = libevdev_get_abs_info(d, ABS_MT_POSITION_X);
+	ay = libevdev_get_abs_info(d, ABS_MT_POSITION_Y);
+	if (ax && ay) {
+		e->pointer = true;
+		ptr_init_abs(&e->ptr, ABS_MT_POSITION_X, ax->minimum,
+			     ax->maximum, ABS_MT_POSITION_Y, ay->minimum,
+			     ay->maximum);
+	}
+}
+
+static void dev_free(struct edev *e)
+{
+	if (!e)
+		return;
+	if (e->dev) {
+		if (e->grabbed)
+			libevdev_grab(e->dev, LIBEVDEV_UNGRAB);
+		libevdev_free(e->dev);
+	}
+	if (e->fd >= 0)
+		close(e->fd);
+	free(e->path);
+	free(e);
+}
+
+static struct edev *find_dev(struct evdev_in *in, const char *path)
+{
+	struct edev *e;
+
+	for (e = in->devs; e; e = e->next)
+		if (strcmp(e->path, path) == 0)
+			return e;
+	return NULL;
+}
+
+static int set_grab(struct edev *e, bool grab)
+{
+	int ret;
+
+	if (e->grabbed == grab)
+		return 0;
+	ret = libevdev_grab(e->dev, grab ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB);
+	if (ret < 0)
+		return ret;
+	e->grabbed = grab;
+	return 0;
+}
+
+/* Open one device node. explicit: named with --input (then every failure
+ * is an error, and a device that is neither keyboard nor pointer too).
+ * Returns 0, 1 when skipped (not an input we use), or -errno. */
+static int dev_add(struct evdev_in *in, const char *path, bool explicit)
+{
+	struct edev *e;
+	struct epoll_event ev;
+	int ret;
+
+	if (find_dev(in, path))
+		return 0;
+	if (in->ndevs >= MAX_DEVICES) {
+		log_warn("%s: more than %d input devices; ignored", path,
+			 MAX_DEVICES);
+		return 1;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->fd = -1;
+	e->path = strdup(path);
+	if (!e->path) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	e->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (e->fd < 0) {
+		ret = -errno;
+		if (explicit && (errno == EACCES || errno == EPERM))
+			log_error("%s: permission denied (add the user to the "
+				  "'input' group, then log in again)",
+				  path);
+		else if (explicit)
+			log_error("open %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	ret = libevdev_new_from_fd(e->fd, &e->dev);
+	if (ret < 0) {
+		e->dev = NULL;
+		if (explicit)
+			log_error("%s is not an evdev input device: %s", path,
+				  strerror(-ret));
+		goto fail;
+	}
+	classify(e);
+	if (!e->keyboard && !e->pointer) {
+		if (explicit) {
+			log_error("%s (%s) is neither a keyboard nor a pointer",
+				  path, libevdev_get_name(e->dev));
+			ret = -ENODEV;
+			goto fail;
+		}
+		dev_free(e);
+		return 1;
+	}
+	if (in->grab && !in->suspended) {
+		/* Grabbed, the keys stop reaching the shell underneath. */
+		ret = set_grab(e, true);
+		if (ret < 0) {
+			log_warn("%s (%s): cannot grab it (%s): another "
+				 "program reads it too; ignored",
+				 path, libevdev_get_name(e->dev),
+				 strerror(-ret));
+			if (explicit)
+				goto fail;
+			dev_free(e);
+			return 1;
+		}
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.ptr = e;
+	if (epoll_ctl(in->epfd, EPOLL_CTL_ADD, e->fd, &ev) < 0) {
+		ret = -errno;
+		log_error("epoll_ctl %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	e->next = in->devs;
+	in->devs = e;
+	in->ndevs++;
+	log_info("input: %s (%s)%s%s", path, libevdev_get_name(e->dev),
+		 e->keyboard ? " keyboard" : "",
+		 e->pointer
+		     ? (e->ptr.absolute ? " absolute pointer" : " pointer")
+		     : "");
+	return 0;
+fail:
+	dev_free(e);
+	return ret;
+}
+
+static void release_key(void *ctx, uint32_t keysym, uint32_t scancode)
+{
+	struct evdev_in *in = ctx;
+
+	if (in->have_sink)
+		in->sink.key(in->sink.ctx, keysym, scancode, false);
+}
+
+static void dev_remove(struct evdev_in *in, struct edev *e)
+{
+	struct edev **pp;
+
+	for (pp = &in->devs; *pp; pp = &(*pp)->next) {
+		if (*pp == e) {
+			*pp = e->next;
+			break;
+		}
+	}
+	in->ndevs--;
+	log_info("input: %s removed", e->path);
+	/* Keys it held must not stay down on the server. */
+	if (e->keyboard)
+		kbd_release_all(in->kbd, release_key, in);
+	epoll_ctl(in->epfd, EPOLL_CTL_DEL, e->fd, NULL);
+	dev_free(e);
+}
+
+static int scan_dir(struct evdev_in *in, int *denied)
+{
+	struct dirent **names;
+	char path[PATH_MAX];
+	int n, i, ret;
+
+	n = scandir(INPUT_DIR, &names, NULL, versionsort);
+	if (n < 0) {
+		log_warn("%s: %s: no local keyboard or mouse", INPUT_DIR,
+			 strerror(errno));
+		return -errno;
+	}
+	for (i = 0; i < n; i++) {
+		if (is_event_node(names[i]->d_name)) {
+			snprintf(path, sizeof(path), "%s/%s", INPUT_DIR,
+				 names[i]->d_name);
+			ret = dev_add(in, path, false);
+			if (ret == -EACCES || ret == -EPERM)
+				(*denied)++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return 0;
+}
+
+static int add_listed(struct evdev_in *in, const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && ret == 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!*tok)
+			continue;
+		ret = dev_add(in, tok, true);
+	}
+	free(copy);
+	return ret < 0 ? ret : 0;
+}
+
+static void evdev_close(struct input *inp)
+{
+	struct evdev_in *in = inp->priv;
+	struct edev *e;
+
+	if (!in)
+		return;
+	while ((e = in->devs)) {
+		in->devs = e->next;
+		dev_free(e);
+	}
+	if (in->inofd >= 0)
+		close(in->inofd);
+	if (in->epfd >= 0)
+		close(in->epfd);
+	kbd_destroy(in->kbd);
+	if (open_in == in)
+		open_in = NULL;
+	free(in);
+	inp->priv = NULL;
+	inp->fd = -1;
+}
+
+static int evdev_open(struct input *inp, const struct input_config *cfg)
+{
+	struct evdev_in *in = calloc(1, sizeof(*in));
+	struct epoll_event ev;
+	int ret, denied = 0;
+
+	if (!in)
+		return -ENOMEM;
+	in->epfd = -1;
+	in->inofd = -1;
+	in->grab = cfg->grab;
+	inp->priv = in;
+	in->kbd = kbd_create(cfg->keymap);
+	if (!in->kbd) {
+		ret = -EINVAL;
+		goto fail;
+	}
+	in->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (in->epfd < 0) {
+		ret = -errno;
+		log_error("epoll_create1: %s", strerror(errno));
+		goto fail;
+	}
+	if (cfg->devices) {
+		ret = add_listed(in, cfg->devices);
+		if (ret < 0)
+			goto fail;
+	} else {
+		ret = scan_dir(in, &denied);
+		if (ret < 0)
+			goto fail;
+		/* New devices, and devices whose permissions udev fixes
+		 * after they appear. */
+		in->inofd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+		if (in->inofd < 0 ||
+		    inotify_add_watch(in->inofd, INPUT_DIR,
+				      IN_CREATE | IN_ATTRIB) < 0) {
+			log_warn("inotify on %s: %s: devices plugged in later "
+				 "are not used",
+				 INPUT_DIR, strerror(errno));
+		} else {
+			memset(&ev, 0, sizeof(ev));
+			ev.events = EPOLLIN;
+			ev.data.ptr = NULL;
+			epoll_ctl(in->epfd, EPOLL_CTL_ADD, in->inofd, &ev);
+		}
+		if (!in->devs && denied)
+			log_warn("%s: permission denied on %d input devices "
+				 "(add the user to the 'input' group, then log "
+				 "in again)",
+				 INPUT_DIR, denied);
+		else if (!in->devs)
+			log_warn("no keyboard or mouse under %s yet",
+				 INPUT_DIR);
+	}
+	inp->fd = in->epfd;
+	open_in = in;
+	return 0;
+fail:
+	evdev_close(inp);
+	return ret;
+}
+
+static void log_drop(struct evdev_in *in, struct edev *e)
+{
+	time_t now = time(NULL);
+
+	in->drops++;
+	if (now - in->drop_logged < DROP_LOG_INTERVAL)
+		return;
+	log_warn("%s: events dropped by the kernel (we fell behind); "
+		 "resynced (%lu times so far)",
+		 e->path, in->drops);
+	in->drop_logged = now;
+}
+
+static void handle_event(struct evdev_in *in, struct edev *e,
+			 const struct input_event *ev,
+			 const struct input_sink *sink)
+{
+	struct kbd_result r;
+
+	if (in->suspended)
+		return;
+	if (ev->type == EV_KEY && e->keyboard &&
+	    !(ev->code >= BTN_MISC && ev->code < KEY_OK)) {
+		r = kbd_feed(in->kbd, ev->code, ev->value);
+		switch (r.action) {
+		case KBD_SEND:
+			sink->key(sink->ctx, r.keysym, r.scancode, r.down);
+			break;
+		case KBD_VT_SWITCH:
+			vt_activate(r.vt);
+			break;
+		case KBD_QUIT:
+			sink->quit(sink->ctx);
+			break;
+		case KBD_NONE:
+			break;
+		}
+		return;
+	}
+	if (e->pointer)
+		ptr_feed(&e->ptr, ev, sink);
+}
+
+/* Read everything the device has. 0, or -ENODEV when it went away. */
+static int drain_dev(struct evdev_in *in, struct edev *e,
+		     const struct input_sink *sink)
+{
+	struct input_event ev;
+	unsigned flag = LIBEVDEV_READ_FLAG_NORMAL;
+	int rc;
+
+	for (;;) {
+		rc = libevdev_next_event(e->dev, flag, &ev);
+		if (rc == LIBEVDEV_READ_STATUS_SYNC) {
+			if (flag == LIBEVDEV_READ_FLAG_NORMAL) {
+				/* SYN_DROPPED: libevdev now hands out the
+				 * difference to the device's real state. */
+				log_drop(in, e);
+				flag = LIBEVDEV_READ_FLAG_SYNC;
+				continue;
+			}
+			handle_event(in, e, &ev, sink);
+		} else if (rc == LIBEVDEV_READ_STATUS_SUCCESS) {
+			handle_event(in, e, &ev, sink);
+		} else if (rc == -EAGAIN) {
+			if (flag == LIBEVDEV_READ_FLAG_SYNC) {
+				flag = LIBEVDEV_READ_FLAG_NORMAL;
+				continue;
+			}
+			return 0;
+		} else {
+			if (rc != -ENODEV)
+				log_warn("%s: %s", e->path, strerror(-rc));
+			return -ENODEV;
+		}
+	}
+}
+
+static void drain_inotify(struct evdev_in *in)
+{
+	char buf[4096]
+	    __attribute__((aligned(__alignof__(struct inotify_event))));
+	char path[PATH_MAX];
+	ssize_t n;
+	char *p;
+
+	while ((n = read(in->inofd, buf, sizeof(buf))) > 0) {
+		for (p = buf; p < buf + n;) {
+			const struct inotify_event *ie = (const void *)p;
+
+			if (ie->len && is_event_node(ie->name)) {
+				snprintf(path, sizeof(path), "%s/%s", INPUT_DIR,
+					 ie->name);
+				dev_add(in, path, false);
+			}
+			p += sizeof(*ie) + ie->len;
+		}
+	}
+}
+
+static int evdev_dispatch(struct input *inp, const struct input_sink *sink)
+{
+	struct evdev_in *in = inp->priv;
+	struct epoll_event evs[16];
+	int n, i;
+
+	in->sink = *sink;
+	in->have_sink = true;
+	for (;;) {
+		n = epoll_wait(in->epfd, evs, 16, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			log_error("epoll_wait: %s", strerror(errno));
+			return -errno;
+		}
+		if (n == 0)
+			return 0;
+		for (i = 0; i < n; i++) {
+			struct edev *e = evs[i].data.ptr;
+
+			if (!e) {
+				drain_inotify(in);
+				continue;
+			}
+			if (drain_dev(in, e, sink) < 0)
+				dev_remove(in, e);
+		}
+	}
+}
+
+void evdev_vt_suspend(bool suspended)
+{
+	struct evdev_in *in = open_in;
+	struct edev *e;
+
+	if (!in || in->suspended == suspended)
+		return;
+	in->suspended = suspended;
+	if (suspended)
+		kbd_release_all(in->kbd, release_key, in);
+	if (!in->grab)
+		return;
+	/* Switched away, the other VT needs the keyboard. */
+	for (e = in->devs; e; e = e->next)
+		if (set_grab(e, !suspended) < 0)
+			log_warn("%s: cannot %s it", e->path,
+				 suspended ? "release" : "grab");
+}
+
+const struct input_impl evdev_input_impl = {
+    .name = "evdev",
+    .open = evdev_open,
+    .close = evdev_close,
+    .dispatch = evdev_dispatch,
+};

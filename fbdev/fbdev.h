@@ -1,0 +1,98 @@
+/* What the Linux console parts share among themselves and with their unit
+ * tests: the fbdev output, the evdev input, and the pure translation of
+ * evdev events (keys through xkb, pointer motion and buttons).
+ *
+ * Threads: main thread only. */
+#ifndef VNCFB_FBDEV_H
+#define VNCFB_FBDEV_H
+
+#include <linux/input.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "input.h"
+#include "output.h"
+#include "pixfmt.h"
+
+extern const struct output_impl fbdev_output_impl;
+extern const struct input_impl evdev_input_impl;
+
+/* A framebuffer's bitfields as a pixfmt (host byte order). 0 or
+ * -ENOTSUP. */
+int fbdev_format_from_bitfields(unsigned bpp, unsigned r_off, unsigned r_len,
+				unsigned g_off, unsigned g_len, unsigned b_off,
+				unsigned b_len, struct pixfmt *f);
+
+/* The VT was released (true) or acquired again (false): the input lets go
+ * of its grabs and of the keys held, so the other VT gets the keyboard. */
+void evdev_vt_suspend(bool suspended);
+
+/* --- keyboard translation (kbd.c) --- */
+
+/* The QEMU/XT scancode of an evdev key code (0xe0-prefixed codes as
+ * 0x80|code), or 0 when it has none. */
+uint32_t kbd_xt_scancode(unsigned code);
+
+enum kbd_action {
+	KBD_NONE,      /* nothing to send */
+	KBD_SEND,      /* send keysym/scancode/down */
+	KBD_VT_SWITCH, /* local hotkey: switch to VT vt */
+	KBD_QUIT,      /* the quit chord */
+};
+
+struct kbd_result {
+	enum kbd_action action;
+	uint32_t keysym;
+	uint32_t scancode;
+	bool down;
+	int vt;
+};
+
+struct kbd;
+
+/* keymap: "layout[:variant]" or NULL for $XKB_DEFAULT_LAYOUT (else us).
+ * NULL on failure (logged: unknown layout, missing xkb data). */
+struct kbd *kbd_create(const char *keymap);
+void kbd_destroy(struct kbd *k);
+/* One EV_KEY event (value 0 up, 1 down, 2 repeat). */
+struct kbd_result kbd_feed(struct kbd *k, unsigned code, int value);
+/* Release every key sent as down (e.g. before a VT switch), calling fn
+ * for each, and forget the modifier state. */
+void kbd_release_all(struct kbd *k,
+		     void (*fn)(void *ctx, uint32_t keysym, uint32_t scancode),
+		     void *ctx);
+
+/* --- pointer translation (ptr.c) --- */
+
+#define PTR_MAX_QUEUED 16
+
+/* One pointing device's state between SYN_REPORTs. */
+struct ptr {
+	bool absolute;
+	int abs_x_code, abs_y_code; /* ABS_X/ABS_Y or the MT pair */
+	int min_x, max_x, min_y, max_y;
+	int x, y; /* last absolute position */
+	bool moved_abs;
+	int dx, dy;	      /* relative motion this frame */
+	int wheel_v, wheel_h; /* notches this frame */
+	int nbtn;
+	struct {
+		uint8_t button;
+		bool down;
+	} btn[PTR_MAX_QUEUED];
+};
+
+/* The RFB button (1-3, 8 for side/extra) of an evdev button code, or 0. */
+int ptr_button(unsigned code);
+/* value within [min, max] as 0..1 (clamped; 0 for an empty range). */
+double ptr_fraction(int value, int min, int max);
+void ptr_init_rel(struct ptr *p);
+void ptr_init_abs(struct ptr *p, int x_code, int min_x, int max_x, int y_code,
+		  int min_y, int max_y);
+/* Feed one event; on SYN_REPORT the frame goes to sink: motion first,
+ * then buttons in order, then wheel clicks (press and release of 4/5,
+ * 6/7). */
+void ptr_feed(struct ptr *p, const struct input_event *ev,
+	      const struct input_sink *sink);
+
+#endif

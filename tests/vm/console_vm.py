@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""vncfb on a real kernel console (qemu VM from ../shared/vm): the picture
+on /dev/fb0 pixel-exact, keys and pointer reaching the server, VT switching
+and the console given back after SIGTERM, a crash and the quit chord.
+
+usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16)
+Needs VNCFB (the binary), VNCFB_BUILD_ROOT, VNCFB_SHARED (tests/meson.build
+sets them). Exit 0 pass, 77 when qemu or the VM scripts are absent, 1 fail.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# The guest side. testserver's output goes to the console stream (for the
+# event script's "wait") and to a file (for the guest's own waits).
+GUEST_PRELUDE = r'''
+log() { echo "$@"; }
+waitfor() {  # waitfor FILE REGEX SECONDS
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1)); [ $i -gt $(($3 * 10)) ] && { log "TIMEOUT $2"; return 1; }
+		sleep 0.1
+	done
+}
+testserver $SRVARGS > /tmp/srv.log 2>&1 &
+waitfor /tmp/srv.log READY 20 || exit 1
+P=$(sed -n 's/^READY //p' /tmp/srv.log)
+start_vncfb() {  # start_vncfb LOG N: waits for the N-th first update
+	vncfb -v 127.0.0.1::$P > $1 2>&1 &
+	V=$!
+	i=0
+	while [ "$(grep -c '^SENT' /tmp/srv.log)" -lt $2 ]; do
+		i=$((i + 1)); [ $i -gt 300 ] && { log "TIMEOUT vncfb $2"; break; }
+		sleep 0.1
+	done
+}
+'''
+
+GUEST_END = r'''
+log "--- server"; cat /tmp/srv.log
+for f in /tmp/v*.log; do log "--- $f"; cat $f; done
+'''
+
+CASES = {
+    # vesafb 32 bpp (direct VRAM), PS/2 mouse, fbcon kept so switching to
+    # tty2 really draws over the picture.
+    'vesa32': {
+        'vm': ['--fb', 'vesa', '--fbcon', 'keep', '--mouse', 'ps2'],
+        'srv': [],
+        'guest': r'''
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+waitfor /tmp/srv.log 'KEY 0 0x7a' 60
+kdprobe /dev/tty1 | sed 's/^/DURING /'
+kill -TERM $V; wait $V; log "EXIT1 $?"
+kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
+start_vncfb /tmp/v2.log 2
+kill -SEGV $V; wait $V; log "EXIT2 $?"
+kdprobe /dev/tty1 | sed 's/^/AFTERSEGV /'
+''',
+        'events': [
+            'wait STAGE drawn', 'sleep 1.5', 'screendump {tmp}/a.ppm',
+            'type Hi', 'rel 10 5', 'sleep 0.3', 'click left',
+            'wheel up', 'sleep 0.3',
+            'key ctrl alt f2', 'sleep 2', 'screendump {tmp}/b.ppm',
+            'key ctrl alt f1', 'sleep 2', 'screendump {tmp}/c.ppm',
+            'type z',
+        ],
+        'dumps': {'a': True, 'b': False, 'c': True},
+        'keys': [(1, 0xffe1), (1, 0x48), (0, 0x48), (0, 0xffe1),
+                 (1, 0x69), (0, 0x69),
+                 # Ctrl+Alt go to the server, F2 stays local, and the
+                 # switch releases what was held.
+                 (1, 0xffe3), (1, 0xffe9), (0, 0xffe3), (0, 0xffe9),
+                 (1, 0x7a), (0, 0x7a)],
+        'ptrs': [(522, 389, 0), (522, 389, 1), (522, 389, 0),
+                 (522, 389, 8), (522, 389, 0)],
+        'probes': {'DURING': 'KDMODE graphics VTMODE process ACTIVE 1',
+                   'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1',
+                   'AFTERSEGV': 'KDMODE text VTMODE auto ACTIVE 1'},
+        'exits': {'EXIT1': 0, 'EXIT2': 139},
+    },
+    # bochs-drm fbdev emulation (shadow + deferred io), USB tablet
+    # (absolute), the quit chord.
+    'bochs32': {
+        'vm': ['--fb', 'bochs', '--res', '1024x768', '--mouse', 'usb'],
+        'srv': [],
+        'guest': r'''
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+wait $V; log "EXIT1 $?"
+kdprobe /dev/tty1 | sed 's/^/AFTERQUIT /'
+''',
+        'events': [
+            'wait STAGE drawn', 'sleep 1.5', 'screendump {tmp}/a.ppm',
+            'abs 16384 8192', 'sleep 0.3', 'click right', 'sleep 0.3',
+            'key ctrl alt backspace',
+        ],
+        'dumps': {'a': True},
+        'keys': [(1, 0xffe3), (1, 0xffe9)],
+        'ptrs': [(512, 192, 0), (512, 192, 4), (512, 192, 0)],
+        'probes': {'AFTERQUIT': 'KDMODE text VTMODE auto ACTIVE 1'},
+        'exits': {'EXIT1': 0},
+        'log': 'quit chord pressed',
+    },
+    # vesafb 16 bpp (rgb565): the shadow and the wire in the device's own
+    # format.
+    'vesa16': {
+        'vm': ['--fb', 'vesa', '--mode', '1024x768x16'],
+        'srv': ['--depth', '16'],
+        'guest': r'''
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+sleep 2
+kill -TERM $V; wait $V; log "EXIT1 $?"
+kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
+''',
+        'events': ['wait STAGE drawn', 'sleep 1.5',
+                   'screendump {tmp}/a.ppm'],
+        'dumps': {'a': True},
+        'keys': [],
+        'ptrs': [],
+        'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
+        'exits': {'EXIT1': 0},
+        'log': 'output fbdev 1024x768 rgb565',
+    },
+}
+
+
+def read_ppm(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    m = re.match(rb'P6\s+(\d+)\s+(\d+)\s+(\d+)\s', data)
+    if not m:
+        raise ValueError('%s: not a binary PPM' % path)
+    w, h = int(m.group(1)), int(m.group(2))
+    return w, h, data[m.end():m.end() + w * h * 3]
+
+
+def compare(path, ref):
+    """Number of differing pixels and the first one, or None if sizes
+    differ."""
+    w, h, a = read_ppm(path)
+    rw, rh, b = ref
+    if (w, h) != (rw, rh):
+        return None, 'size %dx%d, expected %dx%d' % (w, h, rw, rh)
+    bad, first = 0, ''
+    for i in range(0, len(b), 3):
+        if a[i:i + 3] != b[i:i + 3]:
+            if not bad:
+                p = i // 3
+                first = 'first at %d,%d: %s, expected %s' % (
+                    p % w, p // w, tuple(a[i:i + 3]), tuple(b[i:i + 3]))
+            bad += 1
+    return bad, first
+
+
+def main():
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print('usage: console_vm.py %s' % '|'.join(CASES), file=sys.stderr)
+        return 2
+    name = sys.argv[1]
+    case = CASES[name]
+    shared = os.environ.get('VNCFB_SHARED', '')
+    vmrun = os.path.join(shared, 'vm', 'vm-run.sh')
+    build = os.environ['VNCFB_BUILD_ROOT']
+    vncfb = os.environ['VNCFB']
+    if not os.path.exists(vmrun):
+        print('SKIP: no VM scripts at %s' % vmrun, file=sys.stderr)
+        return 77
+    if not shutil.which('qemu-system-x86_64'):
+        print('SKIP: qemu-system-x86_64 is not installed', file=sys.stderr)
+        return 77
+    srv = os.path.join(build, 'tests', 'vm', 'testserver')
+    probe = os.path.join(build, 'tests', 'vm', 'kdprobe')
+    tmp = tempfile.mkdtemp(prefix='vncfb-vm-')
+    ref_path = os.path.join(tmp, 'ref.ppm')
+    subprocess.run([srv, '--dump', ref_path] + case['srv'], check=True)
+    ref = read_ppm(ref_path)
+
+    guest = ('SRVARGS="%s"\n' % ' '.join(case['srv']) + GUEST_PRELUDE +
+             case['guest'] + GUEST_END)
+    cmd = [vmrun, '--bin', vncfb, '--bin', srv, '--bin', probe,
+           '--file', '/usr/share/X11/xkb:/usr/share/X11/xkb',
+           '--timeout', '240', '--cmd', guest] + case['vm']
+    for ev in case['events']:
+        cmd += ['--event', ev.format(tmp=tmp)]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, errors='replace')
+    out = r.stdout
+    fails = []
+    if r.returncode not in (0,):
+        fails.append('vm-run.sh exit %d' % r.returncode)
+    if 'event script stopped' in r.stderr or 'failed:' in r.stderr:
+        fails.append('event script: ' + ' | '.join(
+            l for l in r.stderr.splitlines()
+            if 'stopped' in l or 'failed' in l))
+    if 'TIMEOUT' in out:
+        fails.append('guest timeouts: ' + ' | '.join(
+            l for l in out.splitlines() if 'TIMEOUT' in l))
+
+    for d, same in case['dumps'].items():
+        path = os.path.join(tmp, d + '.ppm')
+        if not os.path.exists(path):
+            fails.append('no screendump %s' % d)
+            continue
+        bad, why = compare(path, ref)
+        if bad is None:
+            fails.append('screendump %s: %s' % (d, why))
+        elif same and bad:
+            fails.append('screendump %s: %d pixels differ from the server '
+                         'picture, %s' % (d, bad, why))
+        elif not same and not bad:
+            fails.append('screendump %s still shows the picture (the VT '
+                         'switch did not happen)' % d)
+        else:
+            print('screendump %s: %s' % (
+                d, 'pixel-exact' if same else '%d pixels differ, as '
+                'expected' % bad))
+
+    keys = [(int(m.group(1)), int(m.group(2), 16))
+            for m in re.finditer(r'^KEY (\d) 0x([0-9a-f]+)$', out, re.M)]
+    if keys != case['keys']:
+        fails.append('keys at the server %s, expected %s' % (
+            [(d, hex(k)) for d, k in keys],
+            [(d, hex(k)) for d, k in case['keys']]))
+    ptrs = [tuple(map(int, m.groups()))
+            for m in re.finditer(r'^PTR (\d+) (\d+) (\d+)$', out, re.M)]
+    # Motion may come in several reports; what counts is where each
+    # button change happens and where the pointer ends.
+    got = [p for i, p in enumerate(ptrs)
+           if i == 0 or p[2] != ptrs[i - 1][2] or i == len(ptrs) - 1]
+    want = case['ptrs']
+    if want and (not ptrs or ptrs[-1] != want[-1] or
+                 [p for p in got if p[2]] != [p for p in want if p[2]]):
+        fails.append('pointer at the server %s, expected %s' % (ptrs, want))
+    for tag, line in case['probes'].items():
+        m = re.search(r'^%s (.*)$' % tag, out, re.M)
+        if not m or m.group(1).strip() != line:
+            fails.append('%s: %s, expected %s' % (
+                tag, m.group(1) if m else 'no probe output', line))
+    for tag, code in case['exits'].items():
+        m = re.search(r'^%s (\d+)$' % tag, out, re.M)
+        if not m or int(m.group(1)) != code:
+            fails.append('%s: vncfb exit %s, expected %d' % (
+                tag, m.group(1) if m else '?', code))
+    if case.get('log') and case['log'] not in out:
+        fails.append('vncfb did not log "%s"' % case['log'])
+
+    if fails:
+        print(out)
+        print(r.stderr, file=sys.stderr)
+        for f in fails:
+            print('FAIL %s: %s' % (name, f))
+        print('(files in %s)' % tmp)
+        return 1
+    shutil.rmtree(tmp, ignore_errors=True)
+    print('PASS %s' % name)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,243 @@
+/* A VNC server for the console tests: a fixed test picture (exactly
+ * representable at the depth asked for), every key and pointer event
+ * logged on stdout, on 127.0.0.1 at a free port ("READY <port>").
+ *
+ *   testserver [--size WxH] [--depth 16|24] [--cursor] [--dump FILE.ppm]
+ *
+ * Lines: "READY <port>", "SENT" after the first framebuffer update,
+ * "KEY <down> 0x<keysym>", "PTR <x> <y> <mask>", "GONE" when the client
+ * leaves. --dump writes the picture and exits (the test's reference). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <rfb/rfb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int depth = 24;
+static int sent_once;
+static int clients;
+
+/* Channel value v kept to what a bits-wide channel reproduces exactly
+ * (bit replication, which is how QEMU and vncfb expand). */
+static unsigned quant(unsigned v, unsigned bits)
+{
+	unsigned a = v >> (8 - bits);
+
+	return ((a << (8 - bits)) | (a >> (2 * bits - 8))) & 0xff;
+}
+
+static void pattern(int x, int y, int w, int h, unsigned char *rgb)
+{
+	static const unsigned char bars[8][3] = {
+	    {255, 255, 255}, {255, 255, 0}, {0, 255, 255}, {0, 255, 0},
+	    {255, 0, 255},   {255, 0, 0},   {0, 0, 255},   {0, 0, 0},
+	};
+	unsigned r, g, b;
+
+	if (y < h / 3) {
+		const unsigned char *c = bars[(x * 8) / w];
+
+		r = c[0];
+		g = c[1];
+		b = c[2];
+	} else if (y < 2 * h / 3) {
+		/* Ramps: every channel value appears. */
+		unsigned v = (unsigned)(x * 256 / w);
+		int band = (y - h / 3) * 4 / (h / 3 + 1);
+
+		r = band == 0 || band == 3 ? v : 0;
+		g = band == 1 || band == 3 ? v : 0;
+		b = band == 2 || band == 3 ? v : 0;
+	} else {
+		/* Texture that differs from pixel to pixel, so an offset or
+		 * stride error cannot hide. */
+		r = (unsigned)(x ^ y) & 0xff;
+		g = (unsigned)(x * 3 + y * 5) & 0xff;
+		b = (unsigned)(x * y) & 0xff;
+	}
+	if (depth == 16) {
+		r = quant(r, 5);
+		g = quant(g, 6);
+		b = quant(b, 5);
+	}
+	rgb[0] = (unsigned char)r;
+	rgb[1] = (unsigned char)g;
+	rgb[2] = (unsigned char)b;
+}
+
+static int dump(const char *path, int w, int h)
+{
+	FILE *f = fopen(path, "wb");
+	unsigned char rgb[3];
+	int x, y;
+
+	if (!f) {
+		fprintf(stderr, "testserver: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	fprintf(f, "P6\n%d %d\n255\n", w, h);
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++) {
+			pattern(x, y, w, h, rgb);
+			fwrite(rgb, 1, 3, f);
+		}
+	return fclose(f) == 0 ? 0 : 1;
+}
+
+static void on_key(rfbBool down, rfbKeySym sym, rfbClientPtr cl)
+{
+	printf("KEY %d 0x%lx\n", down ? 1 : 0, (unsigned long)sym);
+	fflush(stdout);
+}
+
+static void on_ptr(int mask, int x, int y, rfbClientPtr cl)
+{
+	printf("PTR %d %d %d\n", x, y, mask);
+	fflush(stdout);
+	rfbDefaultPtrAddEvent(mask, x, y, cl);
+}
+
+static void on_sent(rfbClientPtr cl, int result)
+{
+	if (!sent_once && result) {
+		sent_once = 1;
+		printf("SENT\n");
+		fflush(stdout);
+	}
+}
+
+static void on_gone(rfbClientPtr cl)
+{
+	clients--;
+	sent_once = 0;
+	printf("GONE\n");
+	fflush(stdout);
+}
+
+static enum rfbNewClientAction on_new(rfbClientPtr cl)
+{
+	clients++;
+	cl->clientGoneHook = on_gone;
+	return RFB_CLIENT_ACCEPT;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: testserver [--size WxH] [--depth 16|24] "
+			"[--cursor] [--dump FILE.ppm]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	/* 8x8, hot spot 0,0: an arrow-ish shape with transparent holes. */
+	static char src[] = "xxxxxxxx"
+			    "xxxxxxx "
+			    "xxxxxx  "
+			    "xxxxx   "
+			    "xxxx    "
+			    "xxx     "
+			    "xx      "
+			    "x       ";
+	int w = 1024, h = 768, i, x, y, lsock, one = 1, cursor = 0;
+	const char *dump_path = NULL;
+	struct sockaddr_in sa;
+	socklen_t slen = sizeof(sa);
+	rfbScreenInfoPtr s;
+	unsigned char rgb[3];
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+			if (sscanf(argv[++i], "%dx%d", &w, &h) != 2 || w < 8 ||
+			    h < 8 || w > 4096 || h > 4096)
+				usage();
+		} else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
+			depth = atoi(argv[++i]);
+			if (depth != 16 && depth != 24)
+				usage();
+		} else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
+			dump_path = argv[++i];
+		} else if (!strcmp(argv[i], "--cursor")) {
+			cursor = 1;
+		} else {
+			usage();
+		}
+	}
+	if (dump_path)
+		return dump(dump_path, w, h);
+	signal(SIGPIPE, SIG_IGN);
+	rfbLogEnable(0);
+	s = rfbGetScreen(&argc, argv, w, h, 8, 3, 4);
+	if (!s)
+		return 1;
+	s->frameBuffer = malloc((size_t)w * h * 4);
+	if (!s->frameBuffer)
+		return 1;
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++) {
+			unsigned char *p = (unsigned char *)s->frameBuffer +
+					   ((size_t)y * w + x) * 4;
+
+			pattern(x, y, w, h, rgb);
+			p[0] = rgb[0];
+			p[1] = rgb[1];
+			p[2] = rgb[2];
+			p[3] = 0;
+		}
+	s->desktopName = "vncfb console test";
+	s->kbdAddEvent = on_key;
+	s->ptrAddEvent = on_ptr;
+	s->displayFinishedHook = on_sent;
+	s->newClientHook = on_new;
+	s->autoPort = FALSE;
+	s->port = 0;
+	s->ipv6port = 0;
+	s->alwaysShared = TRUE;
+	if (cursor) {
+		/* Solid red where the mask is set. */
+		rfbCursorPtr c = rfbMakeXCursor(8, 8, src, src);
+
+		c->xhot = 0;
+		c->yhot = 0;
+		c->foreRed = 0xffff;
+		c->foreGreen = 0;
+		c->foreBlue = 0;
+		rfbSetCursor(s, c);
+	} else {
+		/* No cursor at all: the picture stays exactly the pattern
+		 * whether or not the client draws cursors. */
+		s->cursor = NULL;
+	}
+	rfbInitServer(s);
+
+	lsock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	setsockopt(lsock, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (lsock < 0 || bind(lsock, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(lsock, 4) < 0 ||
+	    getsockname(lsock, (struct sockaddr *)&sa, &slen) < 0) {
+		perror("testserver: listen on 127.0.0.1");
+		return 1;
+	}
+	printf("READY %d\n", ntohs(sa.sin_port));
+	fflush(stdout);
+	for (;;) {
+		struct pollfd pfd = {lsock, POLLIN, 0};
+
+		if (poll(&pfd, 1, 0) > 0) {
+			int c = accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
+
+			if (c >= 0)
+				rfbNewClient(s, c);
+		}
+		rfbProcessEvents(s, 20000);
+	}
+}

@@ -20,7 +20,7 @@ struct options;
 /* Samples per core when the caller does not ask for a number; then a time
  * budget per core also applies (PROBE_BUDGET_MS, warm-up included). */
 #define PROBE_DEFAULT_SAMPLES 9
-#define PROBE_BUDGET_MS 45
+#define PROBE_BUDGET_MS 40
 /* Bytes written per sample (a stripe of whole rows, at most the screen). */
 #define PROBE_STRIPE_BYTES (1u << 20)
 /* Cores whose framebuffer time is within this fraction of the fastest are

@@ -340,6 +340,8 @@ void opts_usage(void)
 	       "      --cpu auto|N       core for the blit thread\n"
 	       "      --config FILE      read options from FILE (key = "
 	       "value)\n"
+	       "      --check-config     check the config files, list their "
+	       "settings, exit\n"
 	       "      --input DEV,...    input devices (default: all "
 	       "keyboards and pointers)\n"
 	       "      --keymap L[:V]     keyboard layout (default "

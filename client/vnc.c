@@ -45,6 +45,7 @@ static int client_tag;
  * explain a failure in one line of our own, and show the rest under -v. */
 static char last_msg[256];
 
+__attribute__((format(printf, 1, 0)))
 static void capture(const char *fmt, va_list ap)
 {
 	char buf[sizeof(last_msg)];
@@ -60,6 +61,7 @@ static void capture(const char *fmt, va_list ap)
 	log_debug("libvncclient: %s", buf);
 }
 
+__attribute__((format(printf, 1, 2)))
 static void lib_log(const char *fmt, ...)
 {
 	va_list ap;

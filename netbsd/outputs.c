@@ -10,8 +10,8 @@
 #include "wscons.h"
 
 const struct output_impl *const platform_outputs[] = {
-	&wsdisplay_output_impl,
-	NULL,
+    &wsdisplay_output_impl,
+    NULL,
 };
 
 const struct input_impl *const platform_input = &wscons_input_impl;

@@ -90,7 +90,7 @@ SAME(WSKS_GROUP_Function, KS_GROUP_Function);
 SAME(WSKS_GROUP_Command, KS_GROUP_Command);
 SAME(WSKS_GROUP_Internal, KS_GROUP_Internal);
 _Static_assert(sizeof(struct wskbd_keymap_entry) ==
-		       sizeof(struct wscons_keymap),
+		   sizeof(struct wscons_keymap),
 	       "struct wskbd_keymap_entry differs from struct wscons_keymap");
 
 #define DEFAULT_KEYBOARD "/dev/wskbd"
@@ -102,7 +102,7 @@ enum dev_kind { DEV_KBD, DEV_MOUSE };
 struct wsdev {
 	enum dev_kind kind;
 	char *path;
-	int fd;			/* -1: closed (screen switched away, gone) */
+	int fd; /* -1: closed (screen switched away, gone) */
 	struct wskbd_map kmap;
 	struct wsmouse_acc macc;
 };
@@ -118,8 +118,8 @@ static int kq_watch(struct ws_input *wi, int i, bool add)
 {
 	struct kevent kev;
 
-	EV_SET(&kev, wi->dev[i].fd, EVFILT_READ, add ? EV_ADD : EV_DELETE, 0,
-	       0, (void *)(intptr_t)i);
+	EV_SET(&kev, wi->dev[i].fd, EVFILT_READ, add ? EV_ADD : EV_DELETE, 0, 0,
+	       (void *)(intptr_t)i);
 	if (kevent(wi->kq, &kev, 1, NULL, 0, NULL) < 0) {
 		log_error("kevent %s: %s", wi->dev[i].path, strerror(errno));
 		return -errno;
@@ -143,7 +143,8 @@ static int load_keymap(struct wsdev *d)
 	}
 	if (ioctl(d->fd, WSKBDIO_GETENCODING, &enc) < 0) {
 		log_info("ioctl WSKBDIO_GETENCODING: %s (%s); assuming "
-			 "Latin-1 keysyms", strerror(errno), d->path);
+			 "Latin-1 keysyms",
+			 strerror(errno), d->path);
 		enc = 0;
 	}
 	for (;;) {
@@ -175,16 +176,15 @@ static int load_keymap(struct wsdev *d)
 		return -EINVAL;
 	}
 	ret = wskbd_map_init(&d->kmap, type, KB_ENCODING(enc),
-			     (const struct wskbd_keymap_entry *)map,
-			     md.maplen);
+			     (const struct wskbd_keymap_entry *)map, md.maplen);
 	free(map);
 	if (ret < 0)
 		return ret;
 	if (ioctl(d->fd, WSKBDIO_GETLEDS, &leds) == 0)
 		wskbd_map_set_locks(&d->kmap, leds & WSKBD_LED_CAPS,
 				    leds & WSKBD_LED_NUM);
-	log_debug("%s: keyboard type %u, encoding %#x, %u keys", d->path,
-		  type, (unsigned)enc, md.maplen);
+	log_debug("%s: keyboard type %u, encoding %#x, %u keys", d->path, type,
+		  (unsigned)enc, md.maplen);
 	return 0;
 }
 
@@ -192,10 +192,10 @@ static void mouse_params(struct wsdev *d)
 {
 	struct wsmouse_calibcoords cc;
 	struct wsmouse_param prm[2] = {
-		{ .key = WSMOUSECFG_HORIZSCROLLDIST },
-		{ .key = WSMOUSECFG_VERTSCROLLDIST },
+	    {.key = WSMOUSECFG_HORIZSCROLLDIST},
+	    {.key = WSMOUSECFG_VERTSCROLLDIST},
 	};
-	struct wsmouse_parameters ps = { .params = prm, .nparams = 2 };
+	struct wsmouse_parameters ps = {.params = prm, .nparams = 2};
 
 	wsmouse_acc_init(&d->macc);
 	memset(&cc, 0, sizeof(cc));
@@ -218,8 +218,8 @@ static void mouse_params(struct wsdev *d)
 static int dev_open(struct wsdev *d, bool first)
 {
 	int version = WSEVENT_VERSION, ret;
-	unsigned long req = d->kind == DEV_KBD ? WSKBDIO_SETVERSION
-					       : WSMOUSEIO_SETVERSION;
+	unsigned long req =
+	    d->kind == DEV_KBD ? WSKBDIO_SETVERSION : WSMOUSEIO_SETVERSION;
 
 	d->fd = open(d->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (d->fd < 0) {
@@ -257,7 +257,7 @@ static void dev_close(struct ws_input *wi, int i)
 
 	if (d->fd < 0)
 		return;
-	close(d->fd);	/* also drops its kevent */
+	close(d->fd); /* also drops its kevent */
 	d->fd = -1;
 }
 
@@ -402,12 +402,12 @@ static int ws_in_open(struct input *in, const struct input_config *cfg)
 	} else {
 		/* The multiplexers: every keyboard and mouse, hot-plugged
 		 * ones too. A machine without a mouse is fine. */
-		ret = add_device(wi, DEFAULT_KEYBOARD,
-				 strlen(DEFAULT_KEYBOARD), false);
+		ret = add_device(wi, DEFAULT_KEYBOARD, strlen(DEFAULT_KEYBOARD),
+				 false);
 		if (ret < 0)
 			goto fail;
-		ret = add_device(wi, DEFAULT_MOUSE, strlen(DEFAULT_MOUSE),
-				 false);
+		ret =
+		    add_device(wi, DEFAULT_MOUSE, strlen(DEFAULT_MOUSE), false);
 		if (ret < 0)
 			goto fail;
 	}
@@ -515,7 +515,7 @@ static int ws_in_dispatch(struct input *in, const struct input_sink *sink)
 {
 	struct ws_input *wi = in->priv;
 	struct kevent kev[MAX_DEVICES];
-	const struct timespec zero = { 0, 0 };
+	const struct timespec zero = {0, 0};
 	int n, j;
 
 	n = kevent(wi->kq, NULL, 0, kev, MAX_DEVICES, &zero);
@@ -535,8 +535,8 @@ static int ws_in_dispatch(struct input *in, const struct input_sink *sink)
 }
 
 const struct input_impl wscons_input_impl = {
-	.name = "wscons",
-	.open = ws_in_open,
-	.close = ws_in_close,
-	.dispatch = ws_in_dispatch,
+    .name = "wscons",
+    .open = ws_in_open,
+    .close = ws_in_close,
+    .dispatch = ws_in_dispatch,
 };

@@ -28,8 +28,8 @@
 #define SWITCH_SIG SIGUSR2
 
 _Static_assert(WSFB_FMT_RGB == WSFB_RGB && WSFB_FMT_CI == WSFB_CI &&
-		       WSFB_FMT_GREYSCALE == WSFB_GREYSCALE &&
-		       WSFB_FMT_YUV == WSFB_YUV,
+		   WSFB_FMT_GREYSCALE == WSFB_GREYSCALE &&
+		   WSFB_FMT_YUV == WSFB_YUV,
 	       "wsfb_format.h pixel types differ from wsconsio.h");
 
 struct ws_priv {
@@ -38,11 +38,11 @@ struct ws_priv {
 	char pathbuf[256];
 	uint8_t *base;
 	size_t maplen;
-	bool dumbfb;		/* we set DUMBFB: EMUL must come back */
-	bool cmap_set;		/* we programmed the colour map */
+	bool dumbfb;   /* we set DUMBFB: EMUL must come back */
+	bool cmap_set; /* we programmed the colour map */
 	bool cmap_saved;
 	uint8_t old_r[256], old_g[256], old_b[256];
-	bool vt_process;	/* we set VT_PROCESS */
+	bool vt_process; /* we set VT_PROCESS */
 	struct vt_mode old_vt;
 	bool shown;
 	int pipe[2];
@@ -101,7 +101,11 @@ static void on_switch(int signo)
 static int put_cmap(int fd, uint8_t *r, uint8_t *g, uint8_t *b)
 {
 	struct wsdisplay_cmap cm = {
-		.index = 0, .count = 256, .red = r, .green = g, .blue = b,
+	    .index = 0,
+	    .count = 256,
+	    .red = r,
+	    .green = g,
+	    .blue = b,
 	};
 
 	return ioctl(fd, WSDISPLAYIO_PUTCMAP, &cm);
@@ -140,7 +144,7 @@ static int read_fbinfo(struct ws_priv *p, struct wsfb_info *fi)
 		fi->flags = fbi.fbi_flags;
 		if (fbi.fbi_pixeltype == WSFB_RGB) {
 			const struct _fbi_rgbmasks *m =
-				&fbi.fbi_subtype.fbi_rgbmasks;
+			    &fbi.fbi_subtype.fbi_rgbmasks;
 
 			fi->r_off = m->red_offset;
 			fi->r_size = m->red_size;
@@ -150,14 +154,15 @@ static int read_fbinfo(struct ws_priv *p, struct wsfb_info *fi)
 			fi->b_size = m->blue_size;
 		} else if (fbi.fbi_pixeltype == WSFB_CI) {
 			fi->cmap_entries =
-				fbi.fbi_subtype.fbi_cmapinfo.cmap_entries;
+			    fbi.fbi_subtype.fbi_cmapinfo.cmap_entries;
 		}
 		return 0;
 	}
 	/* Older drivers: the GINFO + LINEBYTES pair, as xf86-video-wsfb
 	 * falls back to. */
 	log_info("ioctl WSDISPLAYIO_GET_FBINFO: %s; using "
-		 "WSDISPLAYIO_GINFO", strerror(errno));
+		 "WSDISPLAYIO_GINFO",
+		 strerror(errno));
 	if (ioctl(p->fd, WSDISPLAYIO_GINFO, &gi) < 0) {
 		err = errno;
 		log_error("ioctl WSDISPLAYIO_GINFO: %s", strerror(err));
@@ -165,7 +170,8 @@ static int read_fbinfo(struct ws_priv *p, struct wsfb_info *fi)
 	}
 	if (ioctl(p->fd, WSDISPLAYIO_LINEBYTES, &linebytes) < 0) {
 		log_info("ioctl WSDISPLAYIO_LINEBYTES: %s; assuming rows "
-			 "of width * bytes per pixel", strerror(errno));
+			 "of width * bytes per pixel",
+			 strerror(errno));
 		linebytes = 0;
 	}
 	wsfb_from_ginfo(gi.width, gi.height, gi.depth, gi.cmsize, linebytes,
@@ -180,7 +186,8 @@ static int take_switching(struct ws_priv *p)
 
 	if (ioctl(p->fd, VT_GETMODE, &p->old_vt) < 0) {
 		log_warn("ioctl VT_GETMODE: %s: switching screens will not "
-			 "stop vncfb drawing", strerror(errno));
+			 "stop vncfb drawing",
+			 strerror(errno));
 		return 0;
 	}
 	if (pipe2(p->pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
@@ -200,7 +207,8 @@ static int take_switching(struct ws_priv *p)
 	vm.frsig = SWITCH_SIG;
 	if (ioctl(p->fd, VT_SETMODE, &vm) < 0) {
 		log_warn("ioctl VT_SETMODE: %s: switching screens will not "
-			 "stop vncfb drawing", strerror(errno));
+			 "stop vncfb drawing",
+			 strerror(errno));
 		sigaction(SWITCH_SIG, &p->old_sa, NULL);
 		sig_wfd = -1;
 		close(p->pipe[0]);
@@ -309,17 +317,18 @@ static int ws_open(struct output *out, const char *arg)
 			   &p->maplen);
 	if (ret < 0) {
 		log_error("%s: mode %ux%u stride %u offset %llu does not fit "
-			  "the %llu-byte framebuffer", p->path, fi.width,
-			  fi.height, fi.stride,
+			  "the %llu-byte framebuffer",
+			  p->path, fi.width, fi.height, fi.stride,
 			  (unsigned long long)fi.fboffset,
 			  (unsigned long long)fi.fbsize);
 		goto fail;
 	}
 	if (need_cmap) {
-		cm = (struct wsdisplay_cmap){ .index = 0, .count = 256,
-					      .red = p->old_r,
-					      .green = p->old_g,
-					      .blue = p->old_b };
+		cm = (struct wsdisplay_cmap){.index = 0,
+					     .count = 256,
+					     .red = p->old_r,
+					     .green = p->old_g,
+					     .blue = p->old_b};
 		if (ioctl(p->fd, WSDISPLAYIO_GETCMAP, &cm) == 0)
 			p->cmap_saved = true;
 		else
@@ -336,8 +345,7 @@ static int ws_open(struct output *out, const char *arg)
 	}
 	p->dumbfb = true;
 	cur = p;
-	m = mmap(NULL, p->maplen, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
-		 0);
+	m = mmap(NULL, p->maplen, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd, 0);
 	if (m == MAP_FAILED) {
 		ret = -errno;
 		log_error("mmap %s (%zu bytes): %s", p->path, p->maplen,
@@ -404,9 +412,9 @@ static int ws_dispatch(struct output *out, const struct output_events *ev)
 }
 
 const struct output_impl wsdisplay_output_impl = {
-	.name = "wsdisplay",
-	.open = ws_open,
-	.close = ws_close,
-	.dispatch = ws_dispatch,
-	.emergency_restore = ws_emergency_restore,
+    .name = "wsdisplay",
+    .open = ws_open,
+    .close = ws_close,
+    .dispatch = ws_dispatch,
+    .emergency_restore = ws_emergency_restore,
 };

@@ -8,8 +8,7 @@
 #include "wsfb_format.h"
 
 void wsfb_from_ginfo(uint32_t width, uint32_t height, uint32_t depth,
-		     uint32_t cmsize, uint32_t linebytes,
-		     struct wsfb_info *fi)
+		     uint32_t cmsize, uint32_t linebytes, struct wsfb_info *fi)
 {
 	memset(fi, 0, sizeof(*fi));
 	fi->width = width;
@@ -73,8 +72,10 @@ int wsfb_pixfmt(const struct wsfb_info *fi, struct pixfmt *fmt, bool *cmap,
 		return -EINVAL;
 	}
 	if (fi->bpp != 8 && fi->bpp != 16 && fi->bpp != 24 && fi->bpp != 32) {
-		snprintf(why, whylen, "%u bits per pixel is not supported "
-			 "(8, 16, 24 and 32 are)", fi->bpp);
+		snprintf(why, whylen,
+			 "%u bits per pixel is not supported "
+			 "(8, 16, 24 and 32 are)",
+			 fi->bpp);
 		return -ENOTSUP;
 	}
 	if ((uint64_t)fi->stride < (uint64_t)fi->width * (fi->bpp / 8)) {
@@ -90,14 +91,17 @@ int wsfb_pixfmt(const struct wsfb_info *fi, struct pixfmt *fmt, bool *cmap,
 	case WSFB_FMT_RGB:
 		if (fi->r_size < 1 || fi->r_size > 8 || fi->g_size < 1 ||
 		    fi->g_size > 8 || fi->b_size < 1 || fi->b_size > 8) {
-			snprintf(why, whylen, "channels of %u/%u/%u bits are "
+			snprintf(why, whylen,
+				 "channels of %u/%u/%u bits are "
 				 "not supported (1 to 8 are)",
 				 fi->r_size, fi->g_size, fi->b_size);
 			return -ENOTSUP;
 		}
 		if (fi->r_off > 31 || fi->g_off > 31 || fi->b_off > 31) {
-			snprintf(why, whylen, "channel offsets %u/%u/%u out "
-				 "of range", fi->r_off, fi->g_off, fi->b_off);
+			snprintf(why, whylen,
+				 "channel offsets %u/%u/%u out "
+				 "of range",
+				 fi->r_off, fi->g_off, fi->b_off);
 			return -EINVAL;
 		}
 		fmt->r_shift = (uint8_t)fi->r_off;
@@ -108,7 +112,8 @@ int wsfb_pixfmt(const struct wsfb_info *fi, struct pixfmt *fmt, bool *cmap,
 		fmt->b_bits = (uint8_t)fi->b_size;
 		fmt->depth = (uint8_t)(fi->r_size + fi->g_size + fi->b_size);
 		if (!pixfmt_valid(fmt)) {
-			snprintf(why, whylen, "channels overlap or do not fit "
+			snprintf(why, whylen,
+				 "channels overlap or do not fit "
 				 "%u bits (red %u+%u, green %u+%u, blue %u+%u)",
 				 fi->bpp, fi->r_off, fi->r_size, fi->g_off,
 				 fi->g_size, fi->b_off, fi->b_size);
@@ -117,7 +122,8 @@ int wsfb_pixfmt(const struct wsfb_info *fi, struct pixfmt *fmt, bool *cmap,
 		return 0;
 	case WSFB_FMT_CI:
 		if (fi->bpp != 8 || fi->cmap_entries < 256) {
-			snprintf(why, whylen, "colour-indexed %u bpp with %u "
+			snprintf(why, whylen,
+				 "colour-indexed %u bpp with %u "
 				 "colours is not supported (8 bpp, 256 are)",
 				 fi->bpp, fi->cmap_entries);
 			return -ENOTSUP;
@@ -127,7 +133,8 @@ int wsfb_pixfmt(const struct wsfb_info *fi, struct pixfmt *fmt, bool *cmap,
 		*cmap = true;
 		return pixfmt_from_name("rgb332", fmt);
 	case WSFB_FMT_GREYSCALE:
-		snprintf(why, whylen, "greyscale framebuffers are not "
+		snprintf(why, whylen,
+			 "greyscale framebuffers are not "
 			 "supported");
 		return -ENOTSUP;
 	default:

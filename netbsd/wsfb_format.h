@@ -21,8 +21,8 @@ enum {
 
 /* The fields of struct wsdisplayio_fbinfo that vncfb uses. */
 struct wsfb_info {
-	uint64_t fbsize;	/* bytes, 0 when the driver does not say */
-	uint64_t fboffset;	/* first visible byte within the mapping */
+	uint64_t fbsize;   /* bytes, 0 when the driver does not say */
+	uint64_t fboffset; /* first visible byte within the mapping */
 	uint32_t width, height, stride, bpp;
 	uint32_t pixeltype;
 	/* WSFB_FMT_RGB: bit offsets from the least significant bit, sizes */
@@ -40,8 +40,7 @@ struct wsfb_info {
  * xf86-video-wsfb assumes): 8 bpp colour-indexed, 15/16 bpp 5-5-5/5-6-5,
  * 24/32 bpp 8-8-8 with red at bit 16. linebytes 0: width * bytes. */
 void wsfb_from_ginfo(uint32_t width, uint32_t height, uint32_t depth,
-		     uint32_t cmsize, uint32_t linebytes,
-		     struct wsfb_info *fi);
+		     uint32_t cmsize, uint32_t linebytes, struct wsfb_info *fi);
 
 /* The pixel format vncfb draws in for fi. *cmap is set when the colour map
  * must be programmed with wsfb_cmap_332() (8 bpp colour-indexed). Returns 0,

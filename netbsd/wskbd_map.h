@@ -18,9 +18,9 @@ struct wskbd_keymap_entry {
 
 /* WSKBDIO_GTYPE values vncfb knows the keycodes of. */
 enum {
-	WSKBD_KT_PC_XT = 3,	/* XT scancodes, 0xe0-prefixed as 0x80|code */
+	WSKBD_KT_PC_XT = 3, /* XT scancodes, 0xe0-prefixed as 0x80|code */
 	WSKBD_KT_PC_AT = 4,
-	WSKBD_KT_USB = 5,	/* USB HID usages (page 7) */
+	WSKBD_KT_USB = 5, /* USB HID usages (page 7) */
 };
 
 /* KS_* values of <dev/wscons/wsksymdef.h> used by the translation. */
@@ -76,30 +76,30 @@ enum {
 
 /* KB_* encodings whose 0xa0..0xff keysyms are not ISO 8859-1. */
 enum {
-	WSKBD_ENC_GR = 0x1400,	/* ISO 8859-7 */
-	WSKBD_ENC_TR = 0x1700,	/* ISO 8859-9 */
+	WSKBD_ENC_GR = 0x1400, /* ISO 8859-7 */
+	WSKBD_ENC_TR = 0x1700, /* ISO 8859-9 */
 };
 
 enum wskbd_action {
-	WSKBD_ACT_NONE = 0,	/* nothing to send (unmapped, swallowed) */
-	WSKBD_ACT_KEY,		/* send keysym/scancode, down or up */
-	WSKBD_ACT_VT,		/* hot key: switch to wscons screen `screen` */
-	WSKBD_ACT_QUIT,		/* hot key: the quit chord */
+	WSKBD_ACT_NONE = 0, /* nothing to send (unmapped, swallowed) */
+	WSKBD_ACT_KEY,	    /* send keysym/scancode, down or up */
+	WSKBD_ACT_VT,	    /* hot key: switch to wscons screen `screen` */
+	WSKBD_ACT_QUIT,	    /* hot key: the quit chord */
 };
 
 struct wskbd_out {
 	enum wskbd_action action;
-	uint32_t keysym;	/* X11 keysym */
-	uint32_t scancode;	/* XT scancode (0x80|code for 0xe0 keys), 0 */
+	uint32_t keysym;   /* X11 keysym */
+	uint32_t scancode; /* XT scancode (0x80|code for 0xe0 keys), 0 */
 	bool down;
-	int screen;		/* WSKBD_ACT_VT: 0-based (ttyE0 is 0) */
+	int screen; /* WSKBD_ACT_VT: 0-based (ttyE0 is 0) */
 };
 
 struct wskbd_map {
 	struct wskbd_keymap_entry *map;
 	unsigned maplen;
-	unsigned type;		/* WSKBD_KT_* or another WSKBD_TYPE_* */
-	uint32_t encoding;	/* KB_ENCODING() of WSKBDIO_GETENCODING */
+	unsigned type;	   /* WSKBD_KT_* or another WSKBD_TYPE_* */
+	uint32_t encoding; /* KB_ENCODING() of WSKBDIO_GETENCODING */
 	unsigned mods;
 	/* Per keycode: the keysym sent at press (so the release matches it
 	 * whatever the modifiers are by then), 0 when up; a key swallowed by
@@ -123,8 +123,7 @@ void wskbd_map_event(struct wskbd_map *m, unsigned keycode, bool down,
 /* Release every key held (WSCONS_EVENT_ALL_KEYS_UP, leaving the screen):
  * fills up to max key-up events into out, returns how many. Modifier
  * state is cleared; locks stay. */
-int wskbd_map_release_all(struct wskbd_map *m, struct wskbd_out *out,
-			  int max);
+int wskbd_map_release_all(struct wskbd_map *m, struct wskbd_out *out, int max);
 
 /* A wscons keysym as an X11 keysym (0 when it has none). */
 uint32_t wskbd_ks_to_keysym(uint16_t ks, uint32_t encoding);

@@ -71,7 +71,7 @@ static void wheel(const struct input_sink *sink, int v, int neg, int pos)
 	int n = v < 0 ? -v : v;
 
 	if (n > 64)
-		n = 64;	/* a runaway value must not flood the server */
+		n = 64; /* a runaway value must not flood the server */
 	while (n-- > 0)
 		click(sink, v < 0 ? neg : pos);
 }

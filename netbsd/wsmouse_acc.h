@@ -38,11 +38,11 @@ struct wsmouse_acc {
 	/* Precision-scroll units per wheel click (WSMOUSECFG_*SCROLLDIST). */
 	int hscroll_dist, vscroll_dist;
 	/* pending */
-	int dx, dy;		/* screen pixels, y down */
+	int dx, dy; /* screen pixels, y down */
 	bool abs_pending;
-	int ax, ay;		/* last absolute position, device units */
+	int ax, ay; /* last absolute position, device units */
 	bool have_ax, have_ay;
-	int hscroll, vscroll;	/* precision-scroll remainders */
+	int hscroll, vscroll; /* precision-scroll remainders */
 };
 
 void wsmouse_acc_init(struct wsmouse_acc *m);

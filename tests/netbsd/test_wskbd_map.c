@@ -10,57 +10,68 @@
 
 static int failures;
 
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n",         \
-				__FILE__, __LINE__, #cond);                  \
-			failures++;                                          \
-		}                                                            \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+			failures++;                                            \
+		}                                                              \
 	} while (0)
 
 #define V WSKS_voidSymbol
-#define E(code, cmd, a, b, c, d)                                             \
-	[code] = { cmd, { a, b }, { c, d } }
+#define E(code, cmd, a, b, c, d) [code] = {cmd, {a, b}, {c, d}}
 
 /* Keycodes (XT): */
 enum {
-	K_ESC = 0x01, K_1 = 0x02, K_BS = 0x0e, K_Q = 0x10, K_RET = 0x1c,
-	K_CTRL = 0x1d, K_A = 0x1e, K_ACUTE = 0x28, K_SHIFT = 0x2a,
-	K_ALT = 0x38, K_CAPS = 0x3a, K_F1 = 0x3b, K_F2 = 0x3c, K_NUM = 0x45,
-	K_KP7 = 0x47, K_KPENTER = 0x9c, K_ALTGR = 0xb8, K_UP = 0xc8,
-	K_WIN = 0xdb, K_EACUTE = 0x27,
+	K_ESC = 0x01,
+	K_1 = 0x02,
+	K_BS = 0x0e,
+	K_Q = 0x10,
+	K_RET = 0x1c,
+	K_CTRL = 0x1d,
+	K_A = 0x1e,
+	K_ACUTE = 0x28,
+	K_SHIFT = 0x2a,
+	K_ALT = 0x38,
+	K_CAPS = 0x3a,
+	K_F1 = 0x3b,
+	K_F2 = 0x3c,
+	K_NUM = 0x45,
+	K_KP7 = 0x47,
+	K_KPENTER = 0x9c,
+	K_ALTGR = 0xb8,
+	K_UP = 0xc8,
+	K_WIN = 0xdb,
+	K_EACUTE = 0x27,
 };
 
 static const struct wskbd_keymap_entry pc_map[256] = {
-	E(K_ESC, V, 0x1b, 0x1b, 0x1b, 0x1b),
-	E(K_1, V, '1', '!', '1', '!'),
-	E(K_BS, V, 0x08, 0x08, 0x08, 0x08),
-	/* q, AltGr: @ (as in the German map) */
-	E(K_Q, V, 'q', 'Q', '@', '@'),
-	E(K_RET, V, 0x0d, 0x0d, 0x0d, 0x0d),
-	E(K_CTRL, WSKS_Cmd1, WSKS_Control_L, WSKS_Control_L, WSKS_Control_L,
-	  WSKS_Control_L),
-	E(K_A, V, 'a', 'A', 'a', 'A'),
-	E(K_ACUTE, V, 0x0301, 0x0300, 0x0301, 0x0300),
-	E(K_EACUTE, V, 0xe9, 0xc9, 0xe9, 0xc9),
-	E(K_SHIFT, V, WSKS_Shift_L, WSKS_Shift_L, WSKS_Shift_L,
-	  WSKS_Shift_L),
-	E(K_ALT, WSKS_Cmd2, WSKS_Alt_L, WSKS_Alt_L, WSKS_Alt_L, WSKS_Alt_L),
-	E(K_CAPS, V, WSKS_Caps_Lock, WSKS_Caps_Lock, WSKS_Caps_Lock,
-	  WSKS_Caps_Lock),
-	E(K_F1, WSKS_Cmd_Screen0, WSKS_f1, WSKS_F1, WSKS_f1, WSKS_F1),
-	/* no command: the F key alone names the screen */
-	E(K_F2, V, WSKS_f1 + 1, WSKS_F1 + 1, WSKS_f1 + 1, WSKS_F1 + 1),
-	E(K_NUM, V, WSKS_Num_Lock, WSKS_Num_Lock, WSKS_Num_Lock,
-	  WSKS_Num_Lock),
-	E(K_KP7, V, WSKS_KP_Home, WSKS_KP_0 + 7, WSKS_KP_Home,
-	  WSKS_KP_0 + 7),
-	E(K_KPENTER, V, 0xf20d, 0xf20d, 0xf20d, 0xf20d),
-	E(K_ALTGR, V, WSKS_Mode_switch, WSKS_Mode_switch, WSKS_Mode_switch,
-	  WSKS_Mode_switch),
-	E(K_UP, V, 0xf384, 0xf384, 0xf384, 0xf384),
-	E(K_WIN, V, WSKS_Meta_L, WSKS_Meta_L, WSKS_Meta_L, WSKS_Meta_L),
+    E(K_ESC, V, 0x1b, 0x1b, 0x1b, 0x1b),
+    E(K_1, V, '1', '!', '1', '!'),
+    E(K_BS, V, 0x08, 0x08, 0x08, 0x08),
+    /* q, AltGr: @ (as in the German map) */
+    E(K_Q, V, 'q', 'Q', '@', '@'),
+    E(K_RET, V, 0x0d, 0x0d, 0x0d, 0x0d),
+    E(K_CTRL, WSKS_Cmd1, WSKS_Control_L, WSKS_Control_L, WSKS_Control_L,
+      WSKS_Control_L),
+    E(K_A, V, 'a', 'A', 'a', 'A'),
+    E(K_ACUTE, V, 0x0301, 0x0300, 0x0301, 0x0300),
+    E(K_EACUTE, V, 0xe9, 0xc9, 0xe9, 0xc9),
+    E(K_SHIFT, V, WSKS_Shift_L, WSKS_Shift_L, WSKS_Shift_L, WSKS_Shift_L),
+    E(K_ALT, WSKS_Cmd2, WSKS_Alt_L, WSKS_Alt_L, WSKS_Alt_L, WSKS_Alt_L),
+    E(K_CAPS, V, WSKS_Caps_Lock, WSKS_Caps_Lock, WSKS_Caps_Lock,
+      WSKS_Caps_Lock),
+    E(K_F1, WSKS_Cmd_Screen0, WSKS_f1, WSKS_F1, WSKS_f1, WSKS_F1),
+    /* no command: the F key alone names the screen */
+    E(K_F2, V, WSKS_f1 + 1, WSKS_F1 + 1, WSKS_f1 + 1, WSKS_F1 + 1),
+    E(K_NUM, V, WSKS_Num_Lock, WSKS_Num_Lock, WSKS_Num_Lock, WSKS_Num_Lock),
+    E(K_KP7, V, WSKS_KP_Home, WSKS_KP_0 + 7, WSKS_KP_Home, WSKS_KP_0 + 7),
+    E(K_KPENTER, V, 0xf20d, 0xf20d, 0xf20d, 0xf20d),
+    E(K_ALTGR, V, WSKS_Mode_switch, WSKS_Mode_switch, WSKS_Mode_switch,
+      WSKS_Mode_switch),
+    E(K_UP, V, 0xf384, 0xf384, 0xf384, 0xf384),
+    E(K_WIN, V, WSKS_Meta_L, WSKS_Meta_L, WSKS_Meta_L, WSKS_Meta_L),
 };
 
 static struct wskbd_out ev(struct wskbd_map *m, unsigned code, bool down)
@@ -71,8 +82,7 @@ static struct wskbd_out ev(struct wskbd_map *m, unsigned code, bool down)
 	return o;
 }
 
-static bool is_key(struct wskbd_out o, uint32_t keysym, uint32_t sc,
-		   bool down)
+static bool is_key(struct wskbd_out o, uint32_t keysym, uint32_t sc, bool down)
 {
 	return o.action == WSKBD_ACT_KEY && o.keysym == keysym &&
 	       o.scancode == sc && o.down == down;
@@ -215,12 +225,11 @@ static void test_hotkeys(void)
 static void test_usb(void)
 {
 	static const struct wskbd_keymap_entry usb_map[232] = {
-		E(4, V, 'a', 'A', 'a', 'A'),
-		E(0x52, V, 0xf384, 0xf384, 0xf384, 0xf384),
-		E(0xe0, WSKS_Cmd1, WSKS_Control_L, WSKS_Control_L,
-		  WSKS_Control_L, WSKS_Control_L),
-		E(0xe6, V, WSKS_Alt_R, WSKS_Multi_key, WSKS_Alt_R,
-		  WSKS_Multi_key),
+	    E(4, V, 'a', 'A', 'a', 'A'),
+	    E(0x52, V, 0xf384, 0xf384, 0xf384, 0xf384),
+	    E(0xe0, WSKS_Cmd1, WSKS_Control_L, WSKS_Control_L, WSKS_Control_L,
+	      WSKS_Control_L),
+	    E(0xe6, V, WSKS_Alt_R, WSKS_Multi_key, WSKS_Alt_R, WSKS_Multi_key),
 	};
 	struct wskbd_map m;
 
@@ -231,12 +240,12 @@ static void test_usb(void)
 	CHECK(is_key(ev(&m, 0xe0, true), 0xffe3, 0x1d, true));
 	CHECK(is_key(ev(&m, 0xe6, true), 0xffea, 0xb8, true));
 	wskbd_map_finish(&m);
-	CHECK(wskbd_scancode(WSKBD_KT_USB, 0x28) == 0x1c);	/* Enter */
-	CHECK(wskbd_scancode(WSKBD_KT_USB, 0x29) == 0x01);	/* Esc */
-	CHECK(wskbd_scancode(WSKBD_KT_USB, 0x4c) == 0xd3);	/* Delete */
-	CHECK(wskbd_scancode(WSKBD_KT_USB, 0x58) == 0x9c);	/* KP Enter */
-	CHECK(wskbd_scancode(WSKBD_KT_USB, 0x64) == 0x56);	/* 102nd */
-	CHECK(wskbd_scancode(WSKBD_KT_USB, 0xe7) == 0xdc);	/* RGUI */
+	CHECK(wskbd_scancode(WSKBD_KT_USB, 0x28) == 0x1c); /* Enter */
+	CHECK(wskbd_scancode(WSKBD_KT_USB, 0x29) == 0x01); /* Esc */
+	CHECK(wskbd_scancode(WSKBD_KT_USB, 0x4c) == 0xd3); /* Delete */
+	CHECK(wskbd_scancode(WSKBD_KT_USB, 0x58) == 0x9c); /* KP Enter */
+	CHECK(wskbd_scancode(WSKBD_KT_USB, 0x64) == 0x56); /* 102nd */
+	CHECK(wskbd_scancode(WSKBD_KT_USB, 0xe7) == 0xdc); /* RGUI */
 	CHECK(wskbd_scancode(WSKBD_KT_USB, 0x3000) == 0);
 	CHECK(wskbd_scancode(WSKBD_KT_PC_XT, 0x1e) == 0x1e);
 	CHECK(wskbd_scancode(1 /* LK201 */, 0x1e) == 0);
@@ -293,7 +302,7 @@ static void test_init_errors(void)
 
 	CHECK(wskbd_map_init(&m, 3, 0, pc_map, 0) < 0);
 	CHECK(wskbd_map_init(&m, 3, 0, pc_map, 65537) < 0);
-	wskbd_map_finish(&m);	/* harmless after a failed init */
+	wskbd_map_finish(&m); /* harmless after a failed init */
 }
 
 int main(void)

@@ -10,13 +10,13 @@
 
 static int failures;
 
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n",         \
-				__FILE__, __LINE__, #cond);                  \
-			failures++;                                          \
-		}                                                            \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+			failures++;                                            \
+		}                                                              \
 	} while (0)
 
 /* What the sink saw, as text: "r5,-3 b1+ b1- a0.50,1.00 ..." */
@@ -63,8 +63,8 @@ static void s_quit(void *c)
 	put("quit");
 }
 
-static const struct input_sink sink = { NULL, s_key, s_rel, s_abs,
-					s_button, s_quit };
+static const struct input_sink sink = {NULL,  s_key,	s_rel,
+				       s_abs, s_button, s_quit};
 
 static void feed(struct wsmouse_acc *m, unsigned type, int value)
 {
@@ -140,7 +140,7 @@ int main(void)
 	expect("");
 	feed(&m, WSEV_VSCROLL, -1);
 	expect("b4+ b4-");
-	m.hscroll_dist = 0;	/* nonsense from a driver: default used */
+	m.hscroll_dist = 0; /* nonsense from a driver: default used */
 	feed(&m, WSEV_HSCROLL, -12);
 	expect("b6+ b6-");
 

@@ -27,13 +27,21 @@ int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
 			      ? out->stride
 			      : (size_t)out->width * 4;
 	b->row = calloc(1, b->row_size);
-	return b->row ? 0 : -ENOMEM;
+	b->srow = calloc(1, b->row_size);
+	b->mode = SCALE_NONE;
+	b->zoom = 1;
+	return b->row && b->srow ? 0 : -ENOMEM;
 }
 
 void blit_finish(struct blitter *b)
 {
+	if (b->scaled)
+		scaler_finish(&b->scaler);
+	b->scaled = false;
 	free(b->row);
+	free(b->srow);
 	b->row = NULL;
+	b->srow = NULL;
 }
 
 static void fill_black(struct blitter *b, const struct rect *r)
@@ -49,68 +57,117 @@ static void fill_black(struct blitter *b, const struct rect *r)
 				 b->row, (size_t)r->w * bpp);
 }
 
-/* Copy remote rectangle r (clipped to the shadow) to the screen. Returns
- * bytes written. */
-static uint64_t copy_rect(struct blitter *b, const struct rect *in)
+/* The shadow is reallocated (desktop resize) just before the view is
+ * recomputed for it; in between, draw nothing: a full redraw follows. */
+static bool view_current(const struct blitter *b)
+{
+	return b->shadow->pix && b->view.rw == b->shadow->width &&
+	       b->view.rh == b->shadow->height;
+}
+
+/* Draw screen rectangle scr, which lies inside the desktop's part of the
+ * screen, from the shadow: a row copy when the view is 1:1, else through
+ * the scaler. Returns bytes written. */
+static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 {
 	struct output *o = b->out;
 	struct shadow *s = b->shadow;
-	struct rect r = *in, scr, view;
+	const struct view *v = &b->view;
 	unsigned obpp = pixfmt_bytes(&o->fmt), sbpp = pixfmt_bytes(&s->fmt);
 	bool same = pixfmt_equal(&o->fmt, &s->fmt);
 	int32_t y;
 
-	if (!rect_clip(&r, (int32_t)s->width, (int32_t)s->height))
-		return 0;
-	scr = (struct rect){ r.x + b->ox, r.y + b->oy, r.w, r.h };
-	view = (struct rect){ 0, 0, (int32_t)o->width, (int32_t)o->height };
-	if (!rect_intersect(&scr, &view, &scr))
-		return 0;
-	for (y = 0; y < scr.h; y++) {
-		const uint8_t *src =
-			s->pix + (size_t)(scr.y - b->oy + y) * s->stride +
-			(size_t)(scr.x - b->ox) * sbpp;
-		uint8_t *dst = o->map + (size_t)(scr.y + y) * o->stride +
-			       (size_t)scr.x * obpp;
+	for (y = scr->y; y < scr->y + scr->h; y++) {
+		uint32_t dx0 = (uint32_t)(scr->x - v->dx);
+		uint32_t dy0 = (uint32_t)(y - v->dy);
+		const uint8_t *src;
+		uint8_t *dst = o->map + (size_t)y * o->stride +
+			       (size_t)scr->x * obpp;
 
+		if (!b->scaled) {
+			src = s->pix + (size_t)dy0 * s->stride +
+			      (size_t)dx0 * sbpp;
+		} else {
+			scaler_row(&b->scaler, s->pix, s->stride, dy0, dx0,
+				   dx0 + (uint32_t)scr->w, b->srow);
+			src = b->srow;
+		}
 		if (same) {
-			output_write_row(o, dst, src, (size_t)scr.w * obpp);
+			output_write_row(o, dst, src, (size_t)scr->w * obpp);
 		} else {
 			pixfmt_convert_row(&o->fmt, b->row, &s->fmt, src,
-					   (size_t)scr.w);
-			output_write_row(o, dst, b->row, (size_t)scr.w * obpp);
+					   (size_t)scr->w);
+			output_write_row(o, dst, b->row, (size_t)scr->w * obpp);
 		}
 	}
-	return (uint64_t)scr.w * scr.h * obpp;
+	return (uint64_t)scr->w * scr->h * obpp;
 }
 
-/* Everything outside the remote desktop is black. */
-static uint64_t draw_borders(struct blitter *b)
+/* Copy remote rectangle r to the screen, through the view; *scr is the
+ * screen rectangle written. Returns bytes written. */
+static uint64_t copy_rect(struct blitter *b, const struct rect *r,
+			  struct rect *scr)
+{
+	struct rect desk;
+
+	if (!view_current(b) || !view_remote_to_screen(&b->view, r, scr))
+		return 0;
+	/* The view clips to the desktop already; this is belt and braces
+	 * for a desktop that is partly off screen. */
+	if (!view_desktop(&b->view, &desk) || !rect_intersect(scr, &desk, scr))
+		return 0;
+	return draw_desktop(b, scr);
+}
+
+/* Black for the part of area outside the desktop on screen. */
+static uint64_t fill_outside(struct blitter *b, const struct rect *area)
 {
 	struct output *o = b->out;
-	struct rect desk = { b->ox, b->oy, (int32_t)b->shadow->width,
-			     (int32_t)b->shadow->height };
-	struct rect view = { 0, 0, (int32_t)o->width, (int32_t)o->height };
-	struct rect in, parts[4];
+	struct rect desk, in, parts[4];
 	uint64_t bytes = 0;
 	int i;
 
-	if (!rect_intersect(&desk, &view, &in)) {
-		fill_black(b, &view);
-		return rect_area(&view) * pixfmt_bytes(&o->fmt);
+	if (!view_desktop(&b->view, &desk) ||
+	    !rect_intersect(&desk, area, &in)) {
+		fill_black(b, area);
+		return rect_area(area) * pixfmt_bytes(&o->fmt);
 	}
-	parts[0] = (struct rect){ 0, 0, view.w, in.y };
-	parts[1] = (struct rect){ 0, in.y + in.h, view.w,
-				  view.h - in.y - in.h };
-	parts[2] = (struct rect){ 0, in.y, in.x, in.h };
-	parts[3] = (struct rect){ in.x + in.w, in.y, view.w - in.x - in.w,
-				  in.h };
+	parts[0] = (struct rect){ area->x, area->y, area->w, in.y - area->y };
+	parts[1] = (struct rect){ area->x, in.y + in.h, area->w,
+				  area->y + area->h - in.y - in.h };
+	parts[2] = (struct rect){ area->x, in.y, in.x - area->x, in.h };
+	parts[3] = (struct rect){ in.x + in.w, in.y,
+				  area->x + area->w - in.x - in.w, in.h };
 	for (i = 0; i < 4; i++) {
 		if (rect_empty(&parts[i]))
 			continue;
 		fill_black(b, &parts[i]);
 		bytes += rect_area(&parts[i]) * pixfmt_bytes(&o->fmt);
 	}
+	return bytes;
+}
+
+/* Everything outside the remote desktop is black. */
+static uint64_t draw_borders(struct blitter *b)
+{
+	struct rect view = { 0, 0, (int32_t)b->out->width,
+			     (int32_t)b->out->height };
+
+	return fill_outside(b, &view);
+}
+
+uint64_t blit_draw_screen(struct blitter *b, const struct rect *in)
+{
+	struct rect scr = *in, desk;
+	uint64_t bytes;
+
+	if (b->suspended ||
+	    !rect_clip(&scr, (int32_t)b->out->width, (int32_t)b->out->height))
+		return 0;
+	bytes = fill_outside(b, &scr);
+	if (view_current(b) && view_desktop(&b->view, &desk) &&
+	    rect_intersect(&scr, &desk, &desk))
+		bytes += draw_desktop(b, &desk);
 	return bytes;
 }
 
@@ -133,21 +190,20 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 		struct rect all = { 0, 0, (int32_t)b->shadow->width,
 				    (int32_t)b->shadow->height };
 
+		struct rect scr;
+
 		b->full = false;
 		bytes += draw_borders(b);
-		bytes += copy_rect(b, &all);
+		bytes += copy_rect(b, &all, &scr);
 		out_rects[n++] = (struct rect){ 0, 0, (int32_t)b->out->width,
 						(int32_t)b->out->height };
 	} else {
 		for (i = 0; i < set->n; i++) {
-			struct rect r = set->rects[i];
+			struct rect scr;
 
-			bytes += copy_rect(b, &r);
-			r.x += b->ox;
-			r.y += b->oy;
-			if (rect_clip(&r, (int32_t)b->out->width,
-				      (int32_t)b->out->height))
-				out_rects[n++] = r;
+			bytes += copy_rect(b, &set->rects[i], &scr);
+			if (!rect_empty(&scr))
+				out_rects[n++] = scr;
 		}
 	}
 	if (b->out->impl->flush && n > 0)
@@ -229,18 +285,95 @@ void blit_stop(struct blitter *b)
 		blit_pass(b, &set, &st);
 }
 
+void blit_set_scale(struct blitter *b, enum scale_mode mode, unsigned zoom)
+{
+	pthread_mutex_lock(&b->shadow->lock);
+	b->mode = mode;
+	b->zoom = zoom;
+	pthread_mutex_unlock(&b->shadow->lock);
+}
+
+/* Set the scaler up for the view; with the shadow lock held. */
+static void setup_scaler(struct blitter *b)
+{
+	struct shadow *s = b->shadow;
+	struct view *v = &b->view;
+	int err;
+
+	if (b->scaled)
+		scaler_finish(&b->scaler);
+	b->scaled = false;
+	if (!v->dw || !v->dh || view_identity(v))
+		return;
+	err = scaler_init(&b->scaler, &s->fmt, v->rw, v->rh, v->dw, v->dh);
+	if (err == 0) {
+		b->scaled = true;
+		return;
+	}
+	log_error("cannot scale %ux%u to %ux%u: %s; showing it 1:1", v->rw,
+		  v->rh, v->dw, v->dh, strerror(-err));
+	view_update(v, SCALE_NONE, 1, v->rw, v->rh, v->sw, v->sh);
+}
+
 void blit_reset_view(struct blitter *b)
 {
 	struct output *o = b->out;
 	struct shadow *s = b->shadow;
 
 	pthread_mutex_lock(&s->lock);
-	/* Smaller remote: centred. Larger: its top-left corner. */
-	b->ox = s->width < o->width ? (int32_t)(o->width - s->width) / 2 : 0;
-	b->oy = s->height < o->height ? (int32_t)(o->height - s->height) / 2
-				      : 0;
+	/* Smaller remote: centred. Larger: panned (the pan position is
+	 * kept across resizes, clamped). */
+	view_update(&b->view, b->mode, b->zoom, s->width, s->height, o->width,
+		    o->height);
+	setup_scaler(b);
 	b->full = true;
 	pthread_mutex_unlock(&s->lock);
+}
+
+static bool pan_commit(struct blitter *b, bool moved)
+{
+	if (moved) {
+		b->full = true;
+		damage_kick(b->damage);
+	}
+	return moved;
+}
+
+bool blit_pan(struct blitter *b, int dx, int dy)
+{
+	bool moved;
+
+	pthread_mutex_lock(&b->shadow->lock);
+	moved = view_pan_to(&b->view, b->view.pan_x + dx, b->view.pan_y + dy);
+	pthread_mutex_unlock(&b->shadow->lock);
+	return pan_commit(b, moved);
+}
+
+bool blit_follow(struct blitter *b, int rx, int ry)
+{
+	int32_t m;
+	bool moved;
+
+	if (!view_pannable(&b->view))
+		return false;
+	m = (int32_t)(b->out->width < b->out->height ? b->out->width
+						    : b->out->height) /
+	    BLIT_PAN_MARGIN_DIV;
+	pthread_mutex_lock(&b->shadow->lock);
+	moved = view_follow(&b->view, rx, ry, m);
+	pthread_mutex_unlock(&b->shadow->lock);
+	return pan_commit(b, moved);
+}
+
+void blit_get_view(struct blitter *b, struct view *out)
+{
+	*out = b->view;
+}
+
+bool blit_remote_to_screen(struct blitter *b, const struct rect *r,
+			   struct rect *out)
+{
+	return view_remote_to_screen(&b->view, r, out);
 }
 
 void blit_suspend(struct blitter *b)
@@ -262,50 +395,60 @@ void blit_resume(struct blitter *b)
 void blit_screen_to_remote(struct blitter *b, int sx, int sy, int *rx,
 			   int *ry)
 {
-	int32_t w = (int32_t)b->shadow->width, h = (int32_t)b->shadow->height;
-	int x = sx - b->ox, y = sy - b->oy;
+	int32_t x, y;
 
-	if (x >= w)
-		x = w - 1;
-	if (y >= h)
-		y = h - 1;
-	*rx = x < 0 ? 0 : x;
-	*ry = y < 0 ? 0 : y;
+	view_screen_to_remote(&b->view, sx, sy, &x, &y);
+	*rx = x;
+	*ry = y;
 }
 
 int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb)
 {
 	struct output *o = b->out;
 	struct shadow *s = b->shadow;
+	const struct view *v = &b->view;
 	unsigned obpp = pixfmt_bytes(&o->fmt), sbpp = pixfmt_bytes(&s->fmt);
+	struct rect desk;
 	uint32_t x, y;
 
 	pthread_mutex_lock(&s->lock);
+	if (!view_current(b) || !view_desktop(v, &desk))
+		desk = (struct rect){ 0, 0, 0, 0 };
 	for (y = 0; y < o->height; y++) {
 		uint8_t *d = rgb + (size_t)y * o->width * 3;
+		const uint8_t *row = NULL;
 
-		for (x = 0; x < o->width; x++, d += 3) {
-			int64_t rx = (int64_t)x - b->ox, ry = (int64_t)y - b->oy;
-
-			if (o->readable) {
+		memset(d, 0, (size_t)o->width * 3);
+		if (o->readable) {
+			for (x = 0; x < o->width; x++, d += 3)
 				pixfmt_unpack(&o->fmt,
 					      pixfmt_load(&o->fmt,
 							  o->map +
 								  y * o->stride +
 								  x * obpp),
 					      &d[0], &d[1], &d[2]);
-			} else if (rx >= 0 && ry >= 0 && rx < s->width &&
-				   ry < s->height && s->pix) {
-				pixfmt_unpack(
-					&s->fmt,
-					pixfmt_load(&s->fmt,
-						    s->pix + ry * s->stride +
-							    rx * sbpp),
-					&d[0], &d[1], &d[2]);
-			} else {
-				d[0] = d[1] = d[2] = 0;
-			}
+			continue;
 		}
+		if (rect_empty(&desk) || (int32_t)y < desk.y ||
+		    (int32_t)y >= desk.y + desk.h)
+			continue;
+		/* The shadow through the same mapping the blitter uses. */
+		if (b->scaled) {
+			scaler_row(&b->scaler, s->pix, s->stride,
+				   (uint32_t)((int32_t)y - v->dy),
+				   (uint32_t)(desk.x - v->dx),
+				   (uint32_t)(desk.x - v->dx + desk.w),
+				   b->srow);
+			row = b->srow;
+		} else {
+			row = s->pix + (size_t)((int32_t)y - v->dy) * s->stride +
+			      (size_t)(desk.x - v->dx) * sbpp;
+		}
+		d += (size_t)desk.x * 3;
+		for (x = 0; x < (uint32_t)desk.w; x++, d += 3)
+			pixfmt_unpack(&s->fmt,
+				      pixfmt_load(&s->fmt, row + x * sbpp),
+				      &d[0], &d[1], &d[2]);
 	}
 	pthread_mutex_unlock(&s->lock);
 	return 0;

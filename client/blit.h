@@ -14,6 +14,7 @@
 
 #include "damage.h"
 #include "output.h"
+#include "scale.h"
 #include "shadow.h"
 
 /* Per-pass timing, for vncfb bench. */
@@ -38,8 +39,13 @@ struct blitter {
 	/* Under shadow->lock: */
 	bool suspended;
 	bool full;		/* redraw everything, borders too */
-	int32_t ox, oy;		/* screen position of remote (0,0) */
+	enum scale_mode mode;	/* --scale */
+	unsigned zoom;
+	struct view view;	/* remote -> screen; written on the main thread */
+	struct scaler scaler;	/* for view when not 1:1 */
+	bool scaled;		/* scaler is set up for view */
 	uint8_t *row;		/* conversion / zero row, blit thread */
+	uint8_t *srow;		/* one scaled row in the shadow's format */
 	size_t row_size;
 	/* Optional hook, called on the worker after each pass. */
 	void (*on_pass)(void *ctx, const struct blit_stats *st);
@@ -57,9 +63,39 @@ int blit_start(struct blitter *b);
 void blit_stop(struct blitter *b);
 void blit_finish(struct blitter *b);
 
-/* Recompute where the remote desktop sits on the screen (after a resize)
- * and schedule a full redraw. Call with the new shadow size in place. */
+/* The scale mode blit_reset_view applies (main thread). */
+void blit_set_scale(struct blitter *b, enum scale_mode mode, unsigned zoom);
+/* Recompute where the remote desktop sits on the screen and how it is
+ * scaled (after a resize), and schedule a full redraw. Call with the new
+ * shadow size in place. Main thread. */
 void blit_reset_view(struct blitter *b);
+
+/* Panning (main thread), for a desktop drawn larger than the screen
+ * (--scale none or N). Each returns true when the view moved; the
+ * redraw is then scheduled and the worker kicked.
+ * blit_pan: by (dx, dy) screen pixels (keyboard hotkeys; see
+ * BLIT_PAN_STEP_DIV for a step).
+ * blit_follow: just enough that remote point (rx, ry) stays
+ * BLIT_PAN_MARGIN_DIV-th of the screen away from each edge, so the view
+ * follows the pointer smoothly. */
+#define BLIT_PAN_STEP_DIV 8
+#define BLIT_PAN_MARGIN_DIV 16
+bool blit_pan(struct blitter *b, int dx, int dy);
+bool blit_follow(struct blitter *b, int rx, int ry);
+
+/* A copy of the mapping (struct view in scale.h). Main thread, or with
+ * shadow->lock held (blit thread). */
+void blit_get_view(struct blitter *b, struct view *out);
+/* The screen rectangle showing remote rectangle r, clipped to the screen
+ * (e.g. where to draw a local cursor). False when not visible. Same
+ * threads as blit_get_view. */
+bool blit_remote_to_screen(struct blitter *b, const struct rect *r,
+			   struct rect *out);
+/* Redraw screen rectangle scr from the shadow through the mapping (black
+ * outside the desktop), e.g. to restore what an overlay covered. Blit
+ * thread (or after blit_stop) with shadow->lock held. Returns bytes
+ * written. */
+uint64_t blit_draw_screen(struct blitter *b, const struct rect *scr);
 /* Stop touching the mapping (returns once the worker is out of it). */
 void blit_suspend(struct blitter *b);
 void blit_resume(struct blitter *b);
@@ -69,7 +105,9 @@ void blit_resume(struct blitter *b);
 void blit_pass(struct blitter *b, const struct damage_set *set,
 	       struct blit_stats *st);
 
-/* Map a screen position to remote coordinates, clamped to the desktop. */
+/* Map a screen position to remote coordinates, clamped to the desktop:
+ * the remote pixel under the centre of screen pixel (sx, sy). Main
+ * thread. */
 void blit_screen_to_remote(struct blitter *b, int sx, int sy, int *rx,
 			   int *ry);
 

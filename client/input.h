@@ -22,6 +22,9 @@ struct input_sink {
 	void (*button)(void *ctx, int button, bool down);
 	/* The quit chord. */
 	void (*quit)(void *ctx);
+	/* Pan the view (a desktop larger than the screen) by (dx, dy)
+	 * steps of 1/8 of the screen; the pan hotkeys. NULL: no panning. */
+	void (*pan)(void *ctx, int dx, int dy);
 };
 
 struct input_config {

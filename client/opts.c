@@ -13,6 +13,7 @@
 #include "opts.h"
 #include "output.h"
 #include "platform.h"
+#include "scale.h"
 #include "vnc.h"
 
 void opts_defaults(struct options *o)
@@ -24,6 +25,8 @@ void opts_defaults(struct options *o)
 	o->compress = -1;
 	o->cpu = CPU_AUTO;
 	o->samples = 0;
+	o->scale_mode = SCALE_NONE;
+	o->scale_zoom = 1;
 }
 
 void opts_free(struct options *o)
@@ -98,6 +101,7 @@ enum key_id {
 	K_SAMPLES,
 	K_DURATION,
 	K_WORKLOAD,
+	K_SCALE,
 	K_COUNT
 };
 
@@ -110,6 +114,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_KEYMAP] = "keymap",	       [K_SERVER_CURSOR] = "server-cursor",
 	[K_SAMPLES] = "samples",       [K_DURATION] = "duration",
 	[K_WORKLOAD] = "workload",
+	[K_SCALE] = "scale",
 };
 
 static int parse_seconds(const char *v, double *out)
@@ -248,6 +253,20 @@ int opts_set(struct options *o, const char *key, const char *v,
 	case K_WORKLOAD:
 		ret = set_str(&o->workloads, v);
 		break;
+	case K_SCALE: {
+		enum scale_mode mode;
+		unsigned zoom;
+
+		if (scale_parse(v, &mode, &zoom) < 0) {
+			*why = "expected none, fit, fill or a zoom factor "
+			       "1-16";
+			ret = -EINVAL;
+			break;
+		}
+		o->scale_mode = (int)mode;
+		o->scale_zoom = zoom;
+		break;
+	}
 	}
 	if (ret == 0 && from_cli)
 		o->cli_set |= 1ull << id;
@@ -347,6 +366,10 @@ void opts_usage(void)
 	       "      --keymap L[:V]     keyboard layout (default "
 	       "$XKB_DEFAULT_LAYOUT or us)\n"
 	       "      --server-cursor    let the server draw the cursor\n"
+	       "      --scale MODE       none (1:1, panned), fit (keep aspect), "
+	       "fill (stretch),\n"
+	       "                         or N: zoom by N (pixel "
+	       "replication)\n"
 	       "      --demo             show a built-in animated VNC "
 	       "server\n"
 	       "  -v, --verbose;  -q, --quiet;  -h, --help;  -V, "
@@ -386,6 +409,7 @@ static const struct alias aliases[] = {
 	{ "samples", "samples", true },
 	{ "duration", "duration", true },
 	{ "workload", "workload", true },
+	{ "scale", "scale", true },
 };
 
 static int usage_error(const char *fmt, ...)

@@ -37,6 +37,9 @@ struct options {
 	char *input;		/* --input DEV,... */
 	char *keymap;		/* layout[:variant] */
 	bool server_cursor;
+	/* --scale none|fit|fill|N (enum scale_mode in scale.h) */
+	int scale_mode;
+	unsigned scale_zoom;
 	/* probe / bench */
 	int samples;
 	bool json;

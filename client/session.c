@@ -35,6 +35,8 @@ struct session {
 	struct input in;
 	bool have_input;
 	int px, py;		/* pointer, remote coordinates */
+	double fx, fy;		/* the same with the fraction a scaled
+				 * relative motion leaves */
 	uint32_t buttons;
 	bool quit;
 	uint64_t updates;
@@ -153,18 +155,29 @@ static void in_motion_rel(void *ctx, int dx, int dy)
 {
 	struct session *s = ctx;
 	int w = (int)s->shadow.width, h = (int)s->shadow.height;
+	struct view v;
 
-	s->px += dx;
-	s->py += dy;
-	if (s->px >= w)
-		s->px = w - 1;
-	if (s->py >= h)
-		s->py = h - 1;
-	if (s->px < 0)
-		s->px = 0;
-	if (s->py < 0)
-		s->py = 0;
+	/* Motion is in screen pixels: on a scaled desktop one of them is
+	 * rw/dw remote pixels; keep the fraction for the next event. */
+	blit_get_view(&s->blit, &v);
+	if ((int)floor(s->fx) != s->px || (int)floor(s->fy) != s->py) {
+		s->fx = s->px + 0.5;
+		s->fy = s->py + 0.5;
+	}
+	s->fx += v.dw ? dx * (double)v.rw / v.dw : dx;
+	s->fy += v.dh ? dy * (double)v.rh / v.dh : dy;
+	if (s->fx >= w)
+		s->fx = w - 0.5;
+	if (s->fy >= h)
+		s->fy = h - 0.5;
+	if (s->fx < 0)
+		s->fx = 0;
+	if (s->fy < 0)
+		s->fy = 0;
+	s->px = (int)floor(s->fx);
+	s->py = (int)floor(s->fy);
 	send_pointer(s);
+	blit_follow(&s->blit, s->px, s->py);
 }
 
 static void in_motion_abs(void *ctx, double fx, double fy)
@@ -199,6 +212,19 @@ static void in_button(void *ctx, int button, bool down)
 	else
 		s->buttons &= ~bit;
 	send_pointer(s);
+}
+
+static void in_pan(void *ctx, int dx, int dy)
+{
+	struct session *s = ctx;
+	int sx = (int)s->out.width / BLIT_PAN_STEP_DIV;
+	int sy = (int)s->out.height / BLIT_PAN_STEP_DIV;
+
+	if (dx > 1000 || dx < -1000)
+		dx = dx > 0 ? 1000 : -1000;
+	if (dy > 1000 || dy < -1000)
+		dy = dy > 0 ? 1000 : -1000;
+	blit_pan(&s->blit, dx * sx, dy * sy);
 }
 
 static void in_quit(void *ctx)
@@ -405,6 +431,7 @@ static int run_loop(struct session *s, int sigfd)
 			struct input_sink sink = {
 				s,	     in_key,	in_motion_rel,
 				in_motion_abs, in_button, in_quit,
+				in_pan,
 			};
 
 			if (s->in.impl->dispatch(&s->in, &sink) < 0)
@@ -453,6 +480,7 @@ int session_run(struct options *o)
 		goto out_shadow;
 	if (blit_init(&s.blit, &s.out, &s.shadow, &s.damage, cpu) < 0)
 		goto out_damage;
+	blit_set_scale(&s.blit, (enum scale_mode)o->scale_mode, o->scale_zoom);
 	{
 		char fbuf[64];
 

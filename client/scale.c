@@ -1,0 +1,748 @@
+/* Scaling: the remote-to-screen view and the row scalers (pixel
+ * replication and an area-averaging box filter), with SSE2/AVX2 kernels. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define SCALE_X86 1
+#endif
+
+#include "scale.h"
+
+/* --- Options --- */
+
+int scale_parse(const char *s, enum scale_mode *mode, unsigned *zoom)
+{
+	char *end;
+	unsigned long n;
+
+	*zoom = 1;
+	if (!strcmp(s, "none")) {
+		*mode = SCALE_NONE;
+		return 0;
+	}
+	if (!strcmp(s, "fit")) {
+		*mode = SCALE_FIT;
+		return 0;
+	}
+	if (!strcmp(s, "fill")) {
+		*mode = SCALE_FILL;
+		return 0;
+	}
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || *end || n < 1 || n > SCALE_ZOOM_MAX)
+		return -EINVAL;
+	*mode = n == 1 ? SCALE_NONE : SCALE_ZOOM;
+	*zoom = (unsigned)n;
+	return 0;
+}
+
+const char *scale_name(enum scale_mode mode, unsigned zoom, char *buf,
+		       size_t len)
+{
+	switch (mode) {
+	case SCALE_FIT:
+		snprintf(buf, len, "fit");
+		break;
+	case SCALE_FILL:
+		snprintf(buf, len, "fill");
+		break;
+	case SCALE_ZOOM:
+		snprintf(buf, len, "%u", zoom);
+		break;
+	default:
+		snprintf(buf, len, "none");
+		break;
+	}
+	return buf;
+}
+
+/* --- The view --- */
+
+/* Centre when it fits, else keep the pan inside [0, d - s]. */
+static void axis_place(uint32_t d, uint32_t s, int32_t *pan, int32_t *off)
+{
+	if (d <= s) {
+		*pan = 0;
+		*off = (int32_t)((s - d) / 2);
+		return;
+	}
+	if (*pan < 0)
+		*pan = 0;
+	if ((uint32_t)*pan > d - s)
+		*pan = (int32_t)(d - s);
+	*off = -*pan;
+}
+
+static void view_place(struct view *v)
+{
+	axis_place(v->dw, v->sw, &v->pan_x, &v->dx);
+	axis_place(v->dh, v->sh, &v->pan_y, &v->dy);
+}
+
+void view_update(struct view *v, enum scale_mode mode, unsigned zoom,
+		 uint32_t rw, uint32_t rh, uint32_t sw, uint32_t sh)
+{
+	v->mode = mode;
+	v->zoom = mode == SCALE_ZOOM && zoom >= 1 ? zoom : 1;
+	v->rw = rw;
+	v->rh = rh;
+	v->sw = sw;
+	v->sh = sh;
+	if (!rw || !rh || !sw || !sh) {
+		v->dw = v->dh = 0;
+	} else if (mode == SCALE_FILL) {
+		v->dw = sw;
+		v->dh = sh;
+	} else if (mode == SCALE_FIT) {
+		/* Round to the nearest size; a 1-pixel aspect error beats a
+		 * black line. */
+		if ((uint64_t)sw * rh <= (uint64_t)sh * rw) {
+			v->dw = sw;
+			v->dh = (uint32_t)(((uint64_t)rh * sw + rw / 2) / rw);
+		} else {
+			v->dh = sh;
+			v->dw = (uint32_t)(((uint64_t)rw * sh + rh / 2) / rh);
+		}
+		if (v->dw < 1)
+			v->dw = 1;
+		if (v->dh < 1)
+			v->dh = 1;
+	} else {
+		v->dw = rw * v->zoom;
+		v->dh = rh * v->zoom;
+	}
+	view_place(v);
+}
+
+bool view_pannable(const struct view *v)
+{
+	return v->dw > v->sw || v->dh > v->sh;
+}
+
+bool view_pan_to(struct view *v, int32_t px, int32_t py)
+{
+	int32_t ox = v->pan_x, oy = v->pan_y;
+
+	v->pan_x = px;
+	v->pan_y = py;
+	view_place(v);
+	return v->pan_x != ox || v->pan_y != oy;
+}
+
+/* Desktop pixels [*a, *b) showing remote [lo, hi) on an axis. */
+static void axis_to_screen(uint32_t n, uint32_t d, int64_t lo, int64_t hi,
+			   int64_t *a, int64_t *b)
+{
+	*a = lo * d / n;
+	*b = (hi * d + n - 1) / n;
+}
+
+static int32_t follow_axis(int32_t pan, uint32_t n, uint32_t d, uint32_t s,
+			   int32_t r, int32_t margin)
+{
+	int64_t a, b;
+
+	if (d <= s || n == 0)
+		return pan;
+	if (margin > (int32_t)(s - 1) / 2)
+		margin = (int32_t)(s - 1) / 2;
+	if (r < 0)
+		r = 0;
+	if ((uint32_t)r >= n)
+		r = (int32_t)n - 1;
+	axis_to_screen(n, d, r, (int64_t)r + 1, &a, &b);
+	if (a - pan < margin)
+		pan = (int32_t)(a - margin);
+	if (b - 1 - pan > (int64_t)s - 1 - margin)
+		pan = (int32_t)(b - 1 - ((int64_t)s - 1 - margin));
+	return pan;
+}
+
+bool view_follow(struct view *v, int32_t rx, int32_t ry, int32_t margin)
+{
+	return view_pan_to(v,
+			   follow_axis(v->pan_x, v->rw, v->dw, v->sw, rx,
+				       margin),
+			   follow_axis(v->pan_y, v->rh, v->dh, v->sh, ry,
+				       margin));
+}
+
+bool view_remote_to_screen(const struct view *v, const struct rect *in,
+			   struct rect *out)
+{
+	struct rect r = *in, scr;
+	int64_t x0, x1, y0, y1;
+
+	if (!v->dw || !v->dh || !rect_clip(&r, (int32_t)v->rw, (int32_t)v->rh)) {
+		*out = (struct rect){ 0, 0, 0, 0 };
+		return false;
+	}
+	axis_to_screen(v->rw, v->dw, r.x, (int64_t)r.x + r.w, &x0, &x1);
+	axis_to_screen(v->rh, v->dh, r.y, (int64_t)r.y + r.h, &y0, &y1);
+	scr = (struct rect){ (int32_t)(x0 + v->dx), (int32_t)(y0 + v->dy),
+			     (int32_t)(x1 - x0), (int32_t)(y1 - y0) };
+	*out = scr;
+	return rect_clip(out, (int32_t)v->sw, (int32_t)v->sh);
+}
+
+static int32_t axis_to_remote(uint32_t n, uint32_t d, int32_t off, int32_t s)
+{
+	int64_t x = (int64_t)s - off;
+
+	if (!n || !d)
+		return 0;
+	if (x < 0)
+		x = 0;
+	if (x >= d)
+		x = d - 1;
+	/* The centre of desktop pixel x is at (x + 1/2) * n / d. */
+	return (int32_t)(((2 * x + 1) * (int64_t)n) / (2 * (int64_t)d));
+}
+
+void view_screen_to_remote(const struct view *v, int32_t sx, int32_t sy,
+			   int32_t *rx, int32_t *ry)
+{
+	*rx = axis_to_remote(v->rw, v->dw, v->dx, sx);
+	*ry = axis_to_remote(v->rh, v->dh, v->dy, sy);
+}
+
+bool view_desktop(const struct view *v, struct rect *out)
+{
+	*out = (struct rect){ v->dx, v->dy, (int32_t)v->dw, (int32_t)v->dh };
+	return rect_clip(out, (int32_t)v->sw, (int32_t)v->sh);
+}
+
+bool view_identity(const struct view *v)
+{
+	return v->dw == v->rw && v->dh == v->rh;
+}
+
+/* --- Kernels ---
+ *
+ * Fixed point: a vertical sum holds a channel value times 256 (8.8), each
+ * tap contributing floor(p * 256 * w / 65536); the horizontal pass sums
+ * floor(v * w / 65536) and rounds to 8 bits. Weights sum to 65536 (65535
+ * for a lone tap, which still reproduces p exactly), so the result is
+ * within 1 of the exact box filter: the floors lose under taps/256. Every
+ * implementation computes exactly these integers, so they agree bit for
+ * bit. */
+
+typedef void (*vsum_fn)(uint16_t *v, const uint8_t *const *rows,
+			const uint16_t *w, unsigned n, size_t from, size_t to);
+typedef void (*hsum_fn)(uint8_t *out, const uint16_t *v,
+			const int32_t *start, const uint16_t *hw,
+			unsigned taps, uint32_t x0, uint32_t x1);
+
+static void vsum_c(uint16_t *v, const uint8_t *const *rows, const uint16_t *w,
+		   unsigned n, size_t from, size_t to)
+{
+	size_t i;
+	unsigned k;
+
+	for (i = from; i < to; i++) {
+		uint32_t acc = 0;
+
+		for (k = 0; k < n; k++)
+			acc += ((uint32_t)rows[k][i] * 256u * w[k]) >> 16;
+		v[i] = (uint16_t)acc;
+	}
+}
+
+static void hsum_c(uint8_t *out, const uint16_t *v, const int32_t *start,
+		   const uint16_t *hw, unsigned taps, uint32_t x0, uint32_t x1)
+{
+	uint32_t i;
+	unsigned k, c;
+
+	for (i = x0; i < x1; i++, out += 4) {
+		const uint16_t *s = v + (size_t)start[i] * 4;
+		const uint16_t *w = hw + (size_t)i * taps * 4;
+
+		for (c = 0; c < 4; c++) {
+			uint32_t acc = 0;
+
+			for (k = 0; k < taps; k++)
+				acc += ((uint32_t)s[k * 4 + c] *
+					w[k * 4 + c]) >> 16;
+			out[c] = (uint8_t)((acc + 128) >> 8);
+		}
+	}
+}
+
+#ifdef SCALE_X86
+static void vsum_sse2(uint16_t *v, const uint8_t *const *rows,
+		      const uint16_t *w, unsigned n, size_t from, size_t to)
+{
+	const __m128i zero = _mm_setzero_si128();
+	size_t i = from;
+	unsigned k;
+
+	for (; i + 16 <= to; i += 16) {
+		__m128i lo = zero, hi = zero;
+
+		for (k = 0; k < n; k++) {
+			__m128i x = _mm_loadu_si128(
+				(const __m128i *)(rows[k] + i));
+			__m128i wk = _mm_set1_epi16((short)w[k]);
+
+			/* unpack with zero below: p * 256 per lane */
+			lo = _mm_add_epi16(
+				lo, _mm_mulhi_epu16(_mm_unpacklo_epi8(zero, x),
+						    wk));
+			hi = _mm_add_epi16(
+				hi, _mm_mulhi_epu16(_mm_unpackhi_epi8(zero, x),
+						    wk));
+		}
+		_mm_storeu_si128((__m128i *)(v + i), lo);
+		_mm_storeu_si128((__m128i *)(v + i + 8), hi);
+	}
+	vsum_c(v, rows, w, n, i, to);
+}
+
+/* Four outputs per step: two taps (8 lanes) per 128-bit multiply. */
+static void hsum_sse2(uint8_t *out, const uint16_t *v, const int32_t *start,
+		      const uint16_t *hw, unsigned taps, uint32_t x0,
+		      uint32_t x1)
+{
+	const __m128i round = _mm_set1_epi16(128);
+	uint32_t i = x0;
+	unsigned k, j;
+
+	for (; i + 4 <= x1; i += 4, out += 16) {
+		__m128i a[4], s01, s23;
+
+		for (j = 0; j < 4; j++) {
+			const uint16_t *s = v + (size_t)start[i + j] * 4;
+			const uint16_t *w = hw + (size_t)(i + j) * taps * 4;
+
+			a[j] = _mm_setzero_si128();
+			for (k = 0; k < taps; k += 2)
+				a[j] = _mm_add_epi16(
+					a[j],
+					_mm_mulhi_epu16(
+						_mm_loadu_si128(
+							(const __m128i *)(s +
+									  k * 4)),
+						_mm_loadu_si128(
+							(const __m128i *)(w +
+									  k * 4))));
+		}
+		s01 = _mm_add_epi16(_mm_unpacklo_epi64(a[0], a[1]),
+				    _mm_unpackhi_epi64(a[0], a[1]));
+		s23 = _mm_add_epi16(_mm_unpacklo_epi64(a[2], a[3]),
+				    _mm_unpackhi_epi64(a[2], a[3]));
+		s01 = _mm_srli_epi16(_mm_add_epi16(s01, round), 8);
+		s23 = _mm_srli_epi16(_mm_add_epi16(s23, round), 8);
+		_mm_storeu_si128((__m128i *)out, _mm_packus_epi16(s01, s23));
+	}
+	hsum_c(out, v, start, hw, taps, i, x1);
+}
+
+__attribute__((target("avx2"))) static void
+vsum_avx2(uint16_t *v, const uint8_t *const *rows, const uint16_t *w,
+	  unsigned n, size_t from, size_t to)
+{
+	const __m256i zero = _mm256_setzero_si256();
+	size_t i = from;
+	unsigned k;
+
+	for (; i + 32 <= to; i += 32) {
+		__m256i lo = zero, hi = zero;
+
+		for (k = 0; k < n; k++) {
+			__m256i x = _mm256_loadu_si256(
+				(const __m256i *)(rows[k] + i));
+			__m256i wk = _mm256_set1_epi16((short)w[k]);
+
+			lo = _mm256_add_epi16(
+				lo, _mm256_mulhi_epu16(
+					    _mm256_unpacklo_epi8(zero, x), wk));
+			hi = _mm256_add_epi16(
+				hi, _mm256_mulhi_epu16(
+					    _mm256_unpackhi_epi8(zero, x), wk));
+		}
+		/* unpack works per 128-bit lane: put bytes back in order */
+		_mm256_storeu_si256((__m256i *)(v + i),
+				    _mm256_permute2x128_si256(lo, hi, 0x20));
+		_mm256_storeu_si256((__m256i *)(v + i + 16),
+				    _mm256_permute2x128_si256(lo, hi, 0x31));
+	}
+	vsum_sse2(v, rows, w, n, i, to);
+}
+
+/* Eight outputs per step; lane 0 takes outputs 0,1,2,3 and lane 1 takes
+ * 4,5,6,7 so that the final pack leaves them in order. */
+__attribute__((target("avx2"))) static void
+hsum_avx2(uint8_t *out, const uint16_t *v, const int32_t *start,
+	  const uint16_t *hw, unsigned taps, uint32_t x0, uint32_t x1)
+{
+	const __m256i round = _mm256_set1_epi16(128);
+	uint32_t i = x0;
+	unsigned k, j;
+
+	for (; i + 8 <= x1; i += 8, out += 32) {
+		__m256i a[4], s01, s23;
+
+		for (j = 0; j < 4; j++) {
+			const uint16_t *sl = v + (size_t)start[i + j] * 4;
+			const uint16_t *sh = v + (size_t)start[i + j + 4] * 4;
+			const uint16_t *wl = hw + (size_t)(i + j) * taps * 4;
+			const uint16_t *wh = wl + (size_t)4 * taps * 4;
+
+			a[j] = _mm256_setzero_si256();
+			for (k = 0; k < taps; k += 2) {
+				__m256i px = _mm256_inserti128_si256(
+					_mm256_castsi128_si256(_mm_loadu_si128(
+						(const __m128i *)(sl + k * 4))),
+					_mm_loadu_si128(
+						(const __m128i *)(sh + k * 4)),
+					1);
+				__m256i wt = _mm256_inserti128_si256(
+					_mm256_castsi128_si256(_mm_loadu_si128(
+						(const __m128i *)(wl + k * 4))),
+					_mm_loadu_si128(
+						(const __m128i *)(wh + k * 4)),
+					1);
+
+				a[j] = _mm256_add_epi16(
+					a[j], _mm256_mulhi_epu16(px, wt));
+			}
+		}
+		s01 = _mm256_add_epi16(_mm256_unpacklo_epi64(a[0], a[1]),
+				       _mm256_unpackhi_epi64(a[0], a[1]));
+		s23 = _mm256_add_epi16(_mm256_unpacklo_epi64(a[2], a[3]),
+				       _mm256_unpackhi_epi64(a[2], a[3]));
+		s01 = _mm256_srli_epi16(_mm256_add_epi16(s01, round), 8);
+		s23 = _mm256_srli_epi16(_mm256_add_epi16(s23, round), 8);
+		_mm256_storeu_si256((__m256i *)out,
+				    _mm256_packus_epi16(s01, s23));
+	}
+	hsum_sse2(out, v, start, hw, taps, i, x1);
+}
+#endif
+
+struct kernels {
+	const char *name;
+	vsum_fn vsum;
+	hsum_fn hsum;
+};
+
+static const struct kernels kernels_c = { "c", vsum_c, hsum_c };
+#ifdef SCALE_X86
+static const struct kernels kernels_sse2 = { "sse2", vsum_sse2, hsum_sse2 };
+static const struct kernels kernels_avx2 = { "avx2", vsum_avx2, hsum_avx2 };
+#endif
+static const struct kernels *kern;
+
+static const struct kernels *kernels_best(void)
+{
+#ifdef SCALE_X86
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2"))
+		return &kernels_avx2;
+	return &kernels_sse2;
+#else
+	return &kernels_c;
+#endif
+}
+
+int scale_simd_set(const char *name)
+{
+	if (!strcmp(name, "auto")) {
+		kern = kernels_best();
+		return 0;
+	}
+	if (!strcmp(name, "c")) {
+		kern = &kernels_c;
+		return 0;
+	}
+#ifdef SCALE_X86
+	if (!strcmp(name, "sse2")) {
+		kern = &kernels_sse2;
+		return 0;
+	}
+	if (!strcmp(name, "avx2")) {
+		__builtin_cpu_init();
+		if (!__builtin_cpu_supports("avx2"))
+			return -ENOTSUP;
+		kern = &kernels_avx2;
+		return 0;
+	}
+#endif
+	return -ENOTSUP;
+}
+
+const char *scale_simd_name(void)
+{
+	if (!kern)
+		kern = kernels_best();
+	return kern->name;
+}
+
+/* --- Scaler set-up --- */
+
+/* Box filter weights for n source pixels onto d outputs. In units of 1/d
+ * source pixel, source pixel i spans [i*d, (i+1)*d) and output o spans
+ * [o*n, (o+1)*n); a tap weighs its overlap. Weights are quantised from
+ * the cumulative sum so that each output's weights add up to 65536. */
+static int axis_init(struct scale_axis *a, uint32_t n, uint32_t d,
+		     bool even_taps)
+{
+	unsigned taps = 1, k;
+	uint32_t o;
+
+	a->src = n;
+	a->dst = d;
+	for (o = 0; o < d; o++) {
+		uint64_t lo = (uint64_t)o * n, hi = lo + n;
+		unsigned t = (unsigned)((hi + d - 1) / d - lo / d);
+
+		if (t > taps)
+			taps = t;
+	}
+	if (even_taps && (taps & 1))
+		taps++;
+	a->taps = taps;
+	a->start = calloc(d, sizeof(*a->start));
+	a->w = calloc((size_t)d * taps, sizeof(*a->w));
+	if (!a->start || !a->w)
+		return -ENOMEM;
+	for (o = 0; o < d; o++) {
+		uint64_t lo = (uint64_t)o * n, hi = lo + n, cum = 0, prev = 0;
+		uint64_t first = lo / d, end = (hi + d - 1) / d;
+
+		a->start[o] = (int32_t)first;
+		for (k = 0; k < taps && first + k < end; k++) {
+			uint64_t p0 = (first + k) * d, p1 = p0 + d, q;
+
+			cum += (p1 < hi ? p1 : hi) - (p0 > lo ? p0 : lo);
+			q = (cum * 65536 + n / 2) / n;
+			a->w[(size_t)o * taps + k] =
+				(uint16_t)(q - prev > 65535 ? 65535 : q - prev);
+			prev = q;
+		}
+	}
+	return 0;
+}
+
+static void axis_finish(struct scale_axis *a)
+{
+	free(a->start);
+	free(a->w);
+	a->start = NULL;
+	a->w = NULL;
+}
+
+static bool fmt_bytewise(const struct pixfmt *f)
+{
+	return f->bpp == 32 && f->r_bits == 8 && f->g_bits == 8 &&
+	       f->b_bits == 8 && !(f->r_shift % 8) && !(f->g_shift % 8) &&
+	       !(f->b_shift % 8);
+}
+
+static uint32_t xrgb(const struct pixfmt *f, uint32_t px)
+{
+	uint8_t r, g, b;
+
+	pixfmt_unpack(f, px, &r, &g, &b);
+	return (uint32_t)r << 16 | (uint32_t)g << 8 | b;
+}
+
+int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
+		uint32_t rh, uint32_t dw, uint32_t dh)
+{
+	size_t i;
+	unsigned k;
+
+	memset(sc, 0, sizeof(*sc));
+	if (!rw || !rh || !dw || !dh)
+		return -EINVAL;
+	if (!kern)
+		kern = kernels_best();
+	sc->fmt = *fmt;
+	sc->rw = rw;
+	sc->rh = rh;
+	sc->dw = dw;
+	sc->dh = dh;
+	sc->replicate = dw % rw == 0 && dh % rh == 0;
+	if (sc->replicate)
+		return 0;
+	sc->bytewise = fmt_bytewise(fmt);
+	if (axis_init(&sc->x, rw, dw, true) < 0 ||
+	    axis_init(&sc->y, rh, dh, false) < 0)
+		goto fail;
+	sc->hw = malloc((size_t)dw * sc->x.taps * 4 * sizeof(*sc->hw));
+	/* Padding taps (weight 0) may read past the last pixel. */
+	sc->vsum = calloc(((size_t)rw + sc->x.taps + 4) * 4,
+			  sizeof(*sc->vsum));
+	sc->rowp = calloc(sc->y.taps, sizeof(*sc->rowp));
+	sc->roww = calloc(sc->y.taps, sizeof(*sc->roww));
+	if (!sc->hw || !sc->vsum || !sc->rowp || !sc->roww)
+		goto fail;
+	for (i = 0; i < (size_t)dw * sc->x.taps; i++)
+		for (k = 0; k < 4; k++)
+			sc->hw[i * 4 + k] = sc->x.w[i];
+	if (!sc->bytewise) {
+		sc->conv = malloc((size_t)rw * 4 * sc->y.taps);
+		sc->line = malloc((size_t)dw * 4);
+		if (!sc->conv || !sc->line)
+			goto fail;
+		if (fmt->bpp <= 16) {
+			size_t n = (size_t)1 << fmt->bpp;
+
+			sc->lut = malloc(n * sizeof(*sc->lut));
+			if (!sc->lut)
+				goto fail;
+			for (i = 0; i < n; i++)
+				sc->lut[i] = xrgb(fmt, (uint32_t)i);
+		}
+	}
+	return 0;
+fail:
+	scaler_finish(sc);
+	return -ENOMEM;
+}
+
+void scaler_finish(struct scaler *sc)
+{
+	axis_finish(&sc->x);
+	axis_finish(&sc->y);
+	free(sc->hw);
+	free(sc->vsum);
+	free(sc->conv);
+	free(sc->line);
+	free(sc->lut);
+	free(sc->rowp);
+	free(sc->roww);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/* --- Drawing --- */
+
+static void replicate_row(const struct scaler *sc, const uint8_t *src,
+			  size_t stride, uint32_t y, uint32_t x0, uint32_t x1,
+			  uint8_t *out)
+{
+	unsigned bpp = pixfmt_bytes(&sc->fmt), fx = sc->dw / sc->rw;
+	const uint8_t *row = src + (size_t)(y / (sc->dh / sc->rh)) * stride;
+	uint32_t x;
+
+	if (fx == 1) {
+		memcpy(out, row + (size_t)x0 * bpp, (size_t)(x1 - x0) * bpp);
+		return;
+	}
+	if (bpp == 4) {
+		uint32_t *o = (uint32_t *)(void *)out;
+
+		for (x = x0; x < x1; x++) {
+			uint32_t p;
+
+			memcpy(&p, row + (size_t)(x / fx) * 4, 4);
+			*o++ = p;
+		}
+		return;
+	}
+	for (x = x0; x < x1; x++, out += bpp)
+		memcpy(out, row + (size_t)(x / fx) * bpp, bpp);
+}
+
+static void to_xrgb(const struct scaler *sc, const uint8_t *src, uint32_t a,
+		    uint32_t b, uint8_t *dst)
+{
+	const struct pixfmt *f = &sc->fmt;
+	unsigned bpp = pixfmt_bytes(f);
+	uint32_t x, *d = (uint32_t *)(void *)dst;
+
+	for (x = a; x < b; x++) {
+		uint32_t v = pixfmt_load(f, src + (size_t)x * bpp);
+
+		d[x] = sc->lut ? sc->lut[v] : xrgb(f, v);
+	}
+}
+
+/* 8-bit channel to bits wide, rounded: averaging then truncating would
+ * darken every filtered pixel. */
+static uint32_t chan_round(uint32_t v, unsigned bits)
+{
+	uint32_t max = (1u << bits) - 1;
+
+	return ((v & 0xff) * max + 127) / 255;
+}
+
+static void from_xrgb(const struct scaler *sc, const uint8_t *line,
+		      uint32_t n, uint8_t *out)
+{
+	const struct pixfmt *f = &sc->fmt;
+	unsigned bpp = pixfmt_bytes(f);
+	const uint32_t *s = (const uint32_t *)(const void *)line;
+	uint32_t i;
+
+	for (i = 0; i < n; i++, out += bpp) {
+		uint32_t v = s[i];
+
+		pixfmt_store(f, out,
+			     chan_round(v >> 16, f->r_bits) << f->r_shift |
+				     chan_round(v >> 8, f->g_bits)
+					     << f->g_shift |
+				     chan_round(v, f->b_bits) << f->b_shift);
+	}
+}
+
+void scaler_row(struct scaler *sc, const uint8_t *src, size_t stride,
+		uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out)
+{
+	const uint8_t **rows = sc->rowp;
+	uint16_t *wts = sc->roww;
+	const uint16_t *wy;
+	uint32_t cx0, cx1, first;
+	unsigned k, n = 0, taps;
+
+	if (x1 > sc->dw)
+		x1 = sc->dw;
+	if (x0 >= x1 || y >= sc->dh)
+		return;
+	if (sc->replicate) {
+		replicate_row(sc, src, stride, y, x0, x1, out);
+		return;
+	}
+	/* Source columns under outputs [x0, x1), padding taps excluded. */
+	cx0 = (uint32_t)sc->x.start[x0];
+	cx1 = (uint32_t)sc->x.start[x1 - 1] + sc->x.taps;
+	if (cx1 > sc->rw)
+		cx1 = sc->rw;
+	first = (uint32_t)sc->y.start[y];
+	wy = sc->y.w + (size_t)y * sc->y.taps;
+	taps = sc->y.taps;
+	for (k = 0; k < taps; k++) {
+		const uint8_t *row;
+
+		if (!wy[k])
+			continue;
+		row = src + (size_t)(first + k) * stride;
+		if (!sc->bytewise) {
+			uint8_t *c = sc->conv + (size_t)n * sc->rw * 4;
+
+			to_xrgb(sc, row, cx0, cx1, c);
+			row = c;
+		}
+		rows[n] = row;
+		wts[n++] = wy[k];
+	}
+	kern->vsum(sc->vsum, rows, wts, n, (size_t)cx0 * 4, (size_t)cx1 * 4);
+	if (sc->bytewise) {
+		kern->hsum(out, sc->vsum, sc->x.start, sc->hw, sc->x.taps, x0,
+			   x1);
+		return;
+	}
+	kern->hsum(sc->line, sc->vsum, sc->x.start, sc->hw, sc->x.taps, x0, x1);
+	from_xrgb(sc, sc->line, x1 - x0, out);
+}

@@ -1,0 +1,119 @@
+/* Remote-to-screen mapping (struct view: scale mode, size, offsets, pan)
+ * and the scalers that draw the remote desktop at another size: pixel
+ * replication for integer zoom, area averaging (box filter) otherwise.
+ *
+ * Threads: the view and scale_parse are plain data and pure functions,
+ * any thread. A struct scaler's buffers belong to whoever holds the lock
+ * guarding it (the shadow lock in blit.c). */
+#ifndef VNCFB_SCALE_H
+#define VNCFB_SCALE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pixfmt.h"
+#include "rect.h"
+
+enum scale_mode {
+	SCALE_NONE,	/* 1:1, panned when larger than the screen */
+	SCALE_FIT,	/* aspect kept, letter-boxed on black */
+	SCALE_FILL,	/* stretched to the whole screen */
+	SCALE_ZOOM,	/* integer factor, panned when larger */
+};
+
+#define SCALE_ZOOM_MAX 16
+
+/* "none", "fit", "fill" or an integer 1..SCALE_ZOOM_MAX (1 is none).
+ * 0 or -EINVAL. */
+int scale_parse(const char *s, enum scale_mode *mode, unsigned *zoom);
+const char *scale_name(enum scale_mode mode, unsigned zoom, char *buf,
+		       size_t len);
+
+/* Where the remote desktop (rw x rh) sits on the screen (sw x sh): it is
+ * drawn dw x dh large with its top-left corner at screen (dx, dy). dx/dy
+ * are centring offsets when the drawn desktop fits, else -pan_x/-pan_y.
+ * Desktop pixel X (0 <= X < dw) shows remote columns
+ * [X * rw / dw, (X + 1) * rw / dw), likewise for rows. */
+struct view {
+	enum scale_mode mode;
+	unsigned zoom;
+	uint32_t rw, rh;
+	uint32_t sw, sh;
+	uint32_t dw, dh;
+	int32_t dx, dy;
+	int32_t pan_x, pan_y;	/* 0..dw-sw (0 when it fits) */
+};
+
+/* (Re)compute for the given sizes. The pan position is kept (clamped), so
+ * a desktop resize does not jump the view back to the corner. */
+void view_update(struct view *v, enum scale_mode mode, unsigned zoom,
+		 uint32_t rw, uint32_t rh, uint32_t sw, uint32_t sh);
+/* True when the drawn desktop is larger than the screen on some axis. */
+bool view_pannable(const struct view *v);
+/* Pan to (px, py) (clamped). True when the view moved. */
+bool view_pan_to(struct view *v, int32_t px, int32_t py);
+/* Pan just enough that remote point (rx, ry) lies at least margin screen
+ * pixels from each edge (the view follows the pointer continuously). True
+ * when the view moved. */
+bool view_follow(struct view *v, int32_t rx, int32_t ry, int32_t margin);
+/* The screen rectangle that shows remote rectangle r (every screen pixel
+ * whose area overlaps r), clipped to the screen. False when not visible. */
+bool view_remote_to_screen(const struct view *v, const struct rect *r,
+			   struct rect *out);
+/* The remote pixel under the centre of screen pixel (sx, sy), clamped to
+ * the desktop (a point on a border maps to the nearest edge). */
+void view_screen_to_remote(const struct view *v, int32_t sx, int32_t sy,
+			   int32_t *rx, int32_t *ry);
+/* The part of the screen covered by the desktop. False when none. */
+bool view_desktop(const struct view *v, struct rect *out);
+/* True when the mapping is 1:1 (a blit is a row copy at an offset). */
+bool view_identity(const struct view *v);
+
+/* Filter tables for one axis: output i is the sum over k < taps of
+ * w[i * taps + k] * source[start[i] + k] / 65536. */
+struct scale_axis {
+	uint32_t src, dst;
+	unsigned taps;
+	int32_t *start;
+	uint16_t *w;
+};
+
+/* Draws rows of a rw x rh picture scaled to dw x dh. Integer ratios on
+ * both axes (zoom, identity) replicate pixels in any format; anything else
+ * averages areas on 8-bit channels: 32 bpp formats with byte channels
+ * directly, others through xrgb8888 and back. */
+struct scaler {
+	struct pixfmt fmt;
+	uint32_t rw, rh, dw, dh;
+	bool replicate;
+	bool bytewise;		/* 32 bpp, channels on byte boundaries */
+	struct scale_axis x, y;
+	uint16_t *hw;		/* x weights, each repeated per channel */
+	uint16_t *vsum;		/* vertical sums, 4 per source pixel */
+	uint8_t *conv;		/* source rows as xrgb8888 (!bytewise) */
+	uint8_t *line;		/* one output row as xrgb8888 (!bytewise) */
+	uint32_t *lut;		/* 8/16 bpp value -> xrgb8888 */
+	const uint8_t **rowp;	/* per-row tap lists, y.taps long */
+	uint16_t *roww;
+};
+
+/* 0 or -ENOMEM / -EINVAL (sizes 0). fmt is the picture's format (the
+ * shadow's). */
+int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
+		uint32_t rh, uint32_t dw, uint32_t dh);
+void scaler_finish(struct scaler *sc);
+/* Draw desktop row y (0 <= y < dh), columns [x0, x1), into out (x1 - x0
+ * pixels in sc->fmt), reading the picture at src with stride bytes per
+ * row. */
+void scaler_row(struct scaler *sc, const uint8_t *src, size_t stride,
+		uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out);
+
+/* Which kernels run: "c", "sse2", "avx2" (x86-64 only), or "auto" (the
+ * best the CPU has, the default). For tests and benchmarks. 0, or
+ * -ENOTSUP when this CPU/build lacks it. Not thread-safe: call before
+ * scaling starts. */
+int scale_simd_set(const char *name);
+const char *scale_simd_name(void);
+
+#endif

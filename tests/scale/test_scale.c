@@ -1,0 +1,417 @@
+/* Scaler pixel tests against a reference box filter written here, for
+ * every kernel set (c, sse2, avx2) at xrgb8888, bgrx8888 and rgb565, plus
+ * the view's pointer mapping round trips and panning. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ref_box.h"
+#include "scale.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                     \
+	do {                                                                 \
+		if (!(cond)) {                                               \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                        \
+			fprintf(stderr, "\n");                               \
+			failures++;                                          \
+		}                                                            \
+	} while (0)
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 16);
+}
+
+/* A buffer whose last byte sits right before a PROT_NONE page, so that a
+ * scaler reading past the picture faults at once. */
+struct guarded {
+	uint8_t *base;
+	size_t len;
+	uint8_t *p;
+};
+
+static uint8_t *guarded_alloc(struct guarded *g, size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t body = (n + page - 1) / page * page;
+
+	g->len = body + page;
+	g->base = mmap(NULL, g->len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (g->base == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	if (mprotect(g->base + body, page, PROT_NONE) < 0) {
+		perror("mprotect");
+		exit(1);
+	}
+	g->p = g->base + body - n;
+	return g->p;
+}
+
+static void guarded_free(struct guarded *g)
+{
+	munmap(g->base, g->len);
+}
+
+/* The reference's own check: a flat picture stays flat, and a 2:1
+ * reduction of a known 2x2 block is its mean. */
+static void test_reference(void)
+{
+	struct pixfmt f;
+	uint8_t px[2 * 2 * 4];
+	double out[3];
+	int i;
+
+	pixfmt_from_name("xrgb8888", &f);
+	for (i = 0; i < 4; i++)
+		pixfmt_store(&f, px + i * 4, pixfmt_pack(&f, 10, 20, 30));
+	ref_box(&f, px, 8, 2, 2, 1, 1, out);
+	CHECK(out[0] == 10 && out[1] == 20 && out[2] == 30, "ref flat");
+	pixfmt_store(&f, px, pixfmt_pack(&f, 0, 0, 0));
+	pixfmt_store(&f, px + 4, pixfmt_pack(&f, 100, 0, 0));
+	pixfmt_store(&f, px + 8, pixfmt_pack(&f, 100, 0, 0));
+	pixfmt_store(&f, px + 12, pixfmt_pack(&f, 200, 0, 0));
+	ref_box(&f, px, 8, 2, 2, 1, 1, out);
+	CHECK(out[0] == 100, "ref mean %f", out[0]);
+}
+
+/* Channel c of a pixel in format f, in that channel's own units. */
+static double chan(const struct pixfmt *f, uint32_t v, int c)
+{
+	unsigned bits = c == 0 ? f->r_bits : c == 1 ? f->g_bits : f->b_bits;
+	unsigned shift = c == 0	  ? f->r_shift
+			 : c == 1 ? f->g_shift
+				  : f->b_shift;
+
+	return (v >> shift) & ((1u << bits) - 1);
+}
+
+static double chan_max(const struct pixfmt *f, int c)
+{
+	unsigned bits = c == 0 ? f->r_bits : c == 1 ? f->g_bits : f->b_bits;
+
+	return (1u << bits) - 1;
+}
+
+struct size_case {
+	uint32_t rw, rh, dw, dh;
+};
+
+static const struct size_case sizes[] = {
+	{ 192, 108, 128, 72 },	/* 1080p -> 720p ratio */
+	{ 37, 23, 13, 7 },	/* odd downscale, several taps */
+	{ 100, 50, 100, 25 },	/* one axis 1:1, the other 2:1 */
+	{ 13, 9, 29, 20 },	/* non-integer upscale (fit on big panel) */
+	{ 16, 8, 48, 24 },	/* integer zoom x3 */
+	{ 7, 5, 21, 5 },	/* x3 horizontally, 1:1 vertically */
+	{ 5, 5, 1, 1 },		/* everything into one pixel */
+	{ 300, 2, 7, 1 },	/* long taps */
+	{ 33, 17, 32, 16 },	/* slightly smaller */
+};
+
+/* Scale a random picture with the current kernels, whole rows and random
+ * partial rows (damage), compare to the reference. Returns the output for
+ * kernel comparisons (malloc'd). */
+static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
+			 int pattern)
+{
+	struct pixfmt f;
+	struct scaler s;
+	struct guarded g;
+	unsigned bpp;
+	size_t stride, n, i;
+	uint8_t *src, *out, *part;
+	double *ref;
+	uint32_t x, y;
+	int c, err;
+	bool integer;
+
+	/* The same picture for every kernel set. */
+	rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)sc->rw << 32 | sc->dh) ^
+	      (uint64_t)pattern;
+	pixfmt_from_name(fmtname, &f);
+	bpp = pixfmt_bytes(&f);
+	stride = (size_t)sc->rw * bpp;
+	src = guarded_alloc(&g, stride * sc->rh);
+	for (i = 0; i < stride * sc->rh; i++)
+		src[i] = pattern == 0	? (uint8_t)rnd()
+			 : pattern == 1 ? (uint8_t)((i / bpp) & 1 ? 0xff : 0)
+					: 0xff;
+	n = (size_t)sc->dw * sc->dh;
+	out = calloc(n, bpp);
+	part = calloc(sc->dw, bpp);
+	ref = calloc(n * 3, sizeof(double));
+	err = scaler_init(&s, &f, sc->rw, sc->rh, sc->dw, sc->dh);
+	CHECK(err == 0, "scaler_init %d", err);
+	if (err)
+		exit(1);
+	for (y = 0; y < sc->dh; y++)
+		scaler_row(&s, src, stride, y, 0, sc->dw,
+			   out + (size_t)y * sc->dw * bpp);
+	ref_box(&f, src, stride, sc->rw, sc->rh, sc->dw, sc->dh, ref);
+	integer = sc->dw % sc->rw == 0 && sc->dh % sc->rh == 0;
+	for (y = 0; y < sc->dh; y++) {
+		for (x = 0; x < sc->dw; x++) {
+			uint32_t v = pixfmt_load(&f, out + ((size_t)y * sc->dw +
+							    x) * bpp);
+
+			for (c = 0; c < 3; c++) {
+				double want = ref[((size_t)y * sc->dw + x) * 3 +
+						  c] *
+					      chan_max(&f, c) / 255.0;
+				double got = chan(&f, v, c);
+				/* Integer zoom is exact: the nearest
+				 * channel value (the reference goes
+				 * through 8 bits). */
+				double tol = integer ? 0.5 : 1;
+
+				if (fabs(got - want) > tol + 1e-9) {
+					CHECK(0,
+					      "%s %s %ux%u->%ux%u (%u,%u) c%d: "
+					      "got %.0f want %.3f",
+					      scale_simd_name(), fmtname, sc->rw,
+					      sc->rh, sc->dw, sc->dh, x, y, c,
+					      got, want);
+					goto done;
+				}
+			}
+		}
+	}
+	/* A damaged span must draw exactly what the whole row draws. */
+	for (i = 0; i < 50; i++) {
+		uint32_t x0 = rnd() % sc->dw, x1 = x0 + 1 + rnd() % (sc->dw - x0);
+
+		y = rnd() % sc->dh;
+		scaler_row(&s, src, stride, y, x0, x1, part);
+		CHECK(!memcmp(part,
+			      out + ((size_t)y * sc->dw + x0) * bpp,
+			      (size_t)(x1 - x0) * bpp),
+		      "%s %s partial row %u [%u,%u) differs", scale_simd_name(),
+		      fmtname, y, x0, x1);
+	}
+done:
+	scaler_finish(&s);
+	guarded_free(&g);
+	free(part);
+	free(ref);
+	return out;
+}
+
+static void test_scalers(void)
+{
+	static const char *const fmts[] = { "xrgb8888", "bgrx8888", "rgb565" };
+	static const char *const simds[] = { "c", "sse2", "avx2" };
+	size_t fi, si, k;
+	int pat;
+
+	for (fi = 0; fi < 3; fi++) {
+		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			for (pat = 0; pat < 3; pat++) {
+				uint8_t *first = NULL;
+				struct pixfmt f;
+
+				pixfmt_from_name(fmts[fi], &f);
+				for (si = 0; si < 3; si++) {
+					uint8_t *o;
+
+					if (scale_simd_set(simds[si]) < 0)
+						continue;
+					o = run_case(fmts[fi], &sizes[k], pat);
+					/* Every kernel computes the same
+					 * integers. */
+					if (first)
+						CHECK(!memcmp(first, o,
+							      (size_t)sizes[k].dw *
+								      sizes[k].dh *
+								      pixfmt_bytes(&f)),
+						      "%s differs from c on %s "
+						      "case %zu",
+						      simds[si], fmts[fi], k);
+					if (!first)
+						first = o;
+					else
+						free(o);
+				}
+				free(first);
+			}
+		}
+	}
+	scale_simd_set("auto");
+	fprintf(stderr, "scalers checked; auto picks %s\n", scale_simd_name());
+}
+
+static void test_parse(void)
+{
+	enum scale_mode m;
+	unsigned z;
+
+	CHECK(scale_parse("none", &m, &z) == 0 && m == SCALE_NONE, "none");
+	CHECK(scale_parse("fit", &m, &z) == 0 && m == SCALE_FIT, "fit");
+	CHECK(scale_parse("fill", &m, &z) == 0 && m == SCALE_FILL, "fill");
+	CHECK(scale_parse("2", &m, &z) == 0 && m == SCALE_ZOOM && z == 2, "2");
+	CHECK(scale_parse("1", &m, &z) == 0 && m == SCALE_NONE, "1");
+	CHECK(scale_parse("0", &m, &z) == -EINVAL, "0");
+	CHECK(scale_parse("17", &m, &z) == -EINVAL, "17");
+	CHECK(scale_parse("-2", &m, &z) == -EINVAL, "-2");
+	CHECK(scale_parse("2x", &m, &z) == -EINVAL, "2x");
+	CHECK(scale_parse("", &m, &z) == -EINVAL, "empty");
+}
+
+/* Pointer mapping: every screen pixel on the desktop maps to a remote
+ * pixel whose screen rectangle contains it, and every remote pixel is
+ * reachable from some screen pixel (so every remote pixel can be clicked
+ * when upscaled, and nothing jumps when downscaled). */
+static void check_roundtrip(const struct view *v, const char *what)
+{
+	struct rect desk, r;
+	int32_t sx, sy, rx, ry;
+	uint32_t i;
+	uint8_t *hit;
+
+	if (!view_desktop(v, &desk))
+		return;
+	hit = calloc(v->rw, 1);
+	for (sx = desk.x; sx < desk.x + desk.w; sx++) {
+		view_screen_to_remote(v, sx, desk.y, &rx, &ry);
+		CHECK(rx >= 0 && (uint32_t)rx < v->rw, "%s rx %d", what, rx);
+		r = (struct rect){ rx, ry, 1, 1 };
+		CHECK(view_remote_to_screen(v, &r, &r) && sx >= r.x &&
+			      sx < r.x + r.w,
+		      "%s: screen x %d -> remote %d -> screen [%d,%d)", what,
+		      sx, rx, r.x, r.x + r.w);
+		if (rx >= 0 && (uint32_t)rx < v->rw)
+			hit[rx] = 1;
+	}
+	/* With the whole desktop on screen, all remote columns are hit. */
+	if (desk.w == (int32_t)v->dw && v->dw >= v->rw)
+		for (i = 0; i < v->rw; i++)
+			CHECK(hit[i], "%s: remote x %u unreachable", what, i);
+	free(hit);
+	for (sy = desk.y; sy < desk.y + desk.h; sy++) {
+		view_screen_to_remote(v, desk.x, sy, &rx, &ry);
+		r = (struct rect){ rx, ry, 1, 1 };
+		CHECK(view_remote_to_screen(v, &r, &r) && sy >= r.y &&
+			      sy < r.y + r.h,
+		      "%s: screen y %d -> remote %d", what, sy, ry);
+	}
+	/* Off the desktop clamps to its nearest edge pixel. */
+	view_screen_to_remote(v, v->dx, v->dy, &sx, &sy);
+	view_screen_to_remote(v, -100000, -100000, &rx, &ry);
+	CHECK(rx == sx && ry == sy, "%s: top-left clamp %d,%d", what, rx, ry);
+	if (v->dw >= v->rw && v->dh >= v->rh)
+		CHECK(sx == 0 && sy == 0, "%s: corner %d,%d", what, sx, sy);
+	view_screen_to_remote(v, 100000, 100000, &rx, &ry);
+	CHECK(rx == (int32_t)v->rw - 1 && ry == (int32_t)v->rh - 1,
+	      "%s: bottom-right clamp %d,%d", what, rx, ry);
+}
+
+static void test_view(void)
+{
+	struct view v;
+	struct rect r, out;
+	int32_t rx, ry;
+
+	memset(&v, 0, sizeof(v));
+	/* fit: 1920x1080 on 1280x720 fills it exactly. */
+	view_update(&v, SCALE_FIT, 1, 1920, 1080, 1280, 720);
+	CHECK(v.dw == 1280 && v.dh == 720 && v.dx == 0 && v.dy == 0,
+	      "fit 1080p: %ux%u at %d,%d", v.dw, v.dh, v.dx, v.dy);
+	check_roundtrip(&v, "fit 1080p->720p");
+	/* fit: 4:3 on 16:9 is pillar-boxed, centred. */
+	view_update(&v, SCALE_FIT, 1, 1024, 768, 1920, 1080);
+	CHECK(v.dw == 1440 && v.dh == 1080 && v.dx == 240 && v.dy == 0,
+	      "fit 4:3: %ux%u at %d,%d", v.dw, v.dh, v.dx, v.dy);
+	check_roundtrip(&v, "fit 1024x768->1920x1080");
+	/* fit: wide on tall is letter-boxed. */
+	view_update(&v, SCALE_FIT, 1, 1000, 100, 500, 500);
+	CHECK(v.dw == 500 && v.dh == 50 && v.dx == 0 && v.dy == 225,
+	      "fit wide: %ux%u at %d,%d", v.dw, v.dh, v.dx, v.dy);
+	check_roundtrip(&v, "fit wide");
+	view_update(&v, SCALE_FILL, 1, 1000, 100, 500, 500);
+	CHECK(v.dw == 500 && v.dh == 500 && v.dx == 0 && v.dy == 0, "fill");
+	check_roundtrip(&v, "fill");
+	/* zoom 2 of 640x480 on 1920x1080: centred, 1280x960. */
+	view_update(&v, SCALE_ZOOM, 2, 640, 480, 1920, 1080);
+	CHECK(v.dw == 1280 && v.dh == 960 && v.dx == 320 && v.dy == 60,
+	      "zoom 2: %ux%u at %d,%d", v.dw, v.dh, v.dx, v.dy);
+	check_roundtrip(&v, "zoom 2");
+	r = (struct rect){ 10, 20, 3, 4 };
+	CHECK(view_remote_to_screen(&v, &r, &out) && out.x == 340 &&
+		      out.y == 100 && out.w == 6 && out.h == 8,
+	      "zoom 2 rect %d,%d %dx%d", out.x, out.y, out.w, out.h);
+
+	/* none, larger than the screen: top-left, pannable. */
+	view_update(&v, SCALE_NONE, 1, 1920, 1080, 1280, 720);
+	CHECK(v.dx == 0 && v.dy == 0 && view_pannable(&v), "none big");
+	check_roundtrip(&v, "none big");
+	CHECK(view_pan_to(&v, 10000, 10000) && v.pan_x == 640 &&
+		      v.pan_y == 360 && v.dx == -640 && v.dy == -360,
+	      "pan clamp %d,%d", v.pan_x, v.pan_y);
+	check_roundtrip(&v, "none panned");
+	view_screen_to_remote(&v, 0, 0, &rx, &ry);
+	CHECK(rx == 640 && ry == 360, "panned origin %d,%d", rx, ry);
+	/* A resize keeps the pan, clamped to the new size. */
+	view_update(&v, SCALE_NONE, 1, 1600, 900, 1280, 720);
+	CHECK(v.pan_x == 320 && v.pan_y == 180, "pan after resize %d,%d",
+	      v.pan_x, v.pan_y);
+	CHECK(!view_pan_to(&v, 320, 180), "no-op pan reports a move");
+	/* A remote now smaller than the screen: centred, no pan. */
+	view_update(&v, SCALE_NONE, 1, 800, 600, 1280, 720);
+	CHECK(v.dx == 240 && v.dy == 60 && !view_pannable(&v) &&
+		      v.pan_x == 0,
+	      "none small: %d,%d", v.dx, v.dy);
+
+	/* Following: the view moves with the pointer, one pixel at a time,
+	 * once it is within the margin of an edge. */
+	view_update(&v, SCALE_NONE, 1, 1920, 1080, 1280, 720);
+	view_pan_to(&v, 0, 0);
+	CHECK(!view_follow(&v, 1280 - 81, 100, 80), "inside margin moved");
+	CHECK(view_follow(&v, 1280 - 80, 100, 80) && v.pan_x == 1,
+	      "follow right %d", v.pan_x);
+	CHECK(view_follow(&v, 1280 - 70, 100, 80) && v.pan_x == 11,
+	      "follow right 2 %d", v.pan_x);
+	CHECK(view_follow(&v, 1919, 1079, 80) && v.pan_x == 640 &&
+		      v.pan_y == 360,
+	      "follow corner %d,%d", v.pan_x, v.pan_y);
+	CHECK(view_follow(&v, 700, 400, 80) && v.pan_x == 620 &&
+		      v.pan_y == 320,
+	      "follow back %d,%d", v.pan_x, v.pan_y);
+	/* zoom 3 follows whole remote pixels (3 screen pixels). */
+	view_update(&v, SCALE_ZOOM, 3, 640, 480, 1280, 720);
+	view_pan_to(&v, 0, 0);
+	CHECK(!view_follow(&v, 420, 10, 10), "zoom follow inside");
+	CHECK(view_follow(&v, 425, 10, 10) && v.pan_x == 3 * 425 + 2 -
+							 (1280 - 1 - 10),
+	      "zoom follow %d", v.pan_x);
+	check_roundtrip(&v, "zoom 3 panned");
+}
+
+int main(void)
+{
+	test_parse();
+	test_reference();
+	test_view();
+	test_scalers();
+	if (failures) {
+		fprintf(stderr, "%d failures\n", failures);
+		return 1;
+	}
+	fprintf(stderr, "all scale tests passed\n");
+	return 0;
+}

@@ -23,7 +23,8 @@ struct input_sink {
 	/* The quit chord. */
 	void (*quit)(void *ctx);
 	/* Pan the view (a desktop larger than the screen) by (dx, dy)
-	 * steps of 1/8 of the screen; the pan hotkeys. NULL: no panning. */
+	 * steps of 1/8 of the screen: the pan hotkeys. 8 is a screen, a
+	 * large value goes to the edge. Optional (may be NULL). */
 	void (*pan)(void *ctx, int dx, int dy);
 };
 

@@ -169,11 +169,9 @@ static int32_t follow_axis(int32_t pan, uint32_t n, uint32_t d, uint32_t s,
 
 bool view_follow(struct view *v, int32_t rx, int32_t ry, int32_t margin)
 {
-	return view_pan_to(v,
-			   follow_axis(v->pan_x, v->rw, v->dw, v->sw, rx,
-				       margin),
-			   follow_axis(v->pan_y, v->rh, v->dh, v->sh, ry,
-				       margin));
+	return view_pan_to(
+	    v, follow_axis(v->pan_x, v->rw, v->dw, v->sw, rx, margin),
+	    follow_axis(v->pan_y, v->rh, v->dh, v->sh, ry, margin));
 }
 
 bool view_remote_to_screen(const struct view *v, const struct rect *in,
@@ -182,14 +180,15 @@ bool view_remote_to_screen(const struct view *v, const struct rect *in,
 	struct rect r = *in, scr;
 	int64_t x0, x1, y0, y1;
 
-	if (!v->dw || !v->dh || !rect_clip(&r, (int32_t)v->rw, (int32_t)v->rh)) {
-		*out = (struct rect){ 0, 0, 0, 0 };
+	if (!v->dw || !v->dh ||
+	    !rect_clip(&r, (int32_t)v->rw, (int32_t)v->rh)) {
+		*out = (struct rect){0, 0, 0, 0};
 		return false;
 	}
 	axis_to_screen(v->rw, v->dw, r.x, (int64_t)r.x + r.w, &x0, &x1);
 	axis_to_screen(v->rh, v->dh, r.y, (int64_t)r.y + r.h, &y0, &y1);
-	scr = (struct rect){ (int32_t)(x0 + v->dx), (int32_t)(y0 + v->dy),
-			     (int32_t)(x1 - x0), (int32_t)(y1 - y0) };
+	scr = (struct rect){(int32_t)(x0 + v->dx), (int32_t)(y0 + v->dy),
+			    (int32_t)(x1 - x0), (int32_t)(y1 - y0)};
 	*out = scr;
 	return rect_clip(out, (int32_t)v->sw, (int32_t)v->sh);
 }
@@ -217,7 +216,7 @@ void view_screen_to_remote(const struct view *v, int32_t sx, int32_t sy,
 
 bool view_desktop(const struct view *v, struct rect *out)
 {
-	*out = (struct rect){ v->dx, v->dy, (int32_t)v->dw, (int32_t)v->dh };
+	*out = (struct rect){v->dx, v->dy, (int32_t)v->dw, (int32_t)v->dh};
 	return rect_clip(out, (int32_t)v->sw, (int32_t)v->sh);
 }
 
@@ -238,9 +237,9 @@ bool view_identity(const struct view *v)
 
 typedef void (*vsum_fn)(uint16_t *v, const uint8_t *const *rows,
 			const uint16_t *w, unsigned n, size_t from, size_t to);
-typedef void (*hsum_fn)(uint8_t *out, const uint16_t *v,
-			const int32_t *start, const uint16_t *hw,
-			unsigned taps, uint32_t x0, uint32_t x1);
+typedef void (*hsum_fn)(uint8_t *out, const uint16_t *v, const int32_t *start,
+			const uint16_t *hw, unsigned taps, uint32_t x0,
+			uint32_t x1);
 
 static void vsum_c(uint16_t *v, const uint8_t *const *rows, const uint16_t *w,
 		   unsigned n, size_t from, size_t to)
@@ -271,8 +270,9 @@ static void hsum_c(uint8_t *out, const uint16_t *v, const int32_t *start,
 			uint32_t acc = 0;
 
 			for (k = 0; k < taps; k++)
-				acc += ((uint32_t)s[k * 4 + c] *
-					w[k * 4 + c]) >> 16;
+				acc +=
+				    ((uint32_t)s[k * 4 + c] * w[k * 4 + c]) >>
+				    16;
 			out[c] = (uint8_t)((acc + 128) >> 8);
 		}
 	}
@@ -290,17 +290,17 @@ static void vsum_sse2(uint16_t *v, const uint8_t *const *rows,
 		__m128i lo = zero, hi = zero;
 
 		for (k = 0; k < n; k++) {
-			__m128i x = _mm_loadu_si128(
-				(const __m128i *)(rows[k] + i));
+			__m128i x =
+			    _mm_loadu_si128((const __m128i *)(rows[k] + i));
 			__m128i wk = _mm_set1_epi16((short)w[k]);
 
 			/* unpack with zero below: p * 256 per lane */
 			lo = _mm_add_epi16(
-				lo, _mm_mulhi_epu16(_mm_unpacklo_epi8(zero, x),
-						    wk));
+			    lo,
+			    _mm_mulhi_epu16(_mm_unpacklo_epi8(zero, x), wk));
 			hi = _mm_add_epi16(
-				hi, _mm_mulhi_epu16(_mm_unpackhi_epi8(zero, x),
-						    wk));
+			    hi,
+			    _mm_mulhi_epu16(_mm_unpackhi_epi8(zero, x), wk));
 		}
 		_mm_storeu_si128((__m128i *)(v + i), lo);
 		_mm_storeu_si128((__m128i *)(v + i + 8), hi);
@@ -327,14 +327,12 @@ static void hsum_sse2(uint8_t *out, const uint16_t *v, const int32_t *start,
 			a[j] = _mm_setzero_si128();
 			for (k = 0; k < taps; k += 2)
 				a[j] = _mm_add_epi16(
-					a[j],
-					_mm_mulhi_epu16(
-						_mm_loadu_si128(
-							(const __m128i *)(s +
-									  k * 4)),
-						_mm_loadu_si128(
-							(const __m128i *)(w +
-									  k * 4))));
+				    a[j],
+				    _mm_mulhi_epu16(
+					_mm_loadu_si128(
+					    (const __m128i *)(s + k * 4)),
+					_mm_loadu_si128(
+					    (const __m128i *)(w + k * 4))));
 		}
 		s01 = _mm_add_epi16(_mm_unpacklo_epi64(a[0], a[1]),
 				    _mm_unpackhi_epi64(a[0], a[1]));
@@ -359,16 +357,16 @@ vsum_avx2(uint16_t *v, const uint8_t *const *rows, const uint16_t *w,
 		__m256i lo = zero, hi = zero;
 
 		for (k = 0; k < n; k++) {
-			__m256i x = _mm256_loadu_si256(
-				(const __m256i *)(rows[k] + i));
+			__m256i x =
+			    _mm256_loadu_si256((const __m256i *)(rows[k] + i));
 			__m256i wk = _mm256_set1_epi16((short)w[k]);
 
 			lo = _mm256_add_epi16(
-				lo, _mm256_mulhi_epu16(
-					    _mm256_unpacklo_epi8(zero, x), wk));
+			    lo, _mm256_mulhi_epu16(
+				    _mm256_unpacklo_epi8(zero, x), wk));
 			hi = _mm256_add_epi16(
-				hi, _mm256_mulhi_epu16(
-					    _mm256_unpackhi_epi8(zero, x), wk));
+			    hi, _mm256_mulhi_epu16(
+				    _mm256_unpackhi_epi8(zero, x), wk));
 		}
 		/* unpack works per 128-bit lane: put bytes back in order */
 		_mm256_storeu_si256((__m256i *)(v + i),
@@ -401,20 +399,20 @@ hsum_avx2(uint8_t *out, const uint16_t *v, const int32_t *start,
 			a[j] = _mm256_setzero_si256();
 			for (k = 0; k < taps; k += 2) {
 				__m256i px = _mm256_inserti128_si256(
-					_mm256_castsi128_si256(_mm_loadu_si128(
-						(const __m128i *)(sl + k * 4))),
-					_mm_loadu_si128(
-						(const __m128i *)(sh + k * 4)),
-					1);
+				    _mm256_castsi128_si256(_mm_loadu_si128(
+					(const __m128i *)(sl + k * 4))),
+				    _mm_loadu_si128(
+					(const __m128i *)(sh + k * 4)),
+				    1);
 				__m256i wt = _mm256_inserti128_si256(
-					_mm256_castsi128_si256(_mm_loadu_si128(
-						(const __m128i *)(wl + k * 4))),
-					_mm_loadu_si128(
-						(const __m128i *)(wh + k * 4)),
-					1);
+				    _mm256_castsi128_si256(_mm_loadu_si128(
+					(const __m128i *)(wl + k * 4))),
+				    _mm_loadu_si128(
+					(const __m128i *)(wh + k * 4)),
+				    1);
 
 				a[j] = _mm256_add_epi16(
-					a[j], _mm256_mulhi_epu16(px, wt));
+				    a[j], _mm256_mulhi_epu16(px, wt));
 			}
 		}
 		s01 = _mm256_add_epi16(_mm256_unpacklo_epi64(a[0], a[1]),
@@ -436,10 +434,10 @@ struct kernels {
 	hsum_fn hsum;
 };
 
-static const struct kernels kernels_c = { "c", vsum_c, hsum_c };
+static const struct kernels kernels_c = {"c", vsum_c, hsum_c};
 #ifdef SCALE_X86
-static const struct kernels kernels_sse2 = { "sse2", vsum_sse2, hsum_sse2 };
-static const struct kernels kernels_avx2 = { "avx2", vsum_avx2, hsum_avx2 };
+static const struct kernels kernels_sse2 = {"sse2", vsum_sse2, hsum_sse2};
+static const struct kernels kernels_avx2 = {"avx2", vsum_avx2, hsum_avx2};
 #endif
 static const struct kernels *kern;
 
@@ -527,7 +525,7 @@ static int axis_init(struct scale_axis *a, uint32_t n, uint32_t d,
 			cum += (p1 < hi ? p1 : hi) - (p0 > lo ? p0 : lo);
 			q = (cum * 65536 + n / 2) / n;
 			a->w[(size_t)o * taps + k] =
-				(uint16_t)(q - prev > 65535 ? 65535 : q - prev);
+			    (uint16_t)(q - prev > 65535 ? 65535 : q - prev);
 			prev = q;
 		}
 	}
@@ -582,8 +580,7 @@ int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
 		goto fail;
 	sc->hw = malloc((size_t)dw * sc->x.taps * 4 * sizeof(*sc->hw));
 	/* Padding taps (weight 0) may read past the last pixel. */
-	sc->vsum = calloc(((size_t)rw + sc->x.taps + 4) * 4,
-			  sizeof(*sc->vsum));
+	sc->vsum = calloc(((size_t)rw + sc->x.taps + 4) * 4, sizeof(*sc->vsum));
 	sc->rowp = calloc(sc->y.taps, sizeof(*sc->rowp));
 	sc->roww = calloc(sc->y.taps, sizeof(*sc->roww));
 	if (!sc->hw || !sc->vsum || !sc->rowp || !sc->roww)
@@ -678,8 +675,8 @@ static uint32_t chan_round(uint32_t v, unsigned bits)
 	return ((v & 0xff) * max + 127) / 255;
 }
 
-static void from_xrgb(const struct scaler *sc, const uint8_t *line,
-		      uint32_t n, uint8_t *out)
+static void from_xrgb(const struct scaler *sc, const uint8_t *line, uint32_t n,
+		      uint8_t *out)
 {
 	const struct pixfmt *f = &sc->fmt;
 	unsigned bpp = pixfmt_bytes(f);
@@ -691,9 +688,8 @@ static void from_xrgb(const struct scaler *sc, const uint8_t *line,
 
 		pixfmt_store(f, out,
 			     chan_round(v >> 16, f->r_bits) << f->r_shift |
-				     chan_round(v >> 8, f->g_bits)
-					     << f->g_shift |
-				     chan_round(v, f->b_bits) << f->b_shift);
+				 chan_round(v >> 8, f->g_bits) << f->g_shift |
+				 chan_round(v, f->b_bits) << f->b_shift);
 	}
 }
 

@@ -16,10 +16,10 @@
 #include "rect.h"
 
 enum scale_mode {
-	SCALE_NONE,	/* 1:1, panned when larger than the screen */
-	SCALE_FIT,	/* aspect kept, letter-boxed on black */
-	SCALE_FILL,	/* stretched to the whole screen */
-	SCALE_ZOOM,	/* integer factor, panned when larger */
+	SCALE_NONE, /* 1:1, panned when larger than the screen */
+	SCALE_FIT,  /* aspect kept, letter-boxed on black */
+	SCALE_FILL, /* stretched to the whole screen */
+	SCALE_ZOOM, /* integer factor, panned when larger */
 };
 
 #define SCALE_ZOOM_MAX 16
@@ -42,7 +42,7 @@ struct view {
 	uint32_t sw, sh;
 	uint32_t dw, dh;
 	int32_t dx, dy;
-	int32_t pan_x, pan_y;	/* 0..dw-sw (0 when it fits) */
+	int32_t pan_x, pan_y; /* 0..dw-sw (0 when it fits) */
 };
 
 /* (Re)compute for the given sizes. The pan position is kept (clamped), so
@@ -87,14 +87,14 @@ struct scaler {
 	struct pixfmt fmt;
 	uint32_t rw, rh, dw, dh;
 	bool replicate;
-	bool bytewise;		/* 32 bpp, channels on byte boundaries */
+	bool bytewise; /* 32 bpp, channels on byte boundaries */
 	struct scale_axis x, y;
-	uint16_t *hw;		/* x weights, each repeated per channel */
-	uint16_t *vsum;		/* vertical sums, 4 per source pixel */
-	uint8_t *conv;		/* source rows as xrgb8888 (!bytewise) */
-	uint8_t *line;		/* one output row as xrgb8888 (!bytewise) */
-	uint32_t *lut;		/* 8/16 bpp value -> xrgb8888 */
-	const uint8_t **rowp;	/* per-row tap lists, y.taps long */
+	uint16_t *hw;	      /* x weights, each repeated per channel */
+	uint16_t *vsum;	      /* vertical sums, 4 per source pixel */
+	uint8_t *conv;	      /* source rows as xrgb8888 (!bytewise) */
+	uint8_t *line;	      /* one output row as xrgb8888 (!bytewise) */
+	uint32_t *lut;	      /* 8/16 bpp value -> xrgb8888 */
+	const uint8_t **rowp; /* per-row tap lists, y.taps long */
 	uint16_t *roww;
 };
 

@@ -36,8 +36,8 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 static int rig_init(struct rig *r, const char *name, struct output *out,
-		    uint32_t w, uint32_t h, enum scale_mode mode,
-		    unsigned zoom, int frames)
+		    uint32_t w, uint32_t h, enum scale_mode mode, unsigned zoom,
+		    int frames)
 {
 	struct pixfmt f;
 	uint8_t *pix;
@@ -72,8 +72,8 @@ static void rig_frame(struct rig *r, int i)
 	struct blit_stats st;
 
 	memset(&set, 0, sizeof(set));
-	set.rects[0] = (struct rect){ 0, 0, (int32_t)r->sh.width,
-				      (int32_t)r->sh.height };
+	set.rects[0] =
+	    (struct rect){0, 0, (int32_t)r->sh.width, (int32_t)r->sh.height};
 	set.n = 1;
 	memset(&st, 0, sizeof(st));
 	blit_pass(&r->b, &set, &st);
@@ -147,8 +147,8 @@ int main(int argc, char **argv)
 	}
 	if (output_open(&out, spec) < 0)
 		return 1;
-	if (rig_init(&plain, "unscaled 1:1 (remote = output)", &out,
-		     out.width, out.height, SCALE_NONE, 1, frames) < 0)
+	if (rig_init(&plain, "unscaled 1:1 (remote = output)", &out, out.width,
+		     out.height, SCALE_NONE, 1, frames) < 0)
 		return 1;
 	snprintf(name, sizeof(name), "scaled %ux%u %s", rw, rh, mode_s);
 	if (rig_init(&scaled, name, &out, rw, rh, mode, zoom, frames) < 0)

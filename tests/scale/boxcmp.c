@@ -19,7 +19,7 @@
 int main(int argc, char **argv)
 {
 	/* PPM is R, G, B in memory: a big-endian 24-bit value. */
-	const struct pixfmt rgb = { 24, 24, 16, 8, 0, 8, 8, 8, true };
+	const struct pixfmt rgb = {24, 24, 16, 8, 0, 8, 8, 8, true};
 	uint32_t rw, rh, sw, sh, dw, dh, x, y;
 	uint8_t *server, *shot;
 	double *ref, worst = 0;
@@ -56,15 +56,15 @@ int main(int argc, char **argv)
 			const uint8_t *p = shot + ((size_t)y * sw + x) * 3;
 			int ix = (int)x - dx, iy = (int)y - dy;
 
-			if (ix < 0 || iy < 0 || ix >= (int)dw || iy >= (int)dh) {
+			if (ix < 0 || iy < 0 || ix >= (int)dw ||
+			    iy >= (int)dh) {
 				if (p[0] || p[1] || p[2])
 					border_bad++;
 				continue;
 			}
 			for (c = 0; c < 3; c++) {
 				double want =
-					ref[((size_t)iy * dw + (size_t)ix) * 3 +
-					    c];
+				    ref[((size_t)iy * dw + (size_t)ix) * 3 + c];
 				double d = fabs(p[c] - want);
 
 				if (d > worst)

@@ -12,8 +12,8 @@
 /* The reference: exact area average in doubles, per 8-bit channel, of
  * the source unpacked with pixfmt_unpack. out is w*h*3 doubles. */
 static inline void ref_box(const struct pixfmt *f, const uint8_t *src,
-		    size_t stride, uint32_t rw, uint32_t rh, uint32_t dw,
-		    uint32_t dh, double *out)
+			   size_t stride, uint32_t rw, uint32_t rh, uint32_t dw,
+			   uint32_t dh, double *out)
 {
 	unsigned bpp = pixfmt_bytes(f);
 	double sx = (double)rw / dw, sy = (double)rh / dh;
@@ -23,7 +23,7 @@ static inline void ref_box(const struct pixfmt *f, const uint8_t *src,
 		double y0 = Y * sy, y1 = (Y + 1) * sy;
 
 		for (X = 0; X < dw; X++) {
-			double x0 = X * sx, x1 = (X + 1) * sx, acc[3] = { 0 };
+			double x0 = X * sx, x1 = (X + 1) * sx, acc[3] = {0};
 			double area = 0;
 			int c;
 
@@ -34,16 +34,17 @@ static inline void ref_box(const struct pixfmt *f, const uint8_t *src,
 					continue;
 				for (i = (uint32_t)floor(x0); i < rw && i < x1;
 				     i++) {
-					double wx = fmin(i + 1, x1) - fmax(i, x0);
+					double wx =
+					    fmin(i + 1, x1) - fmax(i, x0);
 					uint8_t ch[3];
 
 					if (wx <= 0)
 						continue;
 					pixfmt_unpack(
-						f,
-						pixfmt_load(f, src + j * stride +
-								       i * bpp),
-						&ch[0], &ch[1], &ch[2]);
+					    f,
+					    pixfmt_load(f, src + j * stride +
+							       i * bpp),
+					    &ch[0], &ch[1], &ch[2]);
 					for (c = 0; c < 3; c++)
 						acc[c] += wx * wy * ch[c];
 					area += wx * wy;
@@ -51,7 +52,7 @@ static inline void ref_box(const struct pixfmt *f, const uint8_t *src,
 			}
 			for (c = 0; c < 3; c++)
 				out[((size_t)Y * dw + X) * 3 + c] =
-					acc[c] / area;
+				    acc[c] / area;
 		}
 	}
 }

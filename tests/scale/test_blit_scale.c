@@ -19,14 +19,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                        \
-			fprintf(stderr, "\n");                               \
-			failures++;                                          \
-		}                                                            \
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);   \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fprintf(stderr, "\n");                                 \
+			failures++;                                            \
+		}                                                              \
 	} while (0)
 
 static uint32_t seed = 1;
@@ -44,8 +44,8 @@ struct rig {
 	struct blitter b;
 };
 
-static void rig_open(struct rig *r, const char *spec, uint32_t rw,
-		     uint32_t rh, enum scale_mode mode, unsigned zoom)
+static void rig_open(struct rig *r, const char *spec, uint32_t rw, uint32_t rh,
+		     enum scale_mode mode, unsigned zoom)
 {
 	struct pixfmt f;
 
@@ -96,11 +96,11 @@ static void fill_random(struct rig *r, const struct rect *area)
 
 	for (y = area->y; y < area->y + area->h; y++)
 		for (x = area->x; x < area->x + area->w; x++)
-			pixfmt_store(&r->sh.fmt,
-				     r->sh.pix + (size_t)y * r->sh.stride +
-					     (size_t)x * bpp,
-				     pixfmt_pack(&r->sh.fmt, rnd8(), rnd8(),
-						 rnd8()));
+			pixfmt_store(
+			    &r->sh.fmt,
+			    r->sh.pix + (size_t)y * r->sh.stride +
+				(size_t)x * bpp,
+			    pixfmt_pack(&r->sh.fmt, rnd8(), rnd8(), rnd8()));
 }
 
 /* Damage then compare with a fresh full redraw of the same shadow. */
@@ -108,7 +108,7 @@ static void test_damage(const char *spec, uint32_t rw, uint32_t rh,
 			enum scale_mode mode, unsigned zoom)
 {
 	struct rig a, b;
-	struct rect all = { 0, 0, (int32_t)rw, (int32_t)rh }, d[3];
+	struct rect all = {0, 0, (int32_t)rw, (int32_t)rh}, d[3];
 	uint8_t *sa, *sb;
 	size_t n;
 	int round;
@@ -143,8 +143,7 @@ static void test_damage(const char *spec, uint32_t rw, uint32_t rh,
 	free(sb);
 	sb = screen(&a);
 	a.out.readable = true;
-	CHECK(!memcmp(sa, sb, n), "%s: snapshot from the shadow differs",
-	      spec);
+	CHECK(!memcmp(sa, sb, n), "%s: snapshot from the shadow differs", spec);
 	free(sa);
 	free(sb);
 	rig_close(&a);
@@ -156,7 +155,7 @@ static void test_reference(const char *spec, uint32_t rw, uint32_t rh,
 			   enum scale_mode mode)
 {
 	struct rig r;
-	struct rect all = { 0, 0, (int32_t)rw, (int32_t)rh };
+	struct rect all = {0, 0, (int32_t)rw, (int32_t)rh};
 	struct view v;
 	uint8_t *s;
 	double *ref, worst = 0, tol;
@@ -176,7 +175,7 @@ static void test_reference(const char *spec, uint32_t rw, uint32_t rh,
 	for (y = 0; y < (int32_t)r.out.height; y++) {
 		for (x = 0; x < (int32_t)r.out.width; x++) {
 			const uint8_t *p =
-				s + ((size_t)y * r.out.width + (size_t)x) * 3;
+			    s + ((size_t)y * r.out.width + (size_t)x) * 3;
 			int32_t ix = x - v.dx, iy = y - v.dy;
 
 			if (ix < 0 || iy < 0 || ix >= (int32_t)v.dw ||
@@ -188,16 +187,17 @@ static void test_reference(const char *spec, uint32_t rw, uint32_t rh,
 			}
 			for (c = 0; c < 3; c++) {
 				double d = fabs(
-					p[c] - ref[((size_t)iy * v.dw +
-						    (size_t)ix) * 3 + c]);
+				    p[c] -
+				    ref[((size_t)iy * v.dw + (size_t)ix) * 3 +
+					c]);
 
 				if (d > worst)
 					worst = d;
 			}
 		}
 	}
-	CHECK(worst <= tol, "%s %ux%u mode %d: worst difference %.3f", spec,
-	      rw, rh, (int)mode, worst);
+	CHECK(worst <= tol, "%s %ux%u mode %d: worst difference %.3f", spec, rw,
+	      rh, (int)mode, worst);
 	free(ref);
 	free(s);
 	rig_close(&r);
@@ -208,7 +208,7 @@ static void test_reference(const char *spec, uint32_t rw, uint32_t rh,
 static void test_pan(void)
 {
 	struct rig r;
-	struct rect all = { 0, 0, 400, 300 };
+	struct rect all = {0, 0, 400, 300};
 	struct view v;
 	uint8_t *s;
 	int rx, ry, x, y;
@@ -220,8 +220,8 @@ static void test_pan(void)
 	CHECK(!blit_pan(&r.b, -5, -5), "pan past the corner moved");
 	moved = blit_pan(&r.b, 37, 1000);
 	blit_get_view(&r.b, &v);
-	CHECK(moved && v.pan_x == 37 && v.pan_y == 180, "pan to %d,%d",
-	      v.pan_x, v.pan_y);
+	CHECK(moved && v.pan_x == 37 && v.pan_y == 180, "pan to %d,%d", v.pan_x,
+	      v.pan_y);
 	CHECK(r.b.full, "pan did not schedule a redraw");
 	pass(&r, NULL, 0);
 	s = screen(&r);
@@ -230,13 +230,13 @@ static void test_pan(void)
 			uint8_t cr, cg, cb;
 			const uint8_t *p = s + ((size_t)y * 160 + x) * 3;
 
-			pixfmt_unpack(&r.sh.fmt,
-				      pixfmt_load(&r.sh.fmt,
-						  r.sh.pix +
-							  (size_t)(y + 180) *
-								  r.sh.stride +
-							  (size_t)(x + 37) * 4),
-				      &cr, &cg, &cb);
+			pixfmt_unpack(
+			    &r.sh.fmt,
+			    pixfmt_load(&r.sh.fmt,
+					r.sh.pix +
+					    (size_t)(y + 180) * r.sh.stride +
+					    (size_t)(x + 37) * 4),
+			    &cr, &cg, &cb);
 			CHECK(p[0] == cr && p[1] == cg && p[2] == cb,
 			      "panned pixel %d,%d", x, y);
 		}

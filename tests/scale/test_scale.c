@@ -16,14 +16,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                        \
-			fprintf(stderr, "\n");                               \
-			failures++;                                          \
-		}                                                            \
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);   \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fprintf(stderr, "\n");                                 \
+			failures++;                                            \
+		}                                                              \
 	} while (0)
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -95,9 +95,7 @@ static void test_reference(void)
 static double chan(const struct pixfmt *f, uint32_t v, int c)
 {
 	unsigned bits = c == 0 ? f->r_bits : c == 1 ? f->g_bits : f->b_bits;
-	unsigned shift = c == 0	  ? f->r_shift
-			 : c == 1 ? f->g_shift
-				  : f->b_shift;
+	unsigned shift = c == 0 ? f->r_shift : c == 1 ? f->g_shift : f->b_shift;
 
 	return (v >> shift) & ((1u << bits) - 1);
 }
@@ -114,15 +112,15 @@ struct size_case {
 };
 
 static const struct size_case sizes[] = {
-	{ 192, 108, 128, 72 },	/* 1080p -> 720p ratio */
-	{ 37, 23, 13, 7 },	/* odd downscale, several taps */
-	{ 100, 50, 100, 25 },	/* one axis 1:1, the other 2:1 */
-	{ 13, 9, 29, 20 },	/* non-integer upscale (fit on big panel) */
-	{ 16, 8, 48, 24 },	/* integer zoom x3 */
-	{ 7, 5, 21, 5 },	/* x3 horizontally, 1:1 vertically */
-	{ 5, 5, 1, 1 },		/* everything into one pixel */
-	{ 300, 2, 7, 1 },	/* long taps */
-	{ 33, 17, 32, 16 },	/* slightly smaller */
+    {192, 108, 128, 72}, /* 1080p -> 720p ratio */
+    {37, 23, 13, 7},	 /* odd downscale, several taps */
+    {100, 50, 100, 25},	 /* one axis 1:1, the other 2:1 */
+    {13, 9, 29, 20},	 /* non-integer upscale (fit on big panel) */
+    {16, 8, 48, 24},	 /* integer zoom x3 */
+    {7, 5, 21, 5},	 /* x3 horizontally, 1:1 vertically */
+    {5, 5, 1, 1},	 /* everything into one pixel */
+    {300, 2, 7, 1},	 /* long taps */
+    {33, 17, 32, 16},	 /* slightly smaller */
 };
 
 /* Scale a random picture with the current kernels, whole rows and random
@@ -168,13 +166,13 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 	integer = sc->dw % sc->rw == 0 && sc->dh % sc->rh == 0;
 	for (y = 0; y < sc->dh; y++) {
 		for (x = 0; x < sc->dw; x++) {
-			uint32_t v = pixfmt_load(&f, out + ((size_t)y * sc->dw +
-							    x) * bpp);
+			uint32_t v = pixfmt_load(
+			    &f, out + ((size_t)y * sc->dw + x) * bpp);
 
 			for (c = 0; c < 3; c++) {
-				double want = ref[((size_t)y * sc->dw + x) * 3 +
-						  c] *
-					      chan_max(&f, c) / 255.0;
+				double want =
+				    ref[((size_t)y * sc->dw + x) * 3 + c] *
+				    chan_max(&f, c) / 255.0;
 				double got = chan(&f, v, c);
 				/* Integer zoom is exact: the nearest
 				 * channel value (the reference goes
@@ -185,9 +183,9 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 					CHECK(0,
 					      "%s %s %ux%u->%ux%u (%u,%u) c%d: "
 					      "got %.0f want %.3f",
-					      scale_simd_name(), fmtname, sc->rw,
-					      sc->rh, sc->dw, sc->dh, x, y, c,
-					      got, want);
+					      scale_simd_name(), fmtname,
+					      sc->rw, sc->rh, sc->dw, sc->dh, x,
+					      y, c, got, want);
 					goto done;
 				}
 			}
@@ -195,12 +193,12 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 	}
 	/* A damaged span must draw exactly what the whole row draws. */
 	for (i = 0; i < 50; i++) {
-		uint32_t x0 = rnd() % sc->dw, x1 = x0 + 1 + rnd() % (sc->dw - x0);
+		uint32_t x0 = rnd() % sc->dw,
+			 x1 = x0 + 1 + rnd() % (sc->dw - x0);
 
 		y = rnd() % sc->dh;
 		scaler_row(&s, src, stride, y, x0, x1, part);
-		CHECK(!memcmp(part,
-			      out + ((size_t)y * sc->dw + x0) * bpp,
+		CHECK(!memcmp(part, out + ((size_t)y * sc->dw + x0) * bpp,
 			      (size_t)(x1 - x0) * bpp),
 		      "%s %s partial row %u [%u,%u) differs", scale_simd_name(),
 		      fmtname, y, x0, x1);
@@ -215,8 +213,8 @@ done:
 
 static void test_scalers(void)
 {
-	static const char *const fmts[] = { "xrgb8888", "bgrx8888", "rgb565" };
-	static const char *const simds[] = { "c", "sse2", "avx2" };
+	static const char *const fmts[] = {"xrgb8888", "bgrx8888", "rgb565"};
+	static const char *const simds[] = {"c", "sse2", "avx2"};
 	size_t fi, si, k;
 	int pat;
 
@@ -236,10 +234,11 @@ static void test_scalers(void)
 					/* Every kernel computes the same
 					 * integers. */
 					if (first)
-						CHECK(!memcmp(first, o,
-							      (size_t)sizes[k].dw *
-								      sizes[k].dh *
-								      pixfmt_bytes(&f)),
+						CHECK(!memcmp(
+							  first, o,
+							  (size_t)sizes[k].dw *
+							      sizes[k].dh *
+							      pixfmt_bytes(&f)),
 						      "%s differs from c on %s "
 						      "case %zu",
 						      simds[si], fmts[fi], k);
@@ -290,9 +289,9 @@ static void check_roundtrip(const struct view *v, const char *what)
 	for (sx = desk.x; sx < desk.x + desk.w; sx++) {
 		view_screen_to_remote(v, sx, desk.y, &rx, &ry);
 		CHECK(rx >= 0 && (uint32_t)rx < v->rw, "%s rx %d", what, rx);
-		r = (struct rect){ rx, ry, 1, 1 };
+		r = (struct rect){rx, ry, 1, 1};
 		CHECK(view_remote_to_screen(v, &r, &r) && sx >= r.x &&
-			      sx < r.x + r.w,
+			  sx < r.x + r.w,
 		      "%s: screen x %d -> remote %d -> screen [%d,%d)", what,
 		      sx, rx, r.x, r.x + r.w);
 		if (rx >= 0 && (uint32_t)rx < v->rw)
@@ -305,9 +304,9 @@ static void check_roundtrip(const struct view *v, const char *what)
 	free(hit);
 	for (sy = desk.y; sy < desk.y + desk.h; sy++) {
 		view_screen_to_remote(v, desk.x, sy, &rx, &ry);
-		r = (struct rect){ rx, ry, 1, 1 };
+		r = (struct rect){rx, ry, 1, 1};
 		CHECK(view_remote_to_screen(v, &r, &r) && sy >= r.y &&
-			      sy < r.y + r.h,
+			  sy < r.y + r.h,
 		      "%s: screen y %d -> remote %d", what, sy, ry);
 	}
 	/* Off the desktop clamps to its nearest edge pixel. */
@@ -351,9 +350,9 @@ static void test_view(void)
 	CHECK(v.dw == 1280 && v.dh == 960 && v.dx == 320 && v.dy == 60,
 	      "zoom 2: %ux%u at %d,%d", v.dw, v.dh, v.dx, v.dy);
 	check_roundtrip(&v, "zoom 2");
-	r = (struct rect){ 10, 20, 3, 4 };
+	r = (struct rect){10, 20, 3, 4};
 	CHECK(view_remote_to_screen(&v, &r, &out) && out.x == 340 &&
-		      out.y == 100 && out.w == 6 && out.h == 8,
+		  out.y == 100 && out.w == 6 && out.h == 8,
 	      "zoom 2 rect %d,%d %dx%d", out.x, out.y, out.w, out.h);
 
 	/* none, larger than the screen: top-left, pannable. */
@@ -361,7 +360,7 @@ static void test_view(void)
 	CHECK(v.dx == 0 && v.dy == 0 && view_pannable(&v), "none big");
 	check_roundtrip(&v, "none big");
 	CHECK(view_pan_to(&v, 10000, 10000) && v.pan_x == 640 &&
-		      v.pan_y == 360 && v.dx == -640 && v.dy == -360,
+		  v.pan_y == 360 && v.dx == -640 && v.dy == -360,
 	      "pan clamp %d,%d", v.pan_x, v.pan_y);
 	check_roundtrip(&v, "none panned");
 	view_screen_to_remote(&v, 0, 0, &rx, &ry);
@@ -373,8 +372,7 @@ static void test_view(void)
 	CHECK(!view_pan_to(&v, 320, 180), "no-op pan reports a move");
 	/* A remote now smaller than the screen: centred, no pan. */
 	view_update(&v, SCALE_NONE, 1, 800, 600, 1280, 720);
-	CHECK(v.dx == 240 && v.dy == 60 && !view_pannable(&v) &&
-		      v.pan_x == 0,
+	CHECK(v.dx == 240 && v.dy == 60 && !view_pannable(&v) && v.pan_x == 0,
 	      "none small: %d,%d", v.dx, v.dy);
 
 	/* Following: the view moves with the pointer, one pixel at a time,
@@ -387,17 +385,16 @@ static void test_view(void)
 	CHECK(view_follow(&v, 1280 - 70, 100, 80) && v.pan_x == 11,
 	      "follow right 2 %d", v.pan_x);
 	CHECK(view_follow(&v, 1919, 1079, 80) && v.pan_x == 640 &&
-		      v.pan_y == 360,
+		  v.pan_y == 360,
 	      "follow corner %d,%d", v.pan_x, v.pan_y);
-	CHECK(view_follow(&v, 700, 400, 80) && v.pan_x == 620 &&
-		      v.pan_y == 320,
+	CHECK(view_follow(&v, 700, 400, 80) && v.pan_x == 620 && v.pan_y == 320,
 	      "follow back %d,%d", v.pan_x, v.pan_y);
 	/* zoom 3 follows whole remote pixels (3 screen pixels). */
 	view_update(&v, SCALE_ZOOM, 3, 640, 480, 1280, 720);
 	view_pan_to(&v, 0, 0);
 	CHECK(!view_follow(&v, 420, 10, 10), "zoom follow inside");
-	CHECK(view_follow(&v, 425, 10, 10) && v.pan_x == 3 * 425 + 2 -
-							 (1280 - 1 - 10),
+	CHECK(view_follow(&v, 425, 10, 10) &&
+		  v.pan_x == 3 * 425 + 2 - (1280 - 1 - 10),
 	      "zoom follow %d", v.pan_x);
 	check_roundtrip(&v, "zoom 3 panned");
 }

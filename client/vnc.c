@@ -159,7 +159,7 @@ static bool send_format_and_encodings(struct vnc_client *vc)
 	uint32_t encs[64];
 	int n = 0, i;
 	const char *p = vc->encodings;
-	bool tight = false, zlibish = false;
+	bool tight = false, zlibish = false, zywrle = false;
 
 	memset(&spf, 0, sizeof(spf));
 	spf.type = rfbSetPixelFormat;
@@ -174,15 +174,22 @@ static bool send_format_and_encodings(struct vnc_client *vc)
 		size_t len = strcspn(p, " ,");
 		const struct enc_name *e = len ? find_enc(p, len) : NULL;
 
+		/* ZYWRLE is lossy: without --quality, its lossless sibling
+		 * ZRLE takes its place. */
+		if (e && e->enc == rfbEncodingZYWRLE && vc->cfg.quality < 0)
+			e = find_enc("zrle", 4);
 		if (e) {
 			encs[n++] = (uint32_t)e->enc;
+			if (e->enc == rfbEncodingZYWRLE)
+				zywrle = true;
 			if (e->enc == rfbEncodingUltra)
 				encs[n++] = (uint32_t)rfbEncodingUltraZip;
 			if (e->enc == rfbEncodingTight)
 				tight = true;
 			if (e->enc == rfbEncodingTight ||
 			    e->enc == rfbEncodingZlib ||
-			    e->enc == rfbEncodingZRLE)
+			    e->enc == rfbEncodingZRLE ||
+			    e->enc == rfbEncodingZYWRLE)
 				zlibish = true;
 		}
 		p += len;
@@ -191,7 +198,7 @@ static bool send_format_and_encodings(struct vnc_client *vc)
 	if (zlibish && vc->cfg.compress >= 0)
 		encs[n++] = (uint32_t)(rfbEncodingCompressLevel0 +
 				       vc->cfg.compress);
-	if (tight && vc->cfg.quality >= 0)
+	if ((tight || zywrle) && vc->cfg.quality >= 0)
 		encs[n++] = (uint32_t)(rfbEncodingQualityLevel0 +
 				       vc->cfg.quality);
 	if (vc->cfg.local_cursor) {
@@ -520,7 +527,12 @@ struct vnc_client *vnc_connect(const struct vnc_config *cfg,
 	cl->canHandleNewFBSize = TRUE;
 	cl->appData.encodingsString = vc->encodings;
 	cl->appData.compressLevel = cfg->compress;
-	cl->appData.qualityLevel = cfg->quality >= 0 ? cfg->quality : 9;
+	/* libvncclient derives the ZYWRLE level it decodes with from this
+	 * (3 - q / 3); libvncserver encodes with 3 for q 0-2, 2 for 3-5 and
+	 * 1 for 6-9. They agree for 0-8 only, and tight JPEG ignores it. */
+	cl->appData.qualityLevel = cfg->quality >= 0 && cfg->quality < 9
+					   ? cfg->quality
+					   : 8;
 	cl->appData.enableJPEG = cfg->quality >= 0;
 	cl->appData.useRemoteCursor = cfg->local_cursor;
 	cl->appData.viewOnly = cfg->view_only;

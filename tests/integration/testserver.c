@@ -1,0 +1,565 @@
+/* A deterministic VNC server for tests (libvncserver; not part of vncfb).
+ *
+ * usage: testserver [--size WxH] [--password PW] [--ipv6] [--keep]
+ *                   [--timeout SECS] [--after SECS:COMMAND]...
+ *
+ * It listens on a free loopback port (127.0.0.1, or ::1 with --ipv6) and
+ * prints "READY <port>" on stdout once clients can connect. The picture is
+ * a fixed scene with solid blocks, sharp edges, text-like glyphs on few
+ * colours and a noisy photographic gradient, so that every encoding uses
+ * its solid, palette and full-colour paths. No cursor is drawn into it
+ * (an invisible one: see main()).
+ *
+ * Commands, one per line on stdin (or from --after once the first client
+ * is connected, SECS after it connected):
+ *   step N           redraw a patch chosen by N (incremental update): the
+ *                    scene for odd N, a few solid boxes for even N
+ *   scroll DX DY     move the whole picture by DX,DY with CopyRect and
+ *                    draw the uncovered strip (incremental update)
+ *   resize W H       new desktop size, scene redrawn (DesktopSize)
+ *   dump FILE        write the framebuffer as binary PPM, then print
+ *                    "DUMPED FILE"
+ *   stats            print "STATS <encoding> <rects>" for every encoding
+ *                    sent so far, then "STATS end"
+ *   quit             leave (also on end of input, unless --keep)
+ *
+ * Lines it prints on stdout (line-buffered):
+ *   READY <port>
+ *   CLIENT connected | CLIENT gone
+ *   KEY down keysym=0x61 | KEY up keysym=0x61
+ *   PTR <x> <y> <button mask>
+ *   RESIZED <w> <h> | DUMPED <file> | STATS ...
+ *   ERROR <why>      for a command it could not run
+ *
+ * --timeout SECS (default 300, 0: none) ends the server regardless, so a
+ * crashed test never leaves it running.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rfb/rfb.h>
+
+#define MAX_AFTER 16
+
+struct after {
+	double secs;
+	char cmd[200];
+	bool done;
+};
+
+static rfbScreenInfoPtr screen;
+static uint32_t *fb;
+static int fb_w = 320, fb_h = 240;
+static const char *passwords[2];
+static struct after afters[MAX_AFTER];
+static int n_afters;
+static double first_client = -1;
+static int clients;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void quiet(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+/* libvncserver's default 32 bpp format: R in the low byte. */
+static uint32_t rgb(unsigned r, unsigned g, unsigned b)
+{
+	return (r & 0xff) | (g & 0xff) << 8 | (b & 0xff) << 16;
+}
+
+static uint32_t hash(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	x ^= x >> 16;
+	return x;
+}
+
+/* The colour of scene pixel (x, y) for a desktop of w x h; seed varies
+ * it (0 is the initial scene, step N uses N). Four bands, top to bottom:
+ * solid blocks with 1-pixel rules, text on few colours, a noisy gradient,
+ * checkerboard and stripes. */
+static uint32_t scene(int x, int y, int w, int h, uint32_t seed)
+{
+	static const uint32_t solid[8] = {
+		0xe6194b, 0x3cb44b, 0xffe119, 0x4363d8,
+		0xf58231, 0x911eb4, 0x46f0f0, 0xfabebe,
+	};
+	int band = y * 4 / h;
+
+	switch (band) {
+	case 0: {
+		uint32_t c = solid[(x * 8 / w + seed) % 8];
+
+		if (x % 37 == 0 || y % 29 == 0)
+			return rgb(seed * 40, 255 - seed * 40, 128);
+		return rgb(c >> 16, c >> 8, c);
+	}
+	case 1: {
+		/* Glyphs: 6x8 cells, 5x7 bits of a hash; colours from a
+		 * per-row palette of four. */
+		int cx = x / 6, cy = y / 8, gx = x % 6, gy = y % 8;
+		uint32_t hsh = hash((uint32_t)(cx * 131 + cy * 7919) + seed);
+		unsigned bit = (unsigned)(gx * 7 + gy) % 31;
+		bool on = gx < 5 && gy < 7 && (hsh >> bit & 1) &&
+			  (hsh >> (bit + 1) & 1);
+		unsigned p = (unsigned)(cy + seed) % 4;
+
+		if (on)
+			return p & 1 ? rgb(0, 0, 0) : rgb(250, 250, 250);
+		return p < 2 ? rgb(30, 60, 200) : rgb(255, 255, 210 - p);
+	}
+	case 2: {
+		uint32_t n = hash((uint32_t)(y * w + x) ^ (seed * 0x9e37u));
+
+		return rgb(x * 255 / w + (n & 15), (y * 4 - h * 2) * 255 / h +
+						    ((n >> 4) & 15),
+			   (x + y + seed * 20) * 255 / (w + h) +
+				   ((n >> 8) & 15));
+	}
+	default:
+		if (x < w / 2)
+			return ((x / 4) + (y / 4) + seed) % 2 ? rgb(255, 0, 255)
+							      : rgb(0, 128, 0);
+		if ((x + y) % 11 == 0)
+			return rgb(255, 255, 255);
+		return (x / 3 + seed) % 3 == 0 ? rgb(200, 100, 50)
+					       : rgb(20, 20, 20 + seed);
+	}
+}
+
+static void draw(int x0, int y0, int w, int h, uint32_t seed)
+{
+	int x, y;
+
+	for (y = y0; y < y0 + h; y++)
+		for (x = x0; x < x0 + w; x++)
+			fb[(size_t)y * fb_w + x] = scene(x, y, fb_w, fb_h, seed);
+}
+
+static void emit(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void on_key(rfbBool down, rfbKeySym sym, rfbClientPtr cl)
+{
+	emit("KEY %s keysym=0x%x", down ? "down" : "up", (unsigned)sym);
+}
+
+static void on_ptr(int mask, int x, int y, rfbClientPtr cl)
+{
+	emit("PTR %d %d %d", x, y, mask);
+}
+
+static void add_stats(rfbClientPtr cl);
+
+static void on_gone(rfbClientPtr cl)
+{
+	add_stats(cl);
+	clients--;
+	emit("CLIENT gone");
+}
+
+static enum rfbNewClientAction on_client(rfbClientPtr cl)
+{
+	clients++;
+	cl->clientGoneHook = on_gone;
+	if (first_client < 0)
+		first_client = now();
+	emit("CLIENT connected");
+	return RFB_CLIENT_ACCEPT;
+}
+
+static int dump(const char *path)
+{
+	FILE *f = fopen(path, "wb");
+	int x, y;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "P6\n%d %d\n255\n", fb_w, fb_h);
+	for (y = 0; y < fb_h; y++) {
+		for (x = 0; x < fb_w; x++) {
+			uint32_t p = fb[(size_t)y * fb_w + x];
+
+			putc(p & 0xff, f);
+			putc(p >> 8 & 0xff, f);
+			putc(p >> 16 & 0xff, f);
+		}
+	}
+	return fclose(f) ? -errno : 0;
+}
+
+static const struct {
+	uint32_t enc;
+	const char *name;
+} enc_names[] = {
+	{ rfbEncodingRaw, "raw" },	   { rfbEncodingCopyRect, "copyrect" },
+	{ rfbEncodingRRE, "rre" },	   { rfbEncodingCoRRE, "corre" },
+	{ rfbEncodingHextile, "hextile" }, { rfbEncodingZlib, "zlib" },
+	{ rfbEncodingTight, "tight" },	   { rfbEncodingZRLE, "zrle" },
+	{ rfbEncodingZYWRLE, "zywrle" },   { rfbEncodingUltra, "ultra" },
+	{ rfbEncodingTRLE, "trle" },	   { rfbEncodingNewFBSize, "desktopsize" },
+	{ rfbEncodingLastRect, "lastrect" },
+};
+
+#define N_ENC (sizeof(enc_names) / sizeof(enc_names[0]))
+
+/* Rectangles sent per encoding by clients that have gone (libvncserver
+ * frees a client's statistics with it). */
+static unsigned long gone_sent[N_ENC];
+
+static void count_stats(rfbClientPtr cl, unsigned long *sent)
+{
+	rfbStatList *s;
+	size_t i;
+
+	for (s = cl->statEncList; s; s = s->Next)
+		for (i = 0; i < N_ENC; i++)
+			if (enc_names[i].enc == s->type)
+				sent[i] += s->sentCount;
+}
+
+static void add_stats(rfbClientPtr cl)
+{
+	count_stats(cl, gone_sent);
+}
+
+static void stats(void)
+{
+	rfbClientIteratorPtr it = rfbGetClientIterator(screen);
+	unsigned long sent[N_ENC];
+	rfbClientPtr cl;
+	size_t i;
+
+	memcpy(sent, gone_sent, sizeof(sent));
+	while ((cl = rfbClientIteratorNext(it)))
+		count_stats(cl, sent);
+	rfbReleaseClientIterator(it);
+	for (i = 0; i < N_ENC; i++)
+		if (sent[i])
+			emit("STATS %s %lu", enc_names[i].name, sent[i]);
+	emit("STATS end");
+}
+
+static int resize(int w, int h)
+{
+	uint32_t *nfb, *old = fb;
+
+	if (w < 1 || h < 1 || w > 8192 || h > 8192)
+		return -EINVAL;
+	nfb = calloc((size_t)w * h, 4);
+	if (!nfb)
+		return -ENOMEM;
+	fb = nfb;
+	fb_w = w;
+	fb_h = h;
+	draw(0, 0, w, h, 0);
+	rfbNewFramebuffer(screen, (char *)fb, w, h, 8, 3, 4);
+	free(old);
+	return 0;
+}
+
+/* Move the picture by dx,dy with CopyRect; the uncovered strip gets new
+ * content. */
+static void scroll(int dx, int dy)
+{
+	int x1 = dx > 0 ? dx : 0, y1 = dy > 0 ? dy : 0;
+	int x2 = fb_w + (dx < 0 ? dx : 0), y2 = fb_h + (dy < 0 ? dy : 0);
+
+	if (x2 <= x1 || y2 <= y1)
+		return;
+	rfbDoCopyRect(screen, x1, y1, x2, y2, dx, dy);
+	if (dx > 0) {
+		draw(0, 0, dx, fb_h, 5);
+		rfbMarkRectAsModified(screen, 0, 0, dx, fb_h);
+	} else if (dx < 0) {
+		draw(fb_w + dx, 0, -dx, fb_h, 5);
+		rfbMarkRectAsModified(screen, fb_w + dx, 0, fb_w, fb_h);
+	}
+	if (dy > 0) {
+		draw(0, 0, fb_w, dy, 6);
+		rfbMarkRectAsModified(screen, 0, 0, fb_w, dy);
+	} else if (dy < 0) {
+		draw(0, fb_h + dy, fb_w, -dy, 6);
+		rfbMarkRectAsModified(screen, 0, fb_h + dy, fb_w, fb_h);
+	}
+}
+
+/* A patch whose place and size depend on n, drawn with seed n. */
+static void step(unsigned n)
+{
+	uint32_t hsh = hash(n + 1);
+	int w = fb_w / 4 + (int)(hsh % (unsigned)(fb_w / 3 + 1));
+	int h = fb_h / 4 + (int)((hsh >> 8) % (unsigned)(fb_h / 3 + 1));
+	int x = (int)((hsh >> 16) % (unsigned)(fb_w - w + 1));
+	int y = (int)((hsh >> 24) % (unsigned)(fb_h - h + 1));
+
+	if (n % 2) {
+		draw(x, y, w, h, n);
+	} else {
+		/* Calm patch: one colour with a few boxes, what RRE and the
+		 * solid/subrect paths of hextile, tight and zrle are for. */
+		int i, yy, xx;
+
+		for (i = 0; i < 6; i++) {
+			uint32_t hh = hash(n * 16 + (unsigned)i);
+			uint32_t c = rgb(hh, hh >> 8, hh >> 16);
+			int bw = i ? 1 + (int)(hh >> 3) % (w / 3) : w;
+			int bh = i ? 1 + (int)(hh >> 11) % (h / 3) : h;
+			int bx = i ? x + (int)(hh >> 19) % (w - bw + 1) : x;
+			int by = i ? y + (int)(hh >> 25) % (h - bh + 1) : y;
+
+			for (yy = by; yy < by + bh; yy++)
+				for (xx = bx; xx < bx + bw; xx++)
+					fb[(size_t)yy * fb_w + xx] = c;
+		}
+	}
+	rfbMarkRectAsModified(screen, x, y, x + w, y + h);
+}
+
+/* Returns false to quit. */
+static bool command(char *line)
+{
+	char arg[200];
+	int a, b;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	if (sscanf(line, "step %d", &a) == 1) {
+		step((unsigned)a);
+	} else if (sscanf(line, "scroll %d %d", &a, &b) == 2) {
+		scroll(a, b);
+	} else if (sscanf(line, "resize %d %d", &a, &b) == 2) {
+		if (resize(a, b) < 0)
+			emit("ERROR cannot resize to %dx%d", a, b);
+		else
+			emit("RESIZED %d %d", a, b);
+	} else if (sscanf(line, "dump %199s", arg) == 1) {
+		int err = dump(arg);
+
+		if (err)
+			emit("ERROR dump %s: %s", arg, strerror(-err));
+		else
+			emit("DUMPED %s", arg);
+	} else if (strcmp(line, "stats") == 0) {
+		stats();
+	} else if (strcmp(line, "quit") == 0) {
+		return false;
+	} else if (line[0]) {
+		emit("ERROR unknown command: %s", line);
+	}
+	return true;
+}
+
+static int listen_loopback(bool v6, int *port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd, one = 1;
+
+	memset(&ss, 0, sizeof(ss));
+	if (v6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+
+		s6->sin6_family = AF_INET6;
+		s6->sin6_addr = in6addr_loopback;
+		len = sizeof(*s6);
+	} else {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+
+		s4->sin_family = AF_INET;
+		s4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		len = sizeof(*s4);
+	}
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 8) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&ss, &len) < 0) {
+		close(fd);
+		return -1;
+	}
+	*port = ntohs(v6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+			 : ((struct sockaddr_in *)&ss)->sin_port);
+	return fd;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: testserver [--size WxH] [--password PW] "
+			"[--ipv6] [--keep] [--timeout SECS] "
+			"[--after SECS:COMMAND]...\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	bool v6 = false, keep = false, in_open = true;
+	double timeout = 300, start = now();
+	int i, lfd, port, argc0 = 0;
+	char line[256];
+	size_t have = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(a, "--size") == 0 && v) {
+			if (sscanf(v, "%dx%d", &fb_w, &fb_h) != 2 || fb_w < 8 ||
+			    fb_h < 8 || fb_w > 8192 || fb_h > 8192)
+				usage();
+			i++;
+		} else if (strcmp(a, "--password") == 0 && v) {
+			passwords[0] = v;
+			i++;
+		} else if (strcmp(a, "--timeout") == 0 && v) {
+			timeout = atof(v);
+			i++;
+		} else if (strcmp(a, "--after") == 0 && v) {
+			struct after *af = &afters[n_afters];
+			const char *colon = strchr(v, ':');
+
+			if (n_afters == MAX_AFTER || !colon)
+				usage();
+			af->secs = atof(v);
+			snprintf(af->cmd, sizeof(af->cmd), "%s", colon + 1);
+			n_afters++;
+			i++;
+		} else if (strcmp(a, "--ipv6") == 0) {
+			v6 = true;
+		} else if (strcmp(a, "--keep") == 0) {
+			keep = true;
+		} else {
+			usage();
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	rfbLog = quiet;
+	rfbErr = quiet;
+
+	fb = calloc((size_t)fb_w * fb_h, 4);
+	if (!fb)
+		return 1;
+	draw(0, 0, fb_w, fb_h, 0);
+	screen = rfbGetScreen(&argc0, NULL, fb_w, fb_h, 8, 3, 4);
+	if (!screen)
+		return 1;
+	screen->desktopName = "vncfb test server";
+	screen->frameBuffer = (char *)fb;
+	screen->alwaysShared = TRUE;
+	/* We listen ourselves (port 0 = any free port); libvncserver only
+	 * serves the sockets we hand it. */
+	screen->port = 0;
+	screen->ipv6port = 0;
+	screen->autoPort = FALSE;
+	screen->httpDir = NULL;
+	screen->kbdAddEvent = on_key;
+	screen->ptrAddEvent = on_ptr;
+	screen->newClientHook = on_client;
+	if (passwords[0]) {
+		screen->authPasswdData = (void *)passwords;
+		screen->passwordCheck = rfbCheckPasswordByList;
+	}
+	rfbInitServer(screen);
+	/* rfbGetScreen installs its default cursor, which libvncserver would
+	 * paint into the picture. A NULL cursor is not an option: 0.9.14's
+	 * rfbScheduleCopyRegion dereferences it for clients without cursor
+	 * shape updates. So: a 1x1 cursor with an empty mask draws nothing. */
+	screen->cursor = rfbMakeXCursor(1, 1, " ", " ");
+
+	lfd = listen_loopback(v6, &port);
+	if (lfd < 0) {
+		fprintf(stderr, "testserver: cannot listen on %s: %s\n",
+			v6 ? "::1" : "127.0.0.1", strerror(errno));
+		return 1;
+	}
+	emit("READY %d", port);
+
+	for (;;) {
+		struct pollfd pfd[2] = { { lfd, POLLIN, 0 },
+					 { 0, POLLIN, 0 } };
+
+		if (timeout > 0 && now() - start > timeout) {
+			fprintf(stderr, "testserver: timeout, leaving\n");
+			break;
+		}
+		if (poll(pfd, in_open ? 2 : 1, 5) > 0) {
+			if (pfd[0].revents & POLLIN) {
+				int fd = accept(lfd, NULL, NULL);
+
+				if (fd >= 0)
+					rfbNewClient(screen, fd);
+			}
+			if (in_open && (pfd[1].revents & (POLLIN | POLLHUP))) {
+				ssize_t k = read(0, line + have,
+						 sizeof(line) - 1 - have);
+				char *nl;
+
+				if (k <= 0) {
+					in_open = false;
+					if (!keep)
+						break;
+				} else {
+					have += (size_t)k;
+				}
+				line[have] = '\0';
+				while ((nl = strchr(line, '\n'))) {
+					*nl = '\0';
+					if (!command(line))
+						goto out;
+					have -= (size_t)(nl + 1 - line);
+					memmove(line, nl + 1, have + 1);
+				}
+				if (have == sizeof(line) - 1)
+					have = 0; /* overlong line: drop */
+			}
+		}
+		for (i = 0; i < n_afters; i++) {
+			struct after *af = &afters[i];
+
+			if (!af->done && first_client >= 0 &&
+			    now() - first_client >= af->secs) {
+				af->done = true;
+				if (!command(af->cmd))
+					goto out;
+			}
+		}
+		rfbProcessEvents(screen, 5000);
+	}
+out:
+	close(lfd);
+	rfbShutdownServer(screen, TRUE);
+	rfbScreenCleanup(screen);
+	free(fb);
+	return 0;
+}

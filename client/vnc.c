@@ -37,6 +37,7 @@ struct vnc_client {
 	char *encodings;	/* the string handed to libvncclient */
 	bool in_handshake;
 	bool resize_failed;
+	bool no_password;	/* the server asked, we had none */
 };
 
 static int client_tag;
@@ -288,7 +289,8 @@ static char *cb_password(rfbClient *cl)
 	if (vc->cfg.get_password)
 		pw = vc->cfg.get_password(vc->cfg.password_ctx);
 	if (!pw) {
-		snprintf(last_msg, sizeof(last_msg), "no password available");
+		/* libvncclient logs its own words after this; remember. */
+		vc->no_password = true;
 		return NULL;
 	}
 	return pw;
@@ -451,15 +453,16 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 
 	if (vc->resize_failed)
 		return VNC_ERR_RESOURCE;
+	if (vc->no_password) {
+		log_error("%s asks for a password and none was given (use "
+			  "--passwd FILE or VNCFB_PASSWORD)",
+			  vc->peer);
+		return VNC_ERR_AUTH;
+	}
 	if (strcasestr(m, "authentication") || strcasestr(m, "password")) {
 		if (strcasestr(m, "too many"))
 			log_error("%s refused the connection: %s", vc->peer,
 				  m);
-		else if (strcasestr(m, "no password"))
-			log_error("%s asks for a password and none was "
-				  "given (use --passwd FILE or "
-				  "VNCFB_PASSWORD)",
-				  vc->peer);
 		else
 			log_error("authentication failed for %s (wrong "
 				  "password?)",

@@ -143,6 +143,7 @@ class Vncfb:
         self.args = [VNCFB, "--screenshot", self.shot, *args]
         log("$ " + " ".join(self.args))
         self.err = open(self.errpath, "w+")
+        self.usr1_ok = False
         # A new session: no controlling terminal, so no password prompt.
         self.p = subprocess.Popen(self.args, stdin=subprocess.DEVNULL,
                                   stdout=self.err, stderr=self.err, env=e,
@@ -153,6 +154,25 @@ class Vncfb:
         with open(self.errpath) as f:
             return f.read()
 
+    def wait_handler(self, timeout):
+        """SIGUSR1 kills a process that has not installed its handler
+        yet: wait until /proc says it catches it."""
+        if self.usr1_ok:
+            return
+        end = time.monotonic() + timeout
+        bit = 1 << (signal.SIGUSR1 - 1)
+        while time.monotonic() < end and self.p.poll() is None:
+            try:
+                with open("/proc/%d/status" % self.p.pid) as f:
+                    for line in f:
+                        if line.startswith("SigCgt:") and \
+                                int(line.split()[1], 16) & bit:
+                            self.usr1_ok = True
+                            return
+            except OSError:
+                return
+            time.sleep(0.01)
+
     def snapshot(self, timeout=5.0):
         """Ask for a screenshot and read it; None if vncfb has exited."""
         try:
@@ -161,6 +181,7 @@ class Vncfb:
             pass
         if self.p.poll() is not None:
             return None
+        self.wait_handler(timeout)
         self.p.send_signal(signal.SIGUSR1)
         end = time.monotonic() + timeout
         while time.monotonic() < end:

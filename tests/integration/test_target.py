@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""The server address forms reach the server: HOST::PORT, HOST:DISPLAY
+(port 5900 + DISPLAY), a name (localhost), [::1]::PORT and [::1]:DISPLAY
+over IPv6. IPv6 cases are left out (said on stdout) when this machine has
+no ::1.
+"""
+import socket
+
+import vnctest as vt
+
+OW, OH = 320, 240
+
+
+def has_ipv6_loopback():
+    try:
+        s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        s.bind(("::1", 0))
+        s.close()
+        return True
+    except OSError:
+        return False
+
+
+def shows(tmp, srv, target):
+    want = vt.compose(srv.dump(), OW, OH)
+    cl = vt.Vncfb(tmp, ["-o", "mem:%dx%d" % (OW, OH), target])
+    try:
+        cl.wait_until(lambda got: vt.diff(got, want),
+                      what="picture via " + target)
+        rc = cl.terminate()
+        if rc != 0:
+            raise vt.Fail("%s: exit %d: %s" % (target, rc, cl.stderr()))
+    finally:
+        cl.kill()
+    vt.log("ok: %s" % target)
+
+
+def main(tmp):
+    srv = vt.Server(tmp, "--size", "%dx%d" % (OW, OH))
+    try:
+        p = srv.port
+        shows(tmp, srv, "127.0.0.1::%d" % p)
+        shows(tmp, srv, "localhost::%d" % p)
+        if p > 5900:
+            shows(tmp, srv, "127.0.0.1:%d" % (p - 5900))
+    finally:
+        srv.close()
+    if not has_ipv6_loopback():
+        vt.log("left out: IPv6 (no ::1 on this machine)")
+        return 0
+    srv = vt.Server(tmp, "--size", "%dx%d" % (OW, OH), "--ipv6")
+    try:
+        p = srv.port
+        shows(tmp, srv, "[::1]::%d" % p)
+        if p > 5900:
+            shows(tmp, srv, "[::1]:%d" % (p - 5900))
+    finally:
+        srv.close()
+    return 0
+
+
+if __name__ == "__main__":
+    vt.main(main)

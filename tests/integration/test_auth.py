@@ -5,10 +5,12 @@ desktop and exits 0; a wrong one exits 1 with one line about
 authentication; a missing one (no terminal) exits 1 saying so; a password
 file readable by others is refused before connecting.
 """
+import sys
 import os
 import shutil
 
-import vnctest as vt
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import vnctest as vt  # noqa: E402
 
 PASSWORD = "vncfb-ok"
 # Written by TigerVNC's `vncpasswd -f` for PASSWORD.

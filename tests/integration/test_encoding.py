@@ -10,7 +10,8 @@ usage: test_encoding.py ENCODING FORMAT [QUALITY]
 """
 import sys
 
-import vnctest as vt
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import vnctest as vt  # noqa: E402
 
 SW, SH = 320, 240       # remote desktop
 OW, OH = 400, 300       # output: the desktop is centred at (40, 30)

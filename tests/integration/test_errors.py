@@ -7,13 +7,15 @@ lookup of a .invalid host runs in a network namespace of its own (unshare
 -n) so that no query leaves the machine; without unshare that one case is
 left out (said on stdout).
 """
+import sys
 import os
 import shutil
 import socket
 import subprocess
 import threading
 
-import vnctest as vt
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import vnctest as vt  # noqa: E402
 
 
 class FakeServer:
@@ -75,8 +77,8 @@ def close_after_security(conn):
     conn.sendall(b"\x00\x00\x00\x00")   # SecurityResult OK, then gone
 
 
-def check(what, args, status, words, env=None):
-    rc, out = vt.run_vncfb(args, env=env, timeout=30)
+def check(what, args, status, words, env=None, quiet=True):
+    rc, out = vt.run_vncfb(args, env=env, timeout=30, quiet=quiet)
     lines = [l for l in out.splitlines() if l.strip()]
     if rc != status:
         raise vt.Fail("%s: exit %d, expected %d (%r)"
@@ -127,8 +129,8 @@ def main(tmp):
         vt.VNCFB = "unshare"
         try:
             check("unresolvable host",
-                  ["-n", vncfb, *mem, "nonexistent.invalid"], 1,
-                  ["nonexistent.invalid", "resolve"])
+                  ["-n", vncfb, "-q", *mem, "nonexistent.invalid"], 1,
+                  ["nonexistent.invalid", "resolve"], quiet=False)
         finally:
             vt.VNCFB = vncfb
     else:

@@ -7,7 +7,8 @@ usage: test_resize.py FORMAT [ENCODINGS]
 """
 import sys
 
-import vnctest as vt
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import vnctest as vt  # noqa: E402
 
 OW, OH = 400, 300
 

@@ -239,8 +239,11 @@ class Vncfb:
             self.p.wait()
 
 
-def run_vncfb(args, env=None, timeout=30):
-    """Run vncfb to completion: (status, stderr)."""
+def run_vncfb(args, env=None, timeout=30, quiet=True):
+    """Run vncfb to completion: (status, stderr). quiet adds -q, so that
+    only warnings and errors are printed (the error checks count lines)."""
+    if quiet:
+        args = ["-q", *args]
     e = dict(os.environ)
     e.pop("VNCFB_PASSWORD", None)
     if env:

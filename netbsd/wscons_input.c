@@ -235,8 +235,15 @@ static int dev_open(struct wsdev *d, bool first)
 			  strerror(errno), d->path);
 		goto fail;
 	}
-	if (!first)
+	if (!first) {
+		/* Back from another screen, whose console may have toggled
+		 * Caps or Num Lock. */
+		if (d->kind == DEV_KBD &&
+		    ioctl(d->fd, WSKBDIO_GETLEDS, &version) == 0)
+			wskbd_map_set_locks(&d->kmap, version & WSKBD_LED_CAPS,
+					    version & WSKBD_LED_NUM);
 		return 0;
+	}
 	if (d->kind == DEV_KBD) {
 		ret = load_keymap(d);
 		if (ret < 0)

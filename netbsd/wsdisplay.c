@@ -5,6 +5,7 @@
 #include <sys/types.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <dev/wscons/wsconsio.h>
 #include <dev/wscons/wsdisplay_usl_io.h>
@@ -23,9 +24,10 @@
 #include "wsfb_format.h"
 
 #define DEFAULT_DEVICE "/dev/ttyE0"
-/* One signal for both directions, as X does on the BSDs: whether it is a
- * release or an acquire follows from whether we are shown. */
-#define SWITCH_SIG SIGUSR2
+/* Release and acquire come as two signals, so a stray one cannot turn the
+ * state around. Not SIGUSR1: that one asks the session for a screenshot. */
+#define REL_SIG SIGUSR2
+#define ACQ_SIG SIGRTMIN
 
 _Static_assert(WSFB_FMT_RGB == WSFB_RGB && WSFB_FMT_CI == WSFB_CI &&
 		   WSFB_FMT_GREYSCALE == WSFB_GREYSCALE &&
@@ -46,7 +48,7 @@ struct ws_priv {
 	struct vt_mode old_vt;
 	bool shown;
 	int pipe[2];
-	struct sigaction old_sa;
+	struct sigaction old_rel, old_acq;
 };
 
 /* The open output, for screen switches asked by the input and for the
@@ -89,13 +91,25 @@ int wscons_switch_screen(int n)
 static void on_switch(int signo)
 {
 	int saved = errno;
-	char c = 's';
+	char c = signo == REL_SIG ? 'R' : 'A';
 
-	(void)signo;
 	if (sig_wfd >= 0 && write(sig_wfd, &c, 1) < 0) {
 		/* Pipe full: a switch is pending already. */
 	}
 	errno = saved;
+}
+
+/* The screen vncfb was started on when that is a wscons screen (a login
+ * on ttyE2 draws on ttyE2), else ttyE0. */
+static const char *default_device(void)
+{
+	const char *t = ttyname(STDIN_FILENO);
+	size_t n = strlen("/dev/ttyE");
+
+	if (t && strncmp(t, "/dev/ttyE", n) == 0 && t[n] >= '0' &&
+	    t[n] <= '9' && strspn(t + n, "0123456789") == strlen(t + n))
+		return t;
+	return DEFAULT_DEVICE;
 }
 
 static int put_cmap(int fd, uint8_t *r, uint8_t *g, uint8_t *b)
@@ -179,6 +193,34 @@ static int read_fbinfo(struct ws_priv *p, struct wsfb_info *fi)
 	return 0;
 }
 
+/* Our screen must be the one shown before we draw: the framebuffer is
+ * shared by all screens. wsdisplay minors are unit << 8 | screen. */
+static void bring_to_front(struct ws_priv *p)
+{
+	struct stat st;
+	int active = -1, ours;
+
+	if (fstat(p->fd, &st) < 0 || !S_ISCHR(st.st_mode))
+		return;
+	ours = (int)(minor(st.st_rdev) & 0xff);
+	if (ioctl(p->fd, WSDISPLAYIO_GETACTIVESCREEN, &active) < 0) {
+		log_debug("ioctl WSDISPLAYIO_GETACTIVESCREEN: %s",
+			  strerror(errno));
+		return;
+	}
+	if (active == ours)
+		return;
+	log_info("%s is not the screen shown (screen %d is); switching to it",
+		 p->path, active);
+	/* USL numbers screens from 1. */
+	if (ioctl(p->fd, VT_ACTIVATE, ours + 1) < 0) {
+		log_warn("ioctl VT_ACTIVATE: %s", strerror(errno));
+		return;
+	}
+	if (ioctl(p->fd, VT_WAITACTIVE, ours + 1) < 0)
+		log_warn("ioctl VT_WAITACTIVE: %s", strerror(errno));
+}
+
 static int take_switching(struct ws_priv *p)
 {
 	struct vt_mode vm;
@@ -199,18 +241,20 @@ static int take_switching(struct ws_priv *p)
 	sa.sa_handler = on_switch;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
-	sigaction(SWITCH_SIG, &sa, &p->old_sa);
+	sigaction(REL_SIG, &sa, &p->old_rel);
+	sigaction(ACQ_SIG, &sa, &p->old_acq);
 	memset(&vm, 0, sizeof(vm));
 	vm.mode = VT_PROCESS;
-	vm.relsig = SWITCH_SIG;
-	vm.acqsig = SWITCH_SIG;
-	vm.frsig = SWITCH_SIG;
+	vm.relsig = REL_SIG;
+	vm.acqsig = ACQ_SIG;
+	vm.frsig = REL_SIG;
 	if (ioctl(p->fd, VT_SETMODE, &vm) < 0) {
 		log_warn("ioctl VT_SETMODE: %s: switching screens will not "
 			 "stop vncfb drawing",
 			 strerror(errno));
-		sigaction(SWITCH_SIG, &p->old_sa, NULL);
 		sig_wfd = -1;
+		sigaction(REL_SIG, &p->old_rel, NULL);
+		sigaction(ACQ_SIG, &p->old_acq, NULL);
 		close(p->pipe[0]);
 		close(p->pipe[1]);
 		p->pipe[0] = p->pipe[1] = -1;
@@ -254,7 +298,8 @@ static void ws_close(struct output *out)
 	restore(p);
 	if (p->pipe[0] >= 0) {
 		sig_wfd = -1;
-		sigaction(SWITCH_SIG, &p->old_sa, NULL);
+		sigaction(REL_SIG, &p->old_rel, NULL);
+		sigaction(ACQ_SIG, &p->old_acq, NULL);
 		close(p->pipe[0]);
 		close(p->pipe[1]);
 	}
@@ -294,7 +339,7 @@ static int ws_open(struct output *out, const char *arg)
 	p->fd = -1;
 	p->pipe[0] = p->pipe[1] = -1;
 	snprintf(p->pathbuf, sizeof(p->pathbuf), "%s",
-		 arg && *arg ? arg : DEFAULT_DEVICE);
+		 arg && *arg ? arg : default_device());
 	p->path = p->pathbuf;
 	out->priv = p;
 
@@ -312,6 +357,9 @@ static int ws_open(struct output *out, const char *arg)
 		log_error("%s: %s", p->path, why);
 		goto fail;
 	}
+	/* Before VT_PROCESS (switching to us needs no acknowledgement then)
+	 * and before the colour map is saved (it is the shown one's). */
+	bring_to_front(p);
 	pagesize = sysconf(_SC_PAGESIZE);
 	ret = wsfb_map_len(&fi, pagesize > 0 ? (size_t)pagesize : 4096,
 			   &p->maplen);
@@ -387,7 +435,7 @@ static int ws_dispatch(struct output *out, const struct output_events *ev)
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
 	for (i = 0; i < n; i++) {
-		if (p->shown) {
+		if (buf[i] == 'R' && p->shown) {
 			/* Leaving: stop drawing before the console gets the
 			 * framebuffer back. */
 			ev->suspend(ev->ctx);
@@ -396,7 +444,7 @@ static int ws_dispatch(struct output *out, const struct output_events *ev)
 			if (ioctl(p->fd, VT_RELDISP, VT_TRUE) < 0)
 				log_warn("ioctl VT_RELDISP: %s",
 					 strerror(errno));
-		} else {
+		} else if (buf[i] == 'A' && !p->shown) {
 			if (ioctl(p->fd, VT_RELDISP, VT_ACKACQ) < 0)
 				log_warn("ioctl VT_RELDISP: %s",
 					 strerror(errno));

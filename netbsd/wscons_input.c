@@ -127,6 +127,28 @@ static int kq_watch(struct ws_input *wi, int i, bool add)
 	return 0;
 }
 
+/* A multiplexer answers GTYPE and GETMAP for one of its keyboards, and its
+ * events carry no keyboard id: keyboards of two types (a laptop's PC
+ * keyboard and a USB one) cannot both be translated right through it. */
+static void warn_mixed(const struct wsdev *d, u_int type)
+{
+	struct wsmux_device_list l;
+	int i, kbds = 0;
+
+	memset(&l, 0, sizeof(l));
+	if (ioctl(d->fd, WSMUXIO_LIST_DEVICES, &l) < 0)
+		return; /* not a multiplexer */
+	for (i = 0; i < l.ndevices && i < WSMUX_MAXDEV; i++)
+		kbds += l.devices[i].type == WSMUX_KBD;
+	if (kbds > 1)
+		log_warn("%s has %d keyboards, all read with one keyboard's "
+			 "map (type %u): keys of a keyboard of another kind "
+			 "(PC and USB) may come out wrong; --input "
+			 "/dev/wskbdN,/dev/wsmouse reads just the one you type "
+			 "on",
+			 d->path, kbds, type);
+}
+
 /* The keyboard's own map; GETMAP shortens maplen to what it has. */
 static int load_keymap(struct wsdev *d)
 {
@@ -183,6 +205,7 @@ static int load_keymap(struct wsdev *d)
 	if (ioctl(d->fd, WSKBDIO_GETLEDS, &leds) == 0)
 		wskbd_map_set_locks(&d->kmap, leds & WSKBD_LED_CAPS,
 				    leds & WSKBD_LED_NUM);
+	warn_mixed(d, type);
 	log_debug("%s: keyboard type %u, encoding %#x, %u keys", d->path, type,
 		  (unsigned)enc, md.maplen);
 	return 0;

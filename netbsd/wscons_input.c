@@ -494,6 +494,10 @@ static void key_event(struct wsdev *d, const struct wscons_event *e,
 		release_all(d, sink);
 		wscons_switch_screen(o.screen);
 		break;
+	case WSKBD_ACT_PAN:
+		if (sink->pan)
+			sink->pan(sink->ctx, o.pan_dx, o.pan_dy);
+		break;
 	case WSKBD_ACT_QUIT:
 		release_all(d, sink);
 		sink->quit(sink->ctx);

@@ -430,6 +430,49 @@ static int hot_screen(const struct wskbd_keymap_entry *e)
 	return -1;
 }
 
+/* Ctrl+Alt+Shift+key: the pan step for key, false when it is none. */
+static bool hot_pan(uint16_t ks, int *dx, int *dy)
+{
+	/* The keypad's navigation keys count too. */
+	static const uint16_t kp[] = {
+	    0xf381, 0xf386, 0xf384, 0xf387, /* KP_Home Left Up Right */
+	    0xf385, 0xf382, 0xf383, 0xf388, /* KP_Down Prior Next End */
+	};
+
+	if (ks >= WSKS_KP_Home && ks < WSKS_KP_Home + 8)
+		ks = kp[ks - WSKS_KP_Home];
+	*dx = *dy = 0;
+	switch (ks) {
+	case 0xf386: /* Left */
+		*dx = -1;
+		break;
+	case 0xf387: /* Right */
+		*dx = 1;
+		break;
+	case 0xf384: /* Up */
+		*dy = -1;
+		break;
+	case 0xf385: /* Down */
+		*dy = 1;
+		break;
+	case 0xf382: /* Prior */
+		*dy = -8;
+		break;
+	case 0xf383: /* Next */
+		*dy = 8;
+		break;
+	case 0xf381: /* Home */
+		*dx = -WSKBD_PAN_EDGE;
+		break;
+	case 0xf388: /* End */
+		*dx = WSKBD_PAN_EDGE;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 void wskbd_map_event(struct wskbd_map *m, unsigned keycode, bool down,
 		     struct wskbd_out *out)
 {
@@ -462,6 +505,9 @@ void wskbd_map_event(struct wskbd_map *m, unsigned keycode, bool down,
 			out->screen = screen;
 		} else if (e->group1[0] == WSKS_BackSpace) {
 			out->action = WSKBD_ACT_QUIT;
+		} else if ((m->mods & (M_SHIFT_L | M_SHIFT_R)) &&
+			   hot_pan(e->group1[0], &out->pan_dx, &out->pan_dy)) {
+			out->action = WSKBD_ACT_PAN;
 		}
 		if (out->action != WSKBD_ACT_NONE) {
 			m->sent[keycode] = SWALLOWED;

@@ -85,7 +85,12 @@ enum wskbd_action {
 	WSKBD_ACT_KEY,	    /* send keysym/scancode, down or up */
 	WSKBD_ACT_VT,	    /* hot key: switch to wscons screen `screen` */
 	WSKBD_ACT_QUIT,	    /* hot key: the quit chord */
+	WSKBD_ACT_PAN,	    /* hot key: pan by (pan_dx, pan_dy) */
 };
+
+/* Pan steps of Ctrl+Alt+Shift+Home/End: past any edge (the session caps
+ * them). */
+#define WSKBD_PAN_EDGE 1000
 
 struct wskbd_out {
 	enum wskbd_action action;
@@ -93,6 +98,8 @@ struct wskbd_out {
 	uint32_t scancode; /* XT scancode (0x80|code for 0xe0 keys), 0 */
 	bool down;
 	int screen; /* WSKBD_ACT_VT: 0-based (ttyE0 is 0) */
+	/* WSKBD_ACT_PAN: steps of 1/8 screen (input_sink.pan's unit) */
+	int pan_dx, pan_dy;
 };
 
 struct wskbd_map {
@@ -117,7 +124,9 @@ void wskbd_map_finish(struct wskbd_map *m);
 void wskbd_map_set_locks(struct wskbd_map *m, bool caps, bool num);
 
 /* One key event. Hot keys (with Control and Alt held): F1..F12 or a key
- * whose map command is Cmd_ScreenN switch screens; BackSpace quits. */
+ * whose map command is Cmd_ScreenN switch screens; BackSpace quits; with
+ * Shift too, the arrows pan by a step, Prior/Next by a screen height and
+ * Home/End to the left/right edge. */
 void wskbd_map_event(struct wskbd_map *m, unsigned keycode, bool down,
 		     struct wskbd_out *out);
 /* Release every key held (WSCONS_EVENT_ALL_KEYS_UP, leaving the screen):

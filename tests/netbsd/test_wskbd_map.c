@@ -222,6 +222,62 @@ static void test_hotkeys(void)
 	wskbd_map_finish(&m);
 }
 
+static void test_pan(void)
+{
+	static const struct wskbd_keymap_entry map[256] = {
+	    E(0x1d, WSKS_Cmd1, WSKS_Control_L, WSKS_Control_L, WSKS_Control_L,
+	      WSKS_Control_L),
+	    E(0x2a, V, WSKS_Shift_L, WSKS_Shift_L, WSKS_Shift_L, WSKS_Shift_L),
+	    E(0x38, WSKS_Cmd2, WSKS_Alt_L, WSKS_Alt_L, WSKS_Alt_L, WSKS_Alt_L),
+	    E(0xcb, V, 0xf386, 0xf386, 0xf386, 0xf386), /* Left */
+	    E(0xcd, V, 0xf387, 0xf387, 0xf387, 0xf387), /* Right */
+	    E(0xc8, V, 0xf384, 0xf384, 0xf384, 0xf384), /* Up */
+	    E(0xd0, V, 0xf385, 0xf385, 0xf385, 0xf385), /* Down */
+	    E(0xc9, V, 0xf382, 0xf382, 0xf382, 0xf382), /* Prior */
+	    E(0xd1, V, 0xf383, 0xf383, 0xf383, 0xf383), /* Next */
+	    E(0xc7, V, 0xf381, 0xf381, 0xf381, 0xf381), /* Home */
+	    E(0xcf, V, 0xf388, 0xf388, 0xf388, 0xf388), /* End */
+	    /* keypad 4: KP_Left, KP_4 */
+	    E(0x4b, V, 0xf296, 0xf234, 0xf296, 0xf234),
+	};
+	static const struct {
+		unsigned code;
+		int dx, dy;
+	} want[] = {
+	    {0xcb, -1, 0},
+	    {0xcd, 1, 0},
+	    {0xc8, 0, -1},
+	    {0xd0, 0, 1},
+	    {0xc9, 0, -8},
+	    {0xd1, 0, 8},
+	    {0xc7, -WSKBD_PAN_EDGE, 0},
+	    {0xcf, WSKBD_PAN_EDGE, 0},
+	    {0x4b, -1, 0},
+	};
+	struct wskbd_map m;
+	struct wskbd_out o;
+	size_t i;
+
+	CHECK(wskbd_map_init(&m, WSKBD_KT_PC_XT, 0, map, 256) == 0);
+	/* Ctrl+Alt+arrow without Shift is a key for the server */
+	ev(&m, 0x1d, true);
+	ev(&m, 0x38, true);
+	CHECK(is_key(ev(&m, 0xcb, true), 0xff51, 0xcb, true));
+	CHECK(is_key(ev(&m, 0xcb, false), 0xff51, 0xcb, false));
+	ev(&m, 0x2a, true);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		o = ev(&m, want[i].code, true);
+		CHECK(o.action == WSKBD_ACT_PAN && o.pan_dx == want[i].dx &&
+		      o.pan_dy == want[i].dy);
+		o = ev(&m, want[i].code, false);
+		CHECK(o.action == WSKBD_ACT_NONE);
+	}
+	/* Shift+arrow alone selects text on the server */
+	ev(&m, 0x1d, false);
+	CHECK(is_key(ev(&m, 0xcd, true), 0xff53, 0xcd, true));
+	wskbd_map_finish(&m);
+}
+
 static void test_usb(void)
 {
 	static const struct wskbd_keymap_entry usb_map[232] = {
@@ -310,6 +366,7 @@ int main(void)
 	test_levels();
 	test_locks_from_leds();
 	test_hotkeys();
+	test_pan();
 	test_usb();
 	test_keysyms();
 	test_init_errors();

@@ -3,6 +3,7 @@
 #define VNCFB_LOG_H
 
 enum log_level {
+	LOG_SILENT = -1,	/* nothing at all (fuzzing) */
 	LOG_ERROR = 0,
 	LOG_WARN,
 	LOG_INFO,

@@ -17,7 +17,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <jpeglib.h>
 #include <rfb/rfbclient.h>
+#include <setjmp.h>
+#include <turbojpeg.h>
 
 #include "log.h"
 #include "vnc.h"
@@ -38,6 +41,7 @@ struct vnc_client {
 	bool in_handshake;
 	bool resize_failed;
 	bool no_password;	/* the server asked, we had none */
+	bool asked_password;	/* the server wanted VNC authentication */
 };
 
 static int client_tag;
@@ -281,11 +285,108 @@ static void cb_finished(rfbClient *cl)
 	vc->ev.update_done(vc->ev.ctx);
 }
 
+struct jpeg_guard {
+	struct jpeg_error_mgr mgr;
+	jmp_buf env;
+};
+
+static void jpeg_fail(j_common_ptr ci)
+{
+	struct jpeg_guard *g = (struct jpeg_guard *)ci->err;
+
+	longjmp(g->env, 1);
+}
+
+static void jpeg_quiet(j_common_ptr ci, int level)
+{
+}
+
+/* Tight JPEG rectangles, decoded here instead of by libvncclient: its
+ * bundled TurboJPEG wrapper (0.9.14) underflows bytes_in_buffer when a
+ * marker's length runs past the data, and libjpeg then reads wild memory
+ * (a 100-byte rectangle crashes the client; tests/hostile-input.md), and
+ * its 16 bpp path decodes w*h*3 bytes into a 300 KiB buffer. libjpeg's
+ * own memory source is safe. The library hands us buffer to free. */
+static rfbBool cb_jpeg(rfbClient *cl, const uint8_t *buffer, int length,
+		       int x, int y, int w, int h)
+{
+	struct vnc_client *vc = from_cl(cl);
+	struct jpeg_decompress_struct ci;
+	struct jpeg_guard g;
+	struct pixfmt bgr;
+	size_t bpp = cl->format.bitsPerPixel / 8;
+	size_t pitch = (size_t)cl->width * bpp;
+	uint8_t *volatile row = NULL;
+	rfbBool ok = FALSE;
+
+	pixfmt_from_name("rgb888", &bgr);	/* B,G,R bytes in memory */
+	ci.err = jpeg_std_error(&g.mgr);
+	g.mgr.error_exit = jpeg_fail;
+	g.mgr.emit_message = jpeg_quiet;
+	jpeg_create_decompress(&ci);
+	if (setjmp(g.env)) {
+		char why[JMSG_LENGTH_MAX];
+
+		g.mgr.format_message((j_common_ptr)&ci, why);
+		snprintf(last_msg, sizeof(last_msg),
+			 "invalid JPEG data in a Tight rectangle: %s", why);
+		goto out;
+	}
+	if (length <= 0 || !cl->frameBuffer || x < 0 || y < 0 || w <= 0 ||
+	    h <= 0 || x + w > cl->width || y + h > cl->height) {
+		snprintf(last_msg, sizeof(last_msg),
+			 "Tight JPEG rectangle %dx%d at %d,%d is outside the "
+			 "desktop", w, h, x, y);
+		goto out;
+	}
+	jpeg_mem_src(&ci, (unsigned char *)buffer, (unsigned long)length);
+	jpeg_read_header(&ci, TRUE);
+	if (ci.image_width != (JDIMENSION)w ||
+	    ci.image_height != (JDIMENSION)h) {
+		snprintf(last_msg, sizeof(last_msg),
+			 "Tight JPEG image is %ux%u in a %dx%d rectangle",
+			 (unsigned)ci.image_width, (unsigned)ci.image_height, w,
+			 h);
+		goto out;
+	}
+	ci.out_color_space = JCS_EXT_BGR;
+	jpeg_start_decompress(&ci);
+	if (ci.output_components != 3 || ci.output_width != (JDIMENSION)w) {
+		snprintf(last_msg, sizeof(last_msg),
+			 "Tight JPEG image has an unexpected layout");
+		goto out;
+	}
+	row = malloc((size_t)w * 3);
+	if (!row) {
+		snprintf(last_msg, sizeof(last_msg), "out of memory");
+		goto out;
+	}
+	while (ci.output_scanline < ci.output_height) {
+		JSAMPROW rp = row;
+		size_t line = ci.output_scanline;
+
+		if (jpeg_read_scanlines(&ci, &rp, 1) != 1)
+			break;
+		pixfmt_convert_row(&vc->cfg.fmt,
+				   cl->frameBuffer + (size_t)(y + line) * pitch +
+					   (size_t)x * bpp,
+				   &bgr, row, (size_t)w);
+	}
+	jpeg_finish_decompress(&ci);
+	ok = TRUE;
+out:
+	jpeg_destroy_decompress(&ci);
+	free(row);
+	free((void *)buffer);
+	return ok;
+}
+
 static char *cb_password(rfbClient *cl)
 {
 	struct vnc_client *vc = from_cl(cl);
 	char *pw = NULL;
 
+	vc->asked_password = true;
 	if (vc->cfg.get_password)
 		pw = vc->cfg.get_password(vc->cfg.password_ctx);
 	if (!pw) {
@@ -296,22 +397,35 @@ static char *cb_password(rfbClient *cl)
 	return pw;
 }
 
+/* libvncclient 0.9.14 mallocs a new rcMask for every shape without
+ * freeing the old one (a leak per cursor change, found by the fuzzer), so
+ * the shape buffers are freed here once the session has copied them. */
+static void drop_cursor_buffers(rfbClient *cl)
+{
+	free(cl->rcSource);
+	cl->rcSource = NULL;
+	free(cl->rcMask);
+	cl->rcMask = NULL;
+}
+
 static void cb_cursor_shape(rfbClient *cl, int xhot, int yhot, int w, int h,
 			    int bpp)
 {
 	struct vnc_client *vc = from_cl(cl);
 
 	if (!vc->ev.cursor_shape || !cl->rcSource || !cl->rcMask)
-		return;
+		goto out;
 	if (w <= 0 || h <= 0 || w > VNC_MAX_CURSOR || h > VNC_MAX_CURSOR ||
 	    bpp != cl->format.bitsPerPixel / 8 || xhot < 0 || yhot < 0 ||
 	    xhot >= w || yhot >= h) {
 		log_debug("ignoring cursor shape %dx%d hot %d,%d", w, h, xhot,
 			  yhot);
-		return;
+		goto out;
 	}
 	vc->ev.cursor_shape(vc->ev.ctx, xhot, yhot, w, h, cl->rcSource,
 			    cl->rcMask);
+out:
+	drop_cursor_buffers(cl);
 }
 
 static rfbBool cb_cursor_pos(rfbClient *cl, int x, int y)
@@ -459,7 +573,11 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 			  vc->peer);
 		return VNC_ERR_AUTH;
 	}
-	if (strcasestr(m, "authentication") || strcasestr(m, "password")) {
+	/* A handshake that fails after the password went out is an auth
+	 * failure whatever the server's reason text says: retrying it could
+	 * lock the account. */
+	if (strcasestr(m, "authentication") || strcasestr(m, "password") ||
+	    (handshake && vc->asked_password)) {
 		if (strcasestr(m, "too many"))
 			log_error("%s refused the connection: %s", vc->peer,
 				  m);
@@ -485,15 +603,27 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 	return VNC_ERR_PROTOCOL;
 }
 
-struct vnc_client *vnc_connect(const struct vnc_config *cfg,
-			       const struct vnc_events *ev,
-			       enum vnc_error *err)
+/* rfbClientCleanup in 0.9.14 forgets the cursor shape buffers and the
+ * Tight JPEG decompressor; free them so reconnects do not leak (found by
+ * the fuzz replay under LeakSanitizer, see tests/hostile-input.md). The
+ * frame buffer is the session's shadow, not ours to free. */
+static void client_cleanup(rfbClient *cl)
+{
+	drop_cursor_buffers(cl);
+	if (cl->tjhnd) {
+		tjDestroy(cl->tjhnd);
+		cl->tjhnd = NULL;
+	}
+	cl->frameBuffer = NULL;
+	rfbClientCleanup(cl);
+}
+
+/* Allocate the wrapper for cfg; NULL when out of memory (logged). */
+static struct vnc_client *client_new(const struct vnc_config *cfg,
+				     const struct vnc_events *ev)
 {
 	struct vnc_client *vc;
-	rfbClient *cl;
-	int fd;
 
-	*err = VNC_OK;
 	rfbClientLog = lib_log;
 	rfbClientErr = lib_log;
 	last_msg[0] = '\0';
@@ -503,29 +633,47 @@ struct vnc_client *vnc_connect(const struct vnc_config *cfg,
 		goto err_nomem;
 	vc->cfg = *cfg;
 	vc->ev = *ev;
-	format_peer(vc->peer, sizeof(vc->peer), cfg->host, cfg->port);
+	format_peer(vc->peer, sizeof(vc->peer), cfg->host ? cfg->host : "",
+		    cfg->port);
 	vc->encodings = strdup(cfg->encodings ? cfg->encodings
 					      : DEFAULT_ENCODINGS);
 	if (!vc->encodings)
 		goto err_free_vc;
+	return vc;
 
-	fd = tcp_connect(cfg->host, cfg->port,
-			 cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms
-						     : 15000,
-			 vc->peer, err);
-	if (fd < 0)
-		goto err_free_enc;
+err_free_vc:
+	free(vc);
+err_nomem:
+	log_error("out of memory");
+	return NULL;
+}
+
+static void client_free(struct vnc_client *vc)
+{
+	free(vc->encodings);
+	free(vc);
+}
+
+/* The RFB handshake over a connected fd (owned from here on). 0, or -1
+ * with the reason logged and *err set; then fd is closed. */
+static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
+{
+	const struct vnc_config *cfg = &vc->cfg;
+	rfbClient *cl;
 
 	cl = rfbGetClient(8, 3, 4);
 	if (!cl) {
 		close(fd);
-		goto err_free_enc;
+		log_error("out of memory");
+		*err = VNC_ERR_RESOURCE;
+		return -1;
 	}
 	vc->cl = cl;
 	rfbClientSetClientData(cl, &client_tag, vc);
 	set_format(cl, &cfg->fmt);
 	cl->sock = fd;
-	cl->serverHost = strdup(cfg->host);
+	free(cl->serverHost);
+	cl->serverHost = strdup(cfg->host ? cfg->host : "");
 	cl->serverPort = cfg->port;
 	cl->canHandleNewFBSize = TRUE;
 	cl->appData.encodingsString = vc->encodings;
@@ -540,11 +688,12 @@ struct vnc_client *vnc_connect(const struct vnc_config *cfg,
 	cl->appData.useRemoteCursor = cfg->local_cursor;
 	cl->appData.viewOnly = cfg->view_only;
 	cl->appData.shareDesktop = TRUE;
-	cl->readTimeout = 30;
+	cl->readTimeout = cfg->read_timeout_s > 0 ? cfg->read_timeout_s : 30;
 	cl->MallocFrameBuffer = cb_malloc_fb;
 	cl->GotFrameBufferUpdate = cb_update;
 	cl->FinishedFrameBufferUpdate = cb_finished;
 	cl->GetPassword = cb_password;
+	cl->GotJpeg = cb_jpeg;
 	cl->GotCursorShape = cb_cursor_shape;
 	cl->HandleCursorPos = cb_cursor_pos;
 	cl->Bell = cb_bell;
@@ -571,32 +720,66 @@ struct vnc_client *vnc_connect(const struct vnc_config *cfg,
 	log_info("connected to %s (\"%s\", %dx%d)", vc->peer,
 		 cl->desktopName ? cl->desktopName : "", cl->width,
 		 cl->height);
-	return vc;
+	return 0;
 
 err_client:
-	rfbClientCleanup(cl);
-err_free_enc:
-	free(vc->encodings);
-err_free_vc:
-	free(vc);
+	client_cleanup(cl);
+	vc->cl = NULL;
 	if (*err == VNC_OK)
 		*err = VNC_ERR_RESOURCE;
-	return NULL;
-err_nomem:
-	log_error("out of memory");
-	*err = VNC_ERR_RESOURCE;
-	return NULL;
+	return -1;
+}
+
+struct vnc_client *vnc_connect(const struct vnc_config *cfg,
+			       const struct vnc_events *ev,
+			       enum vnc_error *err)
+{
+	struct vnc_client *vc;
+	int fd;
+
+	*err = VNC_OK;
+	vc = client_new(cfg, ev);
+	if (!vc) {
+		*err = VNC_ERR_RESOURCE;
+		return NULL;
+	}
+	fd = tcp_connect(cfg->host, cfg->port,
+			 cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms
+						     : 15000,
+			 vc->peer, err);
+	if (fd < 0 || handshake(vc, fd, err) < 0) {
+		client_free(vc);
+		return NULL;
+	}
+	return vc;
+}
+
+struct vnc_client *vnc_connect_fd(const struct vnc_config *cfg,
+				  const struct vnc_events *ev, int fd,
+				  enum vnc_error *err)
+{
+	struct vnc_client *vc;
+
+	*err = VNC_OK;
+	vc = client_new(cfg, ev);
+	if (!vc) {
+		close(fd);
+		*err = VNC_ERR_RESOURCE;
+		return NULL;
+	}
+	if (handshake(vc, fd, err) < 0) {
+		client_free(vc);
+		return NULL;
+	}
+	return vc;
 }
 
 void vnc_destroy(struct vnc_client *vc)
 {
 	if (!vc)
 		return;
-	/* The frame buffer is the session's shadow, not ours to free. */
-	vc->cl->frameBuffer = NULL;
-	rfbClientCleanup(vc->cl);
-	free(vc->encodings);
-	free(vc);
+	client_cleanup(vc->cl);
+	client_free(vc);
 }
 
 int vnc_fd(const struct vnc_client *vc)

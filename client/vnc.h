@@ -26,7 +26,8 @@ struct vnc_events {
 	/* A whole FramebufferUpdate has been decoded. */
 	void (*update_done)(void *ctx);
 	/* Optional: cursor shape in the shadow format, mask 1 byte/pixel
-	 * (non-zero = opaque). Sizes already checked against the caps. */
+	 * (non-zero = opaque). Sizes already checked against the caps.
+	 * The buffers are valid only during the call: copy them. */
 	void (*cursor_shape)(void *ctx, int xhot, int yhot, int w, int h,
 			     const uint8_t *pixels, const uint8_t *mask);
 	/* Optional: the server moved the pointer. */
@@ -45,6 +46,7 @@ struct vnc_config {
 	bool local_cursor;	/* ask for cursor shapes */
 	struct pixfmt fmt;	/* shadow (and wire) pixel format */
 	int connect_timeout_ms;	/* 0: 15 s */
+	int read_timeout_s;	/* a silent server is dropped; 0: 30 s */
 	/* Called when the server asks for a VNC password; returns a
 	 * malloc'd string (wiped and freed by the caller) or NULL. */
 	char *(*get_password)(void *ctx);
@@ -67,6 +69,11 @@ enum vnc_error {
 struct vnc_client *vnc_connect(const struct vnc_config *cfg,
 			       const struct vnc_events *ev,
 			       enum vnc_error *err);
+/* The same over an already connected stream socket (a proxy, a test's
+ * socketpair); fd is owned by the client from here on, even on failure. */
+struct vnc_client *vnc_connect_fd(const struct vnc_config *cfg,
+				  const struct vnc_events *ev, int fd,
+				  enum vnc_error *err);
 void vnc_destroy(struct vnc_client *vc);
 
 int vnc_fd(const struct vnc_client *vc);

@@ -1,0 +1,36 @@
+#!/bin/sh
+# CI's bounded fuzz run without -Dfuzz: build the libFuzzer target in a
+# nested clang build of this source tree, then fuzz for FUZZ_SECONDS
+# (default 60). Skips (77) only when clang or its libFuzzer runtime is
+# not installed.
+set -u
+secs=${FUZZ_SECONDS:-60}
+if ! command -v clang >/dev/null 2>&1; then
+	echo "SKIP: clang not installed (package clang)" >&2
+	exit 77
+fi
+probe=$(mktemp -d) || exit 1
+trap 'rm -rf "$probe"' EXIT
+echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)
+{ return 0; }' >"$probe/t.c"
+if ! clang -fsanitize=fuzzer,address,undefined "$probe/t.c" \
+	-o "$probe/t" 2>"$probe/err"; then
+	cat "$probe/err" >&2
+	echo "SKIP: clang has no libFuzzer runtime (package" \
+		"libclang-rt-14-dev)" >&2
+	exit 77
+fi
+nested=$VNCFB_BUILD_ROOT/fuzz-clang
+if [ ! -f "$nested/build.ninja" ]; then
+	CC=clang meson setup "$nested" "$VNCFB_SOURCE_ROOT" -Dfuzz=true \
+		-Dfuzz_seconds="$secs" >"$probe/setup.log" 2>&1 || {
+		cat "$probe/setup.log" >&2
+		exit 1
+	}
+fi
+ninja -C "$nested" -j2 tests/fuzz/fuzz_server >"$probe/build.log" 2>&1 || {
+	tail -n 40 "$probe/build.log" >&2
+	exit 1
+}
+exec sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
+	"$nested/tests/fuzz/fuzz_server" "$secs" "$nested/tests/fuzz"

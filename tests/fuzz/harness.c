@@ -1,0 +1,270 @@
+/* Fuzz harness: a socketpair stands in for the server, a pump thread
+ * feeds it the input, and vncfb's real pipeline (vnc.c, shadow, damage,
+ * blitter, mem output) consumes it on this thread. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "blit.h"
+#include "damage.h"
+#include "harness.h"
+#include "log.h"
+#include "output.h"
+#include "shadow.h"
+#include "vnc.h"
+
+static const char *const outputs[4] = {
+	"mem:96x64:xrgb8888",
+	"mem:96x64:rgb565",
+	"mem:96x64:bgrx8888",
+	"mem:96x64:rgb888",
+};
+
+struct pipeline {
+	struct output out;
+	struct shadow shadow;
+	struct damage damage;
+	struct blitter blit;
+	struct fuzz_result *res;
+	uint8_t *cursor;	/* copy of the last shape: ASan checks sizes */
+};
+
+static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
+{
+	struct pipeline *p = ctx;
+	uint8_t *pix = shadow_resize(&p->shadow, w, h);
+
+	if (pix)
+		blit_reset_view(&p->blit);
+	return pix;
+}
+
+static void ev_damage(void *ctx, const struct rect *r)
+{
+	struct pipeline *p = ctx;
+
+	/* vnc.c promises clipped rectangles; a broken promise is a bug in
+	 * vncfb, so make the fuzzer see it as a crash. */
+	if (r->x < 0 || r->y < 0 || r->w <= 0 || r->h <= 0 ||
+	    (uint64_t)r->x + (uint64_t)r->w > p->shadow.width ||
+	    (uint64_t)r->y + (uint64_t)r->h > p->shadow.height) {
+		fprintf(stderr, "damage %d,%d %dx%d outside %ux%u\n", r->x,
+			r->y, r->w, r->h, p->shadow.width, p->shadow.height);
+		abort();
+	}
+	damage_add(&p->damage, r);
+	p->res->damage++;
+}
+
+static void ev_update_done(void *ctx)
+{
+	struct pipeline *p = ctx;
+	struct damage_set set;
+	struct blit_stats st;
+
+	/* The blitter's pass, on this thread so a run is deterministic. */
+	damage_kick(&p->damage);
+	if (damage_take(&p->damage, &set, 0) >= 0)
+		blit_pass(&p->blit, &set, &st);
+	p->res->updates++;
+}
+
+static void ev_cursor(void *ctx, int xhot, int yhot, int w, int h,
+		      const uint8_t *pixels, const uint8_t *mask)
+{
+	struct pipeline *p = ctx;
+	size_t bpp = pixfmt_bytes(&p->shadow.fmt);
+	size_t n = (size_t)w * (size_t)h;
+	uint8_t *c = realloc(p->cursor, n * (bpp + 1));
+
+	if (!c)
+		return;
+	p->cursor = c;
+	memcpy(c, pixels, n * bpp);
+	memcpy(c + n * bpp, mask, n);
+	p->res->cursors++;
+}
+
+static void ev_cursor_pos(void *ctx, int x, int y)
+{
+}
+
+static void ev_bell(void *ctx)
+{
+}
+
+static char *get_password(void *ctx)
+{
+	return strdup("fuzz");
+}
+
+struct pump {
+	int fd;
+	const uint8_t *p;
+	size_t n;
+};
+
+/* The "server": write the input, swallow what the client says, and hang
+ * up after the last byte so the session ends. */
+static void *pump_run(void *arg)
+{
+	struct pump *pu = arg;
+	char sink[4096];
+	bool done = pu->n == 0;
+
+	if (done)
+		shutdown(pu->fd, SHUT_WR);
+	for (;;) {
+		struct pollfd pfd = { pu->fd, POLLIN | (done ? 0 : POLLOUT),
+				      0 };
+		ssize_t k;
+
+		if (poll(&pfd, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd.revents & (POLLIN | POLLHUP | POLLERR)) {
+			k = read(pu->fd, sink, sizeof(sink));
+			if (k < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (k <= 0)
+				break;
+		}
+		if (!done && (pfd.revents & POLLOUT)) {
+			k = send(pu->fd, pu->p, pu->n, MSG_NOSIGNAL);
+			if (k < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (k < 0)
+				break;
+			pu->p += k;
+			pu->n -= (size_t)k;
+			if (pu->n == 0) {
+				done = true;
+				shutdown(pu->fd, SHUT_WR);
+			}
+		}
+	}
+	close(pu->fd);
+	return NULL;
+}
+
+const char *fuzz_error_name(int error)
+{
+	static const char *const names[] = {
+		[VNC_OK] = "ok",
+		[VNC_ERR_RESOLVE] = "resolve",
+		[VNC_ERR_CONNECT] = "connect",
+		[VNC_ERR_AUTH] = "auth",
+		[VNC_ERR_PROTOCOL] = "protocol",
+		[VNC_ERR_CLOSED] = "closed",
+		[VNC_ERR_RESOURCE] = "resource",
+	};
+
+	if (error < 0 || error >= (int)(sizeof(names) / sizeof(names[0])))
+		return "?";
+	return names[error];
+}
+
+int fuzz_run(const uint8_t *data, size_t size, struct fuzz_result *res)
+{
+	struct pipeline p;
+	struct pixfmt sfmt;
+	struct vnc_config cfg;
+	struct vnc_events ev;
+	struct vnc_client *vc;
+	struct pump pu;
+	pthread_t th;
+	enum vnc_error err = VNC_OK;
+	int sv[2], ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (size < 1)
+		return 0;
+	memset(&p, 0, sizeof(p));
+	p.res = res;
+	if (output_open(&p.out, outputs[data[0] & 3]) < 0)
+		return -1;
+	pixfmt_shadow_for(&p.out.fmt, &sfmt);
+	if (shadow_init(&p.shadow, &sfmt) < 0)
+		goto out_output;
+	if (damage_init(&p.damage) < 0)
+		goto out_shadow;
+	if (blit_init(&p.blit, &p.out, &p.shadow, &p.damage, -1) < 0)
+		goto out_damage;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		perror("socketpair");
+		goto out_blit;
+	}
+	fcntl(sv[1], F_SETFL, O_NONBLOCK);
+	pu = (struct pump){ sv[1], data + 1, size - 1 };
+	if (pthread_create(&th, NULL, pump_run, &pu) != 0) {
+		close(sv[0]);
+		close(sv[1]);
+		goto out_blit;
+	}
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.host = "fuzz";
+	cfg.port = 5900;
+	cfg.quality = 5;
+	cfg.compress = -1;
+	cfg.local_cursor = true;
+	cfg.fmt = sfmt;
+	cfg.read_timeout_s = 5;
+	cfg.get_password = get_password;
+	ev = (struct vnc_events){ .ctx = &p,
+				  .resize = ev_resize,
+				  .damage = ev_damage,
+				  .update_done = ev_update_done,
+				  .cursor_shape = ev_cursor,
+				  .cursor_pos = ev_cursor_pos,
+				  .bell = ev_bell };
+	vc = vnc_connect_fd(&cfg, &ev, sv[0], &err);
+	if (vc) {
+		res->connected = 1;
+		while (vnc_dispatch(vc, &err) == 0)
+			;
+		vnc_destroy(vc);
+	}
+	pthread_join(th, NULL);
+	res->error = err;
+	res->width = p.shadow.width;
+	res->height = p.shadow.height;
+	ret = 0;
+out_blit:
+	blit_finish(&p.blit);
+out_damage:
+	damage_finish(&p.damage);
+out_shadow:
+	shadow_finish(&p.shadow);
+out_output:
+	output_close(&p.out);
+	free(p.cursor);
+	return ret;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static bool once;
+	struct fuzz_result res;
+
+	if (!once) {
+		once = true;
+		if (!getenv("VNCFB_FUZZ_VERBOSE"))
+			log_set_level(LOG_SILENT);
+		signal(SIGPIPE, SIG_IGN);
+	}
+	fuzz_run(data, size, &res);
+	return 0;
+}

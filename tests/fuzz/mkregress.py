@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Write the hostile-server regression cases into tests/fuzz/regress.
+
+Each case is a fuzz input (harness.h): one format byte, then exactly what
+a misbehaving server sends. Run by hand after changing a case; the output
+is committed, and tests/hostile-input.md says what vncfb does with each.
+"""
+import os
+import struct
+import sys
+import zlib
+
+W, H = 64, 48
+
+
+def pixfmt32():
+    # bpp, depth, big-endian, true-colour, maxes, shifts, padding
+    return struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255, 255, 255,
+                       16, 8, 0)
+
+
+def hello(w=W, h=H, name=b"hostile", auth=1, extra=b""):
+    s = b"RFB 003.008\n"
+    if auth == 1:
+        s += bytes([1, 1]) + struct.pack(">I", 0)
+    else:
+        s += extra
+    s += struct.pack(">HH", w, h) + pixfmt32()
+    s += struct.pack(">I", len(name)) + name
+    return s
+
+
+def fbu(*rects, count=None):
+    n = len(rects) if count is None else count
+    return struct.pack(">BxH", 0, n) + b"".join(rects)
+
+
+def rect(x, y, w, h, enc, body=b""):
+    return struct.pack(">HHHHi", x, y, w, h, enc) + body
+
+
+def px(r, g, b):
+    return struct.pack("<I", (r << 16) | (g << 8) | b)
+
+
+RAW, COPYRECT, RRE, CORRE, HEXTILE, ZLIB, TIGHT, TRLE, ZRLE = \
+    0, 1, 2, 4, 5, 6, 7, 15, 16
+ULTRA = 9
+XCURSOR, RICHCURSOR, POINTERPOS = -240, -239, -232
+LASTRECT, NEWFBSIZE, EXTDESKTOP = -224, -223, -308
+
+
+def raw(w, h, colour=(10, 20, 30)):
+    return px(*colour) * (w * h)
+
+
+def good_update():
+    return fbu(rect(0, 0, 8, 8, RAW, raw(8, 8)))
+
+
+def tight_len(n):
+    if n < 128:
+        return bytes([n])
+    if n < 16384:
+        return bytes([(n & 0x7f) | 0x80, n >> 7])
+    return bytes([(n & 0x7f) | 0x80, ((n >> 7) & 0x7f) | 0x80, n >> 14])
+
+
+cases = {}
+
+# --- rectangles and sizes ---
+cases["rect-partly-outside"] = hello() + fbu(
+    rect(60, 40, 16, 16, RAW, raw(16, 16)))
+cases["rect-far-outside"] = hello() + fbu(
+    rect(65000, 65000, 10, 10, RAW, raw(10, 10)))
+cases["rect-wh-overflow"] = hello() + fbu(rect(0, 0, 65535, 65535, RAW))
+cases["rect-zero-size"] = hello() + fbu(
+    rect(5, 5, 0, 0, RAW), rect(0, 0, 0, 48, HEXTILE)) + good_update()
+cases["copyrect-source-outside"] = hello() + good_update() + fbu(
+    rect(0, 0, 16, 16, COPYRECT, struct.pack(">HH", 60, 40)))
+cases["rre-subrect-outside"] = hello() + fbu(
+    rect(0, 0, 16, 16, RRE, struct.pack(">I", 2) + px(1, 2, 3) +
+         px(9, 9, 9) + struct.pack(">HHHH", 10, 10, 60, 60) +
+         px(9, 9, 9) + struct.pack(">HHHH", 65535, 0, 65535, 1)))
+cases["rre-subrect-count-huge"] = hello() + fbu(
+    rect(0, 0, 16, 16, RRE, struct.pack(">I", 0xffffffff) + px(1, 2, 3)))
+cases["corre-subrect-outside"] = hello() + fbu(
+    rect(0, 0, 16, 16, CORRE, struct.pack(">I", 1) + px(1, 2, 3) +
+         px(9, 9, 9) + bytes([200, 200, 255, 255])))
+cases["hextile-subrect-outside"] = hello() + fbu(
+    rect(0, 0, 16, 16, HEXTILE,
+         bytes([0x02 | 0x08 | 0x10]) + px(0, 0, 0) + bytes([1]) +
+         px(255, 255, 255) + bytes([0xff, 0xff])))
+cases["lastrect-count-mismatch"] = hello() + fbu(
+    rect(0, 0, 8, 8, RAW, raw(8, 8)), rect(0, 0, 0, 0, LASTRECT),
+    count=0xffff) + good_update()
+
+# --- desktop size ---
+cases["serverinit-0x0"] = hello(0, 0) + fbu(rect(0, 0, 1, 1, RAW, raw(1, 1)))
+cases["serverinit-65535x65535"] = hello(65535, 65535)
+cases["serverinit-16384x16"] = hello(16384, 16)
+cases["serverinit-16385x1"] = hello(16385, 1)
+cases["resize-0x0"] = hello() + good_update() + fbu(
+    rect(0, 0, 0, 0, NEWFBSIZE)) + fbu(rect(0, 0, 1, 1, RAW, raw(1, 1)))
+cases["resize-0x0-then-back"] = hello() + fbu(
+    rect(0, 0, 0, 0, NEWFBSIZE)) + fbu(
+    rect(0, 0, 32, 16, NEWFBSIZE)) + fbu(rect(0, 0, 32, 16, RAW,
+                                             raw(32, 16)))
+cases["resize-65535x65535"] = hello() + good_update() + fbu(
+    rect(0, 0, 65535, 65535, NEWFBSIZE))
+cases["resize-65535x1"] = hello() + fbu(rect(0, 0, 65535, 1, NEWFBSIZE))
+cases["extdesktop-screens-255"] = hello() + fbu(
+    rect(0, 0, 100, 50, EXTDESKTOP,
+         struct.pack(">B3x", 255) +
+         struct.pack(">IHHHHI", 1, 0, 0, 100, 50, 0) * 255)) + fbu(
+    rect(0, 0, 100, 50, RAW, raw(100, 50)))
+cases["extdesktop-65535"] = hello() + fbu(
+    rect(0, 0, 65535, 65535, EXTDESKTOP,
+         struct.pack(">B3x", 1) +
+         struct.pack(">IHHHHI", 1, 0, 0, 65535, 65535, 0)))
+
+# --- text ---
+cases["cut-text-huge-length"] = hello() + struct.pack(
+    ">B3xI", 3, 0xffffffff) + b"x" * 64
+cases["cut-text-1MiB-truncated"] = hello() + struct.pack(
+    ">B3xI", 3, 1 << 20) + b"x" * 4096
+cases["cut-text-256KiB"] = hello() + struct.pack(
+    ">B3xI", 3, 1 << 18) + b"y" * (1 << 18) + good_update()
+cases["name-huge-length"] = (b"RFB 003.008\n" + bytes([1, 1]) +
+                             struct.pack(">I", 0) +
+                             struct.pack(">HH", W, H) + pixfmt32() +
+                             struct.pack(">I", 0xffffffff) + b"n" * 16)
+cases["reason-huge-length"] = b"RFB 003.008\n" + bytes([0]) + struct.pack(
+    ">I", 0xffffffff) + b"r" * 16
+cases["security-types-none"] = b"RFB 003.008\n" + bytes([0]) + struct.pack(
+    ">I", 9) + b"go away\n\x00"
+cases["version-garbage"] = b"HTTP/1.1 400 Bad Request\r\n\r\n"
+cases["version-3.3-auth-fail"] = b"RFB 003.003\n" + struct.pack(
+    ">I", 2) + b"\x00" * 16 + struct.pack(">I", 1)
+cases["vnc-auth-fail-reason"] = b"RFB 003.008\n" + bytes([1, 2]) + \
+    b"\x11" * 16 + struct.pack(">I", 1) + struct.pack(">I", 6) + b"denied"
+cases["colourmap-huge"] = hello() + struct.pack(">BxHH", 1, 0, 65535) + \
+    b"\x00" * 6 * 64
+cases["unknown-message"] = hello() + bytes([200]) + b"\x00" * 32
+cases["unknown-encoding"] = hello() + fbu(rect(0, 0, 8, 8, 0x12345678))
+
+# --- compressed data ---
+cases["zlib-invalid"] = hello() + fbu(
+    rect(0, 0, 8, 8, ZLIB, struct.pack(">I", 64) + b"\xff" * 64))
+cases["zlib-truncated"] = hello() + fbu(
+    rect(0, 0, 8, 8, ZLIB, struct.pack(">I", 20) +
+         zlib.compress(raw(8, 8))[:20]))
+cases["zlib-length-huge"] = hello() + fbu(
+    rect(0, 0, 8, 8, ZLIB, struct.pack(">I", 0xffffffff) + b"\x78\x9c"))
+cases["zlib-inflates-too-much"] = hello() + fbu(
+    rect(0, 0, 2, 2, ZLIB, struct.pack(">I", len(zlib.compress(
+        b"\x00" * 100000))) + zlib.compress(b"\x00" * 100000)))
+cases["tight-jpeg-garbage"] = hello() + fbu(
+    rect(0, 0, 16, 16, TIGHT, bytes([0x90]) + tight_len(100) +
+         b"\xff\xd8\xff\xe0" + b"\x13" * 96))
+cases["tight-jpeg-truncated"] = hello() + fbu(
+    rect(0, 0, 16, 16, TIGHT, bytes([0x90]) + tight_len(4000) +
+         b"\xff\xd8\xff\xe0" + b"\x00" * 100))
+cases["tight-jpeg-huge-dims"] = hello() + fbu(
+    rect(0, 0, 16, 16, TIGHT, bytes([0x90]) + tight_len(40) +
+         bytes.fromhex("ffd8ffc0001108ffffffff03012200021101031101") +
+         b"\xff\xd9" + b"\x00" * 17))
+cases["tight-zlib-invalid"] = hello() + fbu(
+    rect(0, 0, 16, 16, TIGHT, bytes([0x00]) + tight_len(50) + b"\xaa" * 50))
+cases["tight-palette-huge"] = hello() + fbu(
+    rect(0, 0, 16, 16, TIGHT, bytes([0x40, 0x01, 0xff]) + b"\x00" * 64))
+cases["tight-filter-unknown"] = hello() + fbu(
+    rect(0, 0, 16, 16, TIGHT, bytes([0x40, 0x07]) + b"\x00" * 64))
+cases["tight-fill-outside"] = hello() + fbu(
+    rect(60, 40, 16, 16, TIGHT, bytes([0x80]) + b"\x01\x02\x03"))
+cases["zrle-invalid"] = hello() + fbu(
+    rect(0, 0, 16, 16, ZRLE, struct.pack(">I", 40) + b"\xee" * 40))
+cases["zrle-palette-runs-overflow"] = hello() + fbu(
+    rect(0, 0, 16, 16, ZRLE, (lambda z: struct.pack(">I", len(z)) + z)(
+        zlib.compress(bytes([130]) + b"\x01\x02\x03" * 2 +
+                      bytes([0x81, 0xff, 0xff, 0xff, 0xff, 0x10])))))
+cases["trle-palette-runs-overflow"] = hello() + fbu(
+    rect(0, 0, 16, 16, TRLE, bytes([130]) + b"\x01\x02\x03" * 2 +
+         bytes([0x81, 0xff, 0xff, 0xff, 0xff, 0x10])))
+cases["trle-valid-solid"] = hello() + fbu(
+    rect(0, 0, 16, 16, TRLE, bytes([1]) + b"\x10\x20\x30"))
+cases["ultra-length-huge"] = hello() + fbu(
+    rect(0, 0, 8, 8, ULTRA, struct.pack(">I", 0x7fffffff) + b"\x00" * 8))
+cases["ultra-invalid"] = hello() + fbu(
+    rect(0, 0, 8, 8, ULTRA, struct.pack(">I", 16) + b"\xf1" * 16))
+
+# --- cursors ---
+cases["richcursor-65535x65535"] = hello() + fbu(
+    rect(0, 0, 65535, 65535, RICHCURSOR, b"\x00" * 64))
+cases["richcursor-257x2"] = hello() + fbu(
+    rect(3, 1, 257, 2, RICHCURSOR,
+         b"\x00" * (257 * 2 * 4 + 33 * 2))) + good_update()
+cases["richcursor-hotspot-outside"] = hello() + fbu(
+    rect(40, 40, 4, 4, RICHCURSOR, raw(4, 4) + b"\xf0" * 4)) + \
+    good_update()
+cases["richcursor-0x0"] = hello() + fbu(
+    rect(0, 0, 0, 0, RICHCURSOR)) + good_update()
+cases["xcursor-65535x1"] = hello() + fbu(
+    rect(0, 0, 65535, 1, XCURSOR, b"\x00" * 6 + b"\xff" * 16384))
+cases["pointerpos-outside"] = hello() + fbu(
+    rect(65535, 65535, 0, 0, POINTERPOS)) + good_update()
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "regress")
+    os.makedirs(out, exist_ok=True)
+    for name, data in sorted(cases.items()):
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(b"\x00" + data)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+/* Replay driver: runs fuzz inputs (files or directories) through the
+ * harness once each, prints what vncfb did with them and, with --expect,
+ * checks it against the expectations file. Built with ASan/UBSan where the
+ * compiler has them, so a memory error fails the test. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness.h"
+#include "log.h"
+
+static int failures;
+static int cases;
+static char *expect_text;
+
+static int read_file(const char *path, uint8_t **data, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	if (!f) {
+		fprintf(stderr, "replay: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	*data = malloc(n > 0 ? (size_t)n : 1);
+	if (!*data || fread(*data, 1, (size_t)n, f) != (size_t)n) {
+		fprintf(stderr, "replay: cannot read %s\n", path);
+		fclose(f);
+		free(*data);
+		return -1;
+	}
+	fclose(f);
+	*size = (size_t)n;
+	return 0;
+}
+
+/* The expectation line for base name, or NULL. Format per line:
+ * NAME key=value ... (keys: error, connected, updates>=, size). */
+static const char *find_expect(const char *name)
+{
+	const char *p = expect_text;
+	size_t n = strlen(name);
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && (p[n] == ' ' || p[n] == '\t'))
+			return p + n;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+static void check(const char *name, const struct fuzz_result *r)
+{
+	const char *e = find_expect(name);
+	char key[32], val[64];
+	int used;
+
+	if (!e) {
+		if (expect_text) {
+			fprintf(stderr, "FAIL %s: no expectation line\n",
+				name);
+			failures++;
+		}
+		return;
+	}
+	while (*e && *e != '\n') {
+		if (sscanf(e, " %31[a-z>]=%63s%n", key, val, &used) != 2)
+			break;
+		e += used;
+		if (!strcmp(key, "error")) {
+			if (strcmp(val, fuzz_error_name(r->error)))
+				goto bad;
+		} else if (!strcmp(key, "connected")) {
+			if (atoi(val) != r->connected)
+				goto bad;
+		} else if (!strcmp(key, "updates>")) {
+			if (r->updates < strtoul(val, NULL, 10))
+				goto bad;
+		} else if (!strcmp(key, "cursors>")) {
+			if (r->cursors < strtoul(val, NULL, 10))
+				goto bad;
+		} else if (!strcmp(key, "size")) {
+			char got[32];
+
+			snprintf(got, sizeof(got), "%ux%u", r->width,
+				 r->height);
+			if (strcmp(val, got))
+				goto bad;
+		} else {
+			fprintf(stderr, "replay: unknown key %s for %s\n", key,
+				name);
+			failures++;
+			return;
+		}
+		continue;
+bad:
+		fprintf(stderr, "FAIL %s: expected %s=%s\n", name, key, val);
+		failures++;
+	}
+}
+
+static void run_one(const char *path)
+{
+	struct fuzz_result r;
+	const char *name = strrchr(path, '/');
+	uint8_t *data;
+	size_t size;
+
+	name = name ? name + 1 : path;
+	if (read_file(path, &data, &size) < 0) {
+		failures++;
+		return;
+	}
+	if (fuzz_run(data, size, &r) < 0) {
+		fprintf(stderr, "replay: harness setup failed for %s\n", path);
+		failures++;
+	}
+	free(data);
+	cases++;
+	printf("%-28s connected=%d error=%s updates=%lu rects=%lu "
+	       "cursors=%lu size=%ux%u\n",
+	       name, r.connected, fuzz_error_name(r.error), r.updates,
+	       r.damage, r.cursors, r.width, r.height);
+	check(name, &r);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void run_path(const char *path)
+{
+	struct stat st;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, i;
+	DIR *d;
+
+	if (stat(path, &st) < 0) {
+		fprintf(stderr, "replay: %s: %s\n", path, strerror(errno));
+		failures++;
+		return;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		run_one(path);
+		return;
+	}
+	d = opendir(path);
+	if (!d) {
+		failures++;
+		return;
+	}
+	while ((de = readdir(d))) {
+		char *full;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "EXPECT") ||
+		    strstr(de->d_name, ".md"))
+			continue;
+		if (asprintf(&full, "%s/%s", path, de->d_name) < 0)
+			break;
+		names = realloc(names, (n + 1) * sizeof(*names));
+		names[n++] = full;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < n; i++) {
+		run_one(names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!getenv("VNCFB_FUZZ_VERBOSE"))
+		log_set_level(LOG_SILENT);
+	if (argc > 2 && !strcmp(argv[1], "--expect")) {
+		uint8_t *t;
+		size_t n;
+
+		if (read_file(argv[2], &t, &n) < 0)
+			return 1;
+		expect_text = realloc(t, n + 1);
+		expect_text[n] = '\0';
+		i = 3;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "usage: replay [--expect FILE] PATH...\n");
+		return 2;
+	}
+	for (; i < argc; i++)
+		run_path(argv[i]);
+	printf("%d cases, %d failures\n", cases, failures);
+	free(expect_text);
+	return failures ? 1 : 0;
+}

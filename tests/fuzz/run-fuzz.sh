@@ -1,0 +1,26 @@
+#!/bin/sh
+# Bounded libFuzzer run: FUZZER SECONDS WORKDIR. Starts from the committed
+# corpus and regression cases, writes new inputs and any crash into
+# WORKDIR/fuzz-run, prints libFuzzer's final stats, fails on a finding.
+set -u
+fuzzer=$1 secs=$2 work=$3
+src=$(cd "$(dirname "$0")" && pwd)
+out=$work/fuzz-run
+rm -rf "$out"
+mkdir -p "$out/corpus" "$out/artifacts" || exit 1
+echo "fuzzing for ${secs}s; new inputs in $out/corpus" >&2
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
+"$fuzzer" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=65536 \
+	-max_len=65536 -print_final_stats=1 \
+	-artifact_prefix="$out/artifacts/" \
+	"$out/corpus" "$src/corpus" "$src/regress" 2>"$out/log"
+rc=$?
+grep -E '^(stat::|#[0-9]+.*DONE|INFO: Running with|==[0-9]+==ERROR|SUMMARY)' \
+	"$out/log" >&2
+if [ $rc -ne 0 ]; then
+	tail -n 60 "$out/log" >&2
+	ls -l "$out/artifacts" >&2
+	echo "fuzzer found a problem (exit $rc)" >&2
+	exit 1
+fi
+exit 0

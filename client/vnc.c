@@ -243,6 +243,14 @@ static rfbBool cb_malloc_fb(rfbClient *cl)
 		vc->resize_failed = true;
 		return FALSE;
 	}
+	if (cl->width == 0 || cl->height == 0) {
+		/* libvncclient 0.9.14 spins forever on some rectangles in a
+		 * desktop with no pixels (found by the fuzzer). */
+		snprintf(last_msg, sizeof(last_msg),
+			 "the server announced an empty %dx%d desktop",
+			 cl->width, cl->height);
+		return FALSE;
+	}
 	bytes = (uint64_t)cl->width * (uint64_t)cl->height *
 		(cl->format.bitsPerPixel / 8);
 	if (bytes > VNC_MAX_FB_BYTES) {
@@ -707,7 +715,7 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	cl->width = cl->si.framebufferWidth;
 	cl->height = cl->si.framebufferHeight;
 	if (!cl->MallocFrameBuffer(cl)) {
-		*err = VNC_ERR_RESOURCE;
+		*err = classify_failure(vc, true);
 		goto err_client;
 	}
 	if (!send_format_and_encodings(vc) ||

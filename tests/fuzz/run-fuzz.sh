@@ -1,7 +1,7 @@
 #!/bin/sh
 # Bounded libFuzzer run: FUZZER SECONDS WORKDIR. Starts from the committed
 # corpus and regression cases, writes new inputs and any crash into
-# WORKDIR/fuzz-run, prints libFuzzer's final stats, fails on a finding.
+# WORKDIR/fuzz-run (fixed seed, FUZZ_SEED overrides, so CI runs repeat), prints libFuzzer's final stats, fails on a finding.
 set -u
 fuzzer=$1 secs=$2 work=$3
 src=$(cd "$(dirname "$0")" && pwd)
@@ -11,7 +11,7 @@ mkdir -p "$out/corpus" "$out/artifacts" || exit 1
 echo "fuzzing for ${secs}s; new inputs in $out/corpus" >&2
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
 "$fuzzer" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=65536 \
-	-max_len=65536 -print_final_stats=1 \
+	-max_len=65536 -print_final_stats=1 -seed=${FUZZ_SEED:-1} \
 	-artifact_prefix="$out/artifacts/" \
 	"$out/corpus" "$src/corpus" "$src/regress" 2>"$out/log"
 rc=$?

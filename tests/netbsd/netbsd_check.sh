@@ -10,7 +10,7 @@
 # the test is skipped (77): the snapshot cannot be downloaded from CI,
 # which reaches only Debian's package mirror.
 #
-# libvncserver, zlib and SASL are not part of NetBSD's base headers: the
+# libvncserver, zlib, libjpeg and SASL are not part of NetBSD's base headers: the
 # rfb/ headers (and the zlib/sasl headers they include) are taken from the
 # host, after the NetBSD ones (-idirafter), so the three files that include
 # them are checked against NetBSD's libc with Debian's libvncserver headers.
@@ -76,8 +76,14 @@ grep -q VNCFB_PLATFORM_NETBSD "$tmp/conf/config.h" || {
 	echo "netbsd_check: could not make a NetBSD config.h from $build/config.h" >&2
 	exit 1
 }
-for h in rfb zlib.h zconf.h sasl; do
+for h in rfb zlib.h zconf.h sasl jpeglib.h jmorecfg.h jerror.h \
+	turbojpeg.h; do
 	[ -e "/usr/include/$h" ] && ln -s "/usr/include/$h" "$tmp/host/$h"
+done
+# libjpeg's jconfig.h lives in the multiarch directory on Debian.
+for d in /usr/include /usr/include/*-linux-gnu; do
+	[ -e "$d/jconfig.h" ] && [ ! -e "$tmp/host/jconfig.h" ] &&
+		ln -s "$d/jconfig.h" "$tmp/host/jconfig.h"
 done
 
 flags=(-Werror -std=gnu11 -D_GNU_SOURCE -Wmissing-prototypes

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "blit.h"
+#include "cursor.h"
 #include "log.h"
 #include "platform.h"
 
@@ -174,9 +175,11 @@ uint64_t blit_draw_screen(struct blitter *b, const struct rect *in)
 void blit_pass(struct blitter *b, const struct damage_set *set,
 	       struct blit_stats *st)
 {
-	struct rect out_rects[DAMAGE_MAX_RECTS + 1];
+	/* Damage or the whole screen, plus the cursor's two places. */
+	struct rect out_rects[DAMAGE_MAX_RECTS + 3];
 	int i, n = 0;
 	uint64_t bytes = 0;
+	bool full;
 
 	pthread_mutex_lock(&b->shadow->lock);
 	st->start_ns = monotonic_ns();
@@ -186,6 +189,7 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 		st->bytes = 0;
 		return;
 	}
+	full = b->full;
 	if (b->full) {
 		struct rect all = { 0, 0, (int32_t)b->shadow->width,
 				    (int32_t)b->shadow->height };
@@ -206,6 +210,9 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 				out_rects[n++] = scr;
 		}
 	}
+	if (b->cursor)
+		bytes += cursor_blit(b->cursor, b, set->rects, set->n, full,
+				     out_rects, &n);
 	if (b->out->impl->flush && n > 0)
 		b->out->impl->flush(b->out, out_rects, n);
 	st->end_ns = monotonic_ns();

@@ -17,6 +17,8 @@
 #include "scale.h"
 #include "shadow.h"
 
+struct cursor;
+
 /* Per-pass timing, for vncfb bench. */
 struct blit_stats {
 	uint64_t kick_ns;	/* when the oldest update in the pass ended */
@@ -50,6 +52,8 @@ struct blitter {
 	/* Optional hook, called on the worker after each pass. */
 	void (*on_pass)(void *ctx, const struct blit_stats *st);
 	void *on_pass_ctx;
+	/* Local cursor drawn over the shadow, NULL for none. */
+	struct cursor *cursor;
 	atomic_uint_fast64_t passes;
 	atomic_uint_fast64_t bytes_total;
 };

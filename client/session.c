@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "blit.h"
+#include "cursor.h"
 #include "damage.h"
 #include "demo.h"
 #include "input.h"
@@ -34,6 +35,8 @@ struct session {
 	struct vnc_client *vnc;
 	struct input in;
 	bool have_input;
+	struct cursor cursor;	/* drawn locally when local_cursor */
+	bool local_cursor;
 	int px, py;		/* pointer, remote coordinates */
 	double fx, fy;		/* the same with the fraction a scaled
 				 * relative motion leaves */
@@ -117,7 +120,34 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 		s->px = w ? (int)w - 1 : 0;
 	if (s->py >= (int)h)
 		s->py = h ? (int)h - 1 : 0;
+	if (s->local_cursor)
+		cursor_move(&s->cursor, &s->shadow, s->px, s->py);
 	return pix;
+}
+
+static void ev_cursor_shape(void *ctx, int xhot, int yhot, int w, int h,
+			    const uint8_t *pixels, const uint8_t *mask)
+{
+	struct session *s = ctx;
+
+	if (cursor_set_shape(&s->cursor, &s->shadow, xhot, yhot, w, h, pixels,
+			     mask) == 0)
+		damage_kick(&s->damage);
+}
+
+/* The server moved the pointer (another client, an application). */
+static void ev_cursor_pos(void *ctx, int x, int y)
+{
+	struct session *s = ctx;
+
+	if (x < 0 || y < 0 || x >= (int)s->shadow.width ||
+	    y >= (int)s->shadow.height)
+		return;
+	s->px = x;
+	s->py = y;
+	cursor_move(&s->cursor, &s->shadow, x, y);
+	if (cursor_dirty(&s->cursor, &s->shadow))
+		damage_kick(&s->damage);
 }
 
 static void ev_damage(void *ctx, const struct rect *r)
@@ -141,6 +171,12 @@ static void send_pointer(struct session *s)
 {
 	if (s->vnc)
 		vnc_send_pointer(s->vnc, s->px, s->py, s->buttons);
+	/* The local cursor follows at once, without a round trip. */
+	if (s->local_cursor) {
+		cursor_move(&s->cursor, &s->shadow, s->px, s->py);
+		if (cursor_dirty(&s->cursor, &s->shadow))
+			damage_kick(&s->damage);
+	}
 }
 
 static void in_key(void *ctx, uint32_t keysym, uint32_t scancode, bool down)
@@ -481,6 +517,8 @@ int session_run(struct options *o)
 	if (blit_init(&s.blit, &s.out, &s.shadow, &s.damage, cpu) < 0)
 		goto out_damage;
 	blit_set_scale(&s.blit, (enum scale_mode)o->scale_mode, o->scale_zoom);
+	cursor_init(&s.cursor);
+	s.blit.cursor = &s.cursor;
 	{
 		char fbuf[64];
 
@@ -541,19 +579,26 @@ int session_run(struct options *o)
 	vcfg.quality = o->quality;
 	vcfg.compress = o->compress;
 	vcfg.view_only = o->view_only;
-	vcfg.local_cursor = false;
+	/* A local pointer gets a local cursor; without one (view-only, no
+	 * input devices) the server draws it into the picture. */
+	s.local_cursor = s.have_input && !o->server_cursor;
+	vcfg.local_cursor = s.local_cursor;
 	vcfg.fmt = sfmt;
 	vcfg.get_password = passwd_get;
 	vcfg.password_ctx = o->passwd_file;
 	vev = (struct vnc_events){ .ctx = &s,
 				   .resize = ev_resize,
 				   .damage = ev_damage,
-				   .update_done = ev_update_done };
+				   .update_done = ev_update_done,
+				   .cursor_shape = ev_cursor_shape,
+				   .cursor_pos = ev_cursor_pos };
 	s.vnc = vnc_connect(&vcfg, &vev, &verr);
 	if (!s.vnc)
 		goto out_input;
 	s.px = (int)s.shadow.width / 2;
 	s.py = (int)s.shadow.height / 2;
+	if (s.local_cursor)
+		cursor_move(&s.cursor, &s.shadow, s.px, s.py);
 
 	ret = run_loop(&s, sigfd);
 
@@ -574,6 +619,7 @@ out_blit:
 		take_screenshot(&s, o->screenshot);
 out_blit_init:
 	blit_finish(&s.blit);
+	cursor_finish(&s.cursor);
 out_damage:
 	damage_finish(&s.damage);
 out_shadow:

@@ -76,18 +76,21 @@ kdprobe /dev/tty1 | sed 's/^/AFTERSEGV /'
                  # switch releases what was held.
                  (1, 0xffe3), (1, 0xffe9), (0, 0xffe3), (0, 0xffe9),
                  (1, 0x7a), (0, 0x7a)],
-        'ptrs': [(522, 389, 0), (522, 389, 1), (522, 389, 0),
-                 (522, 389, 8), (522, 389, 0)],
+        # The pointer starts where the server's is (its first PointerPos
+        # says 0,0) and moves by the mouse's 10,5.
+        'ptrs': [(10, 5, 0), (10, 5, 1), (10, 5, 0), (10, 5, 8),
+                 (10, 5, 0)],
         'probes': {'DURING': 'KDMODE graphics VTMODE process ACTIVE 1',
                    'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1',
                    'AFTERSEGV': 'KDMODE text VTMODE auto ACTIVE 1'},
         'exits': {'EXIT1': 0, 'EXIT2': 139},
     },
     # bochs-drm fbdev emulation (shadow + deferred io), USB tablet
-    # (absolute), the quit chord.
+    # (absolute), the local cursor (drawn where the pointer is, its old
+    # place restored), the quit chord.
     'bochs32': {
         'vm': ['--fb', 'bochs', '--res', '1024x768', '--mouse', 'usb'],
-        'srv': [],
+        'srv': ['--cursor'],
         'guest': r'''
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
@@ -96,10 +99,12 @@ kdprobe /dev/tty1 | sed 's/^/AFTERQUIT /'
 ''',
         'events': [
             'wait STAGE drawn', 'sleep 1.5', 'screendump {tmp}/a.ppm',
-            'abs 16384 8192', 'sleep 0.3', 'click right', 'sleep 0.3',
-            'key ctrl alt backspace',
+            'abs 16384 8192', 'sleep 0.3', 'click right', 'sleep 1.5',
+            'screendump {tmp}/d.ppm', 'key ctrl alt backspace',
         ],
-        'dumps': {'a': True},
+        'dumps': {'a': True, 'd': True},
+        # The server's first PointerPos puts the pointer at its 0,0.
+        'cursor': {'a': (0, 0), 'd': (512, 192)},
         'keys': [(1, 0xffe3), (1, 0xffe9)],
         'ptrs': [(512, 192, 0), (512, 192, 4), (512, 192, 0)],
         'probes': {'AFTERQUIT': 'KDMODE text VTMODE auto ACTIVE 1'},
@@ -138,6 +143,19 @@ def read_ppm(path):
         raise ValueError('%s: not a binary PPM' % path)
     w, h = int(m.group(1)), int(m.group(2))
     return w, h, data[m.end():m.end() + w * h * 3]
+
+
+def with_cursor(ref, pos):
+    """ref with testserver's --cursor shape (red, row r has 8 - r
+    pixels, hot spot 0,0) drawn at pos."""
+    w, h, pix = ref
+    pix = bytearray(pix)
+    for r in range(8):
+        for c in range(8 - r):
+            x, y = pos[0] + c, pos[1] + r
+            if x < w and y < h:
+                pix[(y * w + x) * 3:(y * w + x) * 3 + 3] = b'\xff\x00\x00'
+    return w, h, bytes(pix)
 
 
 def compare(path, ref):
@@ -207,7 +225,8 @@ def main():
         if not os.path.exists(path):
             fails.append('no screendump %s' % d)
             continue
-        bad, why = compare(path, ref)
+        pos = case.get('cursor', {}).get(d)
+        bad, why = compare(path, with_cursor(ref, pos) if pos else ref)
         if bad is None:
             fails.append('screendump %s: %s' % (d, why))
         elif same and bad:

@@ -200,14 +200,18 @@ int main(int argc, char **argv)
 	s->ipv6port = 0;
 	s->alwaysShared = TRUE;
 	if (cursor) {
-		/* Solid red where the mask is set. */
+		/* Solid red where the mask is set. The pixels are given in the
+		 * server's format: libvncserver 0.9.14 turns 16-bit X cursor
+		 * colours into rich pixels without scaling them. */
 		rfbCursorPtr c = rfbMakeXCursor(8, 8, src, src);
+		uint32_t *rich = calloc(64, 4);
 
+		for (i = 0; i < 64; i++)
+			rich[i] = 0xffu << s->serverFormat.redShift;
+		c->richSource = (unsigned char *)rich;
+		c->cleanupRichSource = TRUE;
 		c->xhot = 0;
 		c->yhot = 0;
-		c->foreRed = 0xffff;
-		c->foreGreen = 0;
-		c->foreBlue = 0;
 		rfbSetCursor(s, c);
 	} else {
 		/* No cursor at all: the picture stays exactly the pattern

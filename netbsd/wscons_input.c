@@ -42,6 +42,9 @@ SAME(WSKBD_KT_PC_XT, WSKBD_TYPE_PC_XT);
 SAME(WSKBD_KT_PC_AT, WSKBD_TYPE_PC_AT);
 SAME(WSKBD_KT_USB, WSKBD_TYPE_USB);
 SAME(WSKBD_ENC_GR, KB_GR);
+SAME(WSKBD_LEDBIT_CAPS, WSKBD_LED_CAPS);
+SAME(WSKBD_LEDBIT_NUM, WSKBD_LED_NUM);
+SAME(WSKBD_LEDBIT_SCROLL, WSKBD_LED_SCROLL);
 SAME(WSKBD_ENC_TR, KB_TR);
 SAME(WSKS_BackSpace, KS_BackSpace);
 SAME(WSKS_Tab, KS_Tab);
@@ -105,6 +108,11 @@ struct wsdev {
 	int fd; /* -1: closed (screen switched away, gone) */
 	struct wskbd_map kmap;
 	struct wsmouse_acc macc;
+	/* Keyboards: LEDs as found (given back when we let go) and as set;
+	 * setting them needs the device open for writing. */
+	int leds_found;
+	unsigned leds_set;
+	bool leds_writable;
 };
 
 struct ws_input {
@@ -149,6 +157,34 @@ static void warn_mixed(const struct wsdev *d, u_int type)
 			 d->path, kbds, type);
 }
 
+/* Lock state from the LEDs, so Caps/Num/Scroll Lock start as shown. */
+static void read_leds(struct wsdev *d)
+{
+	int leds = 0;
+
+	d->leds_found = -1;
+	if (ioctl(d->fd, WSKBDIO_GETLEDS, &leds) < 0)
+		return;
+	d->leds_found = leds;
+	d->leds_set = (unsigned)leds;
+	wskbd_map_set_leds(&d->kmap, (unsigned)leds);
+}
+
+/* In event mode the kernel leaves the LEDs alone: show our locks. */
+static void update_leds(struct wsdev *d)
+{
+	int leds = (int)wskbd_map_leds(&d->kmap);
+
+	if (!d->leds_writable || (unsigned)leds == d->leds_set)
+		return;
+	d->leds_set = (unsigned)leds;
+	if (ioctl(d->fd, WSKBDIO_SETLEDS, &leds) < 0) {
+		log_debug("ioctl WSKBDIO_SETLEDS: %s (%s)", strerror(errno),
+			  d->path);
+		d->leds_writable = false;
+	}
+}
+
 /* The keyboard's own map; GETMAP shortens maplen to what it has. */
 static int load_keymap(struct wsdev *d)
 {
@@ -156,7 +192,7 @@ static int load_keymap(struct wsdev *d)
 	struct wscons_keymap *map = NULL;
 	u_int type = 0, want = 512;
 	kbd_t enc = 0;
-	int leds = 0, ret;
+	int ret;
 
 	if (ioctl(d->fd, WSKBDIO_GTYPE, &type) < 0) {
 		log_error("ioctl WSKBDIO_GTYPE: %s (%s)", strerror(errno),
@@ -202,9 +238,7 @@ static int load_keymap(struct wsdev *d)
 	free(map);
 	if (ret < 0)
 		return ret;
-	if (ioctl(d->fd, WSKBDIO_GETLEDS, &leds) == 0)
-		wskbd_map_set_locks(&d->kmap, leds & WSKBD_LED_CAPS,
-				    leds & WSKBD_LED_NUM);
+	read_leds(d);
 	warn_mixed(d, type);
 	log_debug("%s: keyboard type %u, encoding %#x, %u keys", d->path, type,
 		  (unsigned)enc, md.maplen);
@@ -244,7 +278,15 @@ static int dev_open(struct wsdev *d, bool first)
 	unsigned long req =
 	    d->kind == DEV_KBD ? WSKBDIO_SETVERSION : WSMOUSEIO_SETVERSION;
 
-	d->fd = open(d->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	/* Keyboards for writing too, to set the LEDs; reading is enough. */
+	d->fd = -1;
+	d->leds_writable = false;
+	if (d->kind == DEV_KBD) {
+		d->fd = open(d->path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		d->leds_writable = d->fd >= 0;
+	}
+	if (d->fd < 0)
+		d->fd = open(d->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (d->fd < 0) {
 		ret = -errno;
 		log_error("%s: %s", d->path, strerror(errno));
@@ -261,10 +303,8 @@ static int dev_open(struct wsdev *d, bool first)
 	if (!first) {
 		/* Back from another screen, whose console may have toggled
 		 * Caps or Num Lock. */
-		if (d->kind == DEV_KBD &&
-		    ioctl(d->fd, WSKBDIO_GETLEDS, &version) == 0)
-			wskbd_map_set_locks(&d->kmap, version & WSKBD_LED_CAPS,
-					    version & WSKBD_LED_NUM);
+		if (d->kind == DEV_KBD)
+			read_leds(d);
 		return 0;
 	}
 	if (d->kind == DEV_KBD) {
@@ -287,6 +327,11 @@ static void dev_close(struct ws_input *wi, int i)
 
 	if (d->fd < 0)
 		return;
+	/* The console's own lock state is what it was when we took the
+	 * keyboard: so must its LEDs be. */
+	if (d->kind == DEV_KBD && d->leds_writable && d->leds_found >= 0 &&
+	    (unsigned)d->leds_found != d->leds_set)
+		ioctl(d->fd, WSKBDIO_SETLEDS, &d->leds_found);
 	close(d->fd); /* also drops its kevent */
 	d->fd = -1;
 }
@@ -505,6 +550,7 @@ static void key_event(struct wsdev *d, const struct wscons_event *e,
 	case WSKBD_ACT_NONE:
 		break;
 	}
+	update_leds(d);
 }
 
 /* Read everything pending on one device. */

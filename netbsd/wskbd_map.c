@@ -21,8 +21,9 @@ enum {
 	M_CAPS = 1u << 9,
 	M_SHIFTLOCK = 1u << 10,
 	M_NUM = 1u << 11,
+	M_SCROLL = 1u << 12,
 };
-#define M_LOCKS (M_CAPS | M_SHIFTLOCK | M_NUM)
+#define M_LOCKS (M_CAPS | M_SHIFTLOCK | M_NUM | M_SCROLL)
 #define M_ANYSHIFT (M_SHIFT_L | M_SHIFT_R | M_SHIFTLOCK)
 #define M_CTRL (M_CTRL_L | M_CTRL_R)
 #define M_ALT (M_ALT_L | M_ALT_R)
@@ -60,13 +61,29 @@ void wskbd_map_finish(struct wskbd_map *m)
 	m->maplen = 0;
 }
 
-void wskbd_map_set_locks(struct wskbd_map *m, bool caps, bool num)
+void wskbd_map_set_leds(struct wskbd_map *m, unsigned leds)
 {
-	m->mods &= ~(M_CAPS | M_NUM);
-	if (caps)
+	m->mods &= ~(M_CAPS | M_SHIFTLOCK | M_NUM | M_SCROLL);
+	if (leds & WSKBD_LEDBIT_CAPS)
 		m->mods |= M_CAPS;
-	if (num)
+	if (leds & WSKBD_LEDBIT_NUM)
 		m->mods |= M_NUM;
+	if (leds & WSKBD_LEDBIT_SCROLL)
+		m->mods |= M_SCROLL;
+}
+
+unsigned wskbd_map_leds(const struct wskbd_map *m)
+{
+	unsigned leds = 0;
+
+	/* wskbd(4) lights Caps for Shift Lock too. */
+	if (m->mods & (M_CAPS | M_SHIFTLOCK))
+		leds |= WSKBD_LEDBIT_CAPS;
+	if (m->mods & M_NUM)
+		leds |= WSKBD_LEDBIT_NUM;
+	if (m->mods & M_SCROLL)
+		leds |= WSKBD_LEDBIT_SCROLL;
+	return leds;
 }
 
 /* --- keysym tables --- */
@@ -377,6 +394,9 @@ static void update_mods(struct wskbd_map *m, uint16_t ks, bool down)
 		break;
 	case WSKS_Num_Lock:
 		toggle = M_NUM;
+		break;
+	case WSKS_Hold_Screen:
+		toggle = M_SCROLL;
 		break;
 	default:
 		return;

@@ -119,9 +119,19 @@ struct wskbd_map {
 int wskbd_map_init(struct wskbd_map *m, unsigned type, uint32_t encoding,
 		   const struct wskbd_keymap_entry *entries, unsigned n);
 void wskbd_map_finish(struct wskbd_map *m);
-/* Lock state at start (WSKBDIO_GETLEDS), so Caps/Num Lock agree with the
- * LEDs. */
-void wskbd_map_set_locks(struct wskbd_map *m, bool caps, bool num);
+/* WSKBD_LED_* bits of <dev/wscons/wsconsio.h>. */
+enum {
+	WSKBD_LEDBIT_CAPS = 0x01,
+	WSKBD_LEDBIT_NUM = 0x02,
+	WSKBD_LEDBIT_SCROLL = 0x04,
+};
+
+/* Lock state from the LEDs (WSKBDIO_GETLEDS), so Caps/Num/Scroll Lock
+ * agree with what the keyboard shows. */
+void wskbd_map_set_leds(struct wskbd_map *m, unsigned leds);
+/* The LEDs for the lock state now (for WSKBDIO_SETLEDS: in event mode the
+ * kernel leaves them alone). */
+unsigned wskbd_map_leds(const struct wskbd_map *m);
 
 /* One key event. Hot keys (with Control and Alt held): F1..F12 or a key
  * whose map command is Cmd_ScreenN switch screens; BackSpace quits; with

@@ -44,6 +44,7 @@ enum {
 	K_UP = 0xc8,
 	K_WIN = 0xdb,
 	K_EACUTE = 0x27,
+	K_SCRLK = 0x46,
 };
 
 static const struct wskbd_keymap_entry pc_map[256] = {
@@ -66,6 +67,8 @@ static const struct wskbd_keymap_entry pc_map[256] = {
     /* no command: the F key alone names the screen */
     E(K_F2, V, WSKS_f1 + 1, WSKS_F1 + 1, WSKS_f1 + 1, WSKS_F1 + 1),
     E(K_NUM, V, WSKS_Num_Lock, WSKS_Num_Lock, WSKS_Num_Lock, WSKS_Num_Lock),
+    E(K_SCRLK, V, WSKS_Hold_Screen, WSKS_Hold_Screen, WSKS_Hold_Screen,
+      WSKS_Hold_Screen),
     E(K_KP7, V, WSKS_KP_Home, WSKS_KP_0 + 7, WSKS_KP_Home, WSKS_KP_0 + 7),
     E(K_KPENTER, V, 0xf20d, 0xf20d, 0xf20d, 0xf20d),
     E(K_ALTGR, V, WSKS_Mode_switch, WSKS_Mode_switch, WSKS_Mode_switch,
@@ -172,9 +175,31 @@ static void test_locks_from_leds(void)
 	struct wskbd_map m;
 
 	CHECK(wskbd_map_init(&m, WSKBD_KT_PC_XT, 0, pc_map, 256) == 0);
-	wskbd_map_set_locks(&m, true, true);
+	CHECK(wskbd_map_leds(&m) == 0);
+	wskbd_map_set_leds(&m, WSKBD_LEDBIT_CAPS | WSKBD_LEDBIT_NUM);
+	CHECK(wskbd_map_leds(&m) == (WSKBD_LEDBIT_CAPS | WSKBD_LEDBIT_NUM));
 	CHECK(is_key(ev(&m, K_A, true), 'A', 0x1e, true));
 	CHECK(is_key(ev(&m, K_KP7, true), 0xffb7, 0x47, true));
+	ev(&m, K_A, false);
+	ev(&m, K_KP7, false);
+	/* the lock keys toggle what the LEDs must show */
+	ev(&m, K_CAPS, true);
+	CHECK(wskbd_map_leds(&m) == WSKBD_LEDBIT_NUM);
+	ev(&m, K_CAPS, false);
+	CHECK(wskbd_map_leds(&m) == WSKBD_LEDBIT_NUM);
+	ev(&m, K_NUM, true);
+	ev(&m, K_NUM, false);
+	CHECK(wskbd_map_leds(&m) == 0);
+	ev(&m, K_SCRLK, true);
+	ev(&m, K_SCRLK, false);
+	CHECK(wskbd_map_leds(&m) == WSKBD_LEDBIT_SCROLL);
+	/* releasing everything keeps the locks */
+	ev(&m, K_CAPS, true);
+	wskbd_map_release_all(&m, NULL, 0);
+	CHECK(wskbd_map_leds(&m) == (WSKBD_LEDBIT_SCROLL | WSKBD_LEDBIT_CAPS));
+	wskbd_map_set_leds(&m, 0);
+	CHECK(wskbd_map_leds(&m) == 0);
+	CHECK(is_key(ev(&m, K_A, true), 'a', 0x1e, true));
 	wskbd_map_finish(&m);
 }
 

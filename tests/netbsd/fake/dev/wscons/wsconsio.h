@@ -54,4 +54,96 @@ struct wsdisplayio_fbinfo {
 	uint32_t fbi_flags;
 };
 
+/* --- input (netbsd/wscons_input.c) --- */
+#include <time.h>
+
+struct wscons_event {
+	u_int type;
+	int value;
+	struct timespec time;
+};
+#define WSEVENT_VERSION 1
+
+#define WSCONS_EVENT_KEY_UP 1
+#define WSCONS_EVENT_KEY_DOWN 2
+#define WSCONS_EVENT_ALL_KEYS_UP 3
+#define WSCONS_EVENT_MOUSE_UP 4
+#define WSCONS_EVENT_MOUSE_DOWN 5
+#define WSCONS_EVENT_MOUSE_DELTA_X 6
+#define WSCONS_EVENT_MOUSE_DELTA_Y 7
+#define WSCONS_EVENT_MOUSE_ABSOLUTE_X 8
+#define WSCONS_EVENT_MOUSE_ABSOLUTE_Y 9
+#define WSCONS_EVENT_MOUSE_DELTA_Z 10
+#define WSCONS_EVENT_MOUSE_DELTA_W 14
+#define WSCONS_EVENT_HSCROLL 16
+#define WSCONS_EVENT_VSCROLL 17
+
+#define WSKBD_TYPE_PC_XT 3
+#define WSKBD_TYPE_PC_AT 4
+#define WSKBD_TYPE_USB 5
+
+typedef uint16_t keysym_t;
+typedef uint32_t kbd_t;
+
+struct wscons_keymap {
+	keysym_t command;
+	keysym_t group1[2];
+	keysym_t group2[2];
+};
+
+struct wskbd_map_data {
+	u_int maplen;
+	struct wscons_keymap *map;
+};
+#define WSKBDIO_MAXMAPLEN 65536
+
+#define WSKBD_LED_CAPS 0x01
+#define WSKBD_LED_NUM 0x02
+#define WSKBD_LED_SCROLL 0x04
+
+#define WSKBDIO_GTYPE 0x7801UL
+#define WSKBDIO_GETENCODING 0x7802UL
+#define WSKBDIO_GETMAP 0x7803UL
+#define WSKBDIO_GETLEDS 0x7804UL
+#define WSKBDIO_SETLEDS 0x7805UL
+#define WSKBDIO_SETVERSION 0x7806UL
+#define WSMOUSEIO_GTYPE 0x7807UL
+#define WSMOUSEIO_SETVERSION 0x7808UL
+#define WSMOUSEIO_GCALIBCOORDS 0x7809UL
+#define WSMOUSEIO_GETPARAMS 0x780aUL
+#define WSMUXIO_LIST_DEVICES 0x780bUL
+
+struct wsmouse_calibcoords {
+	int minx, miny, maxx, maxy;
+	int samplelen;
+};
+
+enum wsmousecfg {
+	WSMOUSECFG_REVERSE_SCROLLING = 0,
+	WSMOUSECFG_HORIZSCROLLDIST,
+	WSMOUSECFG_VERTSCROLLDIST,
+};
+
+struct wsmouse_param {
+	enum wsmousecfg key;
+	int value;
+};
+
+struct wsmouse_parameters {
+	struct wsmouse_param *params;
+	unsigned int nparams;
+};
+
+#define WSMUX_MOUSE 1
+#define WSMUX_KBD 2
+#define WSMUX_MAXDEV 32
+struct wsmux_device {
+	int type;
+	int idx;
+};
+struct wsmux_device_list {
+	int ndevices;
+	struct wsmux_device devices[WSMUX_MAXDEV];
+};
+
 #endif

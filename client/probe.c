@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "damage.h"
 #include "log.h"
@@ -20,24 +21,59 @@
 /* Long enough for a core to leave its idle clock; short enough that many
  * cores still start quickly. */
 #define WARMUP_NS 4000000ull
-/* A core is clearly slow once its median stripe time is this many times
- * the fastest core's so far; then it gets no more samples. */
+/* One timed write should take about this long on any core: short enough
+ * that a busy machine rarely preempts the probe in the middle of one (a
+ * preempted sample would look slow for the wrong reason), long enough for
+ * the clock to resolve. Slow cores therefore write fewer rows per sample. */
+#define SAMPLE_TARGET_NS 300000ull
+/* Rows timed once to size the samples of a core. */
+#define CALIBRATE_ROWS 4u
+/* A core is clearly slow once its median time is this many times the
+ * fastest core's so far; then it gets no more samples. */
 #define EARLY_STOP_FACTOR 4.0
-#define EARLY_STOP_MIN_SAMPLES 3
+/* Neither the budget nor the early stop cuts a core below this many
+ * samples: on a shared machine one sample in a few can be preempted, and
+ * the median of five still ignores two of them. Samples are short
+ * (SAMPLE_TARGET_NS), so this costs little even on a slow core. */
+#define MIN_SAMPLES 5
 
 struct job {
 	struct output *out;
+	clockid_t clock;	/* what samples are timed with */
 	uint8_t *ram;		/* control buffer, stripe_rows * stride */
 	const uint8_t *src;	/* one row of what the screen shows anyway */
-	uint32_t rows;
+	uint32_t stripe_rows;	/* most rows a sample writes */
 	size_t row_bytes;
 	int cpu;		/* -1: stay unpinned */
 	int samples;
 	bool budgeted;
-	double best_fb_ms;	/* fastest core so far, 0 when none */
+	double best_row_ns;	/* fastest core so far, per row; 0: none */
 	uint64_t *fb_ns, *ram_ns;
 	struct probe_core *res;
 };
+
+static uint64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Samples are timed in the probe thread's own CPU time where the platform
+ * keeps it finely: time the thread spends preempted (by another task, or
+ * by the hypervisor where the kernel accounts steal time) then does not
+ * count, while stalls on slow memory do (the core is busy waiting). Else
+ * wall time, and the median has to absorb preemption alone. */
+static clockid_t pick_clock(void)
+{
+	struct timespec res;
+
+	if (clock_getres(CLOCK_THREAD_CPUTIME_ID, &res) == 0 &&
+	    res.tv_sec == 0 && res.tv_nsec <= 1000)
+		return CLOCK_THREAD_CPUTIME_ID;
+	return CLOCK_MONOTONIC;
+}
 
 /* Keep the compiler from dropping stores nobody reads back. */
 static inline void clobber(void *p)
@@ -45,24 +81,24 @@ static inline void clobber(void *p)
 	__asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
-static void write_fb(const struct job *j)
+static void write_fb(const struct job *j, uint32_t rows)
 {
 	struct output *o = j->out;
 	uint32_t y;
 
 	/* Through the output's own row writer, exactly as the blitter
 	 * writes, so whatever makes a core slow applies here too. */
-	for (y = 0; y < j->rows; y++)
+	for (y = 0; y < rows; y++)
 		output_write_row(o, o->map + (size_t)y * o->stride, j->src,
 				 j->row_bytes);
 }
 
-static void write_ram(const struct job *j)
+static void write_ram(const struct job *j, uint32_t rows)
 {
 	size_t stride = j->out->stride;
 	uint32_t y;
 
-	for (y = 0; y < j->rows; y++)
+	for (y = 0; y < rows; y++)
 		memcpy(j->ram + (size_t)y * stride, j->src, j->row_bytes);
 	clobber(j->ram);
 }
@@ -74,26 +110,49 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median of v[0..n-1] in ms; sorts v. */
-static double median_ms(uint64_t *v, int n)
+/* Median of v[0..n-1] in ns; sorts v. */
+static double median_ns(uint64_t *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_u64);
 	if (n % 2)
-		return (double)v[n / 2] / 1e6;
-	return ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2e6;
+		return (double)v[n / 2];
+	return ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
 }
 
 static double median_so_far(const uint64_t *v, int n, uint64_t *tmp)
 {
 	memcpy(tmp, v, (size_t)n * sizeof(*v));
-	return median_ms(tmp, n);
+	return median_ns(tmp, n);
+}
+
+/* Rows per sample on this core: about SAMPLE_TARGET_NS of writing, from
+ * one timed write of a few rows (after an untimed one that takes the page
+ * faults). A preempted calibration only makes the samples smaller. */
+static uint32_t calibrate(const struct job *j)
+{
+	uint32_t n = CALIBRATE_ROWS < j->stripe_rows ? CALIBRATE_ROWS
+						     : j->stripe_rows;
+	uint64_t a, t;
+	double rows;
+
+	write_fb(j, n);
+	a = clock_ns(j->clock);
+	write_fb(j, n);
+	t = clock_ns(j->clock) - a;
+	if (t == 0)
+		return j->stripe_rows;
+	rows = (double)SAMPLE_TARGET_NS * n / (double)t;
+	if (rows >= j->stripe_rows)
+		return j->stripe_rows;
+	return rows < 1 ? 1 : (uint32_t)rows;
 }
 
 static void *probe_thread(void *arg)
 {
 	struct job *j = arg;
 	struct probe_core *c = j->res;
-	uint64_t t0 = monotonic_ns(), deadline, *tmp;
+	uint64_t t0 = monotonic_ns(), deadline, *tmp, shortest = UINT64_MAX;
+	uint32_t rows;
 	int n = 0, tries;
 	bool stopped = false;
 
@@ -108,34 +167,40 @@ static void *probe_thread(void *arg)
 		}
 		/* Pinning oneself normally migrates at once; give the
 		 * scheduler a few chances before calling it unverified. */
-		for (tries = 0; tries < 100 &&
-				platform_current_cpu() != j->cpu;
-		     tries++)
+		for (tries = 0;
+		     tries < 100 && platform_current_cpu() != j->cpu; tries++)
 			sched_yield();
 	}
 	tmp = j->fb_ns + j->samples;
 	/* Spin so the core's clock ramps up before anything is timed. */
 	while (monotonic_ns() - t0 < WARMUP_NS)
 		;
-	/* One untimed pass: page faults, TLB, cache ownership. */
-	write_fb(j);
-	write_ram(j);
+	rows = calibrate(j);
+	/* One untimed pass at the sample size: TLB, cache ownership. */
+	write_fb(j, rows);
+	write_ram(j, rows);
 	while (n < j->samples) {
-		uint64_t a = monotonic_ns(), b, e;
+		uint64_t a = clock_ns(j->clock), b, e;
 
-		write_fb(j);
-		b = monotonic_ns();
-		write_ram(j);
-		e = monotonic_ns();
+		write_fb(j, rows);
+		b = clock_ns(j->clock);
+		write_ram(j, rows);
+		e = clock_ns(j->clock);
 		j->fb_ns[n] = b - a;
 		j->ram_ns[n] = e - b;
 		n++;
-		if (j->budgeted && e + (e - a) > deadline)
+		/* Predict the next sample from the shortest so far: the last
+		 * one may have been preempted. */
+		if (e - a < shortest)
+			shortest = e - a;
+		if (n < MIN_SAMPLES)
+			continue;
+		if (j->budgeted && monotonic_ns() + shortest > deadline)
 			break;
-		if (n >= EARLY_STOP_MIN_SAMPLES && j->best_fb_ms > 0 &&
+		if (j->best_row_ns > 0 &&
 		    n < j->samples &&
-		    median_so_far(j->fb_ns, n, tmp) >
-			    EARLY_STOP_FACTOR * j->best_fb_ms) {
+		    median_so_far(j->fb_ns, n, tmp) / rows >
+			    EARLY_STOP_FACTOR * j->best_row_ns) {
 			stopped = true;
 			break;
 		}
@@ -144,13 +209,15 @@ static void *probe_thread(void *arg)
 	if (j->cpu >= 0 && c->ran_on != j->cpu)
 		c->ran_on = -1;
 	c->samples = n;
-	c->fb_ms = median_ms(j->fb_ns, n);
-	c->ram_ms = median_ms(j->ram_ns, n);
+	c->sample_rows = rows;
+	/* Per row, then in the units of the table: one whole stripe. */
+	c->fb_ms = median_ns(j->fb_ns, n) / rows * j->stripe_rows / 1e6;
+	c->ram_ms = median_ns(j->ram_ns, n) / rows * j->stripe_rows / 1e6;
 	c->state = stopped ? PROBE_STOPPED : PROBE_MEASURED;
 	c->elapsed_ms = (double)(monotonic_ns() - t0) / 1e6;
 	if (j->out->impl->flush) {
 		struct rect r = { 0, 0, (int32_t)j->out->width,
-				  (int32_t)j->rows };
+				  (int32_t)j->stripe_rows };
 
 		j->out->impl->flush(j->out, &r, 1);
 	}
@@ -163,7 +230,7 @@ static void finish_core(struct probe_core *c, const struct probe_result *res)
 
 	if (c->state != PROBE_MEASURED && c->state != PROBE_STOPPED)
 		return;
-	/* A RAM stripe faster than the clock can tell still gives a finite
+	/* A RAM write faster than the clock can tell still gives a finite
 	 * ratio. */
 	c->ratio = c->fb_ms / (c->ram_ms > 1e-6 ? c->ram_ms : 1e-6);
 	c->frame_ms = c->fb_ms * scale;
@@ -209,14 +276,16 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 
 	memset(&j, 0, sizeof(j));
 	j.out = out;
+	j.clock = pick_clock();
+	res->cpu_clock = j.clock == CLOCK_THREAD_CPUTIME_ID;
 	j.row_bytes = (size_t)out->width * pixfmt_bytes(&out->fmt);
-	j.rows = (uint32_t)(PROBE_STRIPE_BYTES / j.row_bytes);
-	if (j.rows < 1)
-		j.rows = 1;
-	if (j.rows > out->height)
-		j.rows = out->height;
-	res->stripe_rows = j.rows;
-	res->stripe_bytes = j.row_bytes * j.rows;
+	j.stripe_rows = (uint32_t)(PROBE_STRIPE_BYTES / j.row_bytes);
+	if (j.stripe_rows < 1)
+		j.stripe_rows = 1;
+	if (j.stripe_rows > out->height)
+		j.stripe_rows = out->height;
+	res->stripe_rows = j.stripe_rows;
+	res->stripe_bytes = j.row_bytes * j.stripe_rows;
 	j.samples = res->samples;
 	j.budgeted = res->budgeted;
 	j.fb_ns = calloc((size_t)res->samples * 3, sizeof(uint64_t));
@@ -225,13 +294,13 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 	 * first update (the blitter's first pass paints it), and zero is
 	 * what the blitter itself uses for black. */
 	src = calloc(1, j.row_bytes);
-	j.ram = malloc(out->stride * j.rows);
+	j.ram = malloc(out->stride * j.stripe_rows);
 	if (!res->cores || !j.fb_ns || !src || !j.ram) {
 		log_error("cannot allocate memory for the core probe");
 		ret = -ENOMEM;
 		goto out;
 	}
-	memset(j.ram, 0, out->stride * j.rows);
+	memset(j.ram, 0, out->stride * j.stripe_rows);
 	j.src = src;
 
 	for (i = 0; i < res->ncores; i++) {
@@ -245,7 +314,8 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 		}
 		j.cpu = i;
 		j.res = c;
-		j.best_fb_ms = best;
+		/* fb_ms is per stripe; the thread compares per row. */
+		j.best_row_ns = best * 1e6 / j.stripe_rows;
 		ret = run_job(&j);
 		if (ret < 0)
 			goto out;
@@ -267,7 +337,7 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 		res->cores[0].ran_on = -1;
 		j.cpu = -1;
 		j.res = &res->cores[0];
-		j.best_fb_ms = 0;
+		j.best_row_ns = 0;
 		ret = run_job(&j);
 		if (ret < 0)
 			goto out;
@@ -589,10 +659,12 @@ void probe_print_json(const struct probe_result *res,
 	fprintf(f,
 		",\n  \"stripe_rows\": %u,\n  \"stripe_bytes\": %zu,\n"
 		"  \"samples\": %d,\n  \"budgeted\": %s,\n"
-		"  \"main_cpu\": %d,\n  \"pin_denied\": %s,\n",
+		"  \"main_cpu\": %d,\n  \"pin_denied\": %s,\n"
+		"  \"clock\": \"%s\",\n",
 		res->stripe_rows, res->stripe_bytes, res->samples,
 		res->budgeted ? "true" : "false", res->main_cpu,
-		res->pin_denied ? "true" : "false");
+		res->pin_denied ? "true" : "false",
+		res->cpu_clock ? "thread-cpu" : "monotonic");
 	if (res->chosen >= 0)
 		fprintf(f, "  \"chosen\": %d,\n", res->chosen);
 	else
@@ -625,10 +697,12 @@ void probe_print_json(const struct probe_result *res,
 				", \"ran_on\": %d, \"samples\": %d, "
 				"\"fb_ms\": %.4f, \"ram_ms\": %.4f, "
 				"\"ratio\": %.2f, \"frame_ms\": %.3f, "
+				"\"sample_rows\": %u, "
 				"\"ram_frame_ms\": %.3f, \"elapsed_ms\": %.2f, "
 				"\"slow\": %s",
 				c->ran_on, c->samples, c->fb_ms, c->ram_ms,
-				c->ratio, c->frame_ms, c->ram_frame_ms,
+				c->ratio, c->frame_ms, c->sample_rows,
+				c->ram_frame_ms,
 				c->elapsed_ms, c->slow ? "true" : "false");
 		fputc('}', f);
 	}

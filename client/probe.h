@@ -21,7 +21,9 @@ struct options;
  * budget per core also applies (PROBE_BUDGET_MS, warm-up included). */
 #define PROBE_DEFAULT_SAMPLES 9
 #define PROBE_BUDGET_MS 40
-/* Bytes written per sample (a stripe of whole rows, at most the screen). */
+/* The unit of the table: a stripe of whole rows of about this many bytes
+ * (at most the screen). A sample writes the stripe, or fewer rows on a
+ * core so slow that the stripe would take long. */
 #define PROBE_STRIPE_BYTES (1u << 20)
 /* Cores whose framebuffer time is within this fraction of the fastest are
  * a tie; a tie goes to a core other than the main thread's. Generous on
@@ -44,8 +46,9 @@ struct probe_core {
 	int pin_error;		/* -errno from pinning */
 	int ran_on;		/* where the probe thread found itself, -1 */
 	int samples;		/* samples taken */
-	double fb_ms;		/* median: one stripe into the output */
-	double ram_ms;		/* median: the same stripe into RAM */
+	uint32_t sample_rows;	/* rows per sample (fewer on slow cores) */
+	double fb_ms;		/* median, scaled to one stripe: output */
+	double ram_ms;		/* median, scaled to one stripe: RAM */
 	double ratio;		/* fb_ms / ram_ms */
 	double frame_ms;	/* fb_ms scaled to the whole screen */
 	double ram_frame_ms;	/* ram_ms scaled the same way */
@@ -65,6 +68,7 @@ struct probe_result {
 	size_t stripe_bytes;	/* visible bytes per stripe */
 	int samples;		/* asked per core */
 	bool budgeted;		/* the per-core time budget applied */
+	bool cpu_clock;		/* samples timed in thread CPU time */
 	int main_cpu;		/* where the main thread ran, -1 unknown */
 	int chosen;		/* core for the blit thread, -1: unpinned */
 	double elapsed_ms;	/* whole probe */

@@ -271,12 +271,17 @@ def read_ppm(path):
             pos += 1
         fields.append(data[start:pos])
     pos += 1
-    if fields[0] != b"P6" or fields[3] != b"255":
-        raise Fail("%s: not a P6 maxval 255 PPM" % path)
+    if fields[0] != b"P6" or fields[3] not in (b"255", b"65535"):
+        raise Fail("%s: not a P6 PPM with maxval 255 or 65535" % path)
     w, h = int(fields[1]), int(fields[2])
-    rgb = data[pos:pos + w * h * 3]
-    if len(rgb) != w * h * 3:
+    n = w * h * 3 * (2 if fields[3] == b"65535" else 1)
+    rgb = data[pos:pos + n]
+    if len(rgb) != n:
         raise Fail("%s: truncated PPM" % path)
+    if fields[3] == b"65535":
+        # xwdtopnm writes 16-bit samples, v * 257 for 8-bit v.
+        rgb = bytes((rgb[i] * 256 + rgb[i + 1] + 128) // 257
+                    for i in range(0, n, 2))
     return w, h, rgb
 
 
@@ -287,14 +292,21 @@ def write_ppm(path, img):
         f.write(rgb)
 
 
-def _table(bits, rounding):
+def _table(bits, mode):
     """8-bit channel -> quantised to bits -> back to 8 bits by bit
-    replication (what pixfmt_unpack does). rounding: libvncserver's
-    translation rounds (v * max + 127) / 255; others truncate."""
+    replication (what pixfmt_unpack does). How servers quantise: "round"
+    (libvncserver: (v * max + 127) / 255), "round-up" (TigerVNC:
+    (v * max + 128) / 255; differs for 5-bit 37 only), "shift" (the top
+    bits)."""
     out = bytearray(256)
     top = (1 << bits) - 1
     for v in range(256):
-        q = (v * top + 127) // 255 if rounding else v >> (8 - bits)
+        if mode == "round":
+            q = (v * top + 127) // 255
+        elif mode == "round-up":
+            q = (v * top + 128) // 255
+        else:
+            q = v >> (8 - bits)
         r, pos = 0, 8
         while pos > 0:
             pos -= bits
@@ -312,15 +324,16 @@ FORMAT_BITS = {
 }
 
 
-def quantise(img, fmt, rounding=True):
-    """The colours img has once shown on an output in format fmt."""
+def quantise(img, fmt, mode="round"):
+    """The colours img has once shown on an output in format fmt, sent by
+    a server that quantises as mode says (see _table)."""
     w, h, rgb = img
     bits = FORMAT_BITS[fmt]
     if bits == (8, 8, 8):
         return img
     out = bytearray(len(rgb))
     for c in range(3):
-        out[c::3] = rgb[c::3].translate(_table(bits[c], rounding))
+        out[c::3] = rgb[c::3].translate(_table(bits[c], mode))
     return w, h, bytes(out)
 
 

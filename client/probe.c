@@ -494,7 +494,7 @@ static const char *verdict(const struct probe_result *res,
 
 	switch (c->state) {
 	case PROBE_OFFLINE:
-		return "offline";
+		return "offline or not allowed";
 	case PROBE_PIN_FAILED:
 		snprintf(buf, len, "cannot pin: %s", strerror(-c->pin_error));
 		return buf;
@@ -607,8 +607,9 @@ void probe_print_table(const struct probe_result *res,
 			char on[128];
 
 			probe_online_list(on, sizeof(on));
-			fprintf(f, "configured: core %d, which is not online "
-				   "(online: %s); a session would refuse it\n",
+			fprintf(f, "configured: core %d, which is offline or "
+				   "not allowed (online cores: %s); a session "
+				   "would refuse it\n",
 				configured_cpu, on);
 		}
 	}

@@ -96,7 +96,8 @@ void probe_print_table(const struct probe_result *res,
 void probe_print_json(const struct probe_result *res,
 		      const struct output *out, int configured_cpu, FILE *f);
 
-/* Online cores as a list like "0-3,6", for messages. */
+/* Online cores vncfb may use (platform_cpu_online: online and inside its
+ * affinity) as a list like "0-3,6", for messages. */
 void probe_online_list(char *buf, size_t len);
 
 /* `vncfb probe`: open the output, probe, print, close. Exit status. */

@@ -314,8 +314,8 @@ static int check_cpu(const struct options *o)
 	if (o->cpu == CPU_AUTO || platform_cpu_online(o->cpu))
 		return o->cpu;
 	probe_online_list(on, sizeof(on));
-	log_error("core %d for the blit thread is not online (online cores: "
-		  "%s)",
+	log_error("core %d for the blit thread is offline or not allowed "
+		  "(online cores: %s)",
 		  o->cpu, on);
 	return -2;
 }

@@ -58,7 +58,7 @@ for args, env in ((["--cpu", str(n)], {}), (["--cpu", "4095"], {}),
     rc, out, err = run(["--demo", "-o", SPEC, "--exit-after", "1"] + args,
                        **env)
     check(rc == 2, "bad core %s: exit %d" % (args or "config", rc), err)
-    check("not online (online cores: %s)" % online_list() in err,
+    check("offline or not allowed (online cores: %s)" % online_list() in err,
           "bad core %s: message" % (args or "config"), err)
     check("demo:" not in err, "bad core: the session started", err)
 for bad in ("-1", "one", "1.5", ""):

@@ -198,7 +198,7 @@ static int read_fbinfo(struct ws_priv *p, struct wsfb_info *fi)
 static void bring_to_front(struct ws_priv *p)
 {
 	struct stat st;
-	int active = -1, ours;
+	int active = -1, ours, i;
 
 	if (fstat(p->fd, &st) < 0 || !S_ISCHR(st.st_mode))
 		return;
@@ -217,8 +217,16 @@ static void bring_to_front(struct ws_priv *p)
 		log_warn("ioctl VT_ACTIVATE: %s", strerror(errno));
 		return;
 	}
-	if (ioctl(p->fd, VT_WAITACTIVE, ours + 1) < 0)
-		log_warn("ioctl VT_WAITACTIVE: %s", strerror(errno));
+	/* Not VT_WAITACTIVE: it would wait for good if the screen shown now
+	 * refuses to let go (an X server in process mode). */
+	for (i = 0; i < 20; i++) {
+		if (ioctl(p->fd, WSDISPLAYIO_GETACTIVESCREEN, &active) == 0 &&
+		    active == ours)
+			return;
+		usleep(100 * 1000);
+	}
+	log_warn("%s: screen %d still shown after 2 s; drawing anyway", p->path,
+		 active);
 }
 
 static int take_switching(struct ws_priv *p)

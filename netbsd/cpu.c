@@ -60,6 +60,27 @@ static int cpuctl_online(int cpu)
 	return ret;
 }
 
+/* Whether our own affinity (schedctl -A, a processor set) allows cpu: 1,
+ * 0, or -1 when there is none to honour. */
+static int allowed_by_affinity(int cpu)
+{
+	cpuset_t *cs = cpuset_create();
+	int i, any = 0, ret = -1;
+
+	if (!cs)
+		return -1;
+	cpuset_zero(cs);
+	if (sched_getaffinity_np(getpid(), cpuset_size(cs), cs) == 0) {
+		for (i = 0; i < MAX_CPUS && !any; i++)
+			any = cpuset_isset((cpuid_t)i, cs) > 0;
+		/* An empty set means "not bound": every CPU. */
+		if (any)
+			ret = cpuset_isset((cpuid_t)cpu, cs) > 0;
+	}
+	cpuset_destroy(cs);
+	return ret;
+}
+
 bool platform_cpu_online(int cpu)
 {
 	int n = platform_cpu_count();
@@ -67,6 +88,8 @@ bool platform_cpu_online(int cpu)
 	int st;
 
 	if (cpu < 0 || cpu >= n)
+		return false;
+	if (allowed_by_affinity(cpu) == 0)
 		return false;
 	/* All online (the usual case): no need to ask cpuctl. */
 	if (online >= n)

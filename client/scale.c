@@ -235,6 +235,61 @@ bool view_identity(const struct view *v)
  * implementation computes exactly these integers, so they agree bit for
  * bit. */
 
+/* The exact path: hx fills groups [g0, g1) of a horizontal row (16
+ * int16 per group: 4 outputs x 4 channels, sums of weight x channel);
+ * vx combines n such rows and divides, values [from, to) (multiples of
+ * 16), into out[0 .. to - from). */
+typedef void (*hx_fn)(int16_t *h, const uint8_t *row, uint32_t rw,
+		      const struct scale_exact *e, uint32_t g0, uint32_t g1);
+typedef void (*vx_fn)(uint8_t *out, const int16_t *const *rows,
+		      const uint16_t *w, unsigned n,
+		      const struct scale_exact *e, size_t from, size_t to);
+
+static void hx_group_c(int16_t *h, const uint8_t *row,
+		       const struct scale_exact *e, uint32_t g)
+{
+	const uint8_t *win = row + (size_t)e->gsrc[g] * 4;
+	const uint32_t *idx = e->gidx + (size_t)g * 8;
+	const int8_t *w = e->gw + (size_t)g * 32;
+	unsigned j, c;
+
+	for (j = 0; j < 4; j++) {
+		const uint8_t *t0 = win + idx[2 * j] * 4;
+		const uint8_t *t1 = win + idx[2 * j + 1] * 4;
+
+		for (c = 0; c < 4; c++)
+			h[(size_t)g * 16 + j * 4 + c] =
+			    (int16_t)(w[j * 8 + 2 * c] * t0[c] +
+				      w[j * 8 + 2 * c + 1] * t1[c]);
+	}
+}
+
+static void hx_c(int16_t *h, const uint8_t *row, uint32_t rw,
+		 const struct scale_exact *e, uint32_t g0, uint32_t g1)
+{
+	uint32_t g;
+
+	(void)rw;
+	for (g = g0; g < g1; g++)
+		hx_group_c(h, row, e, g);
+}
+
+static void vx_c(uint8_t *out, const int16_t *const *rows, const uint16_t *w,
+		 unsigned n, const struct scale_exact *e, size_t from,
+		 size_t to)
+{
+	size_t i;
+	unsigned k;
+
+	for (i = from; i < to; i++) {
+		uint32_t acc = e->bias;
+
+		for (k = 0; k < n; k++)
+			acc += (uint32_t)(uint16_t)rows[k][i] * w[k];
+		out[i - from] = (uint8_t)((acc * e->magic) >> (16 + e->shift));
+	}
+}
+
 typedef void (*vsum_fn)(uint16_t *v, const uint8_t *const *rows,
 			const uint16_t *w, unsigned n, size_t from, size_t to);
 typedef void (*hsum_fn)(uint8_t *out, const uint16_t *v, const int32_t *start,
@@ -428,16 +483,252 @@ hsum_avx2(uint8_t *out, const uint16_t *v, const int32_t *start,
 }
 #endif
 
+#ifdef SCALE_X86
+/* One group of 4 outputs per step: gather each output's two taps into
+ * place (vpermd across the 8-pixel window), pair their channels
+ * (pshufb), multiply-add with the byte weights (pmaddubsw). */
+__attribute__((target("avx2"))) static void
+hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
+	const struct scale_exact *e, uint32_t g0, uint32_t g1)
+{
+	const __m256i pairs = _mm256_setr_epi8(
+	    0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15, 0, 4, 1, 5, 2,
+	    6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+	const int32_t *gsrc = e->gsrc;
+	const uint32_t *gidx = e->gidx;
+	const int8_t *gw = e->gw;
+	uint32_t g, end = g1;
+
+	/* Windows past the row's end would read past the picture: those
+	 * groups (at most the last two) take the C path. gsrc only grows. */
+	while (end > g0 && (uint32_t)gsrc[end - 1] + 8 > rw)
+		end--;
+	for (g = g0; g < end; g++) {
+		__m256i px = _mm256_loadu_si256(
+		    (const __m256i *)(row + (size_t)gsrc[g] * 4));
+		__m256i idx =
+		    _mm256_loadu_si256((const __m256i *)(gidx + (size_t)g * 8));
+		__m256i w =
+		    _mm256_loadu_si256((const __m256i *)(gw + (size_t)g * 32));
+
+		px = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(px, idx),
+					 pairs);
+		_mm256_storeu_si256((__m256i *)(h + (size_t)g * 16),
+				    _mm256_maddubs_epi16(px, w));
+	}
+	for (; g < g1; g++)
+		hx_group_c(h, row, e, g);
+}
+
+__attribute__((target("avx2"))) static void
+vx_avx2(uint8_t *out, const int16_t *const *rows, const uint16_t *w, unsigned n,
+	const struct scale_exact *e, size_t from, size_t to)
+{
+	const __m256i bias = _mm256_set1_epi16((short)e->bias);
+	const __m256i magic = _mm256_set1_epi16((short)e->magic);
+	const __m128i shift = _mm_cvtsi32_si128((int)e->shift);
+	size_t i = from;
+	unsigned k;
+
+	for (; i + 32 <= to; i += 32) {
+		__m256i lo = bias, hi = bias;
+
+		for (k = 0; k < n; k++) {
+			__m256i wk = _mm256_set1_epi16((short)w[k]);
+
+			lo = _mm256_add_epi16(
+			    lo, _mm256_mullo_epi16(
+				    _mm256_loadu_si256(
+					(const __m256i *)(rows[k] + i)),
+				    wk));
+			hi = _mm256_add_epi16(
+			    hi, _mm256_mullo_epi16(
+				    _mm256_loadu_si256(
+					(const __m256i *)(rows[k] + i + 16)),
+				    wk));
+		}
+		lo = _mm256_srl_epi16(_mm256_mulhi_epu16(lo, magic), shift);
+		hi = _mm256_srl_epi16(_mm256_mulhi_epu16(hi, magic), shift);
+		/* packus works per lane: put the quadwords back in order */
+		_mm256_storeu_si256((__m256i *)(out + (i - from)),
+				    _mm256_permute4x64_epi64(
+					_mm256_packus_epi16(lo, hi), 0xd8));
+	}
+	vx_c(out + (i - from), rows, w, n, e, i, to);
+}
+#endif
+
+/* 16 bpp little-endian formats with 4..8 bits per channel (rgb565,
+ * xrgb1555) to and from xrgb8888, n pixels. Bit replication on the way
+ * in and rounding on the way out, the same integers as pixfmt_unpack and
+ * chan_round. */
+typedef void (*unpack16_fn)(uint32_t *d, const uint8_t *src, uint32_t n,
+			    const struct pixfmt *f);
+typedef void (*pack16_fn)(uint8_t *out, const uint32_t *s, uint32_t n,
+			  const struct pixfmt *f);
+
+static uint32_t expand(uint32_t c, unsigned bits)
+{
+	return (c << (8 - bits) | c >> (2 * bits - 8)) & 0xff;
+}
+
+static uint32_t round_to(uint32_t v, unsigned bits)
+{
+	return ((v & 0xff) * ((1u << bits) - 1) + 127) / 255;
+}
+
+static void unpack16_c(uint32_t *d, const uint8_t *src, uint32_t n,
+		       const struct pixfmt *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t v = src[2 * i] | (uint32_t)src[2 * i + 1] << 8;
+
+		d[i] = expand((v >> f->r_shift) & ((1u << f->r_bits) - 1),
+			      f->r_bits)
+			   << 16 |
+		       expand((v >> f->g_shift) & ((1u << f->g_bits) - 1),
+			      f->g_bits)
+			   << 8 |
+		       expand((v >> f->b_shift) & ((1u << f->b_bits) - 1),
+			      f->b_bits);
+	}
+}
+
+static void pack16_c(uint8_t *out, const uint32_t *s, uint32_t n,
+		     const struct pixfmt *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t v = round_to(s[i] >> 16, f->r_bits) << f->r_shift |
+			     round_to(s[i] >> 8, f->g_bits) << f->g_shift |
+			     round_to(s[i], f->b_bits) << f->b_shift;
+
+		out[2 * i] = (uint8_t)v;
+		out[2 * i + 1] = (uint8_t)(v >> 8);
+	}
+}
+
+#ifdef SCALE_X86
+/* Per channel constants, loaded once: the stores below may alias the
+ * pixfmt (vector stores alias anything), so the loops must not read it. */
+struct chan16 {
+	__m128i shift, left, right;
+	__m256i mask, max;
+};
+
+__attribute__((target("avx2"))) static struct chan16 chan16(unsigned bits,
+							    unsigned shift)
+{
+	struct chan16 c;
+
+	c.shift = _mm_cvtsi32_si128((int)shift);
+	c.left = _mm_cvtsi32_si128((int)(8 - bits));
+	c.right = _mm_cvtsi32_si128((int)(2 * bits - 8));
+	c.mask = _mm256_set1_epi16((short)((1 << bits) - 1));
+	c.max = c.mask;
+	return c;
+}
+
+__attribute__((target("avx2"))) static inline __m256i
+expand_avx2(__m256i v, const struct chan16 *k)
+{
+	__m256i c = _mm256_and_si256(_mm256_srl_epi16(v, k->shift), k->mask);
+
+	return _mm256_or_si256(_mm256_sll_epi16(c, k->left),
+			       _mm256_srl_epi16(c, k->right));
+}
+
+__attribute__((target("avx2"))) static void
+unpack16_avx2(uint32_t *d, const uint8_t *src, uint32_t n,
+	      const struct pixfmt *f)
+{
+	const struct chan16 r = chan16(f->r_bits, f->r_shift),
+			    g = chan16(f->g_bits, f->g_shift),
+			    b = chan16(f->b_bits, f->b_shift);
+	uint32_t i = 0;
+
+	for (; i + 16 <= n; i += 16) {
+		__m256i v =
+		    _mm256_loadu_si256((const __m256i *)(src + (size_t)i * 2));
+		__m256i rr = expand_avx2(v, &r);
+		__m256i gb =
+		    _mm256_or_si256(expand_avx2(v, &b),
+				    _mm256_slli_epi16(expand_avx2(v, &g), 8));
+		__m256i lo = _mm256_unpacklo_epi16(gb, rr);
+		__m256i hi = _mm256_unpackhi_epi16(gb, rr);
+
+		_mm256_storeu_si256((__m256i *)(d + i),
+				    _mm256_permute2x128_si256(lo, hi, 0x20));
+		_mm256_storeu_si256((__m256i *)(d + i + 8),
+				    _mm256_permute2x128_si256(lo, hi, 0x31));
+	}
+	unpack16_c(d + i, src + (size_t)i * 2, n - i, f);
+}
+
+/* The channel at byte `byte` of 16 xrgb pixels, rounded to k's bits and
+ * shifted into place, in 16-bit lanes in pixel order. */
+__attribute__((target("avx2"))) static inline __m256i
+round_avx2(__m256i a, __m256i b, int byte, const struct chan16 *k)
+{
+	const __m256i ff = _mm256_set1_epi32(0xff);
+	__m128i sh = _mm_cvtsi32_si128(byte * 8);
+	__m256i c = _mm256_permute4x64_epi64(
+	    _mm256_packus_epi32(_mm256_and_si256(_mm256_srl_epi32(a, sh), ff),
+				_mm256_and_si256(_mm256_srl_epi32(b, sh), ff)),
+	    0xd8);
+
+	/* (c * max + 127) / 255, the division as * 0x8081 >> 23 */
+	c = _mm256_add_epi16(_mm256_mullo_epi16(c, k->max),
+			     _mm256_set1_epi16(127));
+	c = _mm256_srli_epi16(
+	    _mm256_mulhi_epu16(c, _mm256_set1_epi16((short)0x8081)), 7);
+	return _mm256_sll_epi16(c, k->shift);
+}
+
+__attribute__((target("avx2"))) static void
+pack16_avx2(uint8_t *out, const uint32_t *s, uint32_t n, const struct pixfmt *f)
+{
+	const struct chan16 r = chan16(f->r_bits, f->r_shift),
+			    g = chan16(f->g_bits, f->g_shift),
+			    b = chan16(f->b_bits, f->b_shift);
+	uint32_t i = 0;
+
+	for (; i + 16 <= n; i += 16) {
+		__m256i lo = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i hi = _mm256_loadu_si256((const __m256i *)(s + i + 8));
+		__m256i v =
+		    _mm256_or_si256(_mm256_or_si256(round_avx2(lo, hi, 2, &r),
+						    round_avx2(lo, hi, 1, &g)),
+				    round_avx2(lo, hi, 0, &b));
+
+		_mm256_storeu_si256((__m256i *)(out + (size_t)i * 2), v);
+	}
+	pack16_c(out + (size_t)i * 2, s + i, n - i, f);
+}
+#endif
+
 struct kernels {
 	const char *name;
 	vsum_fn vsum;
 	hsum_fn hsum;
+	hx_fn hx; /* NULL: no exact path with these kernels */
+	vx_fn vx;
+	unpack16_fn unpack16;
+	pack16_fn pack16;
 };
 
-static const struct kernels kernels_c = {"c", vsum_c, hsum_c};
+static const struct kernels kernels_c = {"c",  vsum_c,	   hsum_c,  hx_c,
+					 vx_c, unpack16_c, pack16_c};
 #ifdef SCALE_X86
-static const struct kernels kernels_sse2 = {"sse2", vsum_sse2, hsum_sse2};
-static const struct kernels kernels_avx2 = {"avx2", vsum_avx2, hsum_avx2};
+/* pshufb/pmaddubsw need SSSE3 and the gather AVX2: SSE2 alone takes the
+ * fixed-point path everywhere. */
+static const struct kernels kernels_sse2 = {"sse2", vsum_sse2,	hsum_sse2, NULL,
+					    NULL,   unpack16_c, pack16_c};
+static const struct kernels kernels_avx2 = {
+    "avx2", vsum_avx2, hsum_avx2, hx_avx2, vx_avx2, unpack16_avx2, pack16_avx2};
 #endif
 static const struct kernels *kern;
 
@@ -496,10 +787,17 @@ static int axis_init(struct scale_axis *a, uint32_t n, uint32_t d,
 		     bool even_taps)
 {
 	unsigned taps = 1, k;
-	uint32_t o;
+	uint32_t o, g = n, r = d;
 
+	while (r) {
+		uint32_t t = g % r;
+
+		g = r;
+		r = t;
+	}
 	a->src = n;
 	a->dst = d;
+	a->unit = n / g;
 	for (o = 0; o < d; o++) {
 		uint64_t lo = (uint64_t)o * n, hi = lo + n;
 		unsigned t = (unsigned)((hi + d - 1) / d - lo / d);
@@ -507,12 +805,14 @@ static int axis_init(struct scale_axis *a, uint32_t n, uint32_t d,
 		if (t > taps)
 			taps = t;
 	}
+	a->real_taps = taps;
 	if (even_taps && (taps & 1))
 		taps++;
 	a->taps = taps;
 	a->start = calloc(d, sizeof(*a->start));
 	a->w = calloc((size_t)d * taps, sizeof(*a->w));
-	if (!a->start || !a->w)
+	a->wi = calloc((size_t)d * taps, sizeof(*a->wi));
+	if (!a->start || !a->w || !a->wi)
 		return -ENOMEM;
 	for (o = 0; o < d; o++) {
 		uint64_t lo = (uint64_t)o * n, hi = lo + n, cum = 0, prev = 0;
@@ -520,9 +820,13 @@ static int axis_init(struct scale_axis *a, uint32_t n, uint32_t d,
 
 		a->start[o] = (int32_t)first;
 		for (k = 0; k < taps && first + k < end; k++) {
-			uint64_t p0 = (first + k) * d, p1 = p0 + d, q;
+			uint64_t p0 = (first + k) * d, p1 = p0 + d, q, ov;
 
-			cum += (p1 < hi ? p1 : hi) - (p0 > lo ? p0 : lo);
+			/* Overlaps are differences of multiples of n and d,
+			 * so multiples of their gcd. */
+			ov = (p1 < hi ? p1 : hi) - (p0 > lo ? p0 : lo);
+			a->wi[(size_t)o * taps + k] = (uint16_t)(ov / g);
+			cum += ov;
 			q = (cum * 65536 + n / 2) / n;
 			a->w[(size_t)o * taps + k] =
 			    (uint16_t)(q - prev > 65535 ? 65535 : q - prev);
@@ -536,8 +840,10 @@ static void axis_finish(struct scale_axis *a)
 {
 	free(a->start);
 	free(a->w);
+	free(a->wi);
 	a->start = NULL;
 	a->w = NULL;
+	a->wi = NULL;
 }
 
 static bool fmt_bytewise(const struct pixfmt *f)
@@ -545,6 +851,15 @@ static bool fmt_bytewise(const struct pixfmt *f)
 	return f->bpp == 32 && f->r_bits == 8 && f->g_bits == 8 &&
 	       f->b_bits == 8 && !(f->r_shift % 8) && !(f->g_shift % 8) &&
 	       !(f->b_shift % 8);
+}
+
+/* 8-bit channel to bits wide, rounded: averaging then truncating would
+ * darken every filtered pixel. */
+static uint32_t chan_round(uint32_t v, unsigned bits)
+{
+	uint32_t max = (1u << bits) - 1;
+
+	return ((v & 0xff) * max + 127) / 255;
 }
 
 static uint32_t xrgb(const struct pixfmt *f, uint32_t px)
@@ -555,11 +870,153 @@ static uint32_t xrgb(const struct pixfmt *f, uint32_t px)
 	return (uint32_t)r << 16 | (uint32_t)g << 8 | b;
 }
 
+/* round(x / n) = (x + n / 2) * magic >> (16 + shift) for every sum the
+ * exact path can make; searched and checked here rather than trusted. */
+static bool find_magic(struct scale_exact *e, uint32_t n)
+{
+	uint32_t s, x, top = 255 * n + n / 2;
+
+	if (top > 65535)
+		return false;
+	for (s = 0; s < 16; s++) {
+		uint64_t m = ((1ull << (16 + s)) + n - 1) / n;
+
+		if (m > 65535)
+			break;
+		for (x = n / 2; x <= top; x++)
+			if (((x * m) >> (16 + s)) != x / n)
+				break;
+		if (x > top) {
+			e->bias = (uint16_t)(n / 2);
+			e->magic = (uint16_t)m;
+			e->shift = s;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void exact_finish(struct scale_exact *e)
+{
+	free(e->gsrc);
+	free(e->gidx);
+	free(e->gw);
+	free(e->h);
+	free(e->hrows);
+	free(e->line);
+	free(e->tag);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Set up the exact path when the ratio allows it: at most 2 taps per
+ * output across, byte weights (unit_x <= 127), sums within 16 bits
+ * (unit_x * unit_y <= 256), 4 outputs within an 8-pixel window. 0 when
+ * set up, 1 when the ratio does not qualify, -ENOMEM. */
+static int exact_init(struct scaler *sc)
+{
+	struct scale_exact *e = &sc->e;
+	const struct scale_axis *ax = &sc->x;
+	uint32_t G, j, c, i;
+
+	memset(e, 0, sizeof(*e));
+	if (!kern->hx || ax->real_taps > 2 || ax->taps != 2 || ax->unit > 127 ||
+	    (uint64_t)ax->unit * sc->y.unit > 256 ||
+	    !find_magic(e, ax->unit * sc->y.unit))
+		return 1;
+	e->groups = (sc->dw + 3) / 4;
+	e->gsrc = calloc(e->groups, sizeof(*e->gsrc));
+	e->gidx = calloc((size_t)e->groups * 8, sizeof(*e->gidx));
+	e->gw = calloc((size_t)e->groups * 32, sizeof(*e->gw));
+	e->slots = sc->y.real_taps;
+	e->h = calloc((size_t)e->slots * e->groups * 16, sizeof(*e->h));
+	e->hrows = calloc(e->slots, sizeof(*e->hrows));
+	e->line = calloc((size_t)e->groups * 16, 1);
+	e->tag = malloc(e->slots * sizeof(*e->tag));
+	if (!e->gsrc || !e->gidx || !e->gw || !e->h || !e->hrows || !e->line ||
+	    !e->tag) {
+		exact_finish(e);
+		return -ENOMEM;
+	}
+	for (i = 0; i < e->slots; i++)
+		e->tag[i] = -1;
+	for (G = 0; G < e->groups; G++) {
+		int32_t base = ax->start[G * 4];
+
+		e->gsrc[G] = base;
+		for (j = 0; j < 4; j++) {
+			uint32_t o = G * 4 + j, s0, s1;
+			uint16_t w0, w1;
+
+			if (o >= sc->dw)
+				continue; /* index 0, weight 0 */
+			s0 = (uint32_t)(ax->start[o] - base);
+			w0 = ax->wi[(size_t)o * 2];
+			w1 = ax->wi[(size_t)o * 2 + 1];
+			s1 = w1 ? s0 + 1 : s0;
+			if (s1 > 7) {
+				exact_finish(e);
+				return 1;
+			}
+			e->gidx[G * 8 + 2 * j] = s0;
+			e->gidx[G * 8 + 2 * j + 1] = s1;
+			for (c = 0; c < 4; c++) {
+				e->gw[G * 32 + j * 8 + 2 * c] = (int8_t)w0;
+				e->gw[G * 32 + j * 8 + 2 * c + 1] = (int8_t)w1;
+			}
+		}
+	}
+	return 0;
+}
+
+static uint32_t field(uint32_t v, unsigned bits, unsigned shift)
+{
+	return (v >> shift) & ((1u << bits) - 1);
+}
+
+/* 8/16 bpp to xrgb8888 in small (L1-sized) tables: the channel fields of
+ * a pixel are the OR of those of its two bytes (shifts and masks
+ * distribute over OR), so lut[0..255] and lut[256..511] give the raw
+ * fields of the low and high byte packed as r << 16 | g << 8 | b, and
+ * lut[512..1279] expand raw r, g, b to 8 bits. */
+static int lut_init(struct scaler *sc)
+{
+	const struct pixfmt *f = &sc->fmt;
+	uint32_t i, b;
+
+	sc->lut = malloc(1280 * sizeof(*sc->lut));
+	if (!sc->lut)
+		return -ENOMEM;
+	for (b = 0; b < 2; b++) {
+		for (i = 0; i < 256; i++) {
+			uint32_t v = i << (8 * b);
+
+			sc->lut[b * 256 + i] =
+			    field(v, f->r_bits, f->r_shift) << 16 |
+			    field(v, f->g_bits, f->g_shift) << 8 |
+			    field(v, f->b_bits, f->b_shift);
+		}
+	}
+	for (i = 0; i < 256; i++) {
+		uint8_t r, g, b8;
+
+		pixfmt_unpack(f,
+			      (i & ((1u << f->r_bits) - 1)) << f->r_shift |
+				  (i & ((1u << f->g_bits) - 1)) << f->g_shift |
+				  (i & ((1u << f->b_bits) - 1)) << f->b_shift,
+			      &r, &g, &b8);
+		sc->lut[512 + i] = (uint32_t)r << 16;
+		sc->lut[768 + i] = (uint32_t)g << 8;
+		sc->lut[1024 + i] = b8;
+	}
+	return 0;
+}
+
 int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
 		uint32_t rh, uint32_t dw, uint32_t dh)
 {
 	size_t i;
 	unsigned k;
+	int err;
 
 	memset(sc, 0, sizeof(*sc));
 	if (!rw || !rh || !dw || !dh)
@@ -571,10 +1028,13 @@ int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
 	sc->rh = rh;
 	sc->dw = dw;
 	sc->dh = dh;
+	sc->kern = kern;
 	sc->replicate = dw % rw == 0 && dh % rh == 0;
 	if (sc->replicate)
 		return 0;
 	sc->bytewise = fmt_bytewise(fmt);
+	sc->fast16 = fmt->bpp == 16 && !fmt->big_endian && fmt->r_bits >= 4 &&
+		     fmt->g_bits >= 4 && fmt->b_bits >= 4;
 	if (axis_init(&sc->x, rw, dw, true) < 0 ||
 	    axis_init(&sc->y, rh, dh, false) < 0)
 		goto fail;
@@ -588,20 +1048,28 @@ int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
 	for (i = 0; i < (size_t)dw * sc->x.taps; i++)
 		for (k = 0; k < 4; k++)
 			sc->hw[i * 4 + k] = sc->x.w[i];
+	err = exact_init(sc);
+	if (err < 0)
+		goto fail;
+	sc->exact = err == 0;
 	if (!sc->bytewise) {
 		sc->conv = malloc((size_t)rw * 4 * sc->y.taps);
 		sc->line = malloc((size_t)dw * 4);
 		if (!sc->conv || !sc->line)
 			goto fail;
-		if (fmt->bpp <= 16) {
-			size_t n = (size_t)1 << fmt->bpp;
-
-			sc->lut = malloc(n * sizeof(*sc->lut));
-			if (!sc->lut)
-				goto fail;
-			for (i = 0; i < n; i++)
-				sc->lut[i] = xrgb(fmt, (uint32_t)i);
+		sc->pack = malloc(3 * 256 * sizeof(*sc->pack));
+		if (!sc->pack)
+			goto fail;
+		for (i = 0; i < 256; i++) {
+			sc->pack[i] = chan_round((uint32_t)i, fmt->r_bits)
+				      << fmt->r_shift;
+			sc->pack[256 + i] = chan_round((uint32_t)i, fmt->g_bits)
+					    << fmt->g_shift;
+			sc->pack[512 + i] = chan_round((uint32_t)i, fmt->b_bits)
+					    << fmt->b_shift;
 		}
+		if (fmt->bpp <= 16 && lut_init(sc) < 0)
+			goto fail;
 	}
 	return 0;
 fail:
@@ -611,6 +1079,7 @@ fail:
 
 void scaler_finish(struct scaler *sc)
 {
+	exact_finish(&sc->e);
 	axis_finish(&sc->x);
 	axis_finish(&sc->y);
 	free(sc->hw);
@@ -618,6 +1087,7 @@ void scaler_finish(struct scaler *sc)
 	free(sc->conv);
 	free(sc->line);
 	free(sc->lut);
+	free(sc->pack);
 	free(sc->rowp);
 	free(sc->roww);
 	memset(sc, 0, sizeof(*sc));
@@ -659,20 +1129,29 @@ static void to_xrgb(const struct scaler *sc, const uint8_t *src, uint32_t a,
 	unsigned bpp = pixfmt_bytes(f);
 	uint32_t x, *d = (uint32_t *)(void *)dst;
 
-	for (x = a; x < b; x++) {
-		uint32_t v = pixfmt_load(f, src + (size_t)x * bpp);
+	const uint32_t *lo = sc->lut, *hi = lo + 256, *er = lo + 512,
+		       *eg = lo + 768, *eb = lo + 1024;
 
-		d[x] = sc->lut ? sc->lut[v] : xrgb(f, v);
+	if (sc->fast16) {
+		((const struct kernels *)sc->kern)
+		    ->unpack16(d + a, src + (size_t)a * 2, b - a, f);
+		return;
 	}
-}
 
-/* 8-bit channel to bits wide, rounded: averaging then truncating would
- * darken every filtered pixel. */
-static uint32_t chan_round(uint32_t v, unsigned bits)
-{
-	uint32_t max = (1u << bits) - 1;
+	if (bpp <= 2) {
+		/* Byte order: which byte holds the value's low bits. */
+		unsigned l = bpp == 2 && f->big_endian ? 1 : 0;
 
-	return ((v & 0xff) * max + 127) / 255;
+		for (x = a; x < b; x++) {
+			const uint8_t *p = src + (size_t)x * bpp;
+			uint32_t t = lo[p[l]] | (bpp == 2 ? hi[p[1 - l]] : 0);
+
+			d[x] = er[t >> 16] | eg[(t >> 8) & 0xff] | eb[t & 0xff];
+		}
+		return;
+	}
+	for (x = a; x < b; x++)
+		d[x] = xrgb(f, pixfmt_load(f, src + (size_t)x * bpp));
 }
 
 static void from_xrgb(const struct scaler *sc, const uint8_t *line, uint32_t n,
@@ -681,16 +1160,107 @@ static void from_xrgb(const struct scaler *sc, const uint8_t *line, uint32_t n,
 	const struct pixfmt *f = &sc->fmt;
 	unsigned bpp = pixfmt_bytes(f);
 	const uint32_t *s = (const uint32_t *)(const void *)line;
+	const uint32_t *pr = sc->pack, *pg = pr + 256, *pb = pr + 512;
 	uint32_t i;
+
+	if (sc->fast16) {
+		((const struct kernels *)sc->kern)->pack16(out, s, n, f);
+		return;
+	}
 
 	for (i = 0; i < n; i++, out += bpp) {
 		uint32_t v = s[i];
 
-		pixfmt_store(f, out,
-			     chan_round(v >> 16, f->r_bits) << f->r_shift |
-				 chan_round(v >> 8, f->g_bits) << f->g_shift |
-				 chan_round(v, f->b_bits) << f->b_shift);
+		v = pr[(v >> 16) & 0xff] | pg[(v >> 8) & 0xff] | pb[v & 0xff];
+		if (bpp == 2 && !f->big_endian) {
+			out[0] = (uint8_t)v;
+			out[1] = (uint8_t)(v >> 8);
+		} else if (bpp == 1) {
+			out[0] = (uint8_t)v;
+		} else {
+			pixfmt_store(f, out, v);
+		}
 	}
+}
+
+void scaler_start(struct scaler *sc)
+{
+	unsigned i;
+
+	for (i = 0; i < sc->e.slots; i++)
+		sc->e.tag[i] = -1;
+	sc->e.csrc = NULL;
+}
+
+static void exact_row(struct scaler *sc, const uint8_t *src, size_t stride,
+		      uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out)
+{
+	const struct kernels *k_ = sc->kern;
+	struct scale_exact *e = &sc->e;
+	const uint16_t *wy = sc->y.wi + (size_t)y * sc->y.taps;
+	uint32_t g0 = x0 / 4, g1 = (x1 + 3) / 4;
+	uint32_t first = (uint32_t)sc->y.start[y], r, cx0, cx1;
+	unsigned k, n = 0;
+
+	if (src != e->csrc || g0 != e->cg0 || g1 != e->cg1) {
+		scaler_start(sc);
+		e->csrc = src;
+		e->cg0 = g0;
+		e->cg1 = g1;
+	}
+	/* Every pixel the groups' windows may read. */
+	cx0 = (uint32_t)e->gsrc[g0];
+	cx1 = (uint32_t)e->gsrc[g1 - 1] + 8;
+	if (cx1 > sc->rw)
+		cx1 = sc->rw;
+	for (k = 0; k < sc->y.taps; k++) {
+		unsigned slot;
+		int16_t *h;
+
+		if (!wy[k])
+			continue;
+		r = first + k;
+		/* An output row's taps are consecutive rows: distinct
+		 * slots. */
+		slot = r % e->slots;
+		h = e->h + (size_t)slot * e->groups * 16;
+		if (e->tag[slot] != (int32_t)r) {
+			const uint8_t *row = src + (size_t)r * stride;
+
+			if (!sc->bytewise) {
+				to_xrgb(sc, row, cx0, cx1, sc->conv);
+				row = sc->conv;
+			}
+			k_->hx(h, row, sc->rw, e, g0, g1);
+			e->tag[slot] = (int32_t)r;
+		}
+		e->hrows[n] = h;
+		sc->roww[n++] = wy[k];
+	}
+	if (sc->bytewise && x0 % 4 == 0) {
+		/* Whole groups straight into out, the last partial one
+		 * through the line buffer. */
+		uint32_t gfull = x1 / 4;
+
+		if (gfull > g0)
+			k_->vx(out, e->hrows, sc->roww, n, e, (size_t)g0 * 16,
+			       (size_t)gfull * 16);
+		if (gfull < g1) {
+			k_->vx(e->line, e->hrows, sc->roww, n, e,
+			       (size_t)gfull * 16, (size_t)g1 * 16);
+			memcpy(out + (size_t)(gfull - g0) * 16, e->line,
+			       (size_t)(x1 - gfull * 4) * 4);
+		}
+		return;
+	}
+	k_->vx(e->line, e->hrows, sc->roww, n, e, (size_t)g0 * 16,
+	       (size_t)g1 * 16);
+	if (sc->bytewise)
+		memcpy(out, e->line + (size_t)(x0 - g0 * 4) * 4,
+		       (size_t)(x1 - x0) * 4);
+	else
+		from_xrgb(sc, e->line + (size_t)(x0 - g0 * 4) * 4, x1 - x0,
+			  out);
 }
 
 void scaler_row(struct scaler *sc, const uint8_t *src, size_t stride,
@@ -708,6 +1278,10 @@ void scaler_row(struct scaler *sc, const uint8_t *src, size_t stride,
 		return;
 	if (sc->replicate) {
 		replicate_row(sc, src, stride, y, x0, x1, out);
+		return;
+	}
+	if (sc->exact) {
+		exact_row(sc, src, stride, y, x0, x1, out);
 		return;
 	}
 	/* Source columns under outputs [x0, x1), padding taps excluded. */
@@ -733,12 +1307,15 @@ void scaler_row(struct scaler *sc, const uint8_t *src, size_t stride,
 		rows[n] = row;
 		wts[n++] = wy[k];
 	}
-	kern->vsum(sc->vsum, rows, wts, n, (size_t)cx0 * 4, (size_t)cx1 * 4);
+	((const struct kernels *)sc->kern)
+	    ->vsum(sc->vsum, rows, wts, n, (size_t)cx0 * 4, (size_t)cx1 * 4);
 	if (sc->bytewise) {
-		kern->hsum(out, sc->vsum, sc->x.start, sc->hw, sc->x.taps, x0,
+		((const struct kernels *)sc->kern)
+		    ->hsum(out, sc->vsum, sc->x.start, sc->hw, sc->x.taps, x0,
 			   x1);
 		return;
 	}
-	kern->hsum(sc->line, sc->vsum, sc->x.start, sc->hw, sc->x.taps, x0, x1);
+	((const struct kernels *)sc->kern)
+	    ->hsum(sc->line, sc->vsum, sc->x.start, sc->hw, sc->x.taps, x0, x1);
 	from_xrgb(sc, sc->line, x1 - x0, out);
 }

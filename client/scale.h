@@ -75,8 +75,31 @@ bool view_identity(const struct view *v);
 struct scale_axis {
 	uint32_t src, dst;
 	unsigned taps;
+	unsigned real_taps; /* taps before padding to even */
+	uint32_t unit;	    /* src / gcd(src, dst): what wi sum to */
 	int32_t *start;
 	uint16_t *w;
+	uint16_t *wi; /* exact overlaps, in 1/unit of an output */
+};
+
+/* The exact path, for ratios whose reduced terms are small (1080p to 720p
+ * is 3:2 on both axes): integer weights, a horizontal pass per source row
+ * (cached), a vertical pass per output row, one rounded division by
+ * unit_x * unit_y. Groups of 4 outputs read an 8-pixel window. */
+struct scale_exact {
+	uint32_t groups;      /* ceil(dw / 4) */
+	int32_t *gsrc;	      /* per group: first pixel of its window */
+	uint32_t *gidx;	      /* per group: 8 window indices (2 per output) */
+	int8_t *gw;	      /* per group: 32 weights (pairs per channel) */
+	uint16_t bias, magic; /* round(x / N) = (x + bias) * magic >> */
+	unsigned shift;	      /* (16 + shift) */
+	unsigned slots;	      /* cached horizontal rows */
+	int16_t *h;
+	const int16_t **hrows;
+	uint8_t *line;	     /* groups * 16 bytes */
+	int32_t *tag;	     /* source row held by each slot, -1: none */
+	const uint8_t *csrc; /* what the cache was computed for */
+	uint32_t cg0, cg1;
 };
 
 /* Draws rows of a rw x rh picture scaled to dw x dh. Integer ratios on
@@ -88,12 +111,17 @@ struct scaler {
 	uint32_t rw, rh, dw, dh;
 	bool replicate;
 	bool bytewise; /* 32 bpp, channels on byte boundaries */
+	bool fast16;   /* 16 bpp little-endian, 4..8 bits a channel */
 	struct scale_axis x, y;
+	const void *kern; /* the kernel set chosen at init */
+	bool exact;	  /* use e (see struct scale_exact) */
+	struct scale_exact e;
 	uint16_t *hw;	      /* x weights, each repeated per channel */
 	uint16_t *vsum;	      /* vertical sums, 4 per source pixel */
 	uint8_t *conv;	      /* source rows as xrgb8888 (!bytewise) */
 	uint8_t *line;	      /* one output row as xrgb8888 (!bytewise) */
 	uint32_t *lut;	      /* 8/16 bpp value -> xrgb8888 */
+	uint32_t *pack;	      /* 3 x 256: channel value -> its bits */
 	const uint8_t **rowp; /* per-row tap lists, y.taps long */
 	uint16_t *roww;
 };
@@ -105,7 +133,9 @@ int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
 void scaler_finish(struct scaler *sc);
 /* Draw desktop row y (0 <= y < dh), columns [x0, x1), into out (x1 - x0
  * pixels in sc->fmt), reading the picture at src with stride bytes per
- * row. */
+ * row. Work on source rows is cached from one call to the next: call
+ * scaler_start whenever the picture may have changed. */
+void scaler_start(struct scaler *sc);
 void scaler_row(struct scaler *sc, const uint8_t *src, size_t stride,
 		uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out);
 

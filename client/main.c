@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "conffile.h"
 #include "log.h"
 #include "opts.h"
@@ -42,6 +43,9 @@ int main(int argc, char **argv)
 		break;
 	case MODE_PROBE:
 		ret = probe_command(&o);
+		break;
+	case MODE_BENCH:
+		ret = bench_run(&o);
 		break;
 	default:
 		log_error("this command is not available yet");

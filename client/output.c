@@ -154,12 +154,72 @@ static void flush_lines(uint8_t *p, size_t len)
 }
 #endif
 
+/* Rows shorter than this go through memcpy: the alignment head and tail
+ * of a streaming copy cost more than they save. */
+#define STREAM_MIN_ROW 256
+
+#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__))
+void output_copy_stream(uint8_t *dst, const uint8_t *src, size_t len)
+{
+	size_t head;
+
+	if (len < STREAM_MIN_ROW) {
+		memcpy(dst, src, len);
+		return;
+	}
+	head = (16 - ((uintptr_t)dst & 15)) & 15;
+	memcpy(dst, src, head);
+	dst += head;
+	src += head;
+	len -= head;
+	/* Non-temporal stores: whole lines go to memory without being read
+	 * first (no read-for-ownership) and without evicting the shadow
+	 * from the cache; nobody reads the mapping back. */
+	for (; len >= 64; dst += 64, src += 64, len -= 64) {
+		__m128i a = _mm_loadu_si128((const __m128i *)src);
+		__m128i b = _mm_loadu_si128((const __m128i *)(src + 16));
+		__m128i c = _mm_loadu_si128((const __m128i *)(src + 32));
+		__m128i d = _mm_loadu_si128((const __m128i *)(src + 48));
+
+		_mm_stream_si128((__m128i *)dst, a);
+		_mm_stream_si128((__m128i *)(dst + 16), b);
+		_mm_stream_si128((__m128i *)(dst + 32), c);
+		_mm_stream_si128((__m128i *)(dst + 48), d);
+	}
+	memcpy(dst, src, len);
+}
+
+void output_copy_stream_end(void)
+{
+	_mm_sfence();
+}
+#else
+void output_copy_stream(uint8_t *dst, const uint8_t *src, size_t len)
+{
+	memcpy(dst, src, len);
+}
+
+void output_copy_stream_end(void)
+{
+}
+#endif
+
 static void mem_write_row(struct output *out, uint8_t *dst,
 			  const uint8_t *src, size_t len)
 {
-	memcpy(dst, src, len);
-	if (out->slow_cpu >= 0 && platform_current_cpu() == out->slow_cpu)
+	if (out->slow_cpu >= 0 && platform_current_cpu() == out->slow_cpu) {
+		memcpy(dst, src, len);
 		flush_lines(dst, len);
+		return;
+	}
+	output_copy_stream(dst, src, len);
+}
+
+/* Streaming stores are weakly ordered: fence once per pass, so the pass
+ * is in memory when the blitter says it is done. */
+static void mem_flush(struct output *out, const struct rect *rects, int n)
+{
+	output_copy_stream_end();
 }
 
 const struct output_impl output_mem_impl = {
@@ -167,6 +227,7 @@ const struct output_impl output_mem_impl = {
 	.open = mem_open,
 	.close = mem_close,
 	.write_row = mem_write_row,
+	.flush = mem_flush,
 };
 
 static const struct output_impl *find_impl(const char *name, size_t len)

@@ -76,6 +76,14 @@ int output_check_spec(const char *spec);
 void output_write_row(struct output *out, uint8_t *dst, const uint8_t *src,
 		      size_t len);
 
+/* Row copy with non-temporal (streaming) stores where the CPU has them,
+ * memcpy elsewhere and for short rows: for write-only mappings (a
+ * framebuffer nobody reads back). Call output_copy_stream_end() once after
+ * the last row of a pass (e.g. from the flush hook) to order the stores.
+ * Blit thread. */
+void output_copy_stream(uint8_t *dst, const uint8_t *src, size_t len);
+void output_copy_stream_end(void);
+
 extern const struct output_impl output_mem_impl;
 
 /* mem output spec helper: "WxH[:FORMAT][,slow-cpu=N]". */

@@ -22,6 +22,7 @@
 #include <setjmp.h>
 #include <turbojpeg.h>
 
+#include "damage.h"
 #include "log.h"
 #include "vnc.h"
 
@@ -42,6 +43,7 @@ struct vnc_client {
 	bool resize_failed;
 	bool no_password;	/* the server asked, we had none */
 	bool asked_password;	/* the server wanted VNC authentication */
+	uint64_t rx_ns;		/* socket seen readable (vnc_dispatch entry) */
 };
 
 static int client_tag;
@@ -799,6 +801,10 @@ int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err)
 {
 	rfbClient *cl = vc->cl;
 
+	/* Called when poll() saw the socket readable: the first byte of what
+	 * follows has arrived. Messages decoded from bytes buffered during
+	 * this call get the same (earlier, so conservative) time. */
+	vc->rx_ns = monotonic_ns();
 	/* One message per call, then whatever libvncclient already has in
 	 * its buffer: poll() cannot see those bytes. */
 	do {
@@ -809,6 +815,11 @@ int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err)
 		}
 	} while (cl->buffered > 0);
 	return 0;
+}
+
+uint64_t vnc_update_rx_ns(const struct vnc_client *vc)
+{
+	return vc->rx_ns;
 }
 
 uint32_t vnc_width(const struct vnc_client *vc)

@@ -89,6 +89,11 @@ const char *vnc_desktop_name(const struct vnc_client *vc);
 int vnc_send_key(struct vnc_client *vc, uint32_t keysym, uint32_t scancode,
 		 bool down);
 int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons);
+/* For vncfb bench: monotonic time (ns, as monotonic_ns()) at which the
+ * socket was seen readable for the message being (or last) decoded: the
+ * arrival of an update's first byte, to poll()'s resolution. Valid inside
+ * update_done. */
+uint64_t vnc_update_rx_ns(const struct vnc_client *vc);
 /* Ask for a full (non-incremental) update. */
 int vnc_request_full(struct vnc_client *vc);
 

@@ -1,0 +1,1722 @@
+/* vncfb bench: drive the real pipeline (libvncclient -> shadow -> damage ->
+ * pinned blitter -> output) against deterministic workloads and time every
+ * update; measure the references (memcpy, bare decode, each core) in the
+ * same run and print them as ratios. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "benchsrv.h"
+#include "blit.h"
+#include "damage.h"
+#include "log.h"
+#include "output.h"
+#include "passwd.h"
+#include "platform.h"
+#include "session.h"
+#include "shadow.h"
+#include "vnc.h"
+
+#define DEFAULT_OUTPUT "mem:1920x1080:xrgb8888"
+/* Raw on loopback costs the server least, so the numbers are about vncfb
+ * rather than the codec; CopyRect makes scroll what it is on real
+ * desktops. --encodings changes it. */
+#define DEFAULT_ENCODINGS "copyrect raw"
+#define DEFAULT_WORKLOADS "fullframe,scroll,typing,idle"
+#define DEFAULT_DURATION 3.0
+/* Updates decoded but not yet drawn; the blitter coalesces, so this only
+ * fills if it stalls for a long time. */
+#define RING_SIZE 65536
+#define CONNECT_TIMEOUT_MS 10000
+#define DRAIN_TIMEOUT_MS 10000
+#define MEMCPY_SLICE_SAMPLES 20
+#define MEMCPY_MAX_NS 100000000ull
+#define MAX_CONFIGS 65
+/* Each configuration is measured in slices of this length, the
+ * configurations of a workload taking turns, so that the machine's drift
+ * (other tenants, frequency) hits all of them alike. */
+#define SEGMENT_S 0.5
+#define HIST_ROWS 24
+#define NS_PER_MS 1e6
+
+/* Growable list of nanosecond (or byte) samples. */
+struct samples {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+struct summary {
+	size_t n;
+	uint64_t min, median, p95, p99, max;
+};
+
+enum run_kind {
+	RUN_PIPELINE, /* the real blitter */
+	/* Reference: the same stream, but each pass is one memcpy of the
+	 * bytes the blitter would write, from the same core, under the
+	 * same load (decoder and server running). */
+	RUN_MEMCPY,
+	RUN_BARE, /* reference: decode only, no blitter */
+};
+
+struct run {
+	int workload; /* enum bench_workload, -1: remote server */
+	enum run_kind kind;
+	int cpu;	    /* requested blit core, -1: unpinned */
+	int actual_cpu;	    /* where the blit thread last ran */
+	char encoding[200]; /* what the server used */
+	uint64_t enc_rects[BENCHSRV_ENCODINGS]; /* rects sent, per encoding */
+	uint64_t server_bytes; /* sent by the server, whole connections */
+	int segments;	       /* connections measured */
+	double window_s;
+	uint64_t updates;   /* measured updates, all drawn */
+	uint64_t bytes_out; /* into the mapping by measured passes */
+	uint64_t passes;
+	/* Per update. */
+	struct samples total, decode, queue, blit;
+	/* Per pass holding measured updates. */
+	struct samples pass_ns, pass_bytes;
+	uint64_t cpu_main_ns, cpu_blit_ns, cpu_proc_ns;
+	/* memcpy of the median pass's bytes, same core, same buffers, with
+	 * nothing else running (what contention costs: compare with the
+	 * RUN_MEMCPY run's passes). */
+	uint64_t ref_bytes;
+	struct samples memcpy_ns;
+	struct summary s_total, s_decode, s_queue, s_blit, s_pass, s_memcpy;
+	/* Pipeline runs: the RUN_MEMCPY run of the same workload and core. */
+	const struct run *ref;
+	/* Ratios (NAN when not applicable). */
+	double r_memcpy, r_bare, r_best;
+};
+
+struct upd {
+	uint64_t rx_ns, dec_ns;
+	bool measured;
+};
+
+/* State of one connection, shared by the main thread and (for pipeline
+ * runs) the blit worker's on_pass hook. */
+struct meter {
+	struct run *run;
+	const struct options *opt;
+	struct pixfmt sfmt;
+	struct output *out;
+	struct shadow shadow;
+	struct damage damage;
+	struct blitter blit;
+	struct vnc_client *vnc;
+	uint8_t *bare_fb; /* bare runs: libvncclient's buffer */
+	pthread_t copier; /* RUN_MEMCPY worker */
+	bool copier_running;
+	atomic_int copier_err;
+	bool failed;
+	uint64_t duration_ns;
+	/* Main thread only. */
+	uint64_t t_start, t_end; /* measurement window, 0: not yet */
+	uint64_t cpu0_main, cpu0_proc, cpu0_blit;
+	uint64_t updates_seen;
+	bool first_decoded; /* the connection's first update is in */
+	bool skip_next;	    /* next update arrived before the window */
+	/* Under lock. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct upd *ring;
+	uint64_t head, tail;
+	uint64_t measured_pushed, measured_done;
+	uint64_t passes_seen;
+	bool overflow, oom;
+};
+
+struct bench {
+	struct options *opt;
+	struct output out;
+	struct pixfmt sfmt;
+	struct benchsrv *srv;
+	const char *host;
+	int port;
+	const char *encodings;
+	const char *out_spec;
+	double duration;
+	int workloads[BENCH_WORKLOADS];
+	int n_workloads;
+	int cpus[MAX_CONFIGS]; /* -1: unpinned */
+	int n_cpus;
+	bool cpu_each, cpu_auto;
+	struct run *runs;
+	int n_runs;
+	int rounds;
+	int cpus_online;
+	int sigfd;
+};
+
+/* --- samples and statistics --- */
+
+static int samples_add(struct samples *s, uint64_t v)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		uint64_t *nv = realloc(s->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->v = nv;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+static void samples_free(struct samples *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t bench_quantile(const uint64_t *sorted, size_t n, double q)
+{
+	size_t k;
+
+	if (n == 0)
+		return 0;
+	k = (size_t)ceil(q * (double)n);
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	return sorted[k - 1];
+}
+
+/* Summarise a copy, keeping the samples in arrival order. */
+static void summarize(const struct samples *s, struct summary *out)
+{
+	uint64_t *v;
+
+	memset(out, 0, sizeof(*out));
+	if (s->n == 0)
+		return;
+	v = malloc(s->n * sizeof(*v));
+	if (!v)
+		return;
+	memcpy(v, s->v, s->n * sizeof(*v));
+	qsort(v, s->n, sizeof(*v), cmp_u64);
+	out->n = s->n;
+	out->min = v[0];
+	out->median = bench_quantile(v, s->n, 0.5);
+	out->p95 = bench_quantile(v, s->n, 0.95);
+	out->p99 = bench_quantile(v, s->n, 0.99);
+	out->max = v[s->n - 1];
+	free(v);
+}
+
+static uint64_t thread_cpu_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t blit_cpu_ns(struct meter *m)
+{
+	clockid_t id;
+
+	if (m->run->kind == RUN_PIPELINE && m->blit.running) {
+		if (pthread_getcpuclockid(m->blit.thread, &id) != 0)
+			return 0;
+	} else if (m->run->kind == RUN_MEMCPY && m->copier_running) {
+		if (pthread_getcpuclockid(m->copier, &id) != 0)
+			return 0;
+	} else {
+		return 0;
+	}
+	return thread_cpu_ns(id);
+}
+
+/* --- the update ring between decoder and blitter --- */
+
+/* Worker thread, after each pass: the pass drew the oldest st->kicks
+ * updates still waiting (kicks fold in order). */
+static void on_pass(void *ctx, const struct blit_stats *st)
+{
+	struct meter *m = ctx;
+	struct run *r = m->run;
+	bool any = false;
+	uint32_t k;
+
+	pthread_mutex_lock(&m->lock);
+	m->passes_seen++;
+	for (k = 0; k < st->kicks && m->tail < m->head; k++) {
+		struct upd *u = &m->ring[m->tail++ % RING_SIZE];
+		uint64_t dec = u->dec_ns, start = st->start_ns;
+
+		if (!u->measured)
+			continue;
+		if (start < dec) /* clock granularity only */
+			start = dec;
+		any = true;
+		if (samples_add(&r->total, st->end_ns - u->rx_ns) < 0 ||
+		    samples_add(&r->decode, dec - u->rx_ns) < 0 ||
+		    samples_add(&r->queue, start - dec) < 0 ||
+		    samples_add(&r->blit, st->end_ns - st->start_ns) < 0)
+			m->oom = true;
+		m->measured_done++;
+	}
+	/* A pass can find its damage already drawn: the previous pass took
+	 * the rectangles of an update that was still being finished. Its
+	 * updates count, but it is no blit. */
+	if (any && st->bytes) {
+		r->passes++;
+		r->bytes_out += st->bytes;
+		if (samples_add(&r->pass_ns, st->end_ns - st->start_ns) < 0 ||
+		    samples_add(&r->pass_bytes, st->bytes) < 0)
+			m->oom = true;
+	}
+	pthread_cond_broadcast(&m->cond);
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Wait (on the condition variable, no polling) until pred holds or the
+ * timeout passes. */
+static bool meter_wait(struct meter *m, bool (*pred)(struct meter *),
+		       int timeout_ms)
+{
+	struct timespec dl;
+	bool ok;
+
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += timeout_ms / 1000;
+	dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_nsec -= 1000000000L;
+		dl.tv_sec++;
+	}
+	pthread_mutex_lock(&m->lock);
+	while (!(ok = pred(m)))
+		if (pthread_cond_timedwait(&m->cond, &m->lock, &dl) ==
+		    ETIMEDOUT) {
+			ok = pred(m);
+			break;
+		}
+	pthread_mutex_unlock(&m->lock);
+	return ok;
+}
+
+static bool first_pass_done(struct meter *m)
+{
+	return m->passes_seen > 0;
+}
+
+static bool all_drawn(struct meter *m)
+{
+	return m->measured_done == m->measured_pushed;
+}
+
+/* --- VNC events (main thread) --- */
+
+static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
+{
+	struct meter *m = ctx;
+	uint8_t *pix;
+	size_t size;
+
+	if (m->run->kind != RUN_BARE) {
+		pix = shadow_resize(&m->shadow, w, h);
+		if (pix)
+			blit_reset_view(&m->blit);
+		return pix;
+	}
+	/* Bare loop: a plain buffer, as a viewer without a blitter has. */
+	size = (size_t)w * h * pixfmt_bytes(&m->sfmt);
+	pix = calloc(1, size + 64);
+	if (!pix) {
+		log_error("cannot allocate %zu bytes for a %ux%u desktop", size,
+			  w, h);
+		return NULL;
+	}
+	free(m->bare_fb);
+	m->bare_fb = pix;
+	return pix;
+}
+
+static void ev_damage(void *ctx, const struct rect *r)
+{
+	struct meter *m = ctx;
+
+	if (m->run->kind != RUN_BARE)
+		damage_add(&m->damage, r);
+}
+
+static void start_window(struct meter *m)
+{
+	m->t_start = monotonic_ns();
+	m->t_end = m->t_start + m->duration_ns;
+	m->cpu0_main = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	m->cpu0_proc = thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	m->cpu0_blit = blit_cpu_ns(m);
+}
+
+static void ev_update_done(void *ctx)
+{
+	struct meter *m = ctx;
+	struct upd u;
+
+	u.rx_ns = vnc_update_rx_ns(m->vnc);
+	u.dec_ns = monotonic_ns();
+	/* The connection's first update (the whole desktop, asked for
+	 * non-incrementally) is set-up, not part of the stream: the window
+	 * opens once it is decoded (and drawn), see pump(). */
+	u.measured = m->t_start && !m->skip_next && u.rx_ns >= m->t_start &&
+		     u.rx_ns < m->t_end;
+	if (m->t_start)
+		m->skip_next = false;
+	m->updates_seen++;
+	if (m->run->kind == RUN_BARE) {
+		if (u.measured) {
+			if (samples_add(&m->run->decode, u.dec_ns - u.rx_ns) <
+				0 ||
+			    samples_add(&m->run->total, u.dec_ns - u.rx_ns) < 0)
+				m->oom = true;
+			m->run->updates++;
+		}
+	} else {
+		pthread_mutex_lock(&m->lock);
+		if (m->head - m->tail >= RING_SIZE) {
+			m->overflow = true;
+		} else {
+			m->ring[m->head++ % RING_SIZE] = u;
+			if (u.measured) {
+				m->measured_pushed++;
+				m->run->updates++;
+			}
+		}
+		pthread_mutex_unlock(&m->lock);
+		damage_kick(&m->damage);
+	}
+	m->first_decoded = true;
+}
+
+static bool all_popped(struct meter *m)
+{
+	return m->tail == m->head;
+}
+
+/* Open the measurement window once the first update is decoded and, with
+ * a blitter, drawn: from then on the stream is steady. */
+static int open_window(struct meter *m)
+{
+	struct pollfd pfd = {.fd = vnc_fd(m->vnc), .events = POLLIN};
+
+	if (m->run->kind != RUN_BARE &&
+	    !meter_wait(m, all_popped, CONNECT_TIMEOUT_MS)) {
+		log_error("bench: the first update was not drawn within %d s",
+			  CONNECT_TIMEOUT_MS / 1000);
+		return -1;
+	}
+	start_window(m);
+	/* Bytes that came while we waited would get a late arrival time. */
+	if (poll(&pfd, 1, 0) > 0)
+		m->skip_next = true;
+	return 0;
+}
+
+/* --- one measured connection --- */
+
+static int pump(struct bench *b, struct meter *m)
+{
+	enum vnc_error verr;
+
+	for (;;) {
+		struct pollfd pfd[2];
+		uint64_t now = monotonic_ns(), until;
+		int ret, timeout;
+
+		if (m->t_start) {
+			if (now >= m->t_end)
+				return 0;
+			until = m->t_end;
+		} else {
+			until = m->t_end; /* connect deadline, set by caller */
+			if (now >= until) {
+				log_error(
+				    "bench: no first update from the server "
+				    "within %d s",
+				    CONNECT_TIMEOUT_MS / 1000);
+				return -1;
+			}
+		}
+		timeout = (int)((until - now + 999999) / 1000000u);
+		pfd[0] = (struct pollfd){.fd = b->sigfd, .events = POLLIN};
+		pfd[1] =
+		    (struct pollfd){.fd = vnc_fd(m->vnc), .events = POLLIN};
+		ret = poll(pfd, 2, timeout);
+		if (ret < 0) {
+			if (errno == EINTR)
+				continue;
+			log_error("poll: %s", strerror(errno));
+			return -1;
+		}
+		if (pfd[0].revents & POLLIN) {
+			unsigned char sig[16];
+			ssize_t k = read(b->sigfd, sig, sizeof(sig));
+
+			for (ssize_t i = 0; i < k; i++)
+				if (sig[i] != SIGUSR1) {
+					log_info(
+					    "bench interrupted (signal %d)",
+					    sig[i]);
+					return -EINTR;
+				}
+		}
+		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+			if (vnc_dispatch(m->vnc, &verr) < 0)
+				return -1;
+		}
+		if (m->first_decoded && !m->t_start && open_window(m) < 0)
+			return -1;
+		if (m->overflow || m->oom) {
+			log_error("bench: %s", m->oom ? "out of memory"
+						      : "update ring overflow");
+			return -1;
+		}
+	}
+}
+
+struct ref_job {
+	int cpu;
+	uint8_t *dst;
+	const uint8_t *src;
+	size_t bytes;
+	size_t reps;
+	struct samples *out;
+	int err;
+};
+
+/* The reference copy: one memcpy of the same bytes from the shadow into
+ * the mapping, on the core the blitter used. */
+static void *ref_thread(void *arg)
+{
+	struct ref_job *j = arg;
+	uint64_t begin = monotonic_ns();
+	size_t i;
+
+	if (j->cpu >= 0) {
+		j->err = platform_pin_thread(pthread_self(), j->cpu);
+		if (j->err < 0)
+			return NULL;
+	}
+	for (i = 0; i < j->reps; i++) {
+		uint64_t t0 = monotonic_ns(), t1;
+
+		memcpy(j->dst, j->src, j->bytes);
+		t1 = monotonic_ns();
+		if (samples_add(j->out, t1 - t0) < 0) {
+			j->err = -ENOMEM;
+			return NULL;
+		}
+		if (t1 - begin > MEMCPY_MAX_NS && i >= 4)
+			break;
+	}
+	return NULL;
+}
+
+static int measure_memcpy(struct meter *m)
+{
+	struct run *r = m->run;
+	struct ref_job job;
+	pthread_t t;
+	size_t i, best = 0, limit;
+	uint64_t *sorted, med;
+	int err;
+
+	if (r->pass_ns.n == 0)
+		return 0;
+	if (r->ref_bytes)
+		goto measure;
+	/* The bytes of the median-time pass (of the first slice; later
+	 * slices copy the same amount). */
+	sorted = malloc(r->pass_ns.n * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, r->pass_ns.v, r->pass_ns.n * sizeof(*sorted));
+	qsort(sorted, r->pass_ns.n, sizeof(*sorted), cmp_u64);
+	med = bench_quantile(sorted, r->pass_ns.n, 0.5);
+	free(sorted);
+	for (i = 0; i < r->pass_ns.n; i++)
+		if (r->pass_ns.v[i] == med) {
+			best = i;
+			break;
+		}
+	r->ref_bytes = r->pass_bytes.v[best];
+	limit = (size_t)m->shadow.stride * m->shadow.height;
+	if (limit > m->out->stride * m->out->height)
+		limit = m->out->stride * m->out->height;
+	if (r->ref_bytes > limit)
+		r->ref_bytes = limit;
+	if (r->ref_bytes == 0)
+		return 0;
+measure:
+	job = (struct ref_job){
+	    .cpu = r->cpu,
+	    .dst = m->out->map,
+	    .src = m->shadow.pix,
+	    .bytes = r->ref_bytes,
+	    .reps = MEMCPY_SLICE_SAMPLES,
+	    .out = &r->memcpy_ns,
+	};
+	err = pthread_create(&t, NULL, ref_thread, &job);
+	if (err) {
+		log_error("pthread_create (memcpy reference): %s",
+			  strerror(err));
+		return -err;
+	}
+	pthread_join(t, NULL);
+	if (job.err < 0) {
+		log_error("memcpy reference on core %d: %s", r->cpu,
+			  strerror(-job.err));
+		return job.err;
+	}
+	return 0;
+}
+
+static void fill_vcfg(struct bench *b, struct vnc_config *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->host = b->host;
+	v->port = b->port;
+	v->encodings = b->encodings;
+	v->quality = b->opt->quality;
+	v->compress = b->opt->compress;
+	v->view_only = true;
+	v->local_cursor = false;
+	v->fmt = b->sfmt;
+	v->get_password = passwd_get;
+	v->password_ctx = b->opt->passwd_file;
+}
+
+/* The RUN_MEMCPY worker: takes damage like the blitter, counts the bytes
+ * the blitter would write for it (rectangles clipped to the desktop and
+ * the output) and copies that many bytes with a single memcpy. */
+static void *copier_thread(void *arg)
+{
+	struct meter *m = arg;
+	struct output *o = m->out;
+	struct damage_set set;
+	unsigned bpp = pixfmt_bytes(&o->fmt);
+	bool first = true;
+	int err, i;
+
+	if (m->run->cpu >= 0) {
+		err = platform_pin_thread(pthread_self(), m->run->cpu);
+		if (err < 0) {
+			atomic_store(&m->copier_err, err);
+			return NULL;
+		}
+	}
+	while (damage_take(&m->damage, &set, -1) >= 0) {
+		struct blit_stats st;
+		struct rect view = {0, 0, (int32_t)o->width,
+				    (int32_t)o->height};
+		uint64_t bytes = 0, limit;
+
+		memset(&st, 0, sizeof(st));
+		pthread_mutex_lock(&m->shadow.lock);
+		st.start_ns = monotonic_ns();
+		limit = (uint64_t)m->shadow.stride * m->shadow.height;
+		if (limit > (uint64_t)o->stride * o->height)
+			limit = (uint64_t)o->stride * o->height;
+		if (first) {
+			/* The blitter's first pass draws the whole screen. */
+			bytes = (uint64_t)o->width * o->height * bpp;
+			first = false;
+		}
+		for (i = 0; i < set.n; i++) {
+			struct rect r = set.rects[i];
+
+			if (rect_clip(&r, (int32_t)m->shadow.width,
+				      (int32_t)m->shadow.height) &&
+			    rect_intersect(&r, &view, &r))
+				bytes += rect_area(&r) * bpp;
+		}
+		if (bytes > limit)
+			bytes = limit;
+		memcpy(o->map, m->shadow.pix, bytes);
+		st.end_ns = monotonic_ns();
+		pthread_mutex_unlock(&m->shadow.lock);
+		st.bytes = bytes;
+		st.kick_ns = set.kick_ns;
+		st.kicks = set.kicks;
+		st.rects = set.n;
+		on_pass(m, &st);
+	}
+	return NULL;
+}
+
+/* Measure one connection of seg_s seconds and add it to r. */
+static int run_one(struct bench *b, struct run *r, double seg_s)
+{
+	struct meter m;
+	struct vnc_config vcfg;
+	struct vnc_events vev;
+	enum vnc_error verr;
+	int ret = -1, err;
+	bool pipeline = r->kind != RUN_BARE;
+	enum log_level lvl;
+
+	memset(&m, 0, sizeof(m));
+	m.run = r;
+	m.opt = b->opt;
+	m.sfmt = b->sfmt;
+	m.out = &b->out;
+	m.duration_ns = (uint64_t)(seg_s * 1e9);
+	pthread_mutex_init(&m.lock, NULL);
+	pthread_cond_init(&m.cond, NULL);
+	if (b->srv && benchsrv_prepare(b->srv, r->workload, 5000) < 0)
+		goto out_sync;
+	if (pipeline) {
+		m.ring = calloc(RING_SIZE, sizeof(*m.ring));
+		if (!m.ring) {
+			log_error("bench: out of memory");
+			goto out_sync;
+		}
+		if (shadow_init(&m.shadow, &b->sfmt) < 0)
+			goto out_ring;
+		if (damage_init(&m.damage) < 0)
+			goto out_shadow;
+		if (blit_init(&m.blit, &b->out, &m.shadow, &m.damage, r->cpu) <
+		    0)
+			goto out_damage;
+		m.blit.on_pass = on_pass;
+		m.blit.on_pass_ctx = &m;
+	}
+	if (r->kind == RUN_MEMCPY) {
+		err = pthread_create(&m.copier, NULL, copier_thread, &m);
+		if (err) {
+			log_error("pthread_create (memcpy reference): %s",
+				  strerror(err));
+			goto out_blit;
+		}
+		m.copier_running = true;
+	}
+	if (r->kind == RUN_PIPELINE) {
+		err = blit_start(&m.blit);
+		if (err < 0) {
+			if (atomic_load(&m.blit.pin_error))
+				log_error("cannot pin the blit thread to core "
+					  "%d: %s",
+					  r->cpu, strerror(-err));
+			goto out_blit;
+		}
+		/* Pinning kicks the worker once; let that pass go by so
+		 * every later kick is an update's. */
+		if (r->cpu >= 0 &&
+		    !meter_wait(&m, first_pass_done, CONNECT_TIMEOUT_MS)) {
+			log_error("bench: the blit thread did not start");
+			goto out_blit;
+		}
+	}
+	fill_vcfg(b, &vcfg);
+	vev = (struct vnc_events){.ctx = &m,
+				  .resize = ev_resize,
+				  .damage = ev_damage,
+				  .update_done = ev_update_done};
+	m.t_end = monotonic_ns() + (uint64_t)CONNECT_TIMEOUT_MS * 1000000u;
+	/* One "connected" line per slice is noise; -v shows them. */
+	lvl = log_get_level();
+	if (lvl == LOG_INFO)
+		log_set_level(LOG_WARN);
+	m.vnc = vnc_connect(&vcfg, &vev, &verr);
+	log_set_level(lvl);
+	if (!m.vnc)
+		goto out_blit;
+	err = pump(b, &m);
+	if (err < 0) {
+		ret = err == -EINTR ? -EINTR : -1;
+		goto out_vnc;
+	}
+	r->window_s += (double)(m.t_end - m.t_start) / 1e9;
+	r->cpu_main_ns += thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID) - m.cpu0_main;
+	if (pipeline) {
+		/* Updates that arrived inside the window are decoded; wait
+		 * until the blitter has drawn them too. */
+		if (!meter_wait(&m, all_drawn, DRAIN_TIMEOUT_MS)) {
+			log_error("bench: the blitter did not draw the last "
+				  "updates within %d s",
+				  DRAIN_TIMEOUT_MS / 1000);
+			goto out_vnc;
+		}
+		r->cpu_blit_ns += blit_cpu_ns(&m) - m.cpu0_blit;
+		if (r->kind == RUN_PIPELINE)
+			r->actual_cpu = atomic_load(&m.blit.actual_cpu);
+		else
+			r->actual_cpu = r->cpu;
+	}
+	r->cpu_proc_ns += thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - m.cpu0_proc;
+	r->segments++;
+	if (m.oom) {
+		log_error("bench: out of memory");
+		goto out_vnc;
+	}
+	if (atomic_load(&m.copier_err) < 0) {
+		log_error("cannot pin the memcpy reference to core %d: %s",
+			  r->cpu, strerror(-atomic_load(&m.copier_err)));
+		goto out_vnc;
+	}
+	ret = 0;
+out_vnc:
+	vnc_destroy(m.vnc);
+	if (b->srv && ret == 0)
+		benchsrv_take_stats(b->srv, r->enc_rects, &r->server_bytes);
+out_blit:
+	if (m.copier_running) {
+		damage_stop(&m.damage);
+		pthread_join(m.copier, NULL);
+	}
+	if (pipeline) {
+		blit_stop(&m.blit);
+		if (ret == 0 && r->kind == RUN_PIPELINE &&
+		    measure_memcpy(&m) < 0)
+			ret = -1;
+		/* The reference wrote over the picture: put it back. */
+		if (m.shadow.pix) {
+			struct damage_set none;
+			struct blit_stats st;
+
+			memset(&none, 0, sizeof(none));
+			blit_reset_view(&m.blit);
+			blit_pass(&m.blit, &none, &st);
+		}
+		blit_finish(&m.blit);
+	}
+out_damage:
+	if (pipeline)
+		damage_finish(&m.damage);
+out_shadow:
+	if (pipeline)
+		shadow_finish(&m.shadow);
+out_ring:
+	free(m.ring);
+out_sync:
+	free(m.bare_fb);
+	pthread_cond_destroy(&m.cond);
+	pthread_mutex_destroy(&m.lock);
+	return ret;
+}
+
+/* --- choosing cores --- */
+
+struct probe_job {
+	struct output *out;
+	int cpu;
+	uint64_t ns;
+	int err;
+};
+
+/* Time writing a band of black rows through the output's own write path
+ * (what the blitter does) from one core. */
+static void *probe_thread(void *arg)
+{
+	struct probe_job *j = arg;
+	struct output *o = j->out;
+	size_t len = (size_t)o->width * pixfmt_bytes(&o->fmt);
+	uint32_t rows = o->height < 64 ? o->height : 64, y;
+	uint64_t best = UINT64_MAX;
+	uint8_t *zero = calloc(1, len);
+	int k;
+
+	if (!zero) {
+		j->err = -ENOMEM;
+		return NULL;
+	}
+	j->err = platform_pin_thread(pthread_self(), j->cpu);
+	for (k = 0; k < 5 && j->err == 0; k++) {
+		uint64_t t0 = monotonic_ns(), t;
+
+		for (y = 0; y < rows; y++)
+			output_write_row(o, o->map + (size_t)y * o->stride,
+					 zero, len);
+		t = monotonic_ns() - t0;
+		if (t < best)
+			best = t;
+	}
+	j->ns = best;
+	free(zero);
+	return NULL;
+}
+
+/* --cpu auto: the core that writes the mapping fastest (ties within 10 %:
+ * the lower number). */
+static int pick_core(struct bench *b)
+{
+	int n = platform_cpu_count(), c, best = -1;
+	uint64_t best_ns = UINT64_MAX;
+
+	for (c = 0; c < n; c++) {
+		struct probe_job j = {&b->out, c, 0, 0};
+		pthread_t t;
+
+		if (!platform_cpu_online(c))
+			continue;
+		if (pthread_create(&t, NULL, probe_thread, &j) != 0)
+			continue;
+		pthread_join(t, NULL);
+		if (j.err < 0)
+			continue;
+		if (best < 0 || j.ns * 10 < best_ns * 9) {
+			best = c;
+			best_ns = j.ns;
+		}
+	}
+	return best;
+}
+
+/* --- reporting --- */
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / NS_PER_MS;
+}
+
+static const char *wl_name(const struct run *r)
+{
+	return r->workload < 0 ? "remote" : benchsrv_workload_name(r->workload);
+}
+
+static const char *kind_name(const struct run *r)
+{
+	return r->kind == RUN_BARE     ? "bare"
+	       : r->kind == RUN_MEMCPY ? "memcpy"
+				       : "pipeline";
+}
+
+static void run_label(const struct run *r, char *buf, size_t len)
+{
+	const char *pre = r->kind == RUN_MEMCPY ? "memcpy " : "";
+
+	if (r->kind == RUN_BARE)
+		snprintf(buf, len, "bare decode");
+	else if (r->cpu < 0)
+		snprintf(buf, len, "%sunpinned", pre);
+	else
+		snprintf(buf, len, "%score %d", pre, r->cpu);
+}
+
+static double ups(const struct run *r)
+{
+	return r->window_s > 0 ? (double)r->updates / r->window_s : 0;
+}
+
+static double mbps(const struct run *r)
+{
+	return r->window_s > 0 ? (double)r->bytes_out / r->window_s / 1e6 : 0;
+}
+
+static double cpu_pct(const struct run *r)
+{
+	return r->window_s > 0 ? (double)(r->cpu_main_ns + r->cpu_blit_ns) /
+				     (r->window_s * 1e9) * 100
+			       : 0;
+}
+
+static double cpu_us_per_update(const struct run *r, uint64_t ns)
+{
+	return r->updates ? (double)ns / 1e3 / (double)r->updates : NAN;
+}
+
+static void compute_ratios(struct bench *b)
+{
+	int i, j;
+
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+
+		summarize(&r->total, &r->s_total);
+		summarize(&r->decode, &r->s_decode);
+		summarize(&r->queue, &r->s_queue);
+		summarize(&r->blit, &r->s_blit);
+		summarize(&r->pass_ns, &r->s_pass);
+		summarize(&r->memcpy_ns, &r->s_memcpy);
+	}
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		uint64_t best = 0;
+
+		if (r->kind == RUN_BARE)
+			continue;
+		for (j = 0; j < b->n_runs; j++) {
+			struct run *o = &b->runs[j];
+
+			if (o->workload != r->workload)
+				continue;
+			if (o->kind == RUN_BARE && ups(o) > 0 && r->updates)
+				r->r_bare = ups(r) / ups(o);
+			if (r->kind == RUN_PIPELINE && o->kind == RUN_MEMCPY &&
+			    o->cpu == r->cpu) {
+				r->ref = o;
+				if (r->s_pass.n && o->s_pass.n &&
+				    o->s_pass.median)
+					r->r_memcpy = (double)r->s_pass.median /
+						      (double)o->s_pass.median;
+			}
+			if (o->kind == RUN_PIPELINE && o->cpu >= 0 &&
+			    o->s_pass.n && (!best || o->s_pass.median < best))
+				best = o->s_pass.median;
+		}
+		if (r->kind == RUN_PIPELINE && best && r->s_pass.n &&
+		    b->n_cpus > 1)
+			r->r_best = (double)r->s_pass.median / (double)best;
+	}
+}
+
+static void fmt_ms(char *buf, size_t len, const struct summary *s, uint64_t v)
+{
+	if (!s->n)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", ms(v));
+}
+
+/* Three significant digits: passes range from microseconds to tens of
+ * milliseconds. */
+static void fmt_ms3(char *buf, size_t len, const struct summary *s, uint64_t v)
+{
+	if (!s->n)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3g", ms(v));
+}
+
+static void fmt_ratio(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+static void print_tables(struct bench *b)
+{
+	char fb[64];
+	int i;
+
+	printf("\nvncfb bench: output %s %ux%u %s (stride %zu), ",
+	       b->out.impl->name, b->out.width, b->out.height,
+	       pixfmt_name(&b->out.fmt, fb, sizeof(fb)), b->out.stride);
+	if (b->srv)
+		printf("embedded server %ux%u, ", b->out.width, b->out.height);
+	else
+		printf("server %s:%d, ", b->host, b->port);
+	printf("encodings \"%s\",\n%.1f s per configuration (in %d "
+	       "interleaved slices), %d cores online\n",
+	       b->encodings, b->duration, b->rounds, b->cpus_online);
+	if (b->out.slow_cpu >= 0)
+		printf("mem output slow-cpu=%d: writes from that core are "
+		       "flushed line by line, like uncached memory\n",
+		       b->out.slow_cpu);
+
+	printf("\nLatency per update, ms: first byte received -> last "
+	       "rectangle in the output\n");
+	printf("%-9s %-15s %7s %8s %8s %8s %8s %8s | %7s %7s %7s\n", "workload",
+	       "run", "updates", "min", "median", "p95", "p99", "max", "rx+dec",
+	       "queue", "blit");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[32], c[8][24];
+		bool bare = r->kind == RUN_BARE;
+
+		run_label(r, lab, sizeof(lab));
+		fmt_ms(c[0], 24, &r->s_total, r->s_total.min);
+		fmt_ms(c[1], 24, &r->s_total, r->s_total.median);
+		fmt_ms(c[2], 24, &r->s_total, r->s_total.p95);
+		fmt_ms(c[3], 24, &r->s_total, r->s_total.p99);
+		fmt_ms(c[4], 24, &r->s_total, r->s_total.max);
+		fmt_ms(c[5], 24, &r->s_decode, r->s_decode.median);
+		fmt_ms(c[6], 24, &r->s_queue, r->s_queue.median);
+		fmt_ms(c[7], 24, &r->s_blit, r->s_blit.median);
+		printf("%-9s %-15s %7llu %8s %8s %8s %8s %8s | %7s %7s %7s\n",
+		       wl_name(r), lab, (unsigned long long)r->updates, c[0],
+		       c[1], c[2], c[3], c[4], c[5], bare ? "-" : c[6],
+		       bare ? "-" : c[7]);
+	}
+	printf("(rx+dec, queue, blit: medians of the three parts. bare "
+	       "decode: no blitter, latency ends when decoded.\n"
+	       " memcpy: the blitter replaced by one memcpy of the same "
+	       "bytes per pass, same core, same stream)\n");
+
+	printf("\nThroughput, cost and references\n");
+	printf("%-9s %-15s %7s %7s %7s %7s %6s %7s %7s %7s %7s %6s %6s\n",
+	       "workload", "run", "upd/s", "MB/s", "cpu us", "blit us", "cpu %",
+	       "pass ms", "memcpy", "quiet", "/memcpy", "/bare", "/best");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[48], c[7][24];
+
+		run_label(r, lab, sizeof(lab));
+		if (r->kind == RUN_PIPELINE && r->cpu >= 0 &&
+		    r->actual_cpu >= 0 && r->actual_cpu != r->cpu)
+			snprintf(lab, sizeof(lab), "core %d (ran %d)", r->cpu,
+				 r->actual_cpu);
+		fmt_ms3(c[0], 24, &r->s_pass, r->s_pass.median);
+		if (r->ref)
+			fmt_ms3(c[1], 24, &r->ref->s_pass,
+				r->ref->s_pass.median);
+		else
+			snprintf(c[1], 24, "-");
+		fmt_ms3(c[2], 24, &r->s_memcpy, r->s_memcpy.median);
+		fmt_ratio(c[3], 24, r->r_memcpy);
+		fmt_ratio(c[4], 24, r->r_bare);
+		fmt_ratio(c[5], 24, r->r_best);
+		if (r->updates)
+			snprintf(c[6], 24, "%.1f",
+				 cpu_us_per_update(r, r->cpu_main_ns +
+							  r->cpu_blit_ns));
+		else
+			snprintf(c[6], 24, "-");
+		printf("%-9s %-15s %7.1f %7.1f %7s %7.1f %6.2f %7s %7s %7s "
+		       "%7s %6s %6s\n",
+		       wl_name(r), lab, ups(r), mbps(r), c[6],
+		       r->updates ? cpu_us_per_update(r, r->cpu_blit_ns) : 0.0,
+		       cpu_pct(r), c[0], c[1], c[2], c[3], c[4], c[5]);
+	}
+	printf("(upd/s: updates whose first byte came in the window; MB/s: "
+	       "into the output; cpu us: decoder + blitter\n"
+	       " threads per update, blit us: blitter alone; cpu %%: both "
+	       "threads, %% of one core; pass ms: median blit pass;\n"
+	       " memcpy: median pass of the memcpy run on the same core; "
+	       "quiet: one memcpy of the median pass's bytes\n"
+	       " with nothing else running; /memcpy = pass/memcpy; /bare = "
+	       "updates/s vs the bare decode loop;\n"
+	       " /best = pass vs the fastest pinned core)\n");
+	printf("\nServer encodings (rectangles sent, all slices including "
+	       "each connection's first full update):\n");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[32];
+
+		run_label(r, lab, sizeof(lab));
+		printf("  %-9s %-15s %s\n", wl_name(r), lab, r->encoding);
+	}
+}
+
+static void print_histogram(const struct run *r)
+{
+	/* Log-spaced buckets from the fastest sample to the slowest, at
+	 * least a quarter-octave wide. */
+	uint64_t counts[HIST_ROWS], maxc = 0;
+	double lo, step;
+	int i, first = HIST_ROWS, last = -1, shown;
+	char lab[32];
+	size_t k;
+
+	if (!r->s_total.n)
+		return;
+	lo = (double)r->s_total.min;
+	if (lo < 1000)
+		lo = 1000;
+	step = pow((double)r->s_total.max / lo, 1.0 / HIST_ROWS) * 1.0001;
+	if (step < pow(2.0, 0.25))
+		step = pow(2.0, 0.25);
+	memset(counts, 0, sizeof(counts));
+	for (k = 0; k < r->total.n; k++) {
+		double v = (double)r->total.v[k];
+		int bkt = v <= lo ? 0 : (int)floor(log(v / lo) / log(step));
+
+		if (bkt >= HIST_ROWS)
+			bkt = HIST_ROWS - 1;
+		counts[bkt]++;
+	}
+	for (i = 0; i < HIST_ROWS; i++) {
+		if (counts[i] > maxc)
+			maxc = counts[i];
+		if (counts[i] && i < first)
+			first = i;
+		if (counts[i])
+			last = i;
+	}
+	run_label(r, lab, sizeof(lab));
+	printf("\n%s, %s: latency histogram (%zu updates)\n", wl_name(r), lab,
+	       r->s_total.n);
+	for (i = first, shown = 0; i <= last; i++, shown++) {
+		double a = lo * pow(step, i), z = lo * pow(step, i + 1);
+		int bar = (int)((counts[i] * 50 + maxc - 1) / maxc);
+
+		if (i == HIST_ROWS - 1)
+			printf("  %8.3f -    more ms |", ms((uint64_t)a));
+		else
+			printf("  %8.3f - %8.3f ms |", ms((uint64_t)a),
+			       ms((uint64_t)z));
+		printf("%.*s%*s %llu\n", bar,
+		       "##################################################",
+		       50 - bar, "", (unsigned long long)counts[i]);
+	}
+}
+
+struct target {
+	char what[160];
+	double value, limit;
+	bool at_most;
+	bool met;
+};
+
+static void add_target(struct target *t, int *n, int max, double value,
+		       double limit, bool at_most, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+static void add_target(struct target *t, int *n, int max, double value,
+		       double limit, bool at_most, const char *fmt, ...)
+{
+	struct target *x;
+	va_list ap;
+
+	if (*n >= max || isnan(value))
+		return;
+	x = &t[(*n)++];
+	x->value = value;
+	x->limit = limit;
+	x->at_most = at_most;
+	x->met = at_most ? value <= limit : value >= limit;
+	va_start(ap, fmt);
+	vsnprintf(x->what, sizeof(x->what), fmt, ap);
+	va_end(ap);
+}
+
+static int collect_targets(struct bench *b, struct target *t, int max)
+{
+	int n = 0, i, j;
+	bool is1080 = b->out.impl == &output_mem_impl && b->out.width == 1920 &&
+		      b->out.height == 1080 && b->out.fmt.bpp == 32;
+
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[32];
+
+		if (r->kind != RUN_PIPELINE)
+			continue;
+		run_label(r, lab, sizeof(lab));
+		/* Unpinned may land on the slow core: no target then. */
+		if (b->out.slow_cpu >= 0 && r->cpu < 0)
+			continue;
+		if (r->workload == BENCH_FULLFRAME && r->cpu != b->out.slow_cpu)
+			add_target(t, &n, max, r->r_memcpy, 1.05, true,
+				   "fullframe blit/memcpy, %s%s", lab,
+				   is1080 ? " (1080p xrgb8888 mem)" : "");
+		if (r->workload != BENCH_IDLE && r->cpu >= 0 &&
+		    r->cpu != b->out.slow_cpu)
+			add_target(t, &n, max, r->r_bare, 0.95, false,
+				   "%s updates/s pinned/bare, %s", wl_name(r),
+				   lab);
+		if (r->workload == BENCH_IDLE)
+			add_target(t, &n, max, cpu_pct(r), 0.5, true,
+				   "idle CPU %% of a core, %s", lab);
+	}
+	/* The slow core against the fastest other pinned core. */
+	for (i = 0; b->out.slow_cpu >= 0 && i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		const struct run *best = NULL;
+
+		if (r->kind != RUN_PIPELINE || r->cpu != b->out.slow_cpu ||
+		    !r->s_pass.n)
+			continue;
+		for (j = 0; j < b->n_runs; j++) {
+			struct run *o = &b->runs[j];
+
+			if (o->kind == RUN_PIPELINE &&
+			    o->workload == r->workload && o->cpu >= 0 &&
+			    o->cpu != r->cpu && o->s_pass.n &&
+			    (!best || o->s_pass.median < best->s_pass.median))
+				best = o;
+		}
+		if (best)
+			add_target(t, &n, max,
+				   (double)r->s_pass.median /
+				       (double)best->s_pass.median,
+				   5, false,
+				   "%s blit core %d (slow-cpu) / core %d",
+				   wl_name(r), r->cpu, best->cpu);
+	}
+	return n;
+}
+
+static void print_targets(const struct target *t, int n)
+{
+	int i;
+
+	if (!n)
+		return;
+	printf("\nTargets\n");
+	for (i = 0; i < n; i++)
+		printf("  %-58s %8.3f %s %-5g %s\n", t[i].what, t[i].value,
+		       t[i].at_most ? "<=" : ">=", t[i].limit,
+		       t[i].met ? "met" : "NOT MET");
+}
+
+static void json_summary(FILE *f, const char *name, const struct summary *s,
+			 bool comma)
+{
+	if (!s->n)
+		fprintf(f, "\"%s\": {\"n\": 0}", name);
+	else
+		fprintf(f,
+			"\"%s\": {\"n\": %zu, \"min\": %.6f, \"median\": "
+			"%.6f, \"p95\": %.6f, \"p99\": %.6f, \"max\": %.6f}",
+			name, s->n, ms(s->min), ms(s->median), ms(s->p95),
+			ms(s->p99), ms(s->max));
+	if (comma)
+		fputs(", ", f);
+}
+
+static void json_num(FILE *f, const char *name, double v, bool comma)
+{
+	if (isnan(v) || isinf(v))
+		fprintf(f, "\"%s\": null", name);
+	else
+		fprintf(f, "\"%s\": %.6f", name, v);
+	if (comma)
+		fputs(", ", f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int write_json(struct bench *b, const char *path, const struct target *t,
+		      int nt)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	char fb[64];
+	int i;
+
+	if (!f) {
+		log_error("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "{\n  \"vncfb_bench\": 1,\n  \"version\": ");
+	json_str(f, VNCFB_VERSION);
+	fprintf(f, ",\n  \"output\": {\"spec\": ");
+	json_str(f, b->out_spec);
+	fprintf(f, ", \"name\": ");
+	json_str(f, b->out.impl->name);
+	fprintf(f,
+		", \"width\": %u, \"height\": %u, \"format\": \"%s\", "
+		"\"stride\": %zu, \"slow_cpu\": %d},\n",
+		b->out.width, b->out.height,
+		pixfmt_name(&b->out.fmt, fb, sizeof(fb)), b->out.stride,
+		b->out.slow_cpu);
+	fprintf(f, "  \"server\": ");
+	if (b->srv) {
+		fprintf(f, "\"embedded\"");
+	} else {
+		char hp[300];
+
+		snprintf(hp, sizeof(hp), "%s:%d", b->host, b->port);
+		json_str(f, hp);
+	}
+	fprintf(f, ",\n  \"encodings\": ");
+	json_str(f, b->encodings);
+	fprintf(f,
+		",\n  \"duration_s\": %.3f,\n  \"slices\": %d,\n  "
+		"\"cpus_online\": %d,\n",
+		b->duration, b->rounds, b->cpus_online);
+	fprintf(f, "  \"runs\": [\n");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+
+		fprintf(f, "    {\"workload\": \"%s\", \"kind\": \"%s\", ",
+			wl_name(r), kind_name(r));
+		if (r->kind == RUN_BARE || r->cpu < 0)
+			fprintf(f, "\"cpu\": null, ");
+		else
+			fprintf(f, "\"cpu\": %d, ", r->cpu);
+		fprintf(f, "\"actual_cpu\": %d, \"encoding\": ", r->actual_cpu);
+		json_str(f, r->encoding);
+		fprintf(f,
+			", \"server_bytes\": %llu, \"window_s\": %.6f, "
+			"\"updates\": %llu, \"passes\": %llu, \"bytes_out\": "
+			"%llu, ",
+			(unsigned long long)r->server_bytes, r->window_s,
+			(unsigned long long)r->updates,
+			(unsigned long long)r->passes,
+			(unsigned long long)r->bytes_out);
+		json_num(f, "updates_per_s", ups(r), true);
+		json_num(f, "mb_per_s", mbps(r), true);
+		fprintf(f, "\n     \"latency_ms\": {");
+		json_summary(f, "total", &r->s_total, true);
+		json_summary(f, "recv_decode", &r->s_decode, true);
+		json_summary(f, "queue", &r->s_queue, true);
+		json_summary(f, "blit", &r->s_blit, false);
+		fprintf(f, "},\n     ");
+		json_summary(f, "pass_ms", &r->s_pass, true);
+		fprintf(f, "\"memcpy_quiet\": {\"bytes\": %llu, ",
+			(unsigned long long)r->ref_bytes);
+		json_summary(f, "ms", &r->s_memcpy, false);
+		fprintf(f, "},\n     \"cpu_time\": {");
+		json_num(f, "main_ms", ms(r->cpu_main_ns), true);
+		json_num(f, "blit_ms", ms(r->cpu_blit_ns), true);
+		json_num(f, "process_ms", ms(r->cpu_proc_ns), true);
+		json_num(f, "us_per_update",
+			 cpu_us_per_update(r, r->cpu_main_ns + r->cpu_blit_ns),
+			 true);
+		json_num(f, "pct_of_core", cpu_pct(r), false);
+		fprintf(f, "},\n     \"ratios\": {");
+		json_num(f, "blit_vs_memcpy", r->r_memcpy, true);
+		json_num(f, "updates_vs_bare", r->r_bare, true);
+		json_num(f, "blit_vs_best_core", r->r_best, false);
+		fprintf(f, "}}%s\n", i + 1 < b->n_runs ? "," : "");
+	}
+	fprintf(f, "  ],\n  \"targets\": [\n");
+	for (i = 0; i < nt; i++) {
+		fprintf(f, "    {\"what\": ");
+		json_str(f, t[i].what);
+		fprintf(f, ", ");
+		json_num(f, "value", t[i].value, true);
+		fprintf(f, "\"limit\": %g, \"op\": \"%s\", \"met\": %s}%s\n",
+			t[i].limit,
+			t[i].at_most ? "<=" : ">=", t[i].met ? "true" : "false",
+			i + 1 < nt ? "," : "");
+	}
+	fprintf(f, "  ]\n}\n");
+	if (f != stdout && fclose(f) != 0) {
+		log_error("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void csv_ms(FILE *f, const struct summary *s, uint64_t v)
+{
+	if (s->n)
+		fprintf(f, ",%.6f", ms(v));
+	else
+		fputs(",", f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs(",", f);
+	else
+		fprintf(f, ",%.6f", v);
+}
+
+static int write_csv(struct bench *b, const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	char fb[64];
+	int i;
+
+	if (!f) {
+		log_error("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	pixfmt_name(&b->out.fmt, fb, sizeof(fb));
+	fprintf(f, "workload,kind,cpu,actual_cpu,output,width,height,format,"
+		   "encoding,window_s,updates,updates_per_s,mb_per_s,"
+		   "lat_min_ms,lat_median_ms,lat_p95_ms,lat_p99_ms,lat_max_ms,"
+		   "recv_decode_median_ms,queue_median_ms,blit_median_ms,"
+		   "pass_median_ms,memcpy_quiet_bytes,memcpy_quiet_median_ms,"
+		   "cpu_us_per_update,cpu_pct_of_core,blit_vs_memcpy,"
+		   "updates_vs_bare,blit_vs_best_core\n");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char enc[sizeof(r->encoding)];
+		size_t k;
+
+		/* No commas inside a field. */
+		snprintf(enc, sizeof(enc), "%s", r->encoding);
+		for (k = 0; enc[k]; k++)
+			if (enc[k] == ',' || enc[k] == '"')
+				enc[k] = ' ';
+		fprintf(f, "%s,%s,", wl_name(r), kind_name(r));
+		if (r->kind != RUN_BARE && r->cpu >= 0)
+			fprintf(f, "%d", r->cpu);
+		fprintf(f, ",%d,%s,%u,%u,%s,%s,%.6f,%llu", r->actual_cpu,
+			b->out.impl->name, b->out.width, b->out.height, fb, enc,
+			r->window_s, (unsigned long long)r->updates);
+		csv_num(f, ups(r));
+		csv_num(f, mbps(r));
+		csv_ms(f, &r->s_total, r->s_total.min);
+		csv_ms(f, &r->s_total, r->s_total.median);
+		csv_ms(f, &r->s_total, r->s_total.p95);
+		csv_ms(f, &r->s_total, r->s_total.p99);
+		csv_ms(f, &r->s_total, r->s_total.max);
+		csv_ms(f, &r->s_decode, r->s_decode.median);
+		csv_ms(f, &r->s_queue, r->s_queue.median);
+		csv_ms(f, &r->s_blit, r->s_blit.median);
+		csv_ms(f, &r->s_pass, r->s_pass.median);
+		fprintf(f, ",%llu", (unsigned long long)r->ref_bytes);
+		csv_ms(f, &r->s_memcpy, r->s_memcpy.median);
+		csv_num(f,
+			cpu_us_per_update(r, r->cpu_main_ns + r->cpu_blit_ns));
+		csv_num(f, cpu_pct(r));
+		csv_num(f, r->r_memcpy);
+		csv_num(f, r->r_bare);
+		csv_num(f, r->r_best);
+		fputc('\n', f);
+	}
+	if (f != stdout && fclose(f) != 0) {
+		log_error("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void format_encodings(struct bench *b, struct run *r)
+{
+	size_t used = 0;
+	int i, k;
+
+	if (!b->srv) {
+		snprintf(r->encoding, sizeof(r->encoding), "asked: %s",
+			 b->encodings);
+		return;
+	}
+	for (i = 0; i < BENCHSRV_ENCODINGS; i++) {
+		if (!r->enc_rects[i])
+			continue;
+		k = snprintf(r->encoding + used, sizeof(r->encoding) - used,
+			     "%s%s %llu", used ? " + " : "",
+			     benchsrv_encoding_name(i),
+			     (unsigned long long)r->enc_rects[i]);
+		if (k < 0 || (size_t)k >= sizeof(r->encoding) - used)
+			break;
+		used += (size_t)k;
+	}
+	if (!used)
+		snprintf(r->encoding, sizeof(r->encoding), "none");
+}
+
+/* --- set-up --- */
+
+static int parse_workloads(struct bench *b, const char *list)
+{
+	const char *p = list;
+
+	b->n_workloads = 0;
+	while (*p) {
+		size_t n = strcspn(p, ", ");
+		int w, i;
+
+		if (n > 0) {
+			w = benchsrv_workload_from_name(p, n);
+			if (w < 0) {
+				fprintf(stderr,
+					"vncfb: unknown workload '%.*s' "
+					"(expected fullframe, scroll, typing "
+					"or idle)\n",
+					(int)n, p);
+				return -EINVAL;
+			}
+			for (i = 0; i < b->n_workloads; i++)
+				if (b->workloads[i] == w)
+					break;
+			if (i == b->n_workloads)
+				b->workloads[b->n_workloads++] = w;
+		}
+		p += n;
+		p += strspn(p, ", ");
+	}
+	if (!b->n_workloads) {
+		fprintf(stderr, "vncfb: --workload needs at least one name\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int plan_cpus(struct bench *b)
+{
+	int c, n = platform_cpu_count(), cpu = b->opt->cpu;
+
+	b->n_cpus = 0;
+	for (c = 0; c < n; c++)
+		b->cpus_online += platform_cpu_online(c);
+	if (cpu == CPU_EACH) {
+		b->cpu_each = true;
+		for (c = 0; c < n && b->n_cpus < MAX_CONFIGS - 1; c++)
+			if (platform_cpu_online(c))
+				b->cpus[b->n_cpus++] = c;
+		b->cpus[b->n_cpus++] = -1;
+		return 0;
+	}
+	if (cpu == CPU_AUTO) {
+		b->cpu_auto = true;
+		c = pick_core(b);
+		b->cpus[b->n_cpus++] = c;
+		if (c >= 0)
+			log_info("bench: blit thread on core %d (the fastest "
+				 "to write the output)",
+				 c);
+		return 0;
+	}
+	if (!platform_cpu_online(cpu)) {
+		fprintf(
+		    stderr,
+		    "vncfb: --cpu %d: no such online core (%d configured)\n",
+		    cpu, n);
+		return -EINVAL;
+	}
+	b->cpus[b->n_cpus++] = cpu;
+	return 0;
+}
+
+static void free_runs(struct bench *b)
+{
+	int i;
+
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+
+		samples_free(&r->total);
+		samples_free(&r->decode);
+		samples_free(&r->queue);
+		samples_free(&r->blit);
+		samples_free(&r->pass_ns);
+		samples_free(&r->pass_bytes);
+		samples_free(&r->memcpy_ns);
+	}
+	free(b->runs);
+}
+
+int bench_run(struct options *o)
+{
+	struct bench b;
+	struct target *targets = NULL;
+	int i, j, k, nt, ret = 1, err, n_wl, max_targets, rounds, nconf;
+
+	memset(&b, 0, sizeof(b));
+	b.opt = o;
+	b.duration = o->duration > 0 ? o->duration : DEFAULT_DURATION;
+	b.encodings = o->encodings ? o->encodings : DEFAULT_ENCODINGS;
+	b.out_spec = o->output ? o->output : DEFAULT_OUTPUT;
+	if (o->host && o->workloads) {
+		fprintf(stderr, "vncfb: --workload needs the embedded server "
+				"(drop HOST)\n");
+		return 2;
+	}
+	if (!o->host &&
+	    parse_workloads(&b, o->workloads ? o->workloads
+					     : DEFAULT_WORKLOADS) < 0)
+		return 2;
+	if (o->passwd_file && passwd_check_file(o->passwd_file) < 0)
+		return 1;
+	b.sigfd = signals_setup();
+	if (b.sigfd < 0)
+		return 1;
+	if (output_open(&b.out, b.out_spec) < 0)
+		return 1;
+	pixfmt_shadow_for(&b.out.fmt, &b.sfmt);
+	err = plan_cpus(&b);
+	if (err < 0) {
+		ret = 2;
+		goto out_output;
+	}
+	if (o->host) {
+		b.host = o->host;
+		b.port = o->port;
+		n_wl = 1;
+	} else {
+		b.srv = benchsrv_start(b.out.width, b.out.height, &b.sfmt);
+		if (!b.srv)
+			goto out_output;
+		b.host = "127.0.0.1";
+		b.port = benchsrv_port(b.srv);
+		n_wl = b.n_workloads;
+	}
+	b.runs =
+	    calloc((size_t)n_wl * (size_t)(2 * b.n_cpus + 1), sizeof(*b.runs));
+	if (!b.runs) {
+		log_error("bench: out of memory");
+		goto out_server;
+	}
+	rounds = (int)ceil(b.duration / SEGMENT_S - 1e-9);
+	if (rounds < 1)
+		rounds = 1;
+	b.rounds = rounds;
+	for (i = 0; i < n_wl; i++) {
+		int wl = o->host ? -1 : b.workloads[i];
+		struct run *rs = &b.runs[b.n_runs];
+
+		/* Per core: the blitter, then (except when nothing is drawn)
+		 * the memcpy reference; then the bare decode loop. */
+		nconf = 0;
+		for (j = 0; j < b.n_cpus; j++) {
+			rs[nconf].kind = RUN_PIPELINE;
+			rs[nconf++].cpu = b.cpus[j];
+			if (wl == BENCH_IDLE)
+				continue;
+			rs[nconf].kind = RUN_MEMCPY;
+			rs[nconf++].cpu = b.cpus[j];
+		}
+		rs[nconf].kind = RUN_BARE;
+		rs[nconf++].cpu = -1;
+		for (j = 0; j < nconf; j++) {
+			rs[j].workload = wl;
+			rs[j].actual_cpu = -1;
+			rs[j].r_memcpy = rs[j].r_bare = rs[j].r_best = NAN;
+		}
+		log_info("bench: %s: %d configurations, %d slices of %.2f s "
+			 "each",
+			 wl_name(rs), nconf, rounds, b.duration / rounds);
+		for (k = 0; k < rounds; k++)
+			for (j = 0; j < nconf; j++) {
+				/* Rotate who goes first each round. */
+				err = run_one(&b, &rs[(j + k) % nconf],
+					      b.duration / rounds);
+				if (err < 0)
+					goto out_runs;
+			}
+		b.n_runs += nconf;
+	}
+	for (i = 0; i < b.n_runs; i++)
+		format_encodings(&b, &b.runs[i]);
+	compute_ratios(&b);
+	print_tables(&b);
+	for (i = 0; i < b.n_runs; i++)
+		if (b.runs[i].kind == RUN_PIPELINE)
+			print_histogram(&b.runs[i]);
+	max_targets = 4 * b.n_runs + 1;
+	targets = calloc((size_t)max_targets, sizeof(*targets));
+	nt = targets ? collect_targets(&b, targets, max_targets) : 0;
+	print_targets(targets, nt);
+	fflush(stdout);
+	ret = 0;
+	if (o->json_file && write_json(&b, o->json_file, targets, nt) < 0)
+		ret = 1;
+	if (o->csv_file && write_csv(&b, o->csv_file) < 0)
+		ret = 1;
+out_runs:
+	free(targets);
+	free_runs(&b);
+out_server:
+	benchsrv_stop(b.srv);
+out_output:
+	output_close(&b.out);
+	return ret;
+}

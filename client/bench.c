@@ -145,7 +145,8 @@ struct bench {
 	struct benchsrv *srv;
 	const char *host;
 	int port;
-	const char *encodings;
+	const char *enc_list;  /* for vnc_connect, NULL: viewer default */
+	const char *encodings; /* for the report */
 	const char *out_spec;
 	double duration;
 	int workloads[BENCH_WORKLOADS];
@@ -602,7 +603,7 @@ static void fill_vcfg(struct bench *b, struct vnc_config *v)
 	memset(v, 0, sizeof(*v));
 	v->host = b->host;
 	v->port = b->port;
-	v->encodings = b->encodings;
+	v->encodings = b->enc_list;
 	v->quality = b->opt->quality;
 	v->compress = b->opt->compress;
 	v->view_only = true;
@@ -1613,7 +1614,11 @@ int bench_run(struct options *o)
 	memset(&b, 0, sizeof(b));
 	b.opt = o;
 	b.duration = o->duration > 0 ? o->duration : DEFAULT_DURATION;
-	b.encodings = o->encodings ? o->encodings : DEFAULT_ENCODINGS;
+	/* A real server is measured with what the viewer would ask for. */
+	b.enc_list = o->encodings ? o->encodings
+		     : o->host	  ? NULL
+				  : DEFAULT_ENCODINGS;
+	b.encodings = b.enc_list ? b.enc_list : "viewer default";
 	b.out_spec = o->output ? o->output : DEFAULT_OUTPUT;
 	if (o->host && o->workloads) {
 		fprintf(stderr, "vncfb: --workload needs the embedded server "

@@ -24,6 +24,7 @@
 #include "output.h"
 #include "passwd.h"
 #include "platform.h"
+#include "probe.h"
 #include "session.h"
 #include "shadow.h"
 #include "vnc.h"
@@ -614,8 +615,8 @@ static void fill_vcfg(struct bench *b, struct vnc_config *v)
 }
 
 /* The RUN_MEMCPY worker: takes damage like the blitter, counts the bytes
- * the blitter would write for it (rectangles clipped to the desktop and
- * the output) and copies that many bytes with a single memcpy. */
+ * the blitter would write for it (each rectangle mapped to the screen as
+ * the blitter maps it) and copies that many bytes with a single memcpy. */
 static void *copier_thread(void *arg)
 {
 	struct meter *m = arg;
@@ -634,8 +635,6 @@ static void *copier_thread(void *arg)
 	}
 	while (damage_take(&m->damage, &set, -1) >= 0) {
 		struct blit_stats st;
-		struct rect view = {0, 0, (int32_t)o->width,
-				    (int32_t)o->height};
 		uint64_t bytes = 0, limit;
 
 		memset(&st, 0, sizeof(st));
@@ -650,12 +649,12 @@ static void *copier_thread(void *arg)
 			first = false;
 		}
 		for (i = 0; i < set.n; i++) {
-			struct rect r = set.rects[i];
+			struct rect scr;
 
-			if (rect_clip(&r, (int32_t)m->shadow.width,
-				      (int32_t)m->shadow.height) &&
-			    rect_intersect(&r, &view, &r))
-				bytes += rect_area(&r) * bpp;
+			/* Where the blitter would draw it (scaled or not). */
+			if (blit_remote_to_screen(&m->blit, &set.rects[i],
+						  &scr))
+				bytes += rect_area(&scr) * bpp;
 		}
 		if (bytes > limit)
 			bytes = limit;
@@ -707,6 +706,10 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 			goto out_damage;
 		m.blit.on_pass = on_pass;
 		m.blit.on_pass_ctx = &m;
+		/* The viewer's --scale applies (a no-op when the desktop is
+		 * the output's size, as with the embedded server). */
+		blit_set_scale(&m.blit, (enum scale_mode)b->opt->scale_mode,
+			       b->opt->scale_zoom);
 	}
 	if (r->kind == RUN_MEMCPY) {
 		err = pthread_create(&m.copier, NULL, copier_thread, &m);
@@ -824,69 +827,24 @@ out_sync:
 
 /* --- choosing cores --- */
 
-struct probe_job {
-	struct output *out;
-	int cpu;
-	uint64_t ns;
-	int err;
-};
-
-/* Time writing a band of black rows through the output's own write path
- * (what the blitter does) from one core. */
-static void *probe_thread(void *arg)
-{
-	struct probe_job *j = arg;
-	struct output *o = j->out;
-	size_t len = (size_t)o->width * pixfmt_bytes(&o->fmt);
-	uint32_t rows = o->height < 64 ? o->height : 64, y;
-	uint64_t best = UINT64_MAX;
-	uint8_t *zero = calloc(1, len);
-	int k;
-
-	if (!zero) {
-		j->err = -ENOMEM;
-		return NULL;
-	}
-	j->err = platform_pin_thread(pthread_self(), j->cpu);
-	for (k = 0; k < 5 && j->err == 0; k++) {
-		uint64_t t0 = monotonic_ns(), t;
-
-		for (y = 0; y < rows; y++)
-			output_write_row(o, o->map + (size_t)y * o->stride,
-					 zero, len);
-		t = monotonic_ns() - t0;
-		if (t < best)
-			best = t;
-	}
-	j->ns = best;
-	free(zero);
-	return NULL;
-}
-
-/* --cpu auto: the core that writes the mapping fastest (ties within 10 %:
- * the lower number). */
+/* --cpu auto: what the viewer would pick, from the same probe. */
 static int pick_core(struct bench *b)
 {
-	int n = platform_cpu_count(), c, best = -1;
-	uint64_t best_ns = UINT64_MAX;
+	struct probe_result res;
+	int cpu;
 
-	for (c = 0; c < n; c++) {
-		struct probe_job j = {&b->out, c, 0, 0};
-		pthread_t t;
-
-		if (!platform_cpu_online(c))
-			continue;
-		if (pthread_create(&t, NULL, probe_thread, &j) != 0)
-			continue;
-		pthread_join(t, NULL);
-		if (j.err < 0)
-			continue;
-		if (best < 0 || j.ns * 10 < best_ns * 9) {
-			best = c;
-			best_ns = j.ns;
-		}
+	if (probe_run(&b->out, b->opt->samples, &res) < 0) {
+		log_warn("the core probe failed: the blit thread runs "
+			 "unpinned");
+		return -1;
 	}
-	return best;
+	cpu = res.chosen;
+	if (cpu >= 0)
+		log_info("bench: blit thread on core %d (%s)", cpu, res.reason);
+	else
+		log_info("bench: blit thread unpinned (%s)", res.reason);
+	probe_free(&res);
+	return cpu;
 }
 
 /* --- reporting --- */
@@ -1568,12 +1526,7 @@ static int plan_cpus(struct bench *b)
 	}
 	if (cpu == CPU_AUTO) {
 		b->cpu_auto = true;
-		c = pick_core(b);
-		b->cpus[b->n_cpus++] = c;
-		if (c >= 0)
-			log_info("bench: blit thread on core %d (the fastest "
-				 "to write the output)",
-				 c);
+		b->cpus[b->n_cpus++] = pick_core(b);
 		return 0;
 	}
 	if (!platform_cpu_online(cpu)) {

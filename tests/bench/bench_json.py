@@ -155,8 +155,9 @@ def main():
                   f"{name}: total.min below the sum of the parts' minima")
             check(t["max"] <= d["max"] + q["max"] + b["max"] + 1e-5,
                   f"{name}: total.max above the sum of the parts' maxima")
-            check(r["passes"] > 0 and r["pass_ms"]["n"] == r["passes"],
-                  f"{name}: passes")
+            check(r["passes"] > 0 and r["pass_ms"]["n"] == r["passes"] and
+                  r["pass_cpu_ms"]["n"] == r["passes"], f"{name}: passes")
+            summary_ok(f"{name} pass cpu", r["pass_cpu_ms"])
             check(r["passes"] <= n, f"{name}: more passes than updates")
         if r["workload"] == "fullframe" and r["passes"]:
             # Every fullframe pass rewrites the whole output.
@@ -172,6 +173,11 @@ def main():
                         r["pass_ms"]["median"] /
                         ref[0]["pass_ms"]["median"], rel=1e-3),
                   f"{name}: blit_vs_memcpy {ratios['blit_vs_memcpy']}")
+            check(close(ratios["blit_vs_memcpy_cpu"],
+                        r["pass_cpu_ms"]["median"] /
+                        ref[0]["pass_cpu_ms"]["median"], rel=1e-3),
+                  f"{name}: blit_vs_memcpy_cpu "
+                  f"{ratios['blit_vs_memcpy_cpu']}")
             q = r["memcpy_quiet"]
             check(q["bytes"] > 0 and q["ms"]["n"] > 0,
                   f"{name}: no quiet memcpy samples")
@@ -194,7 +200,9 @@ def main():
         row = [x for x in rows if x["workload"] == r["workload"] and
                x["kind"] == "pipeline" and
                x["cpu"] == ("" if r["cpu"] is None else str(r["cpu"]))]
-        check(len(row) == 1 and int(row[0]["updates"]) == n,
+        check(len(row) == 1 and int(row[0]["updates"]) == n and
+              (n == 0 or close(float(row[0]["lat_median_ms"]),
+                               lat["total"]["median"])),
               f"{name}: CSV row disagrees with JSON")
 
     if slow is not None:

@@ -80,6 +80,9 @@ struct run {
 	uint64_t enc_rects[BENCHSRV_ENCODINGS]; /* rects sent, per encoding */
 	uint64_t server_bytes; /* sent by the server, whole connections */
 	int segments;	       /* connections measured */
+	/* Updates per slice, in round order: slices of one round ran back
+	 * to back, so their ratio sees the same machine. */
+	struct samples slice_updates;
 	double window_s;
 	uint64_t updates;   /* measured updates, all drawn */
 	uint64_t bytes_out; /* into the mapping by measured passes */
@@ -690,6 +693,7 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 	int ret = -1, err;
 	bool pipeline = r->kind != RUN_BARE;
 	enum log_level lvl;
+	uint64_t updates0 = r->updates;
 
 	memset(&m, 0, sizeof(m));
 	m.run = r;
@@ -785,6 +789,10 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 	}
 	r->cpu_proc_ns += thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - m.cpu0_proc;
 	r->segments++;
+	if (samples_add(&r->slice_updates, r->updates - updates0) < 0) {
+		log_error("bench: out of memory");
+		goto out_vnc;
+	}
 	if (m.oom) {
 		log_error("bench: out of memory");
 		goto out_vnc;
@@ -910,6 +918,37 @@ static double cpu_us_per_update(const struct run *r, uint64_t ns)
 	return r->updates ? (double)ns / 1e3 / (double)r->updates : NAN;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* updates/s of r against o: the median over rounds of the ratio of their
+ * slices (same length, measured back to back), so that a burst of load
+ * from elsewhere weighs on one round, not on the result. NAN when no
+ * round has updates on both sides. */
+static double paired_ratio(const struct run *r, const struct run *o)
+{
+	size_t k, n = 0, max = r->slice_updates.n;
+	double *v, ret = NAN;
+
+	v = malloc((max ? max : 1) * sizeof(*v));
+	if (!v)
+		return NAN;
+	for (k = 0; k < max && k < o->slice_updates.n; k++)
+		if (o->slice_updates.v[k] > 0)
+			v[n++] = (double)r->slice_updates.v[k] /
+				 (double)o->slice_updates.v[k];
+	if (n > 0) {
+		qsort(v, n, sizeof(v[0]), cmp_double);
+		ret = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+	return ret;
+}
+
 static void compute_ratios(struct bench *b)
 {
 	int i, j;
@@ -936,8 +975,8 @@ static void compute_ratios(struct bench *b)
 
 			if (o->workload != r->workload)
 				continue;
-			if (o->kind == RUN_BARE && ups(o) > 0 && r->updates)
-				r->r_bare = ups(r) / ups(o);
+			if (o->kind == RUN_BARE)
+				r->r_bare = paired_ratio(r, o);
 			if (r->kind == RUN_PIPELINE && o->kind == RUN_MEMCPY &&
 			    o->cpu == r->cpu) {
 				r->ref = o;
@@ -1065,7 +1104,8 @@ static void print_tables(struct bench *b)
 	       " drawing threads per update; blit us/up: the drawing thread "
 	       "alone; cpu %%: both, as %% of one core;\n"
 	       " /bare: updates/s against the bare decode loop on the same "
-	       "stream)\n");
+	       "stream, median over the rounds of\n"
+	       " slices measured back to back)\n");
 
 	printf("\nBlit against its references, medians per pass, ms\n");
 	printf("%-9s %-15s %7s %8s %8s %8s %8s %8s %7s %7s %6s\n", "workload",
@@ -1368,6 +1408,11 @@ static int write_json(struct bench *b, const char *path, const struct target *t,
 			(unsigned long long)r->passes,
 			(unsigned long long)r->bytes_out);
 		json_num(f, "updates_per_s", ups(r), true);
+		fprintf(f, "\"slice_updates\": [");
+		for (size_t k = 0; k < r->slice_updates.n; k++)
+			fprintf(f, "%s%llu", k ? ", " : "",
+				(unsigned long long)r->slice_updates.v[k]);
+		fprintf(f, "], ");
 		json_num(f, "mb_per_s", mbps(r), true);
 		fprintf(f, "\n     \"latency_ms\": {");
 		json_summary(f, "total", &r->s_total, true);
@@ -1602,6 +1647,7 @@ static void free_runs(struct bench *b)
 		samples_free(&r->blit);
 		samples_free(&r->pass_ns);
 		samples_free(&r->pass_cpu);
+		samples_free(&r->slice_updates);
 		samples_free(&r->pass_bytes);
 		samples_free(&r->memcpy_ns);
 	}

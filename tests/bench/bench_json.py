@@ -127,6 +127,9 @@ def main():
         summary_ok(f"{name} pass", r["pass_ms"])
         check(lat["total"]["n"] == n and lat["recv_decode"]["n"] == n,
               f"{name}: one latency sample per update")
+        check(len(r["slice_updates"]) == j["slices"] and
+              sum(r["slice_updates"]) == n,
+              f"{name}: slices {r['slice_updates']} vs {n} updates")
         if r["workload"] == "idle":
             check(n == 0, f"{name}: idle got {n} updates")
         else:
@@ -185,10 +188,18 @@ def main():
             check(ratios["blit_vs_memcpy"] is None,
                   f"{name}: blit_vs_memcpy without a reference")
         bare = find(r["workload"], "bare", None)[0]
-        if n and bare["updates"]:
-            check(close(ratios["updates_vs_bare"],
-                        r["updates_per_s"] / bare["updates_per_s"]),
-                  f"{name}: updates_vs_bare {ratios['updates_vs_bare']}")
+        pairs = sorted(a / b for a, b in zip(r["slice_updates"],
+                                             bare["slice_updates"]) if b)
+        if pairs:
+            k = len(pairs)
+            med = pairs[k // 2] if k % 2 else \
+                (pairs[k // 2 - 1] + pairs[k // 2]) / 2
+            check(close(ratios["updates_vs_bare"], med),
+                  f"{name}: updates_vs_bare {ratios['updates_vs_bare']} "
+                  f"is not the median of the paired slices {pairs}")
+        else:
+            check(ratios["updates_vs_bare"] is None,
+                  f"{name}: updates_vs_bare without paired slices")
         pinned = [x["pass_ms"]["median"] for x in runs
                   if x["workload"] == r["workload"] and
                   x["kind"] == "pipeline" and x["cpu"] is not None and

@@ -355,39 +355,42 @@ void blit_reset_view(struct blitter *b)
 	pthread_mutex_unlock(&s->lock);
 }
 
-static bool pan_commit(struct blitter *b, bool moved)
+/* The main thread is the only writer of the view, so it may work on a
+ * copy unlocked: the lock (which a slow pass holds for a while) is taken
+ * only when the view really moves, not on every pointer motion. */
+static bool pan_commit(struct blitter *b, const struct view *v)
 {
-	if (moved) {
-		b->full = true;
-		damage_kick(b->damage);
-	}
-	return moved;
+	if (v->pan_x == b->view.pan_x && v->pan_y == b->view.pan_y)
+		return false;
+	pthread_mutex_lock(&b->shadow->lock);
+	b->view = *v;
+	b->full = true;
+	pthread_mutex_unlock(&b->shadow->lock);
+	damage_kick(b->damage);
+	return true;
 }
 
 bool blit_pan(struct blitter *b, int dx, int dy)
 {
-	bool moved;
+	struct view v = b->view;
 
-	pthread_mutex_lock(&b->shadow->lock);
-	moved = view_pan_to(&b->view, b->view.pan_x + dx, b->view.pan_y + dy);
-	pthread_mutex_unlock(&b->shadow->lock);
-	return pan_commit(b, moved);
+	view_pan_to(&v, (int32_t)((int64_t)v.pan_x + dx),
+		    (int32_t)((int64_t)v.pan_y + dy));
+	return pan_commit(b, &v);
 }
 
 bool blit_follow(struct blitter *b, int rx, int ry)
 {
+	struct view v = b->view;
 	int32_t m;
-	bool moved;
 
-	if (!view_pannable(&b->view))
+	if (!view_pannable(&v))
 		return false;
 	m = (int32_t)(b->out->width < b->out->height ? b->out->width
 						    : b->out->height) /
 	    BLIT_PAN_MARGIN_DIV;
-	pthread_mutex_lock(&b->shadow->lock);
-	moved = view_follow(&b->view, rx, ry, m);
-	pthread_mutex_unlock(&b->shadow->lock);
-	return pan_commit(b, moved);
+	view_follow(&v, rx, ry, m);
+	return pan_commit(b, &v);
 }
 
 void blit_get_view(struct blitter *b, struct view *out)

@@ -503,7 +503,43 @@ hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	 * groups (at most the last two) take the C path. gsrc only grows. */
 	while (end > g0 && (uint32_t)gsrc[end - 1] + 8 > rw)
 		end--;
-	for (g = g0; g < end; g++) {
+	g = g0;
+	if (g < e->uniform) {
+		/* Every group alike (3:2, 2:1): indices and weights stay in
+		 * registers, windows advance by a constant step. */
+		const __m256i idx = _mm256_loadu_si256((const __m256i *)gidx);
+		const __m256i w = _mm256_loadu_si256((const __m256i *)gw);
+		const uint8_t *p =
+		    row + ((size_t)gsrc[0] + (size_t)g * e->step) * 4;
+		uint32_t uend = end < e->uniform ? end : e->uniform;
+
+		size_t st = (size_t)e->step * 4;
+
+		for (; g + 2 <= uend; g += 2, p += 2 * st) {
+			__m256i a = _mm256_loadu_si256((const __m256i *)p);
+			__m256i b =
+			    _mm256_loadu_si256((const __m256i *)(p + st));
+
+			a = _mm256_shuffle_epi8(
+			    _mm256_permutevar8x32_epi32(a, idx), pairs);
+			b = _mm256_shuffle_epi8(
+			    _mm256_permutevar8x32_epi32(b, idx), pairs);
+			_mm256_storeu_si256((__m256i *)(h + (size_t)g * 16),
+					    _mm256_maddubs_epi16(a, w));
+			_mm256_storeu_si256(
+			    (__m256i *)(h + (size_t)g * 16 + 16),
+			    _mm256_maddubs_epi16(b, w));
+		}
+		for (; g < uend; g++, p += st) {
+			__m256i px = _mm256_loadu_si256((const __m256i *)p);
+
+			px = _mm256_shuffle_epi8(
+			    _mm256_permutevar8x32_epi32(px, idx), pairs);
+			_mm256_storeu_si256((__m256i *)(h + (size_t)g * 16),
+					    _mm256_maddubs_epi16(px, w));
+		}
+	}
+	for (; g < end; g++) {
 		__m256i px = _mm256_loadu_si256(
 		    (const __m256i *)(row + (size_t)gsrc[g] * 4));
 		__m256i idx =
@@ -530,6 +566,49 @@ vx_avx2(uint8_t *out, const int16_t *const *rows, const uint16_t *w, unsigned n,
 	size_t i = from;
 	unsigned k;
 
+	if (n == 2) {
+		/* The common case (a 3:2 row mixes two source rows), with
+		 * everything in registers. */
+		const int16_t *r0 = rows[0], *r1 = rows[1];
+		const __m256i w0 = _mm256_set1_epi16((short)w[0]);
+		const __m256i w1 = _mm256_set1_epi16((short)w[1]);
+		uint8_t *o = out;
+
+		for (; i + 32 <= to; i += 32, o += 32) {
+			__m256i lo = _mm256_add_epi16(
+			    _mm256_add_epi16(_mm256_mullo_epi16(
+						 _mm256_loadu_si256(
+						     (const __m256i *)(r0 + i)),
+						 w0),
+					     _mm256_mullo_epi16(
+						 _mm256_loadu_si256(
+						     (const __m256i *)(r1 + i)),
+						 w1)),
+			    bias);
+			__m256i hi = _mm256_add_epi16(
+			    _mm256_add_epi16(
+				_mm256_mullo_epi16(
+				    _mm256_loadu_si256(
+					(const __m256i *)(r0 + i + 16)),
+				    w0),
+				_mm256_mullo_epi16(
+				    _mm256_loadu_si256(
+					(const __m256i *)(r1 + i + 16)),
+				    w1)),
+			    bias);
+
+			lo = _mm256_srl_epi16(_mm256_mulhi_epu16(lo, magic),
+					      shift);
+			hi = _mm256_srl_epi16(_mm256_mulhi_epu16(hi, magic),
+					      shift);
+			_mm256_storeu_si256(
+			    (__m256i *)o,
+			    _mm256_permute4x64_epi64(
+				_mm256_packus_epi16(lo, hi), 0xd8));
+		}
+		vx_c(out + (i - from), rows, w, n, e, i, to);
+		return;
+	}
 	for (; i + 32 <= to; i += 32) {
 		__m256i lo = bias, hi = bias;
 
@@ -939,6 +1018,9 @@ static int exact_init(struct scaler *sc)
 	}
 	for (i = 0; i < e->slots; i++)
 		e->tag[i] = -1;
+	/* How many leading groups repeat group 0 at a constant step. */
+	e->step = e->groups > 1 ? (uint32_t)(ax->start[4] - ax->start[0]) : 0;
+	e->uniform = 1;
 	for (G = 0; G < e->groups; G++) {
 		int32_t base = ax->start[G * 4];
 
@@ -965,6 +1047,14 @@ static int exact_init(struct scaler *sc)
 			}
 		}
 	}
+	while (e->uniform < e->groups &&
+	       (uint32_t)e->uniform * 4 + 4 <= sc->dw &&
+	       e->gsrc[e->uniform] ==
+		   e->gsrc[0] + (int32_t)(e->uniform * e->step) &&
+	       !memcmp(e->gidx + (size_t)e->uniform * 8, e->gidx,
+		       8 * sizeof(*e->gidx)) &&
+	       !memcmp(e->gw + (size_t)e->uniform * 32, e->gw, 32))
+		e->uniform++;
 	return 0;
 }
 

@@ -91,6 +91,8 @@ struct scale_exact {
 	int32_t *gsrc;	      /* per group: first pixel of its window */
 	uint32_t *gidx;	      /* per group: 8 window indices (2 per output) */
 	int8_t *gw;	      /* per group: 32 weights (pairs per channel) */
+	uint32_t uniform;     /* groups [0, uniform) repeat group 0... */
+	uint32_t step;	      /* ...each window step pixels further */
 	uint16_t bias, magic; /* round(x / N) = (x + bias) * magic >> */
 	unsigned shift;	      /* (16 + shift) */
 	unsigned slots;	      /* cached horizontal rows */

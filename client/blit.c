@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "cursor.h"
 #include "log.h"
 #include "platform.h"
+#include "statusline.h"
 
 int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
 	      struct damage *d, int cpu)
@@ -190,11 +192,45 @@ uint64_t blit_draw_screen(struct blitter *b, const struct rect *in)
 	return bytes;
 }
 
+void blit_set_status(struct blitter *b, const char *text)
+{
+	pthread_mutex_lock(&b->shadow->lock);
+	snprintf(b->status, sizeof(b->status), "%s", text ? text : "");
+	b->status_dirty = true;
+	pthread_mutex_unlock(&b->shadow->lock);
+	damage_kick(b->damage);
+}
+
+/* The status line over whatever this pass drew, or the picture back where
+ * it was removed. With shadow->lock held. */
+static uint64_t draw_status(struct blitter *b, bool drew, struct rect *rects,
+			    int *n)
+{
+	struct rect bar;
+	uint64_t bytes = 0;
+
+	if (!b->status_dirty && !(drew && b->status_shown))
+		return 0;
+	statusline_rect(b->out, &bar);
+	if (b->status[0]) {
+		bytes = statusline_draw(b->out, b->status, b->row);
+		b->status_shown = true;
+	} else if (b->status_shown) {
+		bytes = blit_draw_screen(b, &bar);
+		b->status_shown = false;
+	}
+	b->status_dirty = false;
+	if (bytes)
+		rects[(*n)++] = bar;
+	return bytes;
+}
+
 void blit_pass(struct blitter *b, const struct damage_set *set,
 	       struct blit_stats *st)
 {
-	/* Damage or the whole screen, plus the cursor's two places. */
-	struct rect out_rects[DAMAGE_MAX_RECTS + 3];
+	/* Damage or the whole screen, plus the cursor's two places and the
+	 * status line. */
+	struct rect out_rects[DAMAGE_MAX_RECTS + 4];
 	int i, n = 0;
 	uint64_t bytes = 0;
 	bool full;
@@ -231,6 +267,8 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 	if (b->cursor)
 		bytes += cursor_blit(b->cursor, b, set->rects, set->n, full,
 				     out_rects, &n);
+	/* Last, so it stays on top of the picture and the cursor. */
+	bytes += draw_status(b, n > 0, out_rects, &n);
 	if (b->out->impl->flush && n > 0)
 		b->out->impl->flush(b->out, out_rects, n);
 	st->end_ns = monotonic_ns();

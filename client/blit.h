@@ -56,6 +56,10 @@ struct blitter {
 	struct cursor *cursor;
 	atomic_uint_fast64_t passes;
 	atomic_uint_fast64_t bytes_total;
+	/* Status line text (blit_set_status), under shadow->lock. */
+	char status[128];
+	bool status_dirty;	/* text changed since the last pass */
+	bool status_shown;	/* the bar is on the screen */
 };
 
 int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
@@ -100,6 +104,10 @@ bool blit_remote_to_screen(struct blitter *b, const struct rect *r,
  * thread (or after blit_stop) with shadow->lock held. Returns bytes
  * written. */
 uint64_t blit_draw_screen(struct blitter *b, const struct rect *scr);
+/* Show text in a status line along the bottom of the screen over the
+ * picture (statusline.h), or remove it (NULL or ""), and kick the worker.
+ * Main thread. */
+void blit_set_status(struct blitter *b, const char *text);
 /* Stop touching the mapping (returns once the worker is out of it). */
 void blit_suspend(struct blitter *b);
 void blit_resume(struct blitter *b);

@@ -27,6 +27,8 @@ void opts_defaults(struct options *o)
 	o->samples = 0;
 	o->scale_mode = SCALE_NONE;
 	o->scale_zoom = 1;
+	o->reconnect = true;
+	o->timeout = 10;
 }
 
 void opts_free(struct options *o)
@@ -43,6 +45,8 @@ void opts_free(struct options *o)
 	free(o->json_file);
 	free(o->csv_file);
 	free(o->workloads);
+	free(o->ca_file);
+	free(o->user);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -102,6 +106,11 @@ enum key_id {
 	K_DURATION,
 	K_WORKLOAD,
 	K_SCALE,
+	K_RECONNECT,
+	K_CA,
+	K_INSECURE,
+	K_USER,
+	K_TIMEOUT,
 	K_COUNT
 };
 
@@ -115,6 +124,9 @@ static const char *const key_names[K_COUNT] = {
 	[K_SAMPLES] = "samples",       [K_DURATION] = "duration",
 	[K_WORKLOAD] = "workload",
 	[K_SCALE] = "scale",
+	[K_RECONNECT] = "reconnect",   [K_CA] = "ca",
+	[K_INSECURE] = "insecure",     [K_USER] = "user",
+	[K_TIMEOUT] = "timeout",
 };
 
 static int parse_seconds(const char *v, double *out)
@@ -267,6 +279,41 @@ int opts_set(struct options *o, const char *key, const char *v,
 		o->scale_zoom = zoom;
 		break;
 	}
+	case K_RECONNECT:
+	case K_INSECURE:
+		if (parse_bool(v, &b) < 0) {
+			*why = "expected yes or no";
+			ret = -EINVAL;
+		} else if (id == K_RECONNECT) {
+			o->reconnect = b;
+		} else {
+			o->insecure = b;
+		}
+		break;
+	case K_CA:
+		if (!*v) {
+			*why = "expected a PEM file of CA certificates";
+			ret = -EINVAL;
+			break;
+		}
+		ret = set_str(&o->ca_file, v);
+		break;
+	case K_TIMEOUT:
+		if (parse_int(v, 1, 3600, &n) < 0) {
+			*why = "expected 1-3600 seconds";
+			ret = -EINVAL;
+		} else {
+			o->timeout = (int)n;
+		}
+		break;
+	case K_USER:
+		if (!*v) {
+			*why = "expected a user name";
+			ret = -EINVAL;
+			break;
+		}
+		ret = set_str(&o->user, v);
+		break;
 	}
 	if (ret == 0 && from_cli)
 		o->cli_set |= 1ull << id;
@@ -370,6 +417,20 @@ void opts_usage(void)
 	       "fill (stretch),\n"
 	       "                         or N: zoom by N (pixel "
 	       "replication)\n"
+	       "      --no-reconnect     exit when the server goes away "
+	       "(default: keep the\n"
+	       "                         picture and retry, backing off to "
+	       "30 s)\n"
+	       "      --timeout SECS     a server silent this long is pinged, "
+	       "and dropped\n"
+	       "                         when still silent as long again "
+	       "(default 10)\n"
+	       "      --ca FILE          CA certificates (PEM) to verify a "
+	       "VeNCrypt/TLS server\n"
+	       "      --insecure         TLS without certificate "
+	       "verification (warned)\n"
+	       "      --user NAME        started as root: drop to NAME after "
+	       "opening the devices\n"
 	       "      --demo             show a built-in animated VNC "
 	       "server\n"
 	       "  -v, --verbose;  -q, --quiet;  -h, --help;  -V, "
@@ -388,6 +449,7 @@ struct alias {
 	const char *name;	/* as typed, without the leading dashes */
 	const char *key;	/* opts_set key, or NULL for special */
 	bool takes_value;
+	const char *flag_value;	/* value of a flag; NULL: "yes" */
 };
 
 /* Long options and the vncviewer spellings users type from habit. */
@@ -410,6 +472,12 @@ static const struct alias aliases[] = {
 	{ "duration", "duration", true },
 	{ "workload", "workload", true },
 	{ "scale", "scale", true },
+	{ "reconnect", "reconnect", false },
+	{ "no-reconnect", "reconnect", false, "no" },
+	{ "ca", "ca", true },
+	{ "insecure", "insecure", false },
+	{ "user", "user", true },
+	{ "timeout", "timeout", true },
 };
 
 static int usage_error(const char *fmt, ...)
@@ -526,7 +594,8 @@ int opts_parse(struct options *o, int argc, char **argv)
 				val = argv[++i];
 			}
 		} else if (!val) {
-			val = "yes";
+			val = aliases[k].flag_value ? aliases[k].flag_value
+						    : "yes";
 		}
 		name = aliases[k].key;
 set: {

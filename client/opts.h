@@ -40,6 +40,12 @@ struct options {
 	/* --scale none|fit|fill|N (enum scale_mode in scale.h) */
 	int scale_mode;
 	unsigned scale_zoom;
+	/* Reliability and security */
+	bool reconnect;		/* retry when the server goes away */
+	int timeout;		/* seconds of silence before a ping/drop */
+	char *ca_file;		/* --ca: CA certificates for TLS */
+	bool insecure;		/* --insecure: TLS without verification */
+	char *user;		/* --user: drop root to this user */
 	/* probe / bench */
 	int samples;
 	bool json;

@@ -22,6 +22,7 @@
 #include "platform.h"
 #include "ppm.h"
 #include "probe.h"
+#include "reconnect.h"
 #include "session.h"
 #include "shadow.h"
 #include "vnc.h"
@@ -43,6 +44,13 @@ struct session {
 	uint32_t buttons;
 	bool quit;
 	uint64_t updates;
+	/* Reconnecting (reconnect.h): what to connect with, and when. */
+	struct vnc_config vcfg;
+	struct vnc_events vev;
+	struct reconnect rc;
+	uint64_t last_rx_ns;	/* last data from the server */
+	uint64_t ping_ns;	/* liveness ping in flight since, or 0 */
+	unsigned shown_s;	/* countdown second on the status line */
 };
 
 /* Signal plumbing: handlers only write one byte. */
@@ -108,7 +116,13 @@ int signals_setup(void)
 static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 {
 	struct session *s = ctx;
-	uint8_t *pix = shadow_resize(&s->shadow, w, h);
+	uint8_t *pix;
+
+	/* Same size (a reconnect): keep the last picture until the full
+	 * update replaces it. */
+	if (s->shadow.pix && w == s->shadow.width && h == s->shadow.height)
+		return s->shadow.pix;
+	pix = shadow_resize(&s->shadow, w, h);
 
 	if (!pix)
 		return NULL;
@@ -401,6 +415,117 @@ static void verify_cpu(struct session *s, int cpu)
 			 cpu, actual);
 }
 
+/* --- Reconnect and liveness (main thread) --- */
+
+static const char *server_name(const struct session *s)
+{
+	return s->opt->target ? s->opt->target : s->opt->host;
+}
+
+static void show_countdown(struct session *s, uint64_t now)
+{
+	unsigned left = 0;
+	char text[128];
+
+	if (s->rc.next_ns > now)
+		left = (unsigned)((s->rc.next_ns - now + 999999999u) /
+				  1000000000u);
+	if (left == s->shown_s)
+		return;
+	s->shown_s = left;
+	snprintf(text, sizeof(text), "reconnecting to %s in %u s",
+		 server_name(s), left);
+	blit_set_status(&s->blit, text);
+}
+
+/* The connection is gone or an attempt failed (err says why, already
+ * logged). 0: a retry is scheduled; 1: the session ends. */
+static int session_lost(struct session *s, enum vnc_error err,
+			bool established)
+{
+	unsigned d;
+
+	vnc_destroy(s->vnc);
+	s->vnc = NULL;
+	if (!s->rc.enabled || !reconnect_retryable(err, established))
+		return 1;
+	d = reconnect_schedule(&s->rc, monotonic_ns());
+	log_info("reconnecting to %s in %u s", server_name(s), d);
+	s->shown_s = 0;
+	show_countdown(s, monotonic_ns());
+	return 0;
+}
+
+static int session_reconnect(struct session *s)
+{
+	enum vnc_error err;
+	char text[128];
+
+	snprintf(text, sizeof(text), "connecting to %s ...", server_name(s));
+	blit_set_status(&s->blit, text);
+	s->vnc = vnc_connect(&s->vcfg, &s->vev, &err);
+	if (!s->vnc)
+		return session_lost(s, err, false);
+	reconnect_done(&s->rc);
+	blit_set_status(&s->blit, NULL);
+	s->last_rx_ns = monotonic_ns();
+	s->ping_ns = 0;
+	return 0;
+}
+
+/* Timers: the next reconnect attempt and countdown tick, or the liveness
+ * ping and its deadline. Returns 0, or 1 when the session ends. */
+static int session_tick(struct session *s)
+{
+	uint64_t now = monotonic_ns();
+	uint64_t idle = (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
+	uint64_t wait = (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
+
+	if (!s->vnc) {
+		if (now >= s->rc.next_ns)
+			return session_reconnect(s);
+		show_countdown(s, now);
+		return 0;
+	}
+	if (s->ping_ns && now - s->ping_ns >= wait) {
+		log_error("%s stopped responding (no answer for %d s)",
+			  server_name(s), s->vcfg.read_timeout_s);
+		return session_lost(s, VNC_ERR_CLOSED, true);
+	}
+	if (!s->ping_ns && now - s->last_rx_ns >= idle) {
+		if (vnc_ping(s->vnc) < 0)
+			return session_lost(s, VNC_ERR_CLOSED, true);
+		s->ping_ns = now;
+	}
+	return 0;
+}
+
+/* Milliseconds until session_tick has work, capped by timeout (-1: no
+ * cap). */
+static int session_timeout(const struct session *s, int timeout)
+{
+	uint64_t now = monotonic_ns(), due;
+	uint64_t ms;
+
+	if (!s->vnc) {
+		/* The next countdown second, or the attempt. */
+		due = s->rc.next_ns > now ? s->rc.next_ns - now : 0;
+		due %= 1000000000u;
+	} else if (s->ping_ns) {
+		due = s->ping_ns +
+		      (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
+		due = due > now ? due - now : 0;
+	} else {
+		due = s->last_rx_ns +
+		      (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
+		due = due > now ? due - now : 0;
+	}
+	ms = due / 1000000u + 1;
+	if (timeout >= 0 && (uint64_t)timeout < ms)
+		return timeout;
+	return (int)ms;
+}
+
 static int run_loop(struct session *s, int sigfd)
 {
 	struct options *o = s->opt;
@@ -414,9 +539,12 @@ static int run_loop(struct session *s, int sigfd)
 		int n = 0, ret, timeout = -1, i_vnc, i_in = -1, i_out = -1;
 
 		pfd[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
-		i_vnc = n;
-		pfd[n++] = (struct pollfd){ .fd = vnc_fd(s->vnc),
-					    .events = POLLIN };
+		i_vnc = -1;
+		if (s->vnc) {
+			i_vnc = n;
+			pfd[n++] = (struct pollfd){ .fd = vnc_fd(s->vnc),
+						    .events = POLLIN };
+		}
 		if (s->have_input && s->in.fd >= 0) {
 			i_in = n;
 			pfd[n++] = (struct pollfd){ .fd = s->in.fd,
@@ -434,6 +562,7 @@ static int run_loop(struct session *s, int sigfd)
 				break;
 			timeout = (int)((deadline - now) / 1000000u) + 1;
 		}
+		timeout = session_timeout(s, timeout);
 		ret = poll(pfd, (nfds_t)n, timeout);
 		if (ret < 0) {
 			if (errno == EINTR)
@@ -473,10 +602,18 @@ static int run_loop(struct session *s, int sigfd)
 			if (s->in.impl->dispatch(&s->in, &sink) < 0)
 				return 1;
 		}
-		if (pfd[i_vnc].revents & (POLLIN | POLLHUP | POLLERR)) {
-			if (vnc_dispatch(s->vnc, &verr) < 0)
-				return 1;
+		if (i_vnc >= 0 &&
+		    (pfd[i_vnc].revents & (POLLIN | POLLHUP | POLLERR))) {
+			if (vnc_dispatch(s->vnc, &verr) < 0) {
+				if (session_lost(s, verr, true))
+					return 1;
+			} else {
+				s->last_rx_ns = monotonic_ns();
+				s->ping_ns = 0;
+			}
 		}
+		if (!s->quit && session_tick(s))
+			return 1;
 	}
 	return 0;
 }
@@ -586,6 +723,7 @@ int session_run(struct options *o)
 	vcfg.fmt = sfmt;
 	vcfg.get_password = passwd_get;
 	vcfg.password_ctx = o->passwd_file;
+	vcfg.read_timeout_s = o->timeout;
 	vev = (struct vnc_events){ .ctx = &s,
 				   .resize = ev_resize,
 				   .damage = ev_damage,
@@ -595,6 +733,11 @@ int session_run(struct options *o)
 	s.vnc = vnc_connect(&vcfg, &vev, &verr);
 	if (!s.vnc)
 		goto out_input;
+	s.vcfg = vcfg;
+	s.vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
+	s.vev = vev;
+	reconnect_init(&s.rc, o->reconnect);
+	s.last_rx_ns = monotonic_ns();
 	s.px = (int)s.shadow.width / 2;
 	s.py = (int)s.shadow.height / 2;
 	if (s.local_cursor)

@@ -597,6 +597,12 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 				  vc->peer);
 		return VNC_ERR_AUTH;
 	}
+	if (strstr(m, "timed out")) {
+		log_error("%s stopped responding (nothing for %d s)%s", vc->peer,
+			  vc->cl ? vc->cl->readTimeout : 0,
+			  handshake ? " during the handshake" : "");
+		return VNC_ERR_CLOSED;
+	}
 	if (strstr(m, "closed connection") || strstr(m, "read (") ||
 	    m[0] == '\0') {
 		log_error("%s closed the connection%s", vc->peer,
@@ -680,6 +686,10 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	}
 	vc->cl = cl;
 	rfbClientSetClientData(cl, &client_tag, vc);
+	/* Non-blocking, so libvncclient's readTimeout applies: it counts
+	 * EAGAIN retries, and a blocking read of a stalled server (stopped,
+	 * or a dead link) would wait forever. */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	set_format(cl, &cfg->fmt);
 	cl->sock = fd;
 	free(cl->serverHost);
@@ -820,6 +830,14 @@ int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err)
 uint64_t vnc_update_rx_ns(const struct vnc_client *vc)
 {
 	return vc->rx_ns;
+}
+
+int vnc_ping(struct vnc_client *vc)
+{
+	/* Non-incremental, so the server has to answer even when nothing
+	 * changed. */
+	return SendFramebufferUpdateRequest(vc->cl, 0, 0, 1, 1, FALSE) ? 0
+									 : -1;
 }
 
 uint32_t vnc_width(const struct vnc_client *vc)

@@ -94,6 +94,9 @@ int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons);
  * arrival of an update's first byte, to poll()'s resolution. Valid inside
  * update_done. */
 uint64_t vnc_update_rx_ns(const struct vnc_client *vc);
+/* Ask for one pixel, non-incrementally: a liveness probe that any
+ * working server answers. 0 or -1. */
+int vnc_ping(struct vnc_client *vc);
 /* Ask for a full (non-incremental) update. */
 int vnc_request_full(struct vnc_client *vc);
 

@@ -68,16 +68,6 @@ static bool view_current(const struct blitter *b)
 	       b->view.rh == b->shadow->height;
 }
 
-/* May the scaler store its rows straight into the mapping? Only when a
- * row write is a plain memcpy: no write_row hook, or the mem output's,
- * which is one unless it emulates an uncached core (slow-cpu). The
- * scalers only ever store to their output, never read it back. */
-static bool direct_ok(const struct output *o)
-{
-	return !o->impl->write_row ||
-	       (o->impl == &output_mem_impl && o->slow_cpu < 0);
-}
-
 /* Draw screen rectangle scr, which lies inside the desktop's part of the
  * screen, from the shadow: a row copy when the view is 1:1, else through
  * the scaler. Returns bytes written. */
@@ -88,7 +78,6 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 	const struct view *v = &b->view;
 	unsigned obpp = pixfmt_bytes(&o->fmt), sbpp = pixfmt_bytes(&s->fmt);
 	bool same = pixfmt_equal(&o->fmt, &s->fmt);
-	bool direct = b->scaled && same && direct_ok(o);
 	int32_t y;
 
 	if (b->scaled)
@@ -100,11 +89,6 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 		uint8_t *dst = o->map + (size_t)y * o->stride +
 			       (size_t)scr->x * obpp;
 
-		if (direct) {
-			scaler_row(&b->scaler, s->pix, s->stride, dy0, dx0,
-				   dx0 + (uint32_t)scr->w, dst);
-			continue;
-		}
 		if (!b->scaled) {
 			src = s->pix + (size_t)dy0 * s->stride +
 			      (size_t)dx0 * sbpp;

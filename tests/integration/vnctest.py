@@ -203,8 +203,9 @@ class Vncfb:
             img = self.snapshot()
             if img is None:
                 raise Fail("vncfb exited (status %s) while waiting for the "
-                           "%s: %s" % (self.p.returncode, what,
-                                       self.stderr().strip()))
+                           "%s (last check: %s): %s"
+                           % (self.p.returncode, what, why,
+                              self.stderr().strip()))
             why = check(img)
             if why is None:
                 return img

@@ -164,6 +164,9 @@ struct bench {
 	int cpus[MAX_CONFIGS]; /* -1: unpinned */
 	int n_cpus;
 	bool cpu_each, cpu_auto;
+	FILE *rep;	      /* the human report: stdout, or stderr when
+			       * JSON or CSV goes to stdout */
+	FILE *json_f, *csv_f; /* opened before measuring */
 	struct run *runs;
 	int n_runs;
 	int rounds;
@@ -1028,29 +1031,33 @@ static void fmt_ratio(char *buf, size_t len, double v)
 
 static void print_tables(struct bench *b)
 {
+	FILE *rep = b->rep;
 	char fb[64];
 	int i;
 
-	printf("\nvncfb bench: output %s %ux%u %s (stride %zu), ",
-	       b->out.impl->name, b->out.width, b->out.height,
-	       pixfmt_name(&b->out.fmt, fb, sizeof(fb)), b->out.stride);
+	fprintf(rep, "\nvncfb bench: output %s %ux%u %s (stride %zu), ",
+		b->out.impl->name, b->out.width, b->out.height,
+		pixfmt_name(&b->out.fmt, fb, sizeof(fb)), b->out.stride);
 	if (b->srv)
-		printf("embedded server %ux%u, ", b->out.width, b->out.height);
+		fprintf(rep, "embedded server %ux%u, ", b->out.width,
+			b->out.height);
 	else
-		printf("server %s:%d, ", b->host, b->port);
-	printf("encodings \"%s\",\n%.1f s per configuration (in %d "
-	       "interleaved slices), %d cores online\n",
-	       b->encodings, b->duration, b->rounds, b->cpus_online);
+		fprintf(rep, "server %s:%d, ", b->host, b->port);
+	fprintf(rep,
+		"encodings \"%s\",\n%.1f s per configuration (in %d "
+		"interleaved slices), %d cores online\n",
+		b->encodings, b->duration, b->rounds, b->cpus_online);
 	if (b->out.slow_cpu >= 0)
-		printf("mem output slow-cpu=%d: writes from that core are "
-		       "flushed line by line, like uncached memory\n",
-		       b->out.slow_cpu);
+		fprintf(rep,
+			"mem output slow-cpu=%d: writes from that core are "
+			"flushed line by line, like uncached memory\n",
+			b->out.slow_cpu);
 
-	printf("\nLatency per update, ms: first byte received -> last "
-	       "rectangle in the output\n");
-	printf("%-9s %-15s %7s %8s %8s %8s %8s %8s | %7s %7s %7s\n", "workload",
-	       "run", "updates", "min", "median", "p95", "p99", "max", "rx+dec",
-	       "queue", "blit");
+	fprintf(rep, "\nLatency per update, ms: first byte received -> last "
+		     "rectangle in the output\n");
+	fprintf(rep, "%-9s %-15s %7s %8s %8s %8s %8s %8s | %7s %7s %7s\n",
+		"workload", "run", "updates", "min", "median", "p95", "p99",
+		"max", "rx+dec", "queue", "blit");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
 		char lab[32], c[8][24];
@@ -1065,19 +1072,21 @@ static void print_tables(struct bench *b)
 		fmt_ms(c[5], 24, &r->s_decode, r->s_decode.median);
 		fmt_ms(c[6], 24, &r->s_queue, r->s_queue.median);
 		fmt_ms(c[7], 24, &r->s_blit, r->s_blit.median);
-		printf("%-9s %-15s %7llu %8s %8s %8s %8s %8s | %7s %7s %7s\n",
-		       wl_name(r), lab, (unsigned long long)r->updates, c[0],
-		       c[1], c[2], c[3], c[4], c[5], bare ? "-" : c[6],
-		       bare ? "-" : c[7]);
+		fprintf(rep,
+			"%-9s %-15s %7llu %8s %8s %8s %8s %8s | %7s %7s %7s\n",
+			wl_name(r), lab, (unsigned long long)r->updates, c[0],
+			c[1], c[2], c[3], c[4], c[5], bare ? "-" : c[6],
+			bare ? "-" : c[7]);
 	}
-	printf("(rx+dec, queue, blit: medians of the three parts. bare "
-	       "decode: no blitter, latency ends when decoded.\n"
-	       " memcpy: the blitter replaced by one memcpy of the same "
-	       "bytes per pass, same core, same stream)\n");
+	fprintf(rep, "(rx+dec, queue, blit: medians of the three parts. bare "
+		     "decode: no blitter, latency ends when decoded.\n"
+		     " memcpy: the blitter replaced by one memcpy of the same "
+		     "bytes per pass, same core, same stream)\n");
 
-	printf("\nThroughput and CPU\n");
-	printf("%-9s %-15s %8s %8s %10s %10s %7s %7s\n", "workload", "run",
-	       "upd/s", "MB/s", "cpu us/up", "blit us/up", "cpu %", "/bare");
+	fprintf(rep, "\nThroughput and CPU\n");
+	fprintf(rep, "%-9s %-15s %8s %8s %10s %10s %7s %7s\n", "workload",
+		"run", "upd/s", "MB/s", "cpu us/up", "blit us/up", "cpu %",
+		"/bare");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
 		char lab[48], c[2][24];
@@ -1094,23 +1103,29 @@ static void print_tables(struct bench *b)
 							  r->cpu_blit_ns));
 		else
 			snprintf(c[1], 24, "-");
-		printf("%-9s %-15s %8.1f %8.1f %10s %10.1f %7.2f %7s\n",
-		       wl_name(r), lab, ups(r), mbps(r), c[1],
-		       r->updates ? cpu_us_per_update(r, r->cpu_blit_ns) : 0.0,
-		       cpu_pct(r), c[0]);
+		fprintf(rep, "%-9s %-15s %8.1f %8.1f %10s %10.1f %7.2f %7s\n",
+			wl_name(r), lab, ups(r), mbps(r), c[1],
+			r->updates ? cpu_us_per_update(r, r->cpu_blit_ns) : 0.0,
+			cpu_pct(r), c[0]);
 	}
-	printf("(upd/s: updates whose first byte came in the window; MB/s: "
-	       "into the output; cpu us/up: decoder +\n"
-	       " drawing threads per update; blit us/up: the drawing thread "
-	       "alone; cpu %%: both, as %% of one core;\n"
-	       " /bare: updates/s against the bare decode loop on the same "
-	       "stream, median over the rounds of\n"
-	       " slices measured back to back)\n");
+	fprintf(rep,
+		"(upd/s: updates whose first byte came in the window; MB/s: "
+		"into the output; cpu us/up: decoder +\n"
+		" drawing threads per update; blit us/up: the drawing thread "
+		"alone; cpu %%: both, as %% of one core;\n"
+		" /bare: updates/s against the bare decode loop on the same "
+		"stream, median over the rounds of\n"
+		" slices measured back to back)\n");
 
-	printf("\nBlit against its references, medians per pass, ms\n");
-	printf("%-9s %-15s %7s %8s %8s %8s %8s %8s %7s %7s %6s\n", "workload",
-	       "run", "passes", "wall", "cpu", "memcpy", "mc cpu", "quiet",
-	       "/memcpy", "/mc cpu", "/best");
+	for (i = 0; i < b->n_runs; i++)
+		if (b->runs[i].kind != RUN_BARE && b->runs[i].s_pass.n)
+			break;
+	if (i == b->n_runs)
+		goto encodings; /* nothing was drawn (idle) */
+	fprintf(rep, "\nBlit against its references, medians per pass, ms\n");
+	fprintf(rep, "%-9s %-15s %7s %8s %8s %8s %8s %8s %7s %7s %6s\n",
+		"workload", "run", "passes", "wall", "cpu", "memcpy", "mc cpu",
+		"quiet", "/memcpy", "/mc cpu", "/best");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
 		const struct run *f = r->ref;
@@ -1131,29 +1146,33 @@ static void print_tables(struct bench *b)
 		fmt_ratio(c[5], 24, r->r_memcpy);
 		fmt_ratio(c[6], 24, r->r_memcpy_cpu);
 		fmt_ratio(c[7], 24, r->r_best);
-		printf("%-9s %-15s %7llu %8s %8s %8s %8s %8s %7s %7s %6s\n",
-		       wl_name(r), lab, (unsigned long long)r->passes, c[0],
-		       c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+		fprintf(rep,
+			"%-9s %-15s %7llu %8s %8s %8s %8s %8s %7s %7s %6s\n",
+			wl_name(r), lab, (unsigned long long)r->passes, c[0],
+			c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
 	}
-	printf("(wall: pass start to end; cpu: the drawing thread's CPU time "
-	       "for the pass (no preemption);\n"
-	       " memcpy, mc cpu: the same for the memcpy run on the same core "
-	       "and stream; quiet: one memcpy of the\n"
-	       " median pass's bytes with nothing else running; /memcpy, /mc "
-	       "cpu: blit over memcpy; /best: wall\n"
-	       " against the fastest pinned core)\n");
-	printf("\nServer encodings (rectangles sent, all slices including "
-	       "each connection's first full update):\n");
+	fprintf(rep,
+		"(wall: pass start to end; cpu: the drawing thread's CPU time "
+		"for the pass (no preemption);\n"
+		" memcpy, mc cpu: the same for the memcpy run on the same core "
+		"and stream; quiet: one memcpy of the\n"
+		" median pass's bytes with nothing else running; /memcpy, /mc "
+		"cpu: blit over memcpy; /best: wall\n"
+		" against the fastest pinned core)\n");
+encodings:
+	fprintf(rep,
+		"\nServer encodings (rectangles sent, all slices including "
+		"each connection's first full update):\n");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
 		char lab[32];
 
 		run_label(r, lab, sizeof(lab));
-		printf("  %-9s %-15s %s\n", wl_name(r), lab, r->encoding);
+		fprintf(rep, "  %-9s %-15s %s\n", wl_name(r), lab, r->encoding);
 	}
 }
 
-static void print_histogram(const struct run *r)
+static void print_histogram(FILE *rep, const struct run *r)
 {
 	/* Log-spaced buckets from the fastest sample to the slowest, at
 	 * least a quarter-octave wide. */
@@ -1189,20 +1208,20 @@ static void print_histogram(const struct run *r)
 			last = i;
 	}
 	run_label(r, lab, sizeof(lab));
-	printf("\n%s, %s: latency histogram (%zu updates)\n", wl_name(r), lab,
-	       r->s_total.n);
+	fprintf(rep, "\n%s, %s: latency histogram (%zu updates)\n", wl_name(r),
+		lab, r->s_total.n);
 	for (i = first, shown = 0; i <= last; i++, shown++) {
 		double a = lo * pow(step, i), z = lo * pow(step, i + 1);
 		int bar = (int)((counts[i] * 50 + maxc - 1) / maxc);
 
 		if (i == HIST_ROWS - 1)
-			printf("  %8.3f -    more ms |", ms((uint64_t)a));
+			fprintf(rep, "  %8.3f -    more ms |", ms((uint64_t)a));
 		else
-			printf("  %8.3f - %8.3f ms |", ms((uint64_t)a),
-			       ms((uint64_t)z));
-		printf("%.*s%*s %llu\n", bar,
-		       "##################################################",
-		       50 - bar, "", (unsigned long long)counts[i]);
+			fprintf(rep, "  %8.3f - %8.3f ms |", ms((uint64_t)a),
+				ms((uint64_t)z));
+		fprintf(rep, "%.*s%*s %llu\n", bar,
+			"##################################################",
+			50 - bar, "", (unsigned long long)counts[i]);
 	}
 }
 
@@ -1297,17 +1316,17 @@ static int collect_targets(struct bench *b, struct target *t, int max)
 	return n;
 }
 
-static void print_targets(const struct target *t, int n)
+static void print_targets(FILE *rep, const struct target *t, int n)
 {
 	int i;
 
 	if (!n)
 		return;
-	printf("\nTargets\n");
+	fprintf(rep, "\nTargets\n");
 	for (i = 0; i < n; i++)
-		printf("  %-58s %8.3f %s %-5g %s\n", t[i].what, t[i].value,
-		       t[i].at_most ? "<=" : ">=", t[i].limit,
-		       t[i].met ? "met" : "NOT MET");
+		fprintf(rep, "  %-58s %8.3f %s %-5g %s\n", t[i].what,
+			t[i].value, t[i].at_most ? "<=" : ">=", t[i].limit,
+			t[i].met ? "met" : "NOT MET");
 }
 
 static void json_summary(FILE *f, const char *name, const struct summary *s,
@@ -1349,17 +1368,11 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static int write_json(struct bench *b, const char *path, const struct target *t,
-		      int nt)
+static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	char fb[64];
 	int i;
 
-	if (!f) {
-		log_error("cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
 	fprintf(f, "{\n  \"vncfb_bench\": 1,\n  \"version\": ");
 	json_str(f, VNCFB_VERSION);
 	fprintf(f, ",\n  \"output\": {\"spec\": ");
@@ -1452,11 +1465,6 @@ static int write_json(struct bench *b, const char *path, const struct target *t,
 			i + 1 < nt ? "," : "");
 	}
 	fprintf(f, "  ]\n}\n");
-	if (f != stdout && fclose(f) != 0) {
-		log_error("cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
 }
 
 static void csv_ms(FILE *f, const struct summary *s, uint64_t v)
@@ -1475,16 +1483,11 @@ static void csv_num(FILE *f, double v)
 		fprintf(f, ",%.6f", v);
 }
 
-static int write_csv(struct bench *b, const char *path)
+static void write_csv(struct bench *b, FILE *f)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	char fb[64];
 	int i;
 
-	if (!f) {
-		log_error("cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
 	pixfmt_name(&b->out.fmt, fb, sizeof(fb));
 	fprintf(f, "workload,kind,cpu,actual_cpu,output,width,height,format,"
 		   "encoding,window_s,updates,updates_per_s,mb_per_s,"
@@ -1534,11 +1537,6 @@ static int write_csv(struct bench *b, const char *path)
 		csv_num(f, r->r_best);
 		fputc('\n', f);
 	}
-	if (f != stdout && fclose(f) != 0) {
-		log_error("cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
 }
 
 static void format_encodings(struct bench *b, struct run *r)
@@ -1564,6 +1562,43 @@ static void format_encodings(struct bench *b, struct run *r)
 	}
 	if (!used)
 		snprintf(r->encoding, sizeof(r->encoding), "none");
+}
+
+/* --json/--csv FILE ("-": standard output), opened before measuring so
+ * that a bad path fails at once. */
+static int open_out(const char *path, FILE **f)
+{
+	*f = NULL;
+	if (!path)
+		return 0;
+	if (!strcmp(path, "-")) {
+		*f = stdout;
+		return 0;
+	}
+	*f = fopen(path, "w");
+	if (!*f) {
+		log_error("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+	int bad;
+
+	if (!f)
+		return 0;
+	bad = ferror(f);
+	if (f == stdout)
+		bad |= fflush(f) != 0;
+	else
+		bad |= fclose(f) != 0;
+	if (bad) {
+		log_error("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* --- set-up --- */
@@ -1680,11 +1715,19 @@ int bench_run(struct options *o)
 		return 2;
 	if (o->passwd_file && passwd_check_file(o->passwd_file) < 0)
 		return 1;
+	/* The report goes where the machine-readable output does not. */
+	b.rep = (o->json_file && !strcmp(o->json_file, "-")) ||
+			(o->csv_file && !strcmp(o->csv_file, "-"))
+		    ? stderr
+		    : stdout;
+	if (open_out(o->json_file, &b.json_f) < 0 ||
+	    open_out(o->csv_file, &b.csv_f) < 0)
+		goto out_files;
 	b.sigfd = signals_setup();
 	if (b.sigfd < 0)
-		return 1;
+		goto out_files;
 	if (output_open(&b.out, b.out_spec) < 0)
-		return 1;
+		goto out_files;
 	pixfmt_shadow_for(&b.out.fmt, &b.sfmt);
 	err = plan_cpus(&b);
 	if (err < 0) {
@@ -1736,9 +1779,10 @@ int bench_run(struct options *o)
 			rs[j].r_memcpy = rs[j].r_memcpy_cpu = NAN;
 			rs[j].r_bare = rs[j].r_best = NAN;
 		}
-		log_info("bench: %s: %d configurations, %d slices of %.2f s "
+		log_info("bench: %s: %d configurations, %d slice%s of %.2f s "
 			 "each",
-			 wl_name(rs), nconf, rounds, b.duration / rounds);
+			 wl_name(rs), nconf, rounds, rounds > 1 ? "s" : "",
+			 b.duration / rounds);
 		for (k = 0; k < rounds; k++)
 			for (j = 0; j < nconf; j++) {
 				/* Rotate who goes first each round. */
@@ -1755,17 +1799,17 @@ int bench_run(struct options *o)
 	print_tables(&b);
 	for (i = 0; i < b.n_runs; i++)
 		if (b.runs[i].kind == RUN_PIPELINE)
-			print_histogram(&b.runs[i]);
+			print_histogram(b.rep, &b.runs[i]);
 	max_targets = 4 * b.n_runs + 1;
 	targets = calloc((size_t)max_targets, sizeof(*targets));
 	nt = targets ? collect_targets(&b, targets, max_targets) : 0;
-	print_targets(targets, nt);
-	fflush(stdout);
+	print_targets(b.rep, targets, nt);
+	fflush(b.rep);
 	ret = 0;
-	if (o->json_file && write_json(&b, o->json_file, targets, nt) < 0)
-		ret = 1;
-	if (o->csv_file && write_csv(&b, o->csv_file) < 0)
-		ret = 1;
+	if (b.json_f)
+		write_json(&b, b.json_f, targets, nt);
+	if (b.csv_f)
+		write_csv(&b, b.csv_f);
 out_runs:
 	free(targets);
 	free_runs(&b);
@@ -1773,5 +1817,9 @@ out_server:
 	benchsrv_stop(b.srv);
 out_output:
 	output_close(&b.out);
+out_files:
+	if (close_out(b.json_f, o->json_file) < 0 ||
+	    close_out(b.csv_f, o->csv_file) < 0)
+		ret = ret ? ret : 1;
 	return ret;
 }

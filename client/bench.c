@@ -118,7 +118,6 @@ struct upd {
  * runs) the blit worker's on_pass hook. */
 struct meter {
 	struct run *run;
-	const struct options *opt;
 	struct pixfmt sfmt;
 	struct output *out;
 	struct shadow shadow;
@@ -129,12 +128,10 @@ struct meter {
 	pthread_t copier; /* RUN_MEMCPY worker */
 	bool copier_running;
 	atomic_int copier_err;
-	bool failed;
 	uint64_t duration_ns;
 	/* Main thread only. */
 	uint64_t t_start, t_end; /* measurement window, 0: not yet */
 	uint64_t cpu0_main, cpu0_proc, cpu0_blit;
-	uint64_t updates_seen;
 	bool first_decoded; /* the connection's first update is in */
 	bool skip_next;	    /* next update arrived before the window */
 	/* Under lock. */
@@ -145,7 +142,8 @@ struct meter {
 	uint64_t measured_pushed, measured_done;
 	uint64_t passes_seen;
 	uint64_t worker_cpu; /* drawing thread's CPU at the last pass */
-	bool overflow, oom;
+	/* Set by either thread, read by the main loop. */
+	atomic_bool overflow, oom;
 };
 
 struct bench {
@@ -163,7 +161,6 @@ struct bench {
 	int n_workloads;
 	int cpus[MAX_CONFIGS]; /* -1: unpinned */
 	int n_cpus;
-	bool cpu_each, cpu_auto;
 	FILE *rep;	      /* the human report: stdout, or stderr when
 			       * JSON or CSV goes to stdout */
 	FILE *json_f, *csv_f; /* opened before measuring */
@@ -406,7 +403,6 @@ static void ev_update_done(void *ctx)
 		     u.rx_ns < m->t_end;
 	if (m->t_start)
 		m->skip_next = false;
-	m->updates_seen++;
 	if (m->run->kind == RUN_BARE) {
 		if (u.measured) {
 			if (samples_add(&m->run->decode, u.dec_ns - u.rx_ns) <
@@ -700,7 +696,6 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 
 	memset(&m, 0, sizeof(m));
 	m.run = r;
-	m.opt = b->opt;
 	m.sfmt = b->sfmt;
 	m.out = &b->out;
 	m.duration_ns = (uint64_t)(seg_s * 1e9);
@@ -1646,7 +1641,6 @@ static int plan_cpus(struct bench *b)
 	for (c = 0; c < n; c++)
 		b->cpus_online += platform_cpu_online(c);
 	if (cpu == CPU_EACH) {
-		b->cpu_each = true;
 		for (c = 0; c < n && b->n_cpus < MAX_CONFIGS - 1; c++)
 			if (platform_cpu_online(c))
 				b->cpus[b->n_cpus++] = c;
@@ -1654,7 +1648,6 @@ static int plan_cpus(struct bench *b)
 		return 0;
 	}
 	if (cpu == CPU_AUTO) {
-		b->cpu_auto = true;
 		b->cpus[b->n_cpus++] = pick_core(b);
 		return 0;
 	}

@@ -752,8 +752,12 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 		if (err < 0) {
 			if (atomic_load(&m.blit.pin_error))
 				log_error("cannot pin the blit thread to core "
-					  "%d: %s",
-					  r->cpu, strerror(-err));
+					  "%d: %s%s%s",
+					  r->cpu, strerror(-err),
+					  platform_pin_hint() ? "; " : "",
+					  platform_pin_hint()
+					      ? platform_pin_hint()
+					      : "");
 			goto out_blit;
 		}
 		/* Pinning kicks the worker once; let that pass go by so
@@ -1648,6 +1652,27 @@ static int parse_workloads(struct bench *b, const char *list)
 	return 0;
 }
 
+static void *pin_thread(void *arg)
+{
+	int *cpu_err = arg;
+
+	*cpu_err = platform_pin_thread(pthread_self(), *cpu_err);
+	return NULL;
+}
+
+/* Whether a thread may be pinned to cpu: 0 or -errno. */
+static int try_pin(int cpu)
+{
+	pthread_t t;
+	int v = cpu, err;
+
+	err = pthread_create(&t, NULL, pin_thread, &v);
+	if (err)
+		return -err;
+	pthread_join(t, NULL);
+	return v;
+}
+
 static int plan_cpus(struct bench *b)
 {
 	int c, n = platform_cpu_count(), cpu = b->opt->cpu;
@@ -1656,9 +1681,25 @@ static int plan_cpus(struct bench *b)
 	for (c = 0; c < n; c++)
 		b->cpus_online += platform_cpu_online(c);
 	if (cpu == CPU_EACH) {
-		for (c = 0; c < n && b->n_cpus < MAX_CONFIGS - 1; c++)
-			if (platform_cpu_online(c))
-				b->cpus[b->n_cpus++] = c;
+		int err = 0;
+
+		for (c = 0; c < n && b->n_cpus < MAX_CONFIGS - 1; c++) {
+			if (!platform_cpu_online(c))
+				continue;
+			err = try_pin(c);
+			if (err == -EPERM || err == -EACCES)
+				break;
+			b->cpus[b->n_cpus++] = c;
+		}
+		if (err == -EPERM || err == -EACCES) {
+			/* NetBSD lets only root set affinity by default. */
+			log_warn(
+			    "cannot pin threads to cores (%s)%s%s: --cpu "
+			    "each measures unpinned only",
+			    strerror(-err), platform_pin_hint() ? "; " : "",
+			    platform_pin_hint() ? platform_pin_hint() : "");
+			b->n_cpus = 0;
+		}
 		b->cpus[b->n_cpus++] = -1;
 		return 0;
 	}

@@ -420,6 +420,10 @@ static void handle_event(struct evdev_in *in, struct edev *e,
 		case KBD_QUIT:
 			sink->quit(sink->ctx);
 			break;
+		case KBD_PAN:
+			if (sink->pan)
+				sink->pan(sink->ctx, r.pan_dx, r.pan_dy);
+			break;
 		case KBD_NONE:
 			break;
 		}

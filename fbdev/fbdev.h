@@ -38,6 +38,7 @@ enum kbd_action {
 	KBD_SEND,      /* send keysym/scancode/down */
 	KBD_VT_SWITCH, /* local hotkey: switch to VT vt */
 	KBD_QUIT,      /* the quit chord */
+	KBD_PAN,       /* local hotkey: pan the view by pan_dx, pan_dy */
 };
 
 struct kbd_result {
@@ -46,6 +47,7 @@ struct kbd_result {
 	uint32_t scancode;
 	bool down;
 	int vt;
+	int pan_dx, pan_dy; /* steps of 1/8 screen (input_sink.pan) */
 };
 
 struct kbd;

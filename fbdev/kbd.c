@@ -15,7 +15,17 @@
 /* xkb key codes are evdev codes + 8 (the X11 offset). */
 #define XKB_OFFSET 8
 
-enum { MOD_LCTRL = 1, MOD_RCTRL = 2, MOD_LALT = 4, MOD_RALT = 8 };
+enum {
+	MOD_LCTRL = 1,
+	MOD_RCTRL = 2,
+	MOD_LALT = 4,
+	MOD_RALT = 8,
+	MOD_LSHIFT = 16,
+	MOD_RSHIFT = 32,
+};
+
+/* A pan step to the edge (input_sink.pan: "a large value"). */
+#define PAN_EDGE 100000
 
 struct kbd {
 	struct xkb_context *ctx;
@@ -152,6 +162,10 @@ static unsigned mod_bit(unsigned code)
 		return MOD_LALT;
 	case KEY_RIGHTALT:
 		return MOD_RALT;
+	case KEY_LEFTSHIFT:
+		return MOD_LSHIFT;
+	case KEY_RIGHTSHIFT:
+		return MOD_RSHIFT;
 	default:
 		return 0;
 	}
@@ -169,13 +183,48 @@ static int vt_hotkey(unsigned code)
 	return 0;
 }
 
+/* Ctrl+Alt+Shift+arrows, PgUp/PgDn, Home/End: pan the view. */
+static bool pan_hotkey(unsigned code, int *dx, int *dy)
+{
+	*dx = *dy = 0;
+	switch (code) {
+	case KEY_LEFT:
+		*dx = -1;
+		break;
+	case KEY_RIGHT:
+		*dx = 1;
+		break;
+	case KEY_UP:
+		*dy = -1;
+		break;
+	case KEY_DOWN:
+		*dy = 1;
+		break;
+	case KEY_PAGEUP:
+		*dy = -8;
+		break;
+	case KEY_PAGEDOWN:
+		*dy = 8;
+		break;
+	case KEY_HOME:
+		*dx = -PAN_EDGE;
+		break;
+	case KEY_END:
+		*dx = PAN_EDGE;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 struct kbd_result kbd_feed(struct kbd *k, unsigned code, int value)
 {
-	struct kbd_result r = {KBD_NONE, 0, 0, false, 0};
+	struct kbd_result r = {KBD_NONE, 0, 0, false, 0, 0, 0};
 	xkb_keycode_t kc = code + XKB_OFFSET;
 	xkb_keysym_t sym;
 	unsigned bit;
-	bool chord;
+	bool chord, shift;
 
 	if (code >= KEY_CNT)
 		return r;
@@ -186,8 +235,15 @@ struct kbd_result kbd_feed(struct kbd *k, unsigned code, int value)
 		k->mods &= ~bit;
 	chord = (k->mods & (MOD_LCTRL | MOD_RCTRL)) &&
 		(k->mods & (MOD_LALT | MOD_RALT));
+	shift = k->mods & (MOD_LSHIFT | MOD_RSHIFT);
 	r.scancode = kbd_xt_scancode(code);
 
+	if (value == 2 && k->swallowed[code] && chord && shift &&
+	    pan_hotkey(code, &r.pan_dx, &r.pan_dy)) {
+		/* A held pan key keeps panning. */
+		r.action = KBD_PAN;
+		return r;
+	}
 	if (value == 2) {
 		/* Autorepeat: VNC servers do not repeat by themselves, so
 		 * a held key is sent as repeated presses (not modifiers). */
@@ -218,7 +274,9 @@ struct kbd_result kbd_feed(struct kbd *k, unsigned code, int value)
 		return r;
 	sym = xkb_state_key_get_one_sym(k->state, kc);
 	xkb_state_update_key(k->state, kc, XKB_KEY_DOWN);
-	if (chord && vt_hotkey(code)) {
+	if (chord && shift && pan_hotkey(code, &r.pan_dx, &r.pan_dy)) {
+		r.action = KBD_PAN;
+	} else if (chord && vt_hotkey(code)) {
 		r.action = KBD_VT_SWITCH;
 		r.vt = vt_hotkey(code);
 	} else if (sym >= XKB_KEY_XF86Switch_VT_1 &&

@@ -111,6 +111,26 @@ int main(void)
 	CHECK(r.action == KBD_QUIT, "ctrl alt backspace: %d", r.action);
 	r = kbd_feed(k, KEY_BACKSPACE, 0);
 	CHECK(r.action == KBD_NONE, "backspace release leaked");
+	/* Ctrl+Alt+Shift+arrow pans (and keeps panning when held); without
+	 * Shift the arrow goes to the server. */
+	SEND(k, KEY_LEFT, 1, 0xff51, true);
+	SEND(k, KEY_LEFT, 0, 0xff51, false);
+	SEND(k, KEY_LEFTSHIFT, 1, 0xffe1, true);
+	r = kbd_feed(k, KEY_LEFT, 1);
+	CHECK(r.action == KBD_PAN && r.pan_dx == -1 && r.pan_dy == 0,
+	      "pan left: %d %d,%d", r.action, r.pan_dx, r.pan_dy);
+	r = kbd_feed(k, KEY_LEFT, 2);
+	CHECK(r.action == KBD_PAN && r.pan_dx == -1, "held pan key");
+	r = kbd_feed(k, KEY_LEFT, 0);
+	CHECK(r.action == KBD_NONE, "pan key release leaked");
+	r = kbd_feed(k, KEY_PAGEDOWN, 1);
+	CHECK(r.action == KBD_PAN && r.pan_dx == 0 && r.pan_dy == 8,
+	      "pan page down");
+	kbd_feed(k, KEY_PAGEDOWN, 0);
+	r = kbd_feed(k, KEY_END, 1);
+	CHECK(r.action == KBD_PAN && r.pan_dx > 1000, "pan to the right edge");
+	kbd_feed(k, KEY_END, 0);
+	SEND(k, KEY_LEFTSHIFT, 0, 0xffe1, false);
 	/* What is held is released for the VT switch. */
 	released = 0;
 	kbd_release_all(k, on_release, NULL);

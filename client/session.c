@@ -700,7 +700,9 @@ int session_run(struct options *o)
 
 		s.in.impl = platform_input;
 		if (platform_input->open(&s.in, &icfg) < 0) {
-			if (o->input)
+			/* What the user named must work; only autodetection
+			 * may come up empty. */
+			if (o->input || o->keymap)
 				goto out_demo;
 			log_warn("no input devices: the session is view-only");
 			s.in.impl = NULL;

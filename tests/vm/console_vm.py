@@ -117,6 +117,9 @@ kdprobe /dev/tty1 | sed 's/^/AFTERQUIT /'
         'vm': ['--fb', 'vesa', '--mode', '1024x768x16'],
         'srv': ['--depth', '16'],
         'guest': r'''
+vncfb --input /dev/null 127.0.0.1::$P 2>&1; log "BADINPUT $?"
+vncfb --keymap no-such-layout 127.0.0.1::$P 2>&1; log "BADKEYMAP $?"
+kdprobe /dev/tty1 | sed 's/^/AFTERBAD /'
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
 sleep 2
@@ -128,9 +131,12 @@ kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
         'dumps': {'a': True},
         'keys': [],
         'ptrs': [],
-        'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
-        'exits': {'EXIT1': 0},
-        'log': 'output fbdev 1024x768 rgb565',
+        'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1',
+                   'AFTERBAD': 'KDMODE text VTMODE auto ACTIVE 1'},
+        'exits': {'EXIT1': 0, 'BADINPUT': 1, 'BADKEYMAP': 1},
+        'log': ['output fbdev 1024x768 rgb565',
+                'vncfb: /dev/null is not an evdev input device',
+                "vncfb: keymap 'no-such-layout': cannot be compiled"],
     },
 }
 
@@ -266,8 +272,10 @@ def main():
         if not m or int(m.group(1)) != code:
             fails.append('%s: vncfb exit %s, expected %d' % (
                 tag, m.group(1) if m else '?', code))
-    if case.get('log') and case['log'] not in out:
-        fails.append('vncfb did not log "%s"' % case['log'])
+    logs = case.get('log', [])
+    for want in [logs] if isinstance(logs, str) else logs:
+        if want not in out:
+            fails.append('vncfb did not log "%s"' % want)
 
     if fails:
         print(out)

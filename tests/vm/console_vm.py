@@ -3,7 +3,7 @@
 on /dev/fb0 pixel-exact, keys and pointer reaching the server, VT switching
 and the console given back after SIGTERM, a crash and the quit chord.
 
-usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16)
+usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16, vesa24)
 Needs VNCFB (the binary), VNCFB_BUILD_ROOT, VNCFB_SHARED (tests/meson.build
 sets them). Exit 0 pass, 77 when qemu or the VM scripts are absent, 1 fail.
 """
@@ -137,6 +137,27 @@ kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
         'log': ['output fbdev 1024x768 rgb565',
                 'vncfb: /dev/null is not an evdev input device',
                 "vncfb: keymap 'no-such-layout': cannot be compiled"],
+    },
+    # vesafb 24 bpp packed: RFB cannot express it, so the shadow is
+    # xrgb8888 and the blitter converts each row.
+    'vesa24': {
+        'vm': ['--fb', 'vesa', '--mode', '1024x768x24'],
+        'srv': [],
+        'guest': r'''
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+sleep 2
+kill -TERM $V; wait $V; log "EXIT1 $?"
+kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
+''',
+        'events': ['wait STAGE drawn', 'sleep 1.5',
+                   'screendump {tmp}/a.ppm'],
+        'dumps': {'a': True},
+        'keys': [],
+        'ptrs': [],
+        'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
+        'exits': {'EXIT1': 0},
+        'log': 'output fbdev 1024x768 rgb888',
     },
 }
 

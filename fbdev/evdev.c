@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,8 @@
 #define MAX_DEVICES 64
 /* At most one SYN_DROPPED line per this many seconds. */
 #define DROP_LOG_INTERVAL 5
+/* How long to wait for held keys before grabbing a keyboard. */
+#define KEY_WAIT_MS 2000
 
 struct edev {
 	struct edev *next;
@@ -85,6 +88,16 @@ static void classify(struct edev *e)
 		return;
 	ax = libevdev_get_abs_info(d, ABS_X);
 	ay = libevdev_get_abs_info(d, ABS_Y);
+	/* A finger on something that is not the screen: a touchpad moves
+	 * the pointer like a mouse. */
+	if (ax && ay && has_key(d, BTN_TOOL_FINGER) &&
+	    !libevdev_has_property(d, INPUT_PROP_DIRECT)) {
+		e->pointer = true;
+		ptr_init_touchpad(&e->ptr, ax->minimum, ax->maximum,
+				  ax->resolution, ay->minimum, ay->maximum,
+				  ay->resolution);
+		return;
+	}
 	if (ax && ay) {
 		e->pointer = true;
 		ptr_init_abs(&e->ptr, ABS_X, ax->minimum, ax->maximum, ABS_Y,
@@ -126,6 +139,31 @@ static struct edev *find_dev(struct evdev_in *in, const char *path)
 	return NULL;
 }
 
+/* Grabbing a keyboard while a key is down (the Enter that started vncfb)
+ * would leave that key held in the console underneath, its release going
+ * to us alone. So wait, briefly, until nothing is held. */
+static void wait_keys_released(struct edev *e)
+{
+	unsigned long bits[KEY_CNT / (8 * sizeof(long)) + 1];
+	size_t i;
+	int tries;
+	bool held;
+
+	for (tries = 0; tries < KEY_WAIT_MS / 10; tries++) {
+		memset(bits, 0, sizeof(bits));
+		if (ioctl(e->fd, EVIOCGKEY(sizeof(bits)), bits) < 0)
+			return;
+		held = false;
+		for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+			held = held || bits[i];
+		if (!held)
+			return;
+		usleep(10000);
+	}
+	log_warn("%s: keys still held after %d ms; grabbing anyway", e->path,
+		 KEY_WAIT_MS);
+}
+
 static int set_grab(struct edev *e, bool grab)
 {
 	int ret;
@@ -137,6 +175,15 @@ static int set_grab(struct edev *e, bool grab)
 		return ret;
 	e->grabbed = grab;
 	return 0;
+}
+
+static const char *pointer_kind(const struct edev *e)
+{
+	if (!e->pointer)
+		return "";
+	if (e->ptr.touchpad)
+		return " touchpad";
+	return e->ptr.absolute ? " absolute pointer" : " pointer";
 }
 
 /* Open one device node. explicit: named with --input (then every failure
@@ -196,6 +243,8 @@ static int dev_add(struct evdev_in *in, const char *path, bool explicit)
 	}
 	if (in->grab && !in->suspended) {
 		/* Grabbed, the keys stop reaching the shell underneath. */
+		if (e->keyboard)
+			wait_keys_released(e);
 		ret = set_grab(e, true);
 		if (ret < 0) {
 			log_warn("%s (%s): cannot grab it (%s): another "
@@ -220,10 +269,7 @@ static int dev_add(struct evdev_in *in, const char *path, bool explicit)
 	in->devs = e;
 	in->ndevs++;
 	log_info("input: %s (%s)%s%s", path, libevdev_get_name(e->dev),
-		 e->keyboard ? " keyboard" : "",
-		 e->pointer
-		     ? (e->ptr.absolute ? " absolute pointer" : " pointer")
-		     : "");
+		 e->keyboard ? " keyboard" : "", pointer_kind(e));
 	return 0;
 fail:
 	dev_free(e);
@@ -533,11 +579,16 @@ void evdev_vt_suspend(bool suspended)
 		kbd_release_all(in->kbd, release_key, in);
 	if (!in->grab)
 		return;
-	/* Switched away, the other VT needs the keyboard. */
-	for (e = in->devs; e; e = e->next)
+	/* Switched away, the other VT needs the keyboard. Coming back, the
+	 * keys of the switch (Ctrl+Alt+Fn) are still down: their releases
+	 * must reach the console's keyboard state, not us. */
+	for (e = in->devs; e; e = e->next) {
+		if (!suspended && e->keyboard)
+			wait_keys_released(e);
 		if (set_grab(e, !suspended) < 0)
 			log_warn("%s: cannot %s it", e->path,
 				 suspended ? "release" : "grab");
+	}
 }
 
 const struct input_impl evdev_input_impl = {

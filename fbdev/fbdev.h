@@ -71,6 +71,13 @@ void kbd_release_all(struct kbd *k,
 /* One pointing device's state between SYN_REPORTs. */
 struct ptr {
 	bool absolute;
+	/* Touchpad: absolute positions, but finger motion moves the
+	 * pointer relatively (scale pixels per device unit); BTN_TOUCH is
+	 * contact, not a click. */
+	bool touchpad;
+	bool touching, landing;
+	double scale_x, scale_y;
+	double rem_x, rem_y;	    /* sub-pixel motion carried over */
 	int abs_x_code, abs_y_code; /* ABS_X/ABS_Y or the MT pair */
 	int min_x, max_x, min_y, max_y;
 	int x, y; /* last absolute position */
@@ -91,6 +98,10 @@ double ptr_fraction(int value, int min, int max);
 void ptr_init_rel(struct ptr *p);
 void ptr_init_abs(struct ptr *p, int x_code, int min_x, int max_x, int y_code,
 		  int min_y, int max_y);
+/* A touchpad with ABS_X/ABS_Y ranges and resolutions (units per mm, 0 when
+ * unknown). */
+void ptr_init_touchpad(struct ptr *p, int min_x, int max_x, int res_x,
+		       int min_y, int max_y, int res_y);
 /* Feed one event; on SYN_REPORT the frame goes to sink: motion first,
  * then buttons in order, then wheel clicks (press and release of 4/5,
  * 6/7). */

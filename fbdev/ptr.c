@@ -55,6 +55,56 @@ void ptr_init_abs(struct ptr *p, int x_code, int min_x, int max_x, int y_code,
 	p->y = min_y;
 }
 
+/* Pointer pixels per millimetre of finger travel. */
+#define TOUCHPAD_PX_PER_MM 6.0
+/* Without a resolution: the pad's width is this many pixels. */
+#define TOUCHPAD_WIDTH_PX 1200.0
+
+static double pad_scale(int min, int max, int res)
+{
+	if (res > 0)
+		return TOUCHPAD_PX_PER_MM / res;
+	if (max > min)
+		return TOUCHPAD_WIDTH_PX / ((double)max - min);
+	return 1.0;
+}
+
+void ptr_init_touchpad(struct ptr *p, int min_x, int max_x, int res_x,
+		       int min_y, int max_y, int res_y)
+{
+	ptr_init_abs(p, ABS_X, min_x, max_x, ABS_Y, min_y, max_y);
+	p->absolute = false;
+	p->touchpad = true;
+	p->scale_x = pad_scale(min_x, max_x, res_x);
+	/* Without resolutions, the same scale both ways keeps a circle
+	 * round (most pads have square units). */
+	p->scale_y = res_y > 0 && res_x > 0 ? pad_scale(min_y, max_y, res_y)
+					    : p->scale_x;
+}
+
+/* Finger motion on a touchpad, in device units, to whole pixels. The
+ * position is tracked all the time; it moves the pointer only while a
+ * finger is down, and not in the frame where it lands (whether the kernel
+ * reports the landing point before or after BTN_TOUCH). */
+static void pad_move(struct ptr *p, int code, int value)
+{
+	bool x = code == ABS_X;
+	int *last = x ? &p->x : &p->y;
+	double *rem = x ? &p->rem_x : &p->rem_y;
+	double v;
+
+	if (p->touching && !p->landing) {
+		v = (double)(value - *last) * (x ? p->scale_x : p->scale_y) +
+		    *rem;
+		if (x)
+			p->dx += (int)v;
+		else
+			p->dy += (int)v;
+		*rem = v - (int)v;
+	}
+	*last = value;
+}
+
 static void queue_button(struct ptr *p, int button, bool down)
 {
 	/* A frame holds a handful of button changes; more than that is a
@@ -120,6 +170,10 @@ void ptr_feed(struct ptr *p, const struct input_event *ev,
 			p->wheel_h += ev->value;
 		break;
 	case EV_ABS:
+		if (p->touchpad && (ev->code == ABS_X || ev->code == ABS_Y)) {
+			pad_move(p, ev->code, ev->value);
+			break;
+		}
 		if (!p->absolute)
 			break;
 		if (ev->code == p->abs_x_code) {
@@ -131,14 +185,23 @@ void ptr_feed(struct ptr *p, const struct input_event *ev,
 		}
 		break;
 	case EV_KEY:
+		if (p->touchpad && ev->code == BTN_TOUCH) {
+			/* A new touch starts where the finger lands. */
+			p->touching = ev->value != 0;
+			p->landing = p->touching;
+			p->rem_x = p->rem_y = 0;
+			break;
+		}
 		b = ptr_button(ev->code);
 		/* value 2 (autorepeat) is not a new press. */
 		if (b && ev->value != 2)
 			queue_button(p, b, ev->value != 0);
 		break;
 	case EV_SYN:
-		if (ev->code == SYN_REPORT)
+		if (ev->code == SYN_REPORT) {
 			flush_frame(p, sink);
+			p->landing = false;
+		}
 		break;
 	default:
 		break;

@@ -172,6 +172,45 @@ int main(void)
 	feed(&p, EV_SYN, SYN_REPORT, 0);
 	EXPECT("abs 0.250 0.500;b1+;");
 
+	/* Touchpad, 10 units/mm: 6 px/mm, so 0.6 px a unit. The landing
+	 * point does not move the pointer, whatever the event order. */
+	ptr_init_touchpad(&p, 0, 1000, 10, 0, 800, 10);
+	feed(&p, EV_ABS, ABS_X, 100);
+	feed(&p, EV_ABS, ABS_Y, 100);
+	feed(&p, EV_SYN, SYN_REPORT, 0); /* hovering: nothing */
+	EXPECT("");
+	feed(&p, EV_KEY, BTN_TOUCH, 1);
+	feed(&p, EV_ABS, ABS_X, 500);
+	feed(&p, EV_SYN, SYN_REPORT, 0);
+	EXPECT(""); /* landed at 500,100: no click, no jump */
+	feed(&p, EV_ABS, ABS_X, 510);
+	feed(&p, EV_ABS, ABS_Y, 95);
+	feed(&p, EV_SYN, SYN_REPORT, 0);
+	EXPECT("rel 6 -3;");
+	feed(&p, EV_ABS, ABS_X, 511); /* 0.6 px: carried over */
+	feed(&p, EV_SYN, SYN_REPORT, 0);
+	EXPECT("");
+	feed(&p, EV_ABS, ABS_X, 512);
+	feed(&p, EV_SYN, SYN_REPORT, 0);
+	EXPECT("rel 1 0;");
+	feed(&p, EV_KEY, BTN_LEFT, 1); /* a clickpad's click */
+	feed(&p, EV_SYN, SYN_REPORT, 0);
+	EXPECT("b1+;");
+	feed(&p, EV_KEY, BTN_LEFT, 0);
+	feed(&p, EV_KEY, BTN_TOUCH, 0);
+	feed(&p, EV_SYN, SYN_REPORT, 0);
+	EXPECT("b1-;");
+	feed(&p, EV_ABS, ABS_X, 900); /* lifted: no motion */
+	feed(&p, EV_SYN, SYN_REPORT, 0);
+	EXPECT("");
+	feed(&p, EV_ABS, ABS_X, 200); /* lands elsewhere, ABS first */
+	feed(&p, EV_KEY, BTN_TOUCH, 1);
+	feed(&p, EV_SYN, SYN_REPORT, 0);
+	EXPECT("");
+	feed(&p, EV_ABS, ABS_X, 190);
+	feed(&p, EV_SYN, SYN_REPORT, 0);
+	EXPECT("rel -6 0;");
+
 	/* Framebuffer bitfields. */
 	check_fmt(32, 16, 8, 8, 8, 0, 8, "xrgb8888");
 	check_fmt(32, 0, 8, 8, 8, 16, 8, "xbgr8888");

@@ -31,6 +31,8 @@ P=$(sed -n 's/^READY //p' /tmp/srv.log)
 start_vncfb() {  # start_vncfb LOG N: waits for the N-th first update
 	vncfb -v 127.0.0.1::$P > $1 2>&1 &
 	V=$!
+	# Its log on the console too, for the event script's waits.
+	tail -f $1 &
 	i=0
 	while [ "$(grep -c '^SENT' /tmp/srv.log)" -lt $2 ]; do
 		i=$((i + 1)); [ $i -gt 300 ] && { log "TIMEOUT vncfb $2"; break; }
@@ -62,11 +64,13 @@ kill -SEGV $V; wait $V; log "EXIT2 $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERSEGV /'
 ''',
         'events': [
-            'wait STAGE drawn', 'sleep 1.5', 'screendump {tmp}/a.ppm',
+            'wait STAGE drawn', 'sleep 2.5', 'screendump {tmp}/a.ppm',
             'type Hi', 'rel 10 5', 'sleep 0.3', 'click left',
             'wheel up', 'sleep 0.3',
-            'key ctrl alt f2', 'sleep 2', 'screendump {tmp}/b.ppm',
-            'key ctrl alt f1', 'sleep 2', 'screendump {tmp}/c.ppm',
+            'key ctrl alt f2', 'wait VT 1 released timeout=60', 'sleep 1',
+            'screendump {tmp}/b.ppm',
+            'key ctrl alt f1', 'wait VT 1 acquired timeout=60', 'sleep 2',
+            'screendump {tmp}/c.ppm',
             'type z',
         ],
         'dumps': {'a': True, 'b': False, 'c': True},
@@ -98,7 +102,7 @@ wait $V; log "EXIT1 $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERQUIT /'
 ''',
         'events': [
-            'wait STAGE drawn', 'sleep 1.5', 'screendump {tmp}/a.ppm',
+            'wait STAGE drawn', 'sleep 2.5', 'screendump {tmp}/a.ppm',
             'abs 16384 8192', 'sleep 0.3', 'click right', 'sleep 1.5',
             'screendump {tmp}/d.ppm', 'key ctrl alt backspace',
         ],

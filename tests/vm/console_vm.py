@@ -130,7 +130,7 @@ sleep 2
 kill -TERM $V; wait $V; log "EXIT1 $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
 ''',
-        'events': ['wait STAGE drawn', 'sleep 1.5',
+        'events': ['wait STAGE drawn', 'sleep 2.5',
                    'screendump {tmp}/a.ppm'],
         'dumps': {'a': True},
         'keys': [],
@@ -154,7 +154,7 @@ sleep 2
 kill -TERM $V; wait $V; log "EXIT1 $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
 ''',
-        'events': ['wait STAGE drawn', 'sleep 1.5',
+        'events': ['wait STAGE drawn', 'sleep 2.5',
                    'screendump {tmp}/a.ppm'],
         'dumps': {'a': True},
         'keys': [],

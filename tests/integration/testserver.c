@@ -104,8 +104,8 @@ static uint32_t hash(uint32_t x)
 static uint32_t scene(int x, int y, int w, int h, uint32_t seed)
 {
 	static const uint32_t solid[8] = {
-		0xe6194b, 0x3cb44b, 0xffe119, 0x4363d8,
-		0xf58231, 0x911eb4, 0x46f0f0, 0xfabebe,
+	    0xe6194b, 0x3cb44b, 0xffe119, 0x4363d8,
+	    0xf58231, 0x911eb4, 0x46f0f0, 0xfabebe,
 	};
 	int band = y * 4 / h;
 
@@ -134,10 +134,10 @@ static uint32_t scene(int x, int y, int w, int h, uint32_t seed)
 	case 2: {
 		uint32_t n = hash((uint32_t)(y * w + x) ^ (seed * 0x9e37u));
 
-		return rgb(x * 255 / w + (n & 15), (y * 4 - h * 2) * 255 / h +
-						    ((n >> 4) & 15),
+		return rgb(x * 255 / w + (n & 15),
+			   (y * 4 - h * 2) * 255 / h + ((n >> 4) & 15),
 			   (x + y + seed * 20) * 255 / (w + h) +
-				   ((n >> 8) & 15));
+			       ((n >> 8) & 15));
 	}
 	default:
 		if (x < w / 2)
@@ -156,7 +156,8 @@ static void draw(int x0, int y0, int w, int h, uint32_t seed)
 
 	for (y = y0; y < y0 + h; y++)
 		for (x = x0; x < x0 + w; x++)
-			fb[(size_t)y * fb_w + x] = scene(x, y, fb_w, fb_h, seed);
+			fb[(size_t)y * fb_w + x] =
+			    scene(x, y, fb_w, fb_h, seed);
 }
 
 static void emit(const char *fmt, ...)
@@ -223,13 +224,13 @@ static const struct {
 	uint32_t enc;
 	const char *name;
 } enc_names[] = {
-	{ rfbEncodingRaw, "raw" },	   { rfbEncodingCopyRect, "copyrect" },
-	{ rfbEncodingRRE, "rre" },	   { rfbEncodingCoRRE, "corre" },
-	{ rfbEncodingHextile, "hextile" }, { rfbEncodingZlib, "zlib" },
-	{ rfbEncodingTight, "tight" },	   { rfbEncodingZRLE, "zrle" },
-	{ rfbEncodingZYWRLE, "zywrle" },   { rfbEncodingUltra, "ultra" },
-	{ rfbEncodingTRLE, "trle" },	   { rfbEncodingNewFBSize, "desktopsize" },
-	{ rfbEncodingLastRect, "lastrect" },
+    {rfbEncodingRaw, "raw"},	       {rfbEncodingCopyRect, "copyrect"},
+    {rfbEncodingRRE, "rre"},	       {rfbEncodingCoRRE, "corre"},
+    {rfbEncodingHextile, "hextile"},   {rfbEncodingZlib, "zlib"},
+    {rfbEncodingTight, "tight"},       {rfbEncodingZRLE, "zrle"},
+    {rfbEncodingZYWRLE, "zywrle"},     {rfbEncodingUltra, "ultra"},
+    {rfbEncodingTRLE, "trle"},	       {rfbEncodingNewFBSize, "desktopsize"},
+    {rfbEncodingLastRect, "lastrect"},
 };
 
 #define N_ENC (sizeof(enc_names) / sizeof(enc_names[0]))
@@ -506,8 +507,7 @@ int main(int argc, char **argv)
 	emit("READY %d", port);
 
 	for (;;) {
-		struct pollfd pfd[2] = { { lfd, POLLIN, 0 },
-					 { 0, POLLIN, 0 } };
+		struct pollfd pfd[2] = {{lfd, POLLIN, 0}, {0, POLLIN, 0}};
 
 		if (timeout > 0 && now() - start > timeout) {
 			fprintf(stderr, "testserver: timeout, leaving\n");

@@ -23,8 +23,8 @@ static int covers(const struct damage_set *s, const struct rect *r)
 			for (i = 0; i < s->n; i++) {
 				const struct rect *q = &s->rects[i];
 
-				if (x >= q->x && x < q->x + q->w &&
-				    y >= q->y && y < q->y + q->h)
+				if (x >= q->x && x < q->x + q->w && y >= q->y &&
+				    y < q->y + q->h)
 					break;
 			}
 			if (i == s->n)
@@ -36,9 +36,9 @@ static int covers(const struct damage_set *s, const struct rect *r)
 static void test_merge(void)
 {
 	struct damage_set s;
-	struct rect a = { 0, 0, 10, 10 }, b = { 10, 0, 10, 10 };
-	struct rect far = { 200, 200, 10, 10 }, e = { 5, 5, 0, 3 };
-	struct rect inside = { 2, 2, 3, 3 };
+	struct rect a = {0, 0, 10, 10}, b = {10, 0, 10, 10};
+	struct rect far = {200, 200, 10, 10}, e = {5, 5, 0, 3};
+	struct rect inside = {2, 2, 3, 3};
 
 	memset(&s, 0, sizeof(s));
 	damage_set_add(&s, &e);
@@ -47,8 +47,8 @@ static void test_merge(void)
 	damage_set_add(&s, &b);
 	/* Side by side: one rectangle, exactly their union. */
 	CHECK_EQ(s.n, 1);
-	CHECK(s.rects[0].x == 0 && s.rects[0].y == 0 &&
-	      s.rects[0].w == 20 && s.rects[0].h == 10);
+	CHECK(s.rects[0].x == 0 && s.rects[0].y == 0 && s.rects[0].w == 20 &&
+	      s.rects[0].h == 10);
 	/* Inside an existing one: no change. */
 	damage_set_add(&s, &inside);
 	CHECK_EQ(s.n, 1);
@@ -60,10 +60,10 @@ static void test_merge(void)
 
 	/* A rectangle bridging two merges them all. */
 	memset(&s, 0, sizeof(s));
-	damage_set_add(&s, &(struct rect){ 0, 0, 10, 10 });
-	damage_set_add(&s, &(struct rect){ 20, 0, 10, 10 });
+	damage_set_add(&s, &(struct rect){0, 0, 10, 10});
+	damage_set_add(&s, &(struct rect){20, 0, 10, 10});
 	CHECK_EQ(s.n, 2);
-	damage_set_add(&s, &(struct rect){ 10, 0, 10, 10 });
+	damage_set_add(&s, &(struct rect){10, 0, 10, 10});
 	CHECK_EQ(s.n, 1);
 	CHECK_EQ(rect_area(&s.rects[0]), 300);
 }
@@ -111,22 +111,21 @@ static void test_cap(void)
 	 * more folds into a neighbour. */
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < DAMAGE_MAX_RECTS; i++)
-		damage_set_add(&s,
-			       &(struct rect){ (i % 8) * 100, (i / 8) * 100,
-					       2, 2 });
+		damage_set_add(
+		    &s, &(struct rect){(i % 8) * 100, (i / 8) * 100, 2, 2});
 	CHECK_EQ(s.n, DAMAGE_MAX_RECTS);
-	damage_set_add(&s, &(struct rect){ 5000, 5000, 2, 2 });
+	damage_set_add(&s, &(struct rect){5000, 5000, 2, 2});
 	CHECK(s.n <= DAMAGE_MAX_RECTS);
-	CHECK(covers(&s, &(struct rect){ 5000, 5000, 2, 2 }));
-	CHECK(covers(&s, &(struct rect){ 0, 0, 2, 2 }));
-	CHECK(covers(&s, &(struct rect){ 700, 300, 2, 2 }));
+	CHECK(covers(&s, &(struct rect){5000, 5000, 2, 2}));
+	CHECK(covers(&s, &(struct rect){0, 0, 2, 2}));
+	CHECK(covers(&s, &(struct rect){700, 300, 2, 2}));
 }
 
 static void test_take(void)
 {
 	struct damage d;
 	struct damage_set out;
-	struct rect a = { 1, 2, 3, 4 };
+	struct rect a = {1, 2, 3, 4};
 	uint64_t t0;
 
 	CHECK_EQ(damage_init(&d), 0);
@@ -140,7 +139,7 @@ static void test_take(void)
 	CHECK(monotonic_ns() - t0 >= 25000000u);
 
 	damage_kick(&d);
-	damage_add_kick(&d, &(struct rect){ 100, 100, 5, 5 });
+	damage_add_kick(&d, &(struct rect){100, 100, 5, 5});
 	CHECK_EQ(damage_take(&d, &out, -1), 2);
 	CHECK_EQ(out.kicks, 2);
 	CHECK(out.kick_ns != 0);
@@ -189,7 +188,7 @@ static void test_threads(void)
 	w.d = &d;
 	CHECK_EQ(pthread_create(&t, NULL, wait_take, &w), 0);
 	usleep(20000);
-	damage_add_kick(&d, &(struct rect){ 0, 0, 8, 8 });
+	damage_add_kick(&d, &(struct rect){0, 0, 8, 8});
 	pthread_join(t, NULL);
 	CHECK_EQ(w.ret, 1);
 	CHECK_EQ(rect_area(&w.got.rects[0]), 64);

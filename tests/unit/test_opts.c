@@ -90,15 +90,15 @@ static int parse(struct options *o, int argc, const char **argv)
 static void test_spellings(void)
 {
 	struct options o;
-	const char *modern[] = { "vncfb",   "--passwd",	  "/p", "--view-only",
-				 "--encodings", "tight raw", "--quality",
-				 "3",	    "--compress", "6",	"h:3",
-				 NULL };
-	const char *habit[] = { "vncfb",      "-passwd",    "/p",
-				"-viewonly",  "-encodings", "tight raw",
-				"-quality",   "3",	    "-compresslevel",
-				"6",	      "h:3",	    NULL };
-	const char **argvs[] = { modern, habit };
+	const char *modern[] = {"vncfb",       "--passwd",    "/p",
+				"--view-only", "--encodings", "tight raw",
+				"--quality",   "3",	      "--compress",
+				"6",	       "h:3",	      NULL};
+	const char *habit[] = {"vncfb",	    "-passwd",	  "/p",
+			       "-viewonly", "-encodings", "tight raw",
+			       "-quality",  "3",	  "-compresslevel",
+			       "6",	    "h:3",	  NULL};
+	const char **argvs[] = {modern, habit};
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
@@ -113,8 +113,9 @@ static void test_spellings(void)
 		opts_free(&o);
 	}
 	{
-		const char *argv[] = { "vncfb", "-o", "mem:64x48:rgb565",
-				       "--exit-after", "0.5", "h", NULL };
+		const char *argv[] = {
+		    "vncfb", "-o", "mem:64x48:rgb565", "--exit-after", "0.5",
+		    "h",     NULL};
 
 		CHECK_EQ(parse(&o, 6, argv), 0);
 		CHECK(o.output && strcmp(o.output, "mem:64x48:rgb565") == 0);
@@ -124,13 +125,13 @@ static void test_spellings(void)
 	}
 	{
 		/* A password on the command line is not an option. */
-		const char *argv[] = { "vncfb", "--password", "x", "h", NULL };
+		const char *argv[] = {"vncfb", "--password", "x", "h", NULL};
 
 		CHECK(parse(&o, 4, argv) < 0);
 		opts_free(&o);
 	}
 	{
-		const char *argv[] = { "vncfb", "--quality", "10", "h", NULL };
+		const char *argv[] = {"vncfb", "--quality", "10", "h", NULL};
 
 		CHECK(parse(&o, 4, argv) < 0);
 		opts_free(&o);

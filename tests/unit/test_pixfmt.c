@@ -19,9 +19,9 @@ static struct pixfmt fmt(const char *name)
 
 static void test_names(void)
 {
-	static const char *names[] = { "xrgb8888", "bgrx8888", "rgb565",
-				       "rgb888", "bgr888", "xrgb1555",
-				       "rgb332" };
+	static const char *names[] = {"xrgb8888", "bgrx8888", "rgb565",
+				      "rgb888",	  "bgr888",   "xrgb1555",
+				      "rgb332"};
 	struct pixfmt f;
 	char buf[64];
 	size_t i;
@@ -29,8 +29,7 @@ static void test_names(void)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		f = fmt(names[i]);
 		CHECK(pixfmt_valid(&f));
-		CHECK(strcmp(pixfmt_name(&f, buf, sizeof(buf)), names[i]) ==
-		      0);
+		CHECK(strcmp(pixfmt_name(&f, buf, sizeof(buf)), names[i]) == 0);
 	}
 	CHECK_EQ(pixfmt_from_name("rgb999", &f), -EINVAL);
 	CHECK_EQ(pixfmt_from_name("", &f), -EINVAL);
@@ -47,7 +46,7 @@ static void test_names(void)
 	CHECK(f.r_shift == 11 && f.g_shift == 5 && f.b_shift == 0);
 
 	/* An odd layout gets a descriptive name. */
-	f = (struct pixfmt){ 32, 24, 20, 10, 0, 8, 8, 8, false };
+	f = (struct pixfmt){32, 24, 20, 10, 0, 8, 8, 8, false};
 	pixfmt_name(&f, buf, sizeof(buf));
 	CHECK(strstr(buf, "32bpp") != NULL);
 }
@@ -151,7 +150,7 @@ static void test_load_store(void)
 {
 	struct pixfmt x = fmt("xrgb8888"), p = fmt("rgb565");
 	struct pixfmt t = fmt("rgb888");
-	uint8_t buf[4] = { 0 };
+	uint8_t buf[4] = {0};
 
 	pixfmt_store(&x, buf, 0x00112233);
 	CHECK(buf[0] == 0x33 && buf[1] == 0x22 && buf[2] == 0x11 &&
@@ -179,9 +178,8 @@ static void test_load_store(void)
 static void test_convert(void)
 {
 	static const uint8_t rgb[N][3] = {
-		{ 0, 0, 0 },	   { 255, 255, 255 }, { 255, 0, 0 },
-		{ 0, 255, 0 },	   { 0, 0, 255 },     { 0x12, 0x34, 0x56 },
-		{ 0x84, 0x82, 0x08 },
+	    {0, 0, 0},	 {255, 255, 255},    {255, 0, 0},	 {0, 255, 0},
+	    {0, 0, 255}, {0x12, 0x34, 0x56}, {0x84, 0x82, 0x08},
 	};
 	struct pixfmt x = fmt("xrgb8888"), b = fmt("bgrx8888");
 	struct pixfmt p = fmt("rgb565"), t = fmt("rgb888");
@@ -208,8 +206,8 @@ static void test_convert(void)
 		uint8_t r, g, bl;
 
 		pixfmt_unpack(&x, pixfmt_load(&x, back + i * 4), &r, &g, &bl);
-		if (i != 5 && (r != rgb[i][0] || g != rgb[i][1] ||
-			       bl != rgb[i][2]))
+		if (i != 5 &&
+		    (r != rgb[i][0] || g != rgb[i][1] || bl != rgb[i][2]))
 			bad++;
 		if (i == 5 && (r != 0x10 || g != 0x34 || bl != 0x52))
 			bad++;
@@ -219,7 +217,8 @@ static void test_convert(void)
 	/* xrgb8888 -> rgb888 -> xrgb8888 is lossless; bytes are B,G,R. */
 	pixfmt_convert_row(&t, to888, &x, src, N);
 	for (i = 0; i < N; i++)
-		if (to888[i * 3] != rgb[i][2] || to888[i * 3 + 1] != rgb[i][1] ||
+		if (to888[i * 3] != rgb[i][2] ||
+		    to888[i * 3 + 1] != rgb[i][1] ||
 		    to888[i * 3 + 2] != rgb[i][0])
 			bad++;
 	CHECK_EQ(bad, 0);
@@ -234,8 +233,8 @@ static void test_convert(void)
 	/* xrgb8888 <-> bgrx8888: byte order reversed, lossless. */
 	pixfmt_convert_row(&b, tob, &x, src, N);
 	for (i = 0; i < N; i++)
-		if (tob[i * 4 + 1] != rgb[i][0] || tob[i * 4 + 2] != rgb[i][1] ||
-		    tob[i * 4 + 3] != rgb[i][2])
+		if (tob[i * 4 + 1] != rgb[i][0] ||
+		    tob[i * 4 + 2] != rgb[i][1] || tob[i * 4 + 3] != rgb[i][2])
 			bad++;
 	CHECK_EQ(bad, 0);
 	pixfmt_convert_row(&x, again, &b, tob, N);

@@ -102,11 +102,11 @@ def attempt(tmp, n):
                 time.sleep(0.1)
         monitor = Monitor(mon, tmp)
         # Connect once the firmware has set its text mode (720x400): a
-        # connection made in the very first moments (QEMU's initial
-        # 640x480) was once refused with "Rect too large: 720x400", a
-        # race inside QEMU around the client's first SetEncodings that
-        # only a reconnect can recover from (issue 7). The kernel's mode
-        # change afterwards is what users meet every day.
+        # connection made in QEMU's very first moments (its initial
+        # 640x480) once met "Rect too large: 720x400", a race around the
+        # client's first SetEncodings that vncfb can only survive by
+        # reconnecting. This test checks the mode change itself, which
+        # users meet every day, not that recovery.
         while True:
             if vm.poll() is not None or time.monotonic() > end:
                 raise vt.Fail("QEMU never left its initial 640x480")

@@ -245,22 +245,31 @@ typedef void (*vx_fn)(uint8_t *out, const int16_t *const *rows,
 		      const uint16_t *w, unsigned n,
 		      const struct scale_exact *e, size_t from, size_t to);
 
+/* Group g of the exact path in C: for each of e->pairs tap pairs, the
+ * window pixels at two indices times two byte weights per channel. */
 static void hx_group_c(int16_t *h, const uint8_t *row,
 		       const struct scale_exact *e, uint32_t g)
 {
 	const uint8_t *win = row + (size_t)e->gsrc[g] * 4;
-	const uint32_t *idx = e->gidx + (size_t)g * 8;
-	const int8_t *w = e->gw + (size_t)g * 32;
-	unsigned j, c;
+	unsigned j, c, p;
 
 	for (j = 0; j < 4; j++) {
-		const uint8_t *t0 = win + idx[2 * j] * 4;
-		const uint8_t *t1 = win + idx[2 * j + 1] * 4;
+		for (c = 0; c < 4; c++) {
+			int32_t acc = 0;
 
-		for (c = 0; c < 4; c++)
-			h[(size_t)g * 16 + j * 4 + c] =
-			    (int16_t)(w[j * 8 + 2 * c] * t0[c] +
-				      w[j * 8 + 2 * c + 1] * t1[c]);
+			for (p = 0; p < e->gpairs[g]; p++) {
+				const uint32_t *idx =
+				    e->gidx + ((size_t)g * e->pairs + p) * 8;
+				const int8_t *w =
+				    e->gw + ((size_t)g * e->pairs + p) * 32;
+
+				acc +=
+				    w[j * 8 + 2 * c] * win[idx[2 * j] * 4 + c] +
+				    w[j * 8 + 2 * c + 1] *
+					win[idx[2 * j + 1] * 4 + c];
+			}
+			h[(size_t)g * 16 + j * 4 + c] = (int16_t)acc;
+		}
 	}
 }
 
@@ -287,6 +296,61 @@ static void vx_c(uint8_t *out, const int16_t *const *rows, const uint16_t *w,
 		for (k = 0; k < n; k++)
 			acc += (uint32_t)(uint16_t)rows[k][i] * w[k];
 		out[i - from] = (uint8_t)((acc * e->magic) >> (16 + e->shift));
+	}
+}
+
+/* The wide variant: h in 8.8 fixed point (uint16), from 15-bit weights;
+ * vxw sums floor(h * w / 65536) over the rows and rounds to 8 bits. */
+static void hxw_group_c(uint16_t *h, const uint8_t *row,
+			const struct scale_exact *e, uint32_t g)
+{
+	const uint8_t *win = row + (size_t)e->gsrc[g] * 4;
+	unsigned j, c, p;
+
+	for (j = 0; j < 4; j++) {
+		for (c = 0; c < 4; c++) {
+			int32_t acc = 0;
+
+			for (p = 0; p < e->gpairs[g]; p++) {
+				const uint32_t *idx =
+				    e->gidx + ((size_t)g * e->pairs + p) * 8;
+				const int16_t *w =
+				    e->gw16 + ((size_t)g * e->pairs + p) * 32;
+
+				acc +=
+				    w[j * 8 + 2 * c] * win[idx[2 * j] * 4 + c] +
+				    w[j * 8 + 2 * c + 1] *
+					win[idx[2 * j + 1] * 4 + c];
+			}
+			h[(size_t)g * 16 + j * 4 + c] = (uint16_t)(acc >> 7);
+		}
+	}
+}
+
+static void hxw_c(int16_t *h, const uint8_t *row, uint32_t rw,
+		  const struct scale_exact *e, uint32_t g0, uint32_t g1)
+{
+	uint32_t g;
+
+	(void)rw;
+	for (g = g0; g < g1; g++)
+		hxw_group_c((uint16_t *)h, row, e, g);
+}
+
+static void vxw_c(uint8_t *out, const int16_t *const *rows, const uint16_t *w,
+		  unsigned n, const struct scale_exact *e, size_t from,
+		  size_t to)
+{
+	size_t i;
+	unsigned k;
+
+	(void)e;
+	for (i = from; i < to; i++) {
+		uint32_t acc = 0;
+
+		for (k = 0; k < n; k++)
+			acc += ((uint32_t)(uint16_t)rows[k][i] * w[k]) >> 16;
+		out[i - from] = (uint8_t)((acc + 128) >> 8);
 	}
 }
 
@@ -484,9 +548,21 @@ hsum_avx2(uint8_t *out, const uint16_t *v, const int32_t *start,
 #endif
 
 #ifdef SCALE_X86
-/* One group of 4 outputs per step: gather each output's two taps into
- * place (vpermd across the 8-pixel window), pair their channels
- * (pshufb), multiply-add with the byte weights (pmaddubsw). */
+/* One group of 4 outputs per step: gather each output's two taps of a
+ * pair into place (vpermd across the 8-pixel window), pair their
+ * channels (pshufb), multiply-add with the byte weights (pmaddubsw); a
+ * second pair of taps (3 or 4 taps an output) adds another round. */
+__attribute__((target("avx2"))) static inline __m256i
+hx_pair(__m256i px, const uint32_t *idx, const int8_t *w, __m256i pairs)
+{
+	return _mm256_maddubs_epi16(
+	    _mm256_shuffle_epi8(
+		_mm256_permutevar8x32_epi32(
+		    px, _mm256_loadu_si256((const __m256i *)idx)),
+		pairs),
+	    _mm256_loadu_si256((const __m256i *)w));
+}
+
 __attribute__((target("avx2"))) static void
 hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	const struct scale_exact *e, uint32_t g0, uint32_t g1)
@@ -497,6 +573,7 @@ hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	const int32_t *gsrc = e->gsrc;
 	const uint32_t *gidx = e->gidx;
 	const int8_t *gw = e->gw;
+	unsigned np = e->pairs;
 	uint32_t g, end = g1;
 
 	/* Windows past the row's end would read past the picture: those
@@ -504,16 +581,15 @@ hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	while (end > g0 && (uint32_t)gsrc[end - 1] + 8 > rw)
 		end--;
 	g = g0;
-	if (g < e->uniform) {
+	if (g < e->uniform && e->gpairs[0] == 1) {
 		/* Every group alike (3:2, 2:1): indices and weights stay in
 		 * registers, windows advance by a constant step. */
 		const __m256i idx = _mm256_loadu_si256((const __m256i *)gidx);
 		const __m256i w = _mm256_loadu_si256((const __m256i *)gw);
+		size_t st = (size_t)e->step * 4;
 		const uint8_t *p =
 		    row + ((size_t)gsrc[0] + (size_t)g * e->step) * 4;
 		uint32_t uend = end < e->uniform ? end : e->uniform;
-
-		size_t st = (size_t)e->step * 4;
 
 		for (; g + 2 <= uend; g += 2, p += 2 * st) {
 			__m256i a = _mm256_loadu_si256((const __m256i *)p);
@@ -542,15 +618,14 @@ hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	for (; g < end; g++) {
 		__m256i px = _mm256_loadu_si256(
 		    (const __m256i *)(row + (size_t)gsrc[g] * 4));
-		__m256i idx =
-		    _mm256_loadu_si256((const __m256i *)(gidx + (size_t)g * 8));
-		__m256i w =
-		    _mm256_loadu_si256((const __m256i *)(gw + (size_t)g * 32));
+		__m256i acc = hx_pair(px, gidx + (size_t)g * np * 8,
+				      gw + (size_t)g * np * 32, pairs);
 
-		px = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(px, idx),
-					 pairs);
-		_mm256_storeu_si256((__m256i *)(h + (size_t)g * 16),
-				    _mm256_maddubs_epi16(px, w));
+		if (e->gpairs[g] == 2)
+			acc = _mm256_add_epi16(
+			    acc, hx_pair(px, gidx + ((size_t)g * 2 + 1) * 8,
+					 gw + ((size_t)g * 2 + 1) * 32, pairs));
+		_mm256_storeu_si256((__m256i *)(h + (size_t)g * 16), acc);
 	}
 	for (; g < g1; g++)
 		hx_group_c(h, row, e, g);
@@ -634,6 +709,97 @@ vx_avx2(uint8_t *out, const int16_t *const *rows, const uint16_t *w, unsigned n,
 					_mm256_packus_epi16(lo, hi), 0xd8));
 	}
 	vx_c(out + (i - from), rows, w, n, e, i, to);
+}
+
+/* Wide: after the same gather and pairing, widen to 16 bits and
+ * multiply-add with 15-bit weights (pmaddwd) into 32-bit sums, one pair
+ * of taps at a time; then >> 7 to 8.8 and pack. */
+__attribute__((target("avx2"))) static inline void
+hxw_pair(__m256i px, const uint32_t *idx, const int16_t *w, __m256i pairs,
+	 __m256i *a, __m256i *b)
+{
+	px = _mm256_shuffle_epi8(
+	    _mm256_permutevar8x32_epi32(
+		px, _mm256_loadu_si256((const __m256i *)idx)),
+	    pairs);
+	*a = _mm256_add_epi32(
+	    *a,
+	    _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(px)),
+			      _mm256_loadu_si256((const __m256i *)w)));
+	*b = _mm256_add_epi32(
+	    *b, _mm256_madd_epi16(
+		    _mm256_cvtepu8_epi16(_mm256_extracti128_si256(px, 1)),
+		    _mm256_loadu_si256((const __m256i *)(w + 16))));
+}
+
+__attribute__((target("avx2"))) static void
+hxw_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
+	 const struct scale_exact *e, uint32_t g0, uint32_t g1)
+{
+	const __m256i pairs = _mm256_setr_epi8(
+	    0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15, 0, 4, 1, 5, 2,
+	    6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+	const int32_t *gsrc = e->gsrc;
+	unsigned np = e->pairs, p;
+	uint32_t g, end = g1;
+
+	while (end > g0 && (uint32_t)gsrc[end - 1] + 8 > rw)
+		end--;
+	for (g = g0; g < end; g++) {
+		__m256i px = _mm256_loadu_si256(
+		    (const __m256i *)(row + (size_t)gsrc[g] * 4));
+		__m256i a = _mm256_setzero_si256(), b = a;
+
+		for (p = 0; p < e->gpairs[g]; p++)
+			hxw_pair(px, e->gidx + ((size_t)g * np + p) * 8,
+				 e->gw16 + ((size_t)g * np + p) * 32, pairs, &a,
+				 &b);
+		/* packus per lane leaves outputs 0,2 | 1,3: swap the
+		 * middle */
+		_mm256_storeu_si256(
+		    (__m256i *)(h + (size_t)g * 16),
+		    _mm256_permute4x64_epi64(
+			_mm256_packus_epi32(_mm256_srli_epi32(a, 7),
+					    _mm256_srli_epi32(b, 7)),
+			0xd8));
+	}
+	for (; g < g1; g++)
+		hxw_group_c((uint16_t *)h, row, e, g);
+}
+
+__attribute__((target("avx2"))) static void
+vxw_avx2(uint8_t *out, const int16_t *const *rows, const uint16_t *w,
+	 unsigned n, const struct scale_exact *e, size_t from, size_t to)
+{
+	const __m256i round = _mm256_set1_epi16(128);
+	size_t i = from;
+	unsigned k;
+
+	for (; i + 32 <= to; i += 32) {
+		__m256i lo = round, hi = round;
+
+		for (k = 0; k < n; k++) {
+			__m256i wk = _mm256_set1_epi16((short)w[k]);
+
+			lo = _mm256_add_epi16(
+			    lo, _mm256_mulhi_epu16(
+				    _mm256_loadu_si256(
+					(const __m256i *)(rows[k] + i)),
+				    wk));
+			hi = _mm256_add_epi16(
+			    hi, _mm256_mulhi_epu16(
+				    _mm256_loadu_si256(
+					(const __m256i *)(rows[k] + i + 16)),
+				    wk));
+		}
+		_mm256_storeu_si256(
+		    (__m256i *)(out + (i - from)),
+		    _mm256_permute4x64_epi64(
+			_mm256_packus_epi16(_mm256_srli_epi16(lo, 8),
+					    _mm256_srli_epi16(hi, 8)),
+			0xd8));
+	}
+	vxw_c(out + (i - from), rows, w, n, e, i, to);
 }
 #endif
 
@@ -795,19 +961,22 @@ struct kernels {
 	hsum_fn hsum;
 	hx_fn hx; /* NULL: no exact path with these kernels */
 	vx_fn vx;
+	hx_fn hxw; /* NULL: no wide path */
+	vx_fn vxw;
 	unpack16_fn unpack16;
 	pack16_fn pack16;
 };
 
-static const struct kernels kernels_c = {"c",  vsum_c,	   hsum_c,  hx_c,
-					 vx_c, unpack16_c, pack16_c};
+static const struct kernels kernels_c = {
+    "c", vsum_c, hsum_c, hx_c, vx_c, hxw_c, vxw_c, unpack16_c, pack16_c};
 #ifdef SCALE_X86
 /* pshufb/pmaddubsw need SSSE3 and the gather AVX2: SSE2 alone takes the
  * fixed-point path everywhere. */
-static const struct kernels kernels_sse2 = {"sse2", vsum_sse2,	hsum_sse2, NULL,
-					    NULL,   unpack16_c, pack16_c};
+static const struct kernels kernels_sse2 = {
+    "sse2", vsum_sse2, hsum_sse2, NULL, NULL, NULL, NULL, unpack16_c, pack16_c};
 static const struct kernels kernels_avx2 = {
-    "avx2", vsum_avx2, hsum_avx2, hx_avx2, vx_avx2, unpack16_avx2, pack16_avx2};
+    "avx2",   vsum_avx2, hsum_avx2,	hx_avx2,    vx_avx2,
+    hxw_avx2, vxw_avx2,	 unpack16_avx2, pack16_avx2};
 #endif
 static const struct kernels *kern;
 
@@ -979,7 +1148,9 @@ static void exact_finish(struct scale_exact *e)
 {
 	free(e->gsrc);
 	free(e->gidx);
+	free(e->gpairs);
 	free(e->gw);
+	free(e->gw16);
 	free(e->h);
 	free(e->hrows);
 	free(e->line);
@@ -987,73 +1158,115 @@ static void exact_finish(struct scale_exact *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* Set up the exact path when the ratio allows it: at most 2 taps per
- * output across, byte weights (unit_x <= 127), sums within 16 bits
- * (unit_x * unit_y <= 256), 4 outputs within an 8-pixel window. 0 when
- * set up, 1 when the ratio does not qualify, -ENOMEM. */
+/* Set up the exact path when the ratio allows it: at most 4 taps per
+ * output across (1 or 2 pairs), the 4 outputs of a group within an
+ * 8-pixel window. Byte weights and one exact division where the ratio's
+ * terms are small (unit_x <= 127, unit_x * unit_y <= 256), 15-bit
+ * weights (wide) otherwise. 0 when set up, 1 when the ratio does not
+ * qualify, -ENOMEM. */
 static int exact_init(struct scaler *sc)
 {
 	struct scale_exact *e = &sc->e;
 	const struct scale_axis *ax = &sc->x;
-	uint32_t G, j, c, i;
+	uint32_t G, j, c, i, k, np;
 
 	memset(e, 0, sizeof(*e));
-	if (!kern->hx || ax->real_taps > 2 || ax->taps != 2 || ax->unit > 127 ||
-	    (uint64_t)ax->unit * sc->y.unit > 256 ||
-	    !find_magic(e, ax->unit * sc->y.unit))
+	if (!kern->hx || ax->real_taps > 4)
 		return 1;
+	np = ax->taps / 2;
+	e->wide = ax->unit > 127 || (uint64_t)ax->unit * sc->y.unit > 256 ||
+		  !find_magic(e, ax->unit * sc->y.unit);
+	if (e->wide && !kern->hxw)
+		return 1;
+	e->pairs = np;
 	e->groups = (sc->dw + 3) / 4;
 	e->gsrc = calloc(e->groups, sizeof(*e->gsrc));
-	e->gidx = calloc((size_t)e->groups * 8, sizeof(*e->gidx));
-	e->gw = calloc((size_t)e->groups * 32, sizeof(*e->gw));
+	e->gidx = calloc((size_t)e->groups * np * 8, sizeof(*e->gidx));
+	e->gpairs = calloc(e->groups, 1);
+	if (e->wide)
+		e->gw16 = calloc((size_t)e->groups * np * 32, sizeof(*e->gw16));
+	else
+		e->gw = calloc((size_t)e->groups * np * 32, sizeof(*e->gw));
 	e->slots = sc->y.real_taps;
 	e->h = calloc((size_t)e->slots * e->groups * 16, sizeof(*e->h));
 	e->hrows = calloc(e->slots, sizeof(*e->hrows));
 	e->line = calloc((size_t)e->groups * 16, 1);
 	e->tag = malloc(e->slots * sizeof(*e->tag));
-	if (!e->gsrc || !e->gidx || !e->gw || !e->h || !e->hrows || !e->line ||
-	    !e->tag) {
+	if (!e->gsrc || !e->gidx || !e->gpairs || (!e->gw && !e->gw16) ||
+	    !e->h || !e->hrows || !e->line || !e->tag) {
 		exact_finish(e);
 		return -ENOMEM;
 	}
 	for (i = 0; i < e->slots; i++)
 		e->tag[i] = -1;
-	/* How many leading groups repeat group 0 at a constant step. */
-	e->step = e->groups > 1 ? (uint32_t)(ax->start[4] - ax->start[0]) : 0;
-	e->uniform = 1;
 	for (G = 0; G < e->groups; G++) {
 		int32_t base = ax->start[G * 4];
 
 		e->gsrc[G] = base;
+		e->gpairs[G] = 1;
 		for (j = 0; j < 4; j++) {
-			uint32_t o = G * 4 + j, s0, s1;
-			uint16_t w0, w1;
+			uint32_t o = G * 4 + j, s0, cum = 0, q0 = 0;
+			const uint16_t *wi = ax->wi + (size_t)o * ax->taps;
 
 			if (o >= sc->dw)
 				continue; /* index 0, weight 0 */
 			s0 = (uint32_t)(ax->start[o] - base);
-			w0 = ax->wi[(size_t)o * 2];
-			w1 = ax->wi[(size_t)o * 2 + 1];
-			s1 = w1 ? s0 + 1 : s0;
-			if (s1 > 7) {
-				exact_finish(e);
-				return 1;
-			}
-			e->gidx[G * 8 + 2 * j] = s0;
-			e->gidx[G * 8 + 2 * j + 1] = s1;
-			for (c = 0; c < 4; c++) {
-				e->gw[G * 32 + j * 8 + 2 * c] = (int8_t)w0;
-				e->gw[G * 32 + j * 8 + 2 * c + 1] = (int8_t)w1;
+			for (k = 0; k < ax->taps; k++) {
+				size_t at = ((size_t)G * np + k / 2) * 8 +
+					    2 * j + k % 2;
+				size_t wat = ((size_t)G * np + k / 2) * 32 +
+					     j * 8 + k % 2;
+				int32_t w = wi[k];
+
+				if (!wi[k]) {
+					e->gidx[at] = s0; /* weight 0 */
+					continue;
+				}
+				if (s0 + k > 7) {
+					exact_finish(e);
+					return 1;
+				}
+				if (k >= 2)
+					e->gpairs[G] = 2;
+				e->gidx[at] = s0 + k;
+				if (e->wide) {
+					/* Cumulative rounding to 1/32768:
+					 * the weights sum to 32768, a lone
+					 * tap's capped to 32767. */
+					uint32_t q;
+
+					cum += wi[k];
+					q = (cum * 32768 + ax->unit / 2) /
+					    ax->unit;
+					w = (int32_t)(q - q0);
+					q0 = q;
+					if (w > 32767)
+						w = 32767;
+				}
+				for (c = 0; c < 4; c++) {
+					if (e->wide)
+						e->gw16[wat + 2 * c] =
+						    (int16_t)w;
+					else
+						e->gw[wat + 2 * c] = (int8_t)w;
+				}
 			}
 		}
 	}
+	/* How many leading groups repeat group 0 at a constant step. */
+	e->step = e->groups > 1 ? (uint32_t)(ax->start[4] - ax->start[0]) : 0;
+	e->uniform = 1;
 	while (e->uniform < e->groups &&
 	       (uint32_t)e->uniform * 4 + 4 <= sc->dw &&
 	       e->gsrc[e->uniform] ==
 		   e->gsrc[0] + (int32_t)(e->uniform * e->step) &&
-	       !memcmp(e->gidx + (size_t)e->uniform * 8, e->gidx,
-		       8 * sizeof(*e->gidx)) &&
-	       !memcmp(e->gw + (size_t)e->uniform * 32, e->gw, 32))
+	       e->gpairs[e->uniform] == e->gpairs[0] &&
+	       !memcmp(e->gidx + (size_t)e->uniform * np * 8, e->gidx,
+		       np * 8 * sizeof(*e->gidx)) &&
+	       (e->wide ? !memcmp(e->gw16 + (size_t)e->uniform * np * 32,
+				  e->gw16, np * 32 * sizeof(*e->gw16))
+			: !memcmp(e->gw + (size_t)e->uniform * np * 32, e->gw,
+				  np * 32)))
 		e->uniform++;
 	return 0;
 }
@@ -1314,7 +1527,10 @@ static void exact_row(struct scaler *sc, const uint8_t *src, size_t stride,
 {
 	const struct kernels *k_ = sc->kern;
 	struct scale_exact *e = &sc->e;
-	const uint16_t *wy = sc->y.wi + (size_t)y * sc->y.taps;
+	hx_fn hx = e->wide ? k_->hxw : k_->hx;
+	vx_fn vx = e->wide ? k_->vxw : k_->vx;
+	const uint16_t *wy =
+	    (e->wide ? sc->y.w : sc->y.wi) + (size_t)y * sc->y.taps;
 	uint32_t g0 = x0 / 4, g1 = (x1 + 3) / 4;
 	uint32_t first = (uint32_t)sc->y.start[y], r, cx0, cx1;
 	unsigned k, n = 0;
@@ -1348,7 +1564,7 @@ static void exact_row(struct scaler *sc, const uint8_t *src, size_t stride,
 				to_xrgb(sc, row, cx0, cx1, sc->conv);
 				row = sc->conv;
 			}
-			k_->hx(h, row, sc->rw, e, g0, g1);
+			hx(h, row, sc->rw, e, g0, g1);
 			e->tag[slot] = (int32_t)r;
 		}
 		e->hrows[n] = h;
@@ -1360,18 +1576,17 @@ static void exact_row(struct scaler *sc, const uint8_t *src, size_t stride,
 		uint32_t gfull = x1 / 4;
 
 		if (gfull > g0)
-			k_->vx(out, e->hrows, sc->roww, n, e, (size_t)g0 * 16,
-			       (size_t)gfull * 16);
+			vx(out, e->hrows, sc->roww, n, e, (size_t)g0 * 16,
+			   (size_t)gfull * 16);
 		if (gfull < g1) {
-			k_->vx(e->line, e->hrows, sc->roww, n, e,
-			       (size_t)gfull * 16, (size_t)g1 * 16);
+			vx(e->line, e->hrows, sc->roww, n, e,
+			   (size_t)gfull * 16, (size_t)g1 * 16);
 			memcpy(out + (size_t)(gfull - g0) * 16, e->line,
 			       (size_t)(x1 - gfull * 4) * 4);
 		}
 		return;
 	}
-	k_->vx(e->line, e->hrows, sc->roww, n, e, (size_t)g0 * 16,
-	       (size_t)g1 * 16);
+	vx(e->line, e->hrows, sc->roww, n, e, (size_t)g0 * 16, (size_t)g1 * 16);
 	if (sc->bytewise)
 		memcpy(out, e->line + (size_t)(x0 - g0 * 4) * 4,
 		       (size_t)(x1 - x0) * 4);

@@ -87,10 +87,19 @@ struct scale_axis {
  * (cached), a vertical pass per output row, one rounded division by
  * unit_x * unit_y. Groups of 4 outputs read an 8-pixel window. */
 struct scale_exact {
-	uint32_t groups;      /* ceil(dw / 4) */
-	int32_t *gsrc;	      /* per group: first pixel of its window */
-	uint32_t *gidx;	      /* per group: 8 window indices (2 per output) */
-	int8_t *gw;	      /* per group: 32 weights (pairs per channel) */
+	uint32_t groups; /* ceil(dw / 4) */
+	int32_t *gsrc;	 /* per group: first pixel of its window */
+	uint32_t *gidx;	 /* per group and pair: 8 window indices */
+	int8_t *gw;	 /* per group and pair: 32 weights */
+	/* wide: ratios too fine for byte weights. The same windows with
+	 * 15-bit weights (gw16, 32 per group, summing to 32768), the rows
+	 * in 8.8 fixed point and the vertical weights of y.w: within 1 of
+	 * the box filter instead of exact. */
+	bool wide;
+	int16_t *gw16;
+	unsigned pairs;	      /* tap pairs per output: gidx, gw and gw16 hold
+			       * this many sets of 8 / 32 / 32 per group */
+	uint8_t *gpairs;      /* per group: the sets it needs (1 or 2) */
 	uint32_t uniform;     /* groups [0, uniform) repeat group 0... */
 	uint32_t step;	      /* ...each window step pixels further */
 	uint16_t bias, magic; /* round(x / N) = (x + bias) * magic >> */

@@ -109,7 +109,9 @@ static double chan_max(const struct pixfmt *f, int c)
 
 struct size_case {
 	uint32_t rw, rh, dw, dh;
-	int exact; /* 1: must take the exact path where kernels have it */
+	/* The path kernels with all three must take: 0 any, 1 exact, 2
+	 * wide (see struct scale_exact). */
+	int exact;
 };
 
 static const struct size_case sizes[] = {
@@ -117,7 +119,10 @@ static const struct size_case sizes[] = {
     {30, 6, 20, 4, 1},	    /* 3:2, windows past the row end */
     {64, 48, 48, 36, 1},    /* 4:3 */
     {10, 10, 9, 9, 1},	    /* 10:9 */
-    {61, 40, 60, 20, 0},    /* 61:60 by 2:1, too fine for exact */
+    {61, 40, 60, 20, 1},    /* 61:60 by 2:1: units 61 * 2, exact */
+    {50, 30, 30, 18, 1},    /* 5:3, three taps: two pairs, exact */
+    {90, 30, 30, 10, 0},    /* 3:1: windows too narrow, fixed point */
+    {683, 9, 640, 8, 2},    /* 1366x768 -> 1280x720 across */
     {37, 23, 13, 7},	    /* odd downscale, several taps */
     {100, 50, 100, 25},	    /* one axis 1:1, the other 2:1 */
     {13, 9, 29, 20},	    /* non-integer upscale (fit on big panel) */
@@ -133,7 +138,7 @@ static const struct size_case sizes[] = {
  * partial rows (damage), compare to the reference. Returns the output for
  * kernel comparisons (malloc'd). */
 static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
-			 int pattern, bool *exact)
+			 int pattern, int *path)
 {
 	struct pixfmt f;
 	struct scaler s;
@@ -165,11 +170,14 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 	CHECK(err == 0, "scaler_init %d", err);
 	if (err)
 		exit(1);
-	*exact = s.exact;
-	/* c and avx2 have the exact path; the test must reach it. */
+	*path = s.exact ? (s.e.wide ? 2 : 1) : 0;
+	/* c and avx2 have the exact and wide paths; the test must reach
+	 * them. */
 	if (sc->exact && strcmp(scale_simd_name(), "sse2"))
-		CHECK(s.exact, "%s %ux%u->%ux%u: exact path not taken",
-		      scale_simd_name(), sc->rw, sc->rh, sc->dw, sc->dh);
+		CHECK(*path == sc->exact,
+		      "%s %ux%u->%ux%u: path %d taken, not %d",
+		      scale_simd_name(), sc->rw, sc->rh, sc->dw, sc->dh, *path,
+		      sc->exact);
 	for (y = 0; y < sc->dh; y++)
 		scaler_row(&s, src, stride, y, 0, sc->dw,
 			   out + (size_t)y * sc->dw * bpp);
@@ -190,8 +198,9 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 				 * through 8 bits); so is the exact path
 				 * where channels are 8 bits. */
 				double tol =
-				    integer || (s.exact && f.r_bits == 8) ? 0.5
-									  : 1;
+				    integer || (*path == 1 && f.r_bits == 8)
+					? 0.5
+					: 1;
 
 				if (fabs(got - want) > tol + 1e-9) {
 					CHECK(0,
@@ -235,13 +244,13 @@ static void test_scalers(void)
 	for (fi = 0; fi < 3; fi++) {
 		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			for (pat = 0; pat < 3; pat++) {
-				uint8_t *first[2] = {NULL, NULL};
+				uint8_t *first[3] = {NULL, NULL, NULL};
 				struct pixfmt f;
 
 				pixfmt_from_name(fmts[fi], &f);
 				for (si = 0; si < 3; si++) {
 					uint8_t *o;
-					bool ex;
+					int ex;
 
 					if (scale_simd_set(simds[si]) < 0)
 						continue;
@@ -265,6 +274,7 @@ static void test_scalers(void)
 				}
 				free(first[0]);
 				free(first[1]);
+				free(first[2]);
 			}
 		}
 	}
@@ -278,9 +288,8 @@ static void test_random_sizes(void)
 {
 	static const char *const simds[] = {"c", "sse2", "avx2"};
 	uint64_t saved;
-	int i;
+	int i, ex;
 	size_t si;
-	bool ex;
 
 	for (i = 0; i < 150; i++) {
 		struct size_case sc;

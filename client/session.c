@@ -21,10 +21,12 @@
 #include "passwd.h"
 #include "platform.h"
 #include "ppm.h"
+#include "privs.h"
 #include "probe.h"
 #include "reconnect.h"
 #include "session.h"
 #include "shadow.h"
+#include "supervise.h"
 #include "vnc.h"
 
 struct session {
@@ -51,6 +53,7 @@ struct session {
 	uint64_t last_rx_ns;	/* last data from the server */
 	uint64_t ping_ns;	/* liveness ping in flight since, or 0 */
 	unsigned shown_s;	/* countdown second on the status line */
+	char *password;		/* read before dropping root, or NULL */
 };
 
 /* Signal plumbing: handlers only write one byte. */
@@ -526,6 +529,60 @@ static int session_timeout(const struct session *s, int timeout)
 	return (int)ms;
 }
 
+/* --- Supervisor and privileges --- */
+
+/* The rest of the session runs in a worker process when the output has a
+ * console to give back (supervise.h). True in the supervisor, with the
+ * exit status in *status. VNCFB_NO_SUPERVISOR=1 turns it off (debugging
+ * under gdb). */
+static bool run_supervised(struct session *s, int *status)
+{
+	const char *off = getenv("VNCFB_NO_SUPERVISOR");
+	bool parent;
+	int ret;
+
+	if (!s->out.impl->emergency_restore || (off && *off == '1'))
+		return false;
+	ret = supervise(&s->out, &parent);
+	if (ret < 0 || !parent)
+		return false;
+	*status = ret;
+	return true;
+}
+
+static char *cached_password(void *ctx)
+{
+	struct session *s = ctx;
+
+	return strdup(s->password);
+}
+
+/* After the devices are open, before the network: no core dumps (they
+ * would hold the password), and a root-started vncfb that drives a
+ * console (or was given --user) becomes --user, default nobody. A --passwd
+ * file is read first: the new user may not be able to. */
+static int drop_privileges(struct session *s)
+{
+	struct options *o = s->opt;
+
+	privs_no_core_dumps();
+	if (!privs_are_root()) {
+		if (o->user)
+			log_warn("--user %s: not running as root, nothing to "
+				 "drop",
+				 o->user);
+		return 0;
+	}
+	if (!o->user && s->out.impl == &output_mem_impl)
+		return 0;
+	if (o->passwd_file) {
+		s->password = passwd_read_file(o->passwd_file);
+		if (!s->password)
+			return -1;
+	}
+	return privs_drop(o->user);
+}
+
 static int run_loop(struct session *s, int sigfd)
 {
 	struct options *o = s->opt;
@@ -634,6 +691,10 @@ int session_run(struct options *o)
 
 	if (o->passwd_file && passwd_check_file(o->passwd_file) < 0)
 		return 1;
+	if (o->ca_file && access(o->ca_file, R_OK) < 0) {
+		log_error("--ca %s: %s", o->ca_file, strerror(errno));
+		return 1;
+	}
 	cpu = check_cpu(o);
 	if (cpu == -2)
 		return 2;
@@ -644,6 +705,8 @@ int session_run(struct options *o)
 	if (output_open(&s.out, o->output) < 0)
 		return 1;
 	fatal_output = &s.out;
+	if (run_supervised(&s, &ret))
+		goto out_output;
 	if (cpu == CPU_AUTO)
 		cpu = choose_cpu(&s);
 	pixfmt_shadow_for(&s.out.fmt, &sfmt);
@@ -711,6 +774,8 @@ int session_run(struct options *o)
 		}
 	}
 
+	if (drop_privileges(&s) < 0)
+		goto out_input;
 	memset(&vcfg, 0, sizeof(vcfg));
 	vcfg.host = o->host;
 	vcfg.port = o->port;
@@ -725,7 +790,13 @@ int session_run(struct options *o)
 	vcfg.fmt = sfmt;
 	vcfg.get_password = passwd_get;
 	vcfg.password_ctx = o->passwd_file;
+	if (s.password) {
+		vcfg.get_password = cached_password;
+		vcfg.password_ctx = &s;
+	}
 	vcfg.read_timeout_s = o->timeout;
+	vcfg.ca_file = o->ca_file;
+	vcfg.insecure = o->insecure;
 	vev = (struct vnc_events){ .ctx = &s,
 				   .resize = ev_resize,
 				   .damage = ev_damage,
@@ -772,5 +843,7 @@ out_shadow:
 out_output:
 	fatal_output = NULL;
 	output_close(&s.out);
+	if (s.password)
+		passwd_free(s.password);
 	return ret;
 }

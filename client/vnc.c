@@ -43,6 +43,7 @@ struct vnc_client {
 	bool resize_failed;
 	bool no_password;	/* the server asked, we had none */
 	bool asked_password;	/* the server wanted VNC authentication */
+	const char *tls_refused;	/* why the security type was refused */
 	uint64_t rx_ns;		/* socket seen readable (vnc_dispatch entry) */
 };
 
@@ -51,6 +52,9 @@ static int client_tag;
 /* libvncclient reports through two global hooks; keep its last words to
  * explain a failure in one line of our own, and show the rest under -v. */
 static char last_msg[256];
+/* The first word on a certificate problem: the TLS error that follows it
+ * only says "Error in the certificate". */
+static char cert_msg[256];
 
 __attribute__((format(printf, 1, 0)))
 static void capture(const char *fmt, va_list ap)
@@ -65,6 +69,9 @@ static void capture(const char *fmt, va_list ap)
 	if (n == 0)
 		return;
 	memcpy(last_msg, buf, n + 1);
+	if (!cert_msg[0] && strstr(buf, "The certificate") &&
+	    !strstr(buf, "TLS handshake"))
+		memcpy(cert_msg, buf, n + 1);
 	log_debug("libvncclient: %s", buf);
 }
 
@@ -391,10 +398,106 @@ out:
 	return ok;
 }
 
+/* --- Security types and TLS --- */
+
+#define SYSTEM_CA_FILE "/etc/ssl/certs/ca-certificates.crt"
+
+static bool tls_anonymous(const rfbClient *cl)
+{
+	if (cl->authScheme == rfbTLS)
+		return true;
+	return cl->authScheme == rfbVeNCrypt &&
+	       (cl->subAuthScheme == rfbVeNCryptTLSNone ||
+		cl->subAuthScheme == rfbVeNCryptTLSVNC ||
+		cl->subAuthScheme == rfbVeNCryptTLSPlain ||
+		cl->subAuthScheme == rfbVeNCryptTLSSASL);
+}
+
+static bool tls_verified(const rfbClient *cl)
+{
+	return cl->authScheme == rfbVeNCrypt &&
+	       (cl->subAuthScheme == rfbVeNCryptX509None ||
+		cl->subAuthScheme == rfbVeNCryptX509VNC ||
+		cl->subAuthScheme == rfbVeNCryptX509Plain ||
+		cl->subAuthScheme == rfbVeNCryptX509SASL);
+}
+
+/* The security types we accept, in preference order. With --ca only
+ * VeNCrypt (the server must prove itself); by default the classic types
+ * first, VeNCrypt when the server insists; --insecure prefers any
+ * encryption, anonymous included. */
+static void set_security(struct vnc_client *vc)
+{
+	static const uint32_t verified[] = { rfbVeNCrypt, rfbTLS };
+	static const uint32_t normal[] = { rfbVncAuth, rfbNoAuth, rfbVeNCrypt };
+	static const uint32_t insecure[] = { rfbVeNCrypt, rfbTLS, rfbVncAuth,
+					     rfbNoAuth };
+
+	if (vc->cfg.ca_file)
+		SetClientAuthSchemes(vc->cl, verified,
+				     vc->cfg.insecure ? 2 : 1);
+	else if (vc->cfg.insecure)
+		SetClientAuthSchemes(vc->cl, insecure, 4);
+	else
+		SetClientAuthSchemes(vc->cl, normal, 3);
+}
+
+/* What the negotiated security type is not allowed to be; NULL if fine.
+ * Checked before a password goes out and after the handshake. */
+static const char *security_refusal(struct vnc_client *vc)
+{
+	rfbClient *cl = vc->cl;
+
+	if (tls_anonymous(cl) && !vc->cfg.insecure)
+		return "offers only anonymous TLS, which cannot prove the "
+		       "server's identity (give its CA with --ca, or accept "
+		       "the risk with --insecure)";
+	if (vc->cfg.ca_file && !tls_verified(cl) &&
+	    !(tls_anonymous(cl) && vc->cfg.insecure))
+		return "does not offer X509 TLS (VeNCrypt), which --ca "
+		       "requires";
+	return NULL;
+}
+
+static rfbCredential *cb_credential(rfbClient *cl, int type)
+{
+	struct vnc_client *vc = from_cl(cl);
+	const char *ca = vc->cfg.ca_file ? vc->cfg.ca_file : SYSTEM_CA_FILE;
+	rfbCredential *cred;
+
+	if (type != rfbCredentialTypeX509) {
+		vc->tls_refused = "asks for a user name and password "
+				  "(VeNCrypt Plain), which vncfb does not "
+				  "support";
+		return NULL;
+	}
+	if (access(ca, R_OK) < 0) {
+		snprintf(last_msg, sizeof(last_msg),
+			 "cannot read CA certificates %s: %s (use --ca FILE)",
+			 ca, strerror(errno));
+		return NULL;
+	}
+	cred = calloc(1, sizeof(*cred));
+	if (!cred)
+		return NULL;
+	cred->x509Credential.x509CACertFile = strdup(ca);
+	cred->x509Credential.x509CrlVerifyMode = rfbX509CrlVerifyNone;
+	if (!cred->x509Credential.x509CACertFile) {
+		free(cred);
+		return NULL;
+	}
+	return cred;
+}
+
 static char *cb_password(rfbClient *cl)
 {
 	struct vnc_client *vc = from_cl(cl);
 	char *pw = NULL;
+
+	/* Never send a password where the policy forbids the channel. */
+	vc->tls_refused = security_refusal(vc);
+	if (vc->tls_refused)
+		return NULL;
 
 	vc->asked_password = true;
 	if (vc->cfg.get_password)
@@ -577,6 +680,31 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 
 	if (vc->resize_failed)
 		return VNC_ERR_RESOURCE;
+	if (vc->tls_refused) {
+		log_error("%s %s", vc->peer, vc->tls_refused);
+		return VNC_ERR_PROTOCOL;
+	}
+	if (strstr(m, "Unknown authentication scheme") ||
+	    strstr(m, "Unknown VeNCrypt authentication")) {
+		log_error("%s offers none of the security types vncfb accepts "
+			  "(it offers %s)%s",
+			  vc->peer, strchr(m, ':') ? strchr(m, ':') + 2 : m,
+			  vc->cfg.ca_file ? "; --ca requires X509 TLS "
+					    "(VeNCrypt)"
+					  : "");
+		return VNC_ERR_PROTOCOL;
+	}
+	if (strcasestr(m, "certificate") || strstr(m, "TLS handshake") ||
+	    strstr(m, "CA certificates")) {
+		if (cert_msg[0])
+			log_error("TLS with %s failed: %s (--ca FILE names "
+				  "the CA that signed the server's "
+				  "certificate)",
+				  vc->peer, cert_msg);
+		else
+			log_error("TLS with %s failed: %s", vc->peer, m);
+		return VNC_ERR_PROTOCOL;
+	}
 	if (vc->no_password) {
 		log_error("%s asks for a password and none was given (use "
 			  "--passwd FILE or VNCFB_PASSWORD)",
@@ -643,6 +771,7 @@ static struct vnc_client *client_new(const struct vnc_config *cfg,
 	rfbClientLog = lib_log;
 	rfbClientErr = lib_log;
 	last_msg[0] = '\0';
+	cert_msg[0] = '\0';
 
 	vc = calloc(1, sizeof(*vc));
 	if (!vc)
@@ -713,6 +842,8 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	cl->GotFrameBufferUpdate = cb_update;
 	cl->FinishedFrameBufferUpdate = cb_finished;
 	cl->GetPassword = cb_password;
+	cl->GetCredential = cb_credential;
+	set_security(vc);
 	cl->GotJpeg = cb_jpeg;
 	cl->GotCursorShape = cb_cursor_shape;
 	cl->HandleCursorPos = cb_cursor_pos;
@@ -724,6 +855,18 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 		*err = classify_failure(vc, true);
 		goto err_client;
 	}
+	vc->tls_refused = security_refusal(vc);
+	if (vc->tls_refused) {
+		*err = classify_failure(vc, true);
+		goto err_client;
+	}
+	if (tls_anonymous(cl))
+		log_warn("%s: TLS without certificate verification "
+			 "(--insecure): anyone on the way can pose as the "
+			 "server",
+			 vc->peer);
+	else if (tls_verified(cl))
+		log_debug("%s: TLS, certificate verified", vc->peer);
 	cl->width = cl->si.framebufferWidth;
 	cl->height = cl->si.framebufferHeight;
 	if (!cl->MallocFrameBuffer(cl)) {

@@ -47,6 +47,13 @@ struct vnc_config {
 	struct pixfmt fmt;	/* shadow (and wire) pixel format */
 	int connect_timeout_ms;	/* 0: 15 s */
 	int read_timeout_s;	/* a silent server is dropped; 0: 30 s */
+	/* TLS (VeNCrypt): CA certificates (PEM) that must have signed the
+	 * server's certificate. Set: only verified X509 TLS is accepted.
+	 * NULL: TLS is used when the server insists, X509 verified against
+	 * the system's CAs. insecure also accepts anonymous TLS, which
+	 * cannot prove who the server is. */
+	const char *ca_file;
+	bool insecure;
 	/* Called when the server asks for a VNC password; returns a
 	 * malloc'd string (wiped and freed by the caller) or NULL. */
 	char *(*get_password)(void *ctx);

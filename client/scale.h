@@ -82,10 +82,12 @@ struct scale_axis {
 	uint16_t *wi; /* exact overlaps, in 1/unit of an output */
 };
 
-/* The exact path, for ratios whose reduced terms are small (1080p to 720p
- * is 3:2 on both axes): integer weights, a horizontal pass per source row
- * (cached), a vertical pass per output row, one rounded division by
- * unit_x * unit_y. Groups of 4 outputs read an 8-pixel window. */
+/* The gather path, for reductions up to about 5:3 (and any enlargement):
+ * a horizontal pass per source row (cached) in groups of 4 outputs, each
+ * group gathering its taps from one 8-pixel window, then a vertical pass
+ * per output row. Exact (byte weights, one rounded division by unit_x *
+ * unit_y) where the ratio's reduced terms are small, as 1080p to 720p
+ * (3:2 on both axes); wide (below) otherwise. */
 struct scale_exact {
 	uint32_t groups; /* ceil(dw / 4) */
 	int32_t *gsrc;	 /* per group: first pixel of its window */
@@ -115,8 +117,10 @@ struct scale_exact {
 
 /* Draws rows of a rw x rh picture scaled to dw x dh. Integer ratios on
  * both axes (zoom, identity) replicate pixels in any format; anything else
- * averages areas on 8-bit channels: 32 bpp formats with byte channels
- * directly, others through xrgb8888 and back. */
+ * averages areas on 8-bit channels (32 bpp formats with byte channels
+ * directly, others through xrgb8888 and back): through the gather path
+ * where it applies and the kernels have it (exact), else a vertical then
+ * horizontal fixed-point filter (vsum, hsum). */
 struct scaler {
 	struct pixfmt fmt;
 	uint32_t rw, rh, dw, dh;
@@ -125,7 +129,7 @@ struct scaler {
 	bool fast16;   /* 16 bpp little-endian, 4..8 bits a channel */
 	struct scale_axis x, y;
 	const void *kern; /* the kernel set chosen at init */
-	bool exact;	  /* use e (see struct scale_exact) */
+	bool exact;	  /* use the gather path e (struct scale_exact) */
 	struct scale_exact e;
 	uint16_t *hw;	      /* x weights, each repeated per channel */
 	uint16_t *vsum;	      /* vertical sums, 4 per source pixel */

@@ -227,15 +227,21 @@ bool view_identity(const struct view *v)
 
 /* --- Kernels ---
  *
- * Fixed point: a vertical sum holds a channel value times 256 (8.8), each
- * tap contributing floor(p * 256 * w / 65536); the horizontal pass sums
- * floor(v * w / 65536) and rounds to 8 bits. Weights sum to 65536 (65535
- * for a lone tap, which still reproduces p exactly), so the result is
- * within 1 of the exact box filter: the floors lose under taps/256. Every
- * implementation computes exactly these integers, so they agree bit for
- * bit. */
+ * Each path is specified by its C version; the SIMD versions compute the
+ * same integers, so they agree bit for bit (the tests check it).
+ *
+ * Fixed point (vsum, hsum): a vertical sum holds a channel value times
+ * 256 (8.8), each tap contributing floor(p * 256 * w / 65536); the
+ * horizontal pass sums floor(v * w / 65536) and rounds to 8 bits. Weights
+ * sum to 65536 (65535 for a lone tap, which still reproduces p exactly),
+ * so the result is within 1 of the exact box filter: the floors lose
+ * under taps/256.
+ *
+ * Gather path, exact (hx, vx): integer weights; sums exact in 16 bits,
+ * one division rounded to nearest. Wide (hxw, vxw): 15-bit horizontal
+ * weights, >> 7 to 8.8, then the fixed-point vertical sum. */
 
-/* The exact path: hx fills groups [g0, g1) of a horizontal row (16
+/* The gather path: hx fills groups [g0, g1) of a horizontal row (16
  * int16 per group: 4 outputs x 4 channels, sums of weight x channel);
  * vx combines n such rows and divides, values [from, to) (multiples of
  * 16), into out[0 .. to - from). */

@@ -251,32 +251,46 @@ typedef void (*vx_fn)(uint8_t *out, const int16_t *const *rows,
 		      const uint16_t *w, unsigned n,
 		      const struct scale_exact *e, size_t from, size_t to);
 
-/* Group g of the exact path in C: for each of e->pairs tap pairs, the
- * window pixels at two indices times two byte weights per channel. */
+/* Group g of the gather path in C: each output's taps, one or two pairs
+ * of window pixels, times the pair's weights (the same for every
+ * channel). Returns the 32-bit sums through acc[16]. */
+static void gather_group_c(int32_t acc[16], const uint8_t *row,
+			   const struct scale_exact *e, uint32_t g, bool wide)
+{
+	const uint8_t *win = row + (size_t)e->gsrc[g] * 4;
+	unsigned j, p, np = e->pairs;
+
+	memset(acc, 0, 16 * sizeof(*acc));
+	for (p = 0; p < e->gpairs[g]; p++) {
+		const uint32_t *idx = e->gidx + ((size_t)g * np + p) * 8;
+		size_t wat = ((size_t)g * np + p) * 32;
+
+		for (j = 0; j < 4; j++) {
+			const uint8_t *t0 = win + idx[2 * j] * 4;
+			const uint8_t *t1 = win + idx[2 * j + 1] * 4;
+			int32_t w0 =
+			    wide ? e->gw16[wat + j * 8] : e->gw[wat + j * 8];
+			int32_t w1 = wide ? e->gw16[wat + j * 8 + 1]
+					  : e->gw[wat + j * 8 + 1];
+			int32_t *o = acc + j * 4;
+
+			o[0] += w0 * t0[0] + w1 * t1[0];
+			o[1] += w0 * t0[1] + w1 * t1[1];
+			o[2] += w0 * t0[2] + w1 * t1[2];
+			o[3] += w0 * t0[3] + w1 * t1[3];
+		}
+	}
+}
+
 static void hx_group_c(int16_t *h, const uint8_t *row,
 		       const struct scale_exact *e, uint32_t g)
 {
-	const uint8_t *win = row + (size_t)e->gsrc[g] * 4;
-	unsigned j, c, p;
+	int32_t acc[16];
+	unsigned i;
 
-	for (j = 0; j < 4; j++) {
-		for (c = 0; c < 4; c++) {
-			int32_t acc = 0;
-
-			for (p = 0; p < e->gpairs[g]; p++) {
-				const uint32_t *idx =
-				    e->gidx + ((size_t)g * e->pairs + p) * 8;
-				const int8_t *w =
-				    e->gw + ((size_t)g * e->pairs + p) * 32;
-
-				acc +=
-				    w[j * 8 + 2 * c] * win[idx[2 * j] * 4 + c] +
-				    w[j * 8 + 2 * c + 1] *
-					win[idx[2 * j + 1] * 4 + c];
-			}
-			h[(size_t)g * 16 + j * 4 + c] = (int16_t)acc;
-		}
-	}
+	gather_group_c(acc, row, e, g, false);
+	for (i = 0; i < 16; i++)
+		h[(size_t)g * 16 + i] = (int16_t)acc[i];
 }
 
 static void hx_c(int16_t *h, const uint8_t *row, uint32_t rw,
@@ -293,15 +307,29 @@ static void vx_c(uint8_t *out, const int16_t *const *rows, const uint16_t *w,
 		 unsigned n, const struct scale_exact *e, size_t from,
 		 size_t to)
 {
+	/* Locals: out may alias anything, e included. */
+	const uint32_t bias = e->bias, magic = e->magic, sh = 16 + e->shift;
 	size_t i;
 	unsigned k;
 
+	if (n == 2) {
+		const int16_t *r0 = rows[0], *r1 = rows[1];
+		const uint32_t w0 = w[0], w1 = w[1];
+
+		for (i = from; i < to; i++)
+			out[i - from] =
+			    (uint8_t)((((uint32_t)(uint16_t)r0[i] * w0 +
+					(uint32_t)(uint16_t)r1[i] * w1 + bias) *
+				       magic) >>
+				      sh);
+		return;
+	}
 	for (i = from; i < to; i++) {
-		uint32_t acc = e->bias;
+		uint32_t acc = bias;
 
 		for (k = 0; k < n; k++)
 			acc += (uint32_t)(uint16_t)rows[k][i] * w[k];
-		out[i - from] = (uint8_t)((acc * e->magic) >> (16 + e->shift));
+		out[i - from] = (uint8_t)((acc * magic) >> sh);
 	}
 }
 
@@ -310,27 +338,12 @@ static void vx_c(uint8_t *out, const int16_t *const *rows, const uint16_t *w,
 static void hxw_group_c(uint16_t *h, const uint8_t *row,
 			const struct scale_exact *e, uint32_t g)
 {
-	const uint8_t *win = row + (size_t)e->gsrc[g] * 4;
-	unsigned j, c, p;
+	int32_t acc[16];
+	unsigned i;
 
-	for (j = 0; j < 4; j++) {
-		for (c = 0; c < 4; c++) {
-			int32_t acc = 0;
-
-			for (p = 0; p < e->gpairs[g]; p++) {
-				const uint32_t *idx =
-				    e->gidx + ((size_t)g * e->pairs + p) * 8;
-				const int16_t *w =
-				    e->gw16 + ((size_t)g * e->pairs + p) * 32;
-
-				acc +=
-				    w[j * 8 + 2 * c] * win[idx[2 * j] * 4 + c] +
-				    w[j * 8 + 2 * c + 1] *
-					win[idx[2 * j + 1] * 4 + c];
-			}
-			h[(size_t)g * 16 + j * 4 + c] = (uint16_t)(acc >> 7);
-		}
-	}
+	gather_group_c(acc, row, e, g, true);
+	for (i = 0; i < 16; i++)
+		h[(size_t)g * 16 + i] = (uint16_t)(acc[i] >> 7);
 }
 
 static void hxw_c(int16_t *h, const uint8_t *row, uint32_t rw,
@@ -351,6 +364,20 @@ static void vxw_c(uint8_t *out, const int16_t *const *rows, const uint16_t *w,
 	unsigned k;
 
 	(void)e;
+	if (n == 2) {
+		const int16_t *r0 = rows[0], *r1 = rows[1];
+		const uint32_t w0 = w[0], w1 = w[1];
+
+		for (i = from; i < to; i++)
+			out[i - from] =
+			    (uint8_t)(((((uint32_t)(uint16_t)r0[i] * w0) >>
+					16) +
+				       (((uint32_t)(uint16_t)r1[i] * w1) >>
+					16) +
+				       128) >>
+				      8);
+		return;
+	}
 	for (i = from; i < to; i++) {
 		uint32_t acc = 0;
 

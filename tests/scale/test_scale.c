@@ -122,6 +122,9 @@ static const struct size_case sizes[] = {
     {61, 40, 60, 20, 1},    /* 61:60 by 2:1: units 61 * 2, exact */
     {50, 30, 30, 18, 1},    /* 5:3, three taps: two pairs, exact */
     {90, 30, 30, 10, 0},    /* 3:1: windows too narrow, fixed point */
+    {120, 50, 50, 20, 0},   /* 12:5 (1080p on an 800x480 panel) */
+    {683, 9, 256, 4, 0},    /* 683:256 */
+    {200, 20, 40, 4, 0},    /* 5:1 */
     {683, 9, 640, 8, 2},    /* 1366x768 -> 1280x720 across */
     {37, 23, 13, 7},	    /* odd downscale, several taps */
     {100, 50, 100, 25},	    /* one axis 1:1, the other 2:1 */

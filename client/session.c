@@ -272,12 +272,31 @@ static void in_pan(void *ctx, int dx, int dy)
 	struct session *s = ctx;
 	int sx = (int)s->out.width / BLIT_PAN_STEP_DIV;
 	int sy = (int)s->out.height / BLIT_PAN_STEP_DIV;
+	struct view v0, v1;
 
 	if (dx > 1000 || dx < -1000)
 		dx = dx > 0 ? 1000 : -1000;
 	if (dy > 1000 || dy < -1000)
 		dy = dy > 0 ? 1000 : -1000;
-	blit_pan(&s->blit, dx * sx, dy * sy);
+	blit_get_view(&s->blit, &v0);
+	if (!blit_pan(&s->blit, dx * sx, dy * sy))
+		return;
+	/* The pointer keeps its place on the screen, so it scrolls with the
+	 * view (else the view would follow it straight back). */
+	blit_get_view(&s->blit, &v1);
+	if (!v1.dw || !v1.dh)
+		return;
+	s->px += (int)lround((double)(v1.pan_x - v0.pan_x) * v1.rw / v1.dw);
+	s->py += (int)lround((double)(v1.pan_y - v0.pan_y) * v1.rh / v1.dh);
+	if (s->px >= (int)v1.rw)
+		s->px = (int)v1.rw - 1;
+	if (s->py >= (int)v1.rh)
+		s->py = (int)v1.rh - 1;
+	if (s->px < 0)
+		s->px = 0;
+	if (s->py < 0)
+		s->py = 0;
+	send_pointer(s);
 }
 
 static void in_quit(void *ctx)

@@ -727,7 +727,7 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 	}
 	if (strstr(m, "timed out")) {
 		log_error("%s stopped responding (nothing for %d s)%s", vc->peer,
-			  vc->cl ? vc->cl->readTimeout : 0,
+			  vc->cfg.read_timeout_s > 0 ? vc->cfg.read_timeout_s : 30,
 			  handshake ? " during the handshake" : "");
 		return VNC_ERR_CLOSED;
 	}
@@ -799,6 +799,28 @@ static void client_free(struct vnc_client *vc)
 	free(vc);
 }
 
+/* A stalled server (stopped, or a dead link) must not block a read
+ * forever. libvncclient 0.9.14 gives up after readTimeout * 10 + 1 reads
+ * that return EAGAIN, sleeping 100 ms after each; on a non-blocking socket
+ * that sleep would delay every message split across packets. So the
+ * socket stays blocking (a read returns as soon as data is there) with a
+ * receive timeout of a 11th of the limit, and readTimeout is 1: 11 such
+ * reads make about secs. */
+static void set_read_timeout(rfbClient *cl, int fd, int secs)
+{
+	long ms = (long)secs * 1000 / 11;
+	struct timeval tv;
+
+	if (ms < 100)
+		ms = 100;
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
+		log_warn("setsockopt SO_RCVTIMEO: %s", strerror(errno));
+	cl->readTimeout = 1;
+}
+
 /* The RFB handshake over a connected fd (owned from here on). 0, or -1
  * with the reason logged and *err set; then fd is closed. */
 static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
@@ -815,10 +837,8 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	}
 	vc->cl = cl;
 	rfbClientSetClientData(cl, &client_tag, vc);
-	/* Non-blocking, so libvncclient's readTimeout applies: it counts
-	 * EAGAIN retries, and a blocking read of a stalled server (stopped,
-	 * or a dead link) would wait forever. */
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	set_read_timeout(cl, fd, cfg->read_timeout_s > 0 ? cfg->read_timeout_s
+							 : 30);
 	set_format(cl, &cfg->fmt);
 	cl->sock = fd;
 	free(cl->serverHost);
@@ -837,7 +857,6 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	cl->appData.useRemoteCursor = cfg->local_cursor;
 	cl->appData.viewOnly = cfg->view_only;
 	cl->appData.shareDesktop = TRUE;
-	cl->readTimeout = cfg->read_timeout_s > 0 ? cfg->read_timeout_s : 30;
 	cl->MallocFrameBuffer = cb_malloc_fb;
 	cl->GotFrameBufferUpdate = cb_update;
 	cl->FinishedFrameBufferUpdate = cb_finished;

@@ -1,0 +1,234 @@
+/* 1,000 connect/disconnect cycles through vnc_connect/vnc_dispatch/
+ * vnc_destroy (what a reconnect does) against a loopback server thread
+ * that plays a recorded session (a fuzz corpus file: Tight with zlib and
+ * JPEG, cursor shapes, bell, cut text, a resize) and hangs up: open fds
+ * must not grow at all, and heap in use (mallinfo2) must not grow between
+ * cycle 100 and the end. The sanitizer build (cycles-lsan) adds
+ * LeakSanitizer's verdict at exit. (libvncserver's own server spends
+ * 100 ms per connection probing for WebSockets, hence the thread.)
+ * Usage: test_cycles SESSION-FILE [CYCLES]. */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <malloc.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "pixfmt.h"
+#include "vnc.h"
+
+struct ctx {
+	uint8_t *fb;
+	size_t size;
+	int done;
+};
+
+static uint8_t *ev_resize(void *p, uint32_t w, uint32_t h)
+{
+	struct ctx *c = p;
+	size_t n = (size_t)w * h * 4;
+
+	if (n != c->size) {
+		free(c->fb);
+		c->fb = calloc(1, n ? n : 1);
+		c->size = n;
+	}
+	return c->fb;
+}
+
+static void ev_damage(void *p, const struct rect *r)
+{
+}
+
+static void ev_done(void *p)
+{
+	((struct ctx *)p)->done++;
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;	/* the DIR's own fd */
+}
+
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+struct server {
+	int lfd;
+	pthread_t thread;
+	uint8_t *buf;
+	const uint8_t *data;
+	size_t size;
+};
+
+/* Each connection: the whole recorded server side at once (RFB lets the
+ * server's messages run ahead of the client's), then hang up and wait
+ * for the client to close. */
+static void *serve(void *arg)
+{
+	struct server *sv = arg;
+
+	for (;;) {
+		char sink[4096];
+		size_t off = 0;
+		int c = accept(sv->lfd, NULL, NULL);
+
+		if (c < 0)
+			break;
+		while (off < sv->size) {
+			ssize_t k = send(c, sv->data + off, sv->size - off,
+					 MSG_NOSIGNAL);
+
+			if (k <= 0)
+				break;
+			off += (size_t)k;
+		}
+		shutdown(c, SHUT_WR);
+		while (read(c, sink, sizeof(sink)) > 0)
+			;
+		close(c);
+	}
+	return NULL;
+}
+
+static int start_server(struct server *sv, const char *path, int *port)
+{
+	struct sockaddr_in sa;
+	socklen_t sl = sizeof(sa);
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long n;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n || n < 2) {
+		fprintf(stderr, "cannot read %s\n", path);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	/* Byte 0 is the fuzz harness's format byte (0: xrgb8888). */
+	sv->buf = buf;
+	sv->data = buf + 1;
+	sv->size = (size_t)n - 1;
+	sv->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(sv->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(sv->lfd, 4) < 0 ||
+	    getsockname(sv->lfd, (struct sockaddr *)&sa, &sl) < 0 ||
+	    pthread_create(&sv->thread, NULL, serve, sv) != 0) {
+		perror("server");
+		return -1;
+	}
+	*port = ntohs(sa.sin_port);
+	return 0;
+}
+
+static int cycle(const struct vnc_config *cfg, struct ctx *c)
+{
+	const struct vnc_events ev = { .ctx = c,
+				       .resize = ev_resize,
+				       .damage = ev_damage,
+				       .update_done = ev_done };
+	enum vnc_error err;
+	struct vnc_client *vc = vnc_connect(cfg, &ev, &err);
+	int tries;
+
+	if (!vc)
+		return -1;
+	c->done = 0;
+	/* Until the server hangs up after the last update. */
+	for (tries = 0; tries < 1000; tries++) {
+		struct pollfd p = { vnc_fd(vc), POLLIN, 0 };
+
+		if (poll(&p, 1, 50) > 0 && vnc_dispatch(vc, &err) < 0)
+			break;
+	}
+	vnc_destroy(vc);
+	return c->done >= 5 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct vnc_config cfg;
+	struct ctx c = { 0 };
+	struct server sv;
+	int cycles = argc > 2 ? atoi(argv[2]) : 1000, i, fds0, fds1, port;
+	size_t heap100 = 0, heap_end;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_cycles SESSION-FILE [CYCLES]\n");
+		return 2;
+	}
+	log_set_level(LOG_SILENT);
+	if (start_server(&sv, argv[1], &port) < 0)
+		return 1;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.host = "127.0.0.1";
+	cfg.port = port;
+	cfg.quality = 5;
+	cfg.compress = -1;
+	cfg.local_cursor = true;
+	cfg.read_timeout_s = 5;
+	pixfmt_from_name("xrgb8888", &cfg.fmt);
+	fds0 = count_fds();
+	for (i = 0; i < cycles; i++) {
+		if (cycle(&cfg, &c) < 0) {
+			fprintf(stderr, "FAIL: cycle %d did not replay the "
+					"session (%d updates)\n",
+				i, c.done);
+			return 1;
+		}
+		if (i == 99)
+			heap100 = heap_in_use();
+	}
+	fds1 = count_fds();
+	heap_end = heap_in_use();
+	free(c.fb);
+	shutdown(sv.lfd, SHUT_RDWR);
+	pthread_join(sv.thread, NULL);
+	close(sv.lfd);
+	free(sv.buf);
+	printf("%d cycles: fds %d -> %d, heap in use after 100 cycles %zu, "
+	       "after %d %zu\n",
+	       cycles, fds0, fds1, heap100, cycles, heap_end);
+	if (fds1 != fds0) {
+		fprintf(stderr, "FAIL: %d fds leaked\n", fds1 - fds0);
+		return 1;
+	}
+	/* mallinfo2 sees only glibc's heap (not ASan's): 0 under ASan. */
+	if (cycles > 100 && heap_end > heap100 + 16384) {
+		fprintf(stderr, "FAIL: heap grew by %zu bytes over %d cycles\n",
+			heap_end - heap100, cycles - 100);
+		return 1;
+	}
+	return 0;
+}

@@ -794,8 +794,13 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 		 * until the blitter has drawn them too. */
 		if (!meter_wait(&m, all_drawn, DRAIN_TIMEOUT_MS)) {
 			log_error("bench: the blitter did not draw the last "
-				  "updates within %d s",
-				  DRAIN_TIMEOUT_MS / 1000);
+				  "updates within %d s (%llu of %llu drawn, "
+				  "%llu of %llu taken)",
+				  DRAIN_TIMEOUT_MS / 1000,
+				  (unsigned long long)m.measured_done,
+				  (unsigned long long)m.measured_pushed,
+				  (unsigned long long)atomic_load(&m.tail),
+				  (unsigned long long)atomic_load(&m.head));
 			goto out_vnc;
 		}
 		r->cpu_blit_ns += blit_cpu_ns(&m) - m.cpu0_blit;

@@ -468,6 +468,12 @@ void benchsrv_stop(struct benchsrv *s)
 	if (!s)
 		return;
 	rfbShutdownServer(s->screen, TRUE);
+	/* Client threads call on_gone() as their sockets close; they touch
+	 * s, so it lives until they are done (and leaks if one hangs). */
+	if (wait_no_clients(s, 5000) < 0) {
+		log_warn("bench server: a client thread did not finish");
+		return;
+	}
 	s->screen->cursor = NULL;
 	rfbScreenCleanup(s->screen);
 	rfbFreeCursor(s->cursor);

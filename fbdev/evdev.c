@@ -35,6 +35,7 @@ struct edev {
 	int fd;
 	struct libevdev *dev;
 	bool keyboard, pointer, grabbed;
+	bool heard; /* an event came from it (logged once) */
 	struct ptr ptr;
 };
 
@@ -453,6 +454,11 @@ static void handle_event(struct evdev_in *in, struct edev *e,
 
 	if (in->suspended)
 		return;
+	if (!e->heard) {
+		/* Which device is live, for "my mouse does nothing". */
+		log_debug("%s: first event", e->path);
+		e->heard = true;
+	}
 	if (ev->type == EV_KEY && e->keyboard &&
 	    !(ev->code >= BTN_MISC && ev->code < KEY_OK)) {
 		r = kbd_feed(in->kbd, ev->code, ev->value);

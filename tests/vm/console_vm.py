@@ -29,7 +29,8 @@ testserver $SRVARGS > /tmp/srv.log 2>&1 &
 waitfor /tmp/srv.log READY 20 || exit 1
 P=$(sed -n 's/^READY //p' /tmp/srv.log)
 start_vncfb() {  # start_vncfb LOG N: waits for the N-th first update
-	vncfb -v 127.0.0.1::$P > $1 2>&1 &
+	: > $1
+	vncfb -v 127.0.0.1::$P >> $1 2>&1 &
 	V=$!
 	# Its log on the console too, for the event script's waits.
 	tail -f $1 &

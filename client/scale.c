@@ -585,6 +585,21 @@ hsum_avx2(uint8_t *out, const uint16_t *v, const int32_t *start,
  * pair into place (vpermd across the 8-pixel window), pair their
  * channels (pshufb), multiply-add with the byte weights (pmaddubsw); a
  * second pair of taps (3 or 4 taps an output) adds another round. */
+/* The 8-pixel window at pixel x of a row rw pixels long; past the end
+ * (the last group or two) from a zero-padded copy, never reading beyond
+ * the picture. */
+__attribute__((target("avx2"))) static inline __m256i
+load_window(const uint8_t *row, uint32_t rw, int32_t x)
+{
+	uint8_t tail[32] = {0};
+
+	if ((uint32_t)x + 8 <= rw)
+		return _mm256_loadu_si256(
+		    (const __m256i *)(row + (size_t)x * 4));
+	memcpy(tail, row + (size_t)x * 4, (size_t)(rw - (uint32_t)x) * 4);
+	return _mm256_loadu_si256((const __m256i *)tail);
+}
+
 __attribute__((target("avx2"))) static inline __m256i
 hx_pair(__m256i px, const uint32_t *idx, const int8_t *w, __m256i pairs)
 {
@@ -609,8 +624,9 @@ hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	unsigned np = e->pairs;
 	uint32_t g, end = g1;
 
-	/* Windows past the row's end would read past the picture: those
-	 * groups (at most the last two) take the C path. gsrc only grows. */
+	/* The uniform loop loads whole windows: it stops before the first
+	 * that would reach past the row (gsrc only grows); load_window
+	 * takes the rest. */
 	while (end > g0 && (uint32_t)gsrc[end - 1] + 8 > rw)
 		end--;
 	g = g0;
@@ -648,9 +664,8 @@ hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 					    _mm256_maddubs_epi16(px, w));
 		}
 	}
-	for (; g < end; g++) {
-		__m256i px = _mm256_loadu_si256(
-		    (const __m256i *)(row + (size_t)gsrc[g] * 4));
+	for (; g < g1; g++) {
+		__m256i px = load_window(row, rw, gsrc[g]);
 		__m256i acc = hx_pair(px, gidx + (size_t)g * np * 8,
 				      gw + (size_t)g * np * 32, pairs);
 
@@ -660,8 +675,6 @@ hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 					 gw + ((size_t)g * 2 + 1) * 32, pairs));
 		_mm256_storeu_si256((__m256i *)(h + (size_t)g * 16), acc);
 	}
-	for (; g < g1; g++)
-		hx_group_c(h, row, e, g);
 }
 
 __attribute__((target("avx2"))) static void
@@ -774,13 +787,10 @@ hxw_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	    6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
 	const int32_t *gsrc = e->gsrc;
 	unsigned np = e->pairs, p;
-	uint32_t g, end = g1;
+	uint32_t g;
 
-	while (end > g0 && (uint32_t)gsrc[end - 1] + 8 > rw)
-		end--;
-	for (g = g0; g < end; g++) {
-		__m256i px = _mm256_loadu_si256(
-		    (const __m256i *)(row + (size_t)gsrc[g] * 4));
+	for (g = g0; g < g1; g++) {
+		__m256i px = load_window(row, rw, gsrc[g]);
 		__m256i a = _mm256_setzero_si256(), b = a;
 
 		for (p = 0; p < e->gpairs[g]; p++)
@@ -796,8 +806,6 @@ hxw_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 					    _mm256_srli_epi32(b, 7)),
 			0xd8));
 	}
-	for (; g < g1; g++)
-		hxw_group_c((uint16_t *)h, row, e, g);
 }
 
 __attribute__((target("avx2"))) static void

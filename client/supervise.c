@@ -13,6 +13,7 @@
 #include "supervise.h"
 
 static volatile pid_t worker_pid;
+static struct output *volatile supervised;
 
 static void forward(int signo)
 {
@@ -23,6 +24,25 @@ static void forward(int signo)
 	errno = saved;
 }
 
+/* The supervisor itself got a fatal signal (most likely sent to it, as
+ * to "vncfb"'s pid): the worker must not live on drawing over a restored
+ * console, so it goes first; then restore and die of the same signal.
+ * Async-signal-safe calls only. */
+static void on_fatal(int signo)
+{
+	struct output *o = supervised;
+	pid_t pid = worker_pid;
+
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	if (o && o->impl && o->impl->emergency_restore)
+		o->impl->emergency_restore(o);
+	signal(signo, SIG_DFL);
+	raise(signo);
+}
+
 int supervise(struct output *out, bool *parent)
 {
 	/* Everything the worker reacts to: quit, screenshot, and the VT
@@ -30,6 +50,7 @@ int supervise(struct output *out, bool *parent)
 	 * process that opened the output: this one). */
 	const int fwd[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
 			    SIGUSR2, SIGRTMIN, SIGRTMIN + 1, SIGWINCH };
+	const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 	struct sigaction sa;
 	sigset_t block, old;
 	size_t i;
@@ -42,6 +63,8 @@ int supervise(struct output *out, bool *parent)
 	sigemptyset(&block);
 	for (i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++)
 		sigaddset(&block, fwd[i]);
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		sigaddset(&block, fatal[i]);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	pid = fork();
 	if (pid < 0) {
@@ -58,12 +81,17 @@ int supervise(struct output *out, bool *parent)
 	}
 	*parent = true;
 	worker_pid = pid;
+	supervised = out;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = forward;
 	sa.sa_flags = SA_RESTART;
 	for (i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++)
 		sigaction(fwd[i], &sa, NULL);
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_RESETHAND;
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		sigaction(fatal[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 
@@ -75,6 +103,7 @@ int supervise(struct output *out, bool *parent)
 		}
 	}
 	worker_pid = 0;
+	supervised = NULL;
 	/* Always: a worker that ended cleanly has restored already and the
 	 * restore is idempotent; one that was killed could not. */
 	if (out->impl && out->impl->emergency_restore)

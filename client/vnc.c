@@ -9,6 +9,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -821,12 +823,37 @@ static void set_read_timeout(rfbClient *cl, int fd, int secs)
 	cl->readTimeout = 1;
 }
 
+/* A read on a socket with SO_RCVTIMEO is not restarted after a signal
+ * handler (SA_RESTART or not), and libvncclient takes the EINTR for a
+ * broken connection. So signals stay blocked on this thread while
+ * libvncclient reads; they wait (at most the read timeout) and then reach
+ * their handlers, which only write to a pipe. Faults are never blocked. */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigfillset(&set);
+	sigdelset(&set, SIGSEGV);
+	sigdelset(&set, SIGBUS);
+	sigdelset(&set, SIGILL);
+	sigdelset(&set, SIGFPE);
+	sigdelset(&set, SIGABRT);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+static void release_signals(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 /* The RFB handshake over a connected fd (owned from here on). 0, or -1
  * with the reason logged and *err set; then fd is closed. */
 static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 {
 	const struct vnc_config *cfg = &vc->cfg;
 	rfbClient *cl;
+	sigset_t sigs;
+	rfbBool ok;
 
 	cl = rfbGetClient(8, 3, 4);
 	if (!cl) {
@@ -870,7 +897,10 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	cl->GotXCutText = cb_cut_text;
 
 	vc->in_handshake = true;
-	if (!InitialiseRFBConnection(cl)) {
+	hold_signals(&sigs);
+	ok = InitialiseRFBConnection(cl);
+	release_signals(&sigs);
+	if (!ok) {
 		*err = classify_failure(vc, true);
 		goto err_client;
 	}
@@ -972,6 +1002,7 @@ int vnc_fd(const struct vnc_client *vc)
 int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err)
 {
 	rfbClient *cl = vc->cl;
+	sigset_t sigs;
 
 	/* Called when poll() saw the socket readable: the first byte of what
 	 * follows has arrived. Messages decoded from bytes buffered during
@@ -979,13 +1010,16 @@ int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err)
 	vc->rx_ns = monotonic_ns();
 	/* One message per call, then whatever libvncclient already has in
 	 * its buffer: poll() cannot see those bytes. */
+	hold_signals(&sigs);
 	do {
 		last_msg[0] = '\0';
 		if (!HandleRFBServerMessage(cl)) {
+			release_signals(&sigs);
 			*err = classify_failure(vc, false);
 			return -1;
 		}
 	} while (cl->buffered > 0);
+	release_signals(&sigs);
 	return 0;
 }
 

@@ -112,6 +112,64 @@ static void run(const char *name, enum how how, int want_status)
 	printf("%-8s status %d, console restored\n", name, status);
 }
 
+/* SIGSEGV sent to the supervisor itself (as "kill -SEGV $(pidof
+ * vncfb)" would): it must take the worker down, restore, and die of the
+ * signal. The supervisor is a child of this test here. */
+static void run_fatal_to_supervisor(void)
+{
+	int wp[2], st;
+	pid_t sup, wk = 0;
+	char c;
+
+	if (pipe(wp) < 0)
+		return;
+	sup = fork();
+	if (sup == 0) {
+		struct output out;
+		bool parent;
+
+		memset(&out, 0, sizeof(out));
+		out.impl = &fake_impl;
+		supervise(&out, &parent);
+		if (!parent) {
+			pid_t me = getpid();
+
+			if (write(wp[1], &me, sizeof(me)) != sizeof(me))
+				_exit(97);
+			for (;;)
+				pause();
+		}
+		_exit(96);
+	}
+	if (read(wp[0], &wk, sizeof(wk)) != sizeof(wk)) {
+		fprintf(stderr, "FAIL fatal: no worker\n");
+		fails++;
+		return;
+	}
+	usleep(50000);
+	kill(sup, SIGSEGV);
+	waitpid(sup, &st, 0);
+	if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV) {
+		fprintf(stderr, "FAIL fatal: supervisor status %#x\n", st);
+		fails++;
+	}
+	if (kill(wk, 0) == 0 || errno != ESRCH) {
+		fprintf(stderr, "FAIL fatal: the worker outlived the "
+				"supervisor\n");
+		fails++;
+		kill(wk, SIGKILL);
+	}
+	usleep(10000);
+	if (read(restore_pipe[0], &c, 1) != 1) {
+		fprintf(stderr, "FAIL fatal: console not restored\n");
+		fails++;
+	}
+	printf("%-8s supervisor died of SIGSEGV, worker gone, console "
+	       "restored\n", "fatal");
+	close(wp[0]);
+	close(wp[1]);
+}
+
 int main(void)
 {
 	if (pipe(restore_pipe) < 0)
@@ -124,5 +182,6 @@ int main(void)
 	run("SIGKILL", KILL, 1);
 	run("abort", ABORT, 1);
 	run("forward", FORWARD, 7);
+	run_fatal_to_supervisor();
 	return fails ? 1 : 0;
 }

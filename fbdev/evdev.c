@@ -312,9 +312,11 @@ static int scan_dir(struct evdev_in *in, int *denied)
 
 	n = scandir(INPUT_DIR, &names, NULL, versionsort);
 	if (n < 0) {
+		int err = errno;
+
 		log_warn("%s: %s: no local keyboard or mouse", INPUT_DIR,
-			 strerror(errno));
-		return -errno;
+			 strerror(err));
+		return -err;
 	}
 	for (i = 0; i < n; i++) {
 		if (is_event_node(names[i]->d_name)) {
@@ -552,11 +554,13 @@ static int evdev_dispatch(struct input *inp, const struct input_sink *sink)
 	in->have_sink = true;
 	for (;;) {
 		n = epoll_wait(in->epfd, evs, 16, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			log_error("epoll_wait: %s", strerror(errno));
-			return -errno;
+			int err = errno;
+
+			log_error("epoll_wait: %s", strerror(err));
+			return -err;
 		}
 		if (n == 0)
 			return 0;

@@ -267,10 +267,12 @@ static int map_device(struct output *out, struct fb_priv *p)
 	p->mem = mmap(NULL, p->mem_len, PROT_READ | PROT_WRITE, MAP_SHARED,
 		      p->fd, 0);
 	if (p->mem == MAP_FAILED) {
+		int err = errno;
+
 		p->mem = NULL;
 		log_error("mmap %s (%zu bytes): %s", p->path, p->mem_len,
-			  strerror(errno));
-		return -errno;
+			  strerror(err));
+		return -err;
 	}
 	out->width = v->xres;
 	out->height = v->yres;
@@ -328,16 +330,21 @@ static int fbdev_open(struct output *out, const char *arg)
 		log_open_error(path, errno);
 		goto fail;
 	}
-	if (ioctl(p->fd, FBIOGET_FSCREENINFO, &p->fix) < 0 ||
-	    ioctl(p->fd, FBIOGET_VSCREENINFO, &p->var) < 0) {
+	if (ioctl(p->fd, FBIOGET_FSCREENINFO, &p->fix) < 0) {
 		ret = -errno;
 		if (errno == ENOTTY || errno == EINVAL)
 			log_error("%s is not a framebuffer device (ioctl "
 				  "FBIOGET_FSCREENINFO: %s)",
 				  path, strerror(errno));
 		else
-			log_error("ioctl FBIOGET_VSCREENINFO on %s: %s", path,
+			log_error("ioctl FBIOGET_FSCREENINFO on %s: %s", path,
 				  strerror(errno));
+		goto fail;
+	}
+	if (ioctl(p->fd, FBIOGET_VSCREENINFO, &p->var) < 0) {
+		ret = -errno;
+		log_error("ioctl FBIOGET_VSCREENINFO on %s: %s", path,
+			  strerror(errno));
 		goto fail;
 	}
 	ret = read_format(p, &out->fmt);

@@ -10,8 +10,8 @@
 #include "platform.h"
 
 const struct output_impl *const platform_outputs[] = {
-	&fbdev_output_impl,
-	NULL,
+    &fbdev_output_impl,
+    NULL,
 };
 
 const struct input_impl *const platform_input = &evdev_input_impl;

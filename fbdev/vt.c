@@ -91,14 +91,13 @@ static int find_vt(void)
 static int install_signals(struct vt *vt)
 {
 	struct sigaction sa;
-	int i;
 
 	if (pipe2(vt->pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
-		log_error("pipe: %s", strerror(errno));
-		return -errno;
+		int err = errno;
+
+		log_error("pipe: %s", strerror(err));
+		return -err;
 	}
-	for (i = 0; i < 2; i++)
-		fcntl(vt->pipe[i], F_SETFD, FD_CLOEXEC);
 	sig_wfd = vt->pipe[1];
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
@@ -130,8 +129,10 @@ static int show_vt(struct vt *vt)
 		return 0;
 	if (ioctl(vt->fd, VT_ACTIVATE, vt->num) < 0 ||
 	    ioctl(vt->fd, VT_WAITACTIVE, vt->num) < 0) {
-		log_error("ioctl VT_ACTIVATE %d: %s", vt->num, strerror(errno));
-		return -errno;
+		int err = errno;
+
+		log_error("ioctl VT_ACTIVATE %d: %s", vt->num, strerror(err));
+		return -err;
 	}
 	return 0;
 }
@@ -276,8 +277,10 @@ enum vt_request vt_next_event(struct vt *vt)
 int vt_ack_release(struct vt *vt)
 {
 	if (ioctl(vt->fd, VT_RELDISP, 1) < 0) {
-		log_error("ioctl VT_RELDISP: %s", strerror(errno));
-		return -errno;
+		int err = errno;
+
+		log_error("ioctl VT_RELDISP: %s", strerror(err));
+		return -err;
 	}
 	vt->active = false;
 	return 0;

@@ -152,6 +152,12 @@ int vt_open(struct vt *vt)
 		return n;
 	vt->num = n;
 	snprintf(path, sizeof(path), "/dev/tty%d", n);
+	/* The kernel lets only the VT's own session (or root) switch it. */
+	if (n != stdin_vt() && geteuid() == 0)
+		log_warn("%s is not vncfb's terminal: once root is dropped, "
+			 "VT switching is refused; start vncfb on the VT (a "
+			 "login there, or systemd's TTYPath)",
+			 path);
 	vt->fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (vt->fd < 0) {
 		log_warn("%s: %s: the text console is left as it is", path,

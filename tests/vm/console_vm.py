@@ -17,6 +17,11 @@ import tempfile
 # The guest side. testserver's output goes to the console stream (for the
 # event script's "wait") and to a file (for the guest's own waits).
 GUEST_PRELUDE = r'''
+# vncfb started as root drops to nobody once its devices are open.
+grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+	echo 'nobody:x:65534:65534:nobody:/nonexistent:/bin/false' >> /etc/passwd
+grep -q '^nogroup:' /etc/group 2>/dev/null ||
+	echo 'nogroup:x:65534:' >> /etc/group
 log() { echo "$@"; }
 waitfor() {  # waitfor FILE REGEX SECONDS
 	i=0
@@ -30,7 +35,10 @@ waitfor /tmp/srv.log READY 20 || exit 1
 P=$(sed -n 's/^READY //p' /tmp/srv.log)
 start_vncfb() {  # start_vncfb LOG N: waits for the N-th first update
 	: > $1
-	vncfb -v 127.0.0.1::$P >> $1 2>&1 &
+	# As after a login on tty1 (or systemd's TTYPath): the VT is stdin
+	# and the controlling terminal, which lets vncfb switch VTs after it
+	# has dropped root.
+	setsid -c vncfb -v $VARGS 127.0.0.1::$P < /dev/tty1 >> $1 2>&1 &
 	V=$!
 	# Its log on the console too, for the event script's waits.
 	tail -f $1 &
@@ -66,7 +74,8 @@ kdprobe /dev/tty1 | sed 's/^/DURING /'
 kill -TERM $V; wait $V; log "EXIT1 $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
 start_vncfb /tmp/v2.log 2
-kill -SEGV $V; wait $V; log "EXIT2 $?"
+# The session runs in a child of the console supervisor: crash that one.
+kill -SEGV $(cat /proc/$V/task/$V/children); wait $V; log "EXIT2 $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERSEGV /'
 ''',
         'events': [
@@ -94,7 +103,9 @@ kdprobe /dev/tty1 | sed 's/^/AFTERSEGV /'
         'probes': {'DURING': 'KDMODE graphics VTMODE process ACTIVE 1',
                    'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1',
                    'AFTERSEGV': 'KDMODE text VTMODE auto ACTIVE 1'},
-        'exits': {'EXIT1': 0, 'EXIT2': 139},
+        # The supervisor says the session died, and exits 1.
+        'exits': {'EXIT1': 0, 'EXIT2': 1},
+        'log': 'died on signal 11',
     },
     # bochs-drm fbdev emulation (shadow + deferred io), USB tablet
     # (absolute), the local cursor (drawn where the pointer is, its old
@@ -104,14 +115,25 @@ kdprobe /dev/tty1 | sed 's/^/AFTERSEGV /'
         'vm': ['--fb', 'bochs', '--res', '1024x768', '--mouse', 'usb'],
         'srv': ['--cursor'],
         'guest': r'''
+# What udev does: input nodes group input, mode 660, a moment after they
+# appear; vncfb drops root to a user of that group, so it can still open
+# devices plugged in later.
+echo 'input:x:104:' >> /etc/group
+echo 'vnc:x:1000:104:vnc:/nonexistent:/bin/false' >> /etc/passwd
+chgrp input /dev/input/event*; chmod 660 /dev/input/event*
+(while sleep 0.5; do
+	chgrp input /dev/input/event* && chmod 660 /dev/input/event*
+done) &
+VARGS='--user vnc'
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
 waitfor /tmp/srv.log 'KEY 0 0x78' 90
-# Stopped, vncfb cannot read: the host's burst overflows the tablet's
-# evdev buffer and the kernel drops events.
-kill -STOP $V; log STOPPED
+# Stopped, the session cannot read: the host's burst overflows the
+# tablet's evdev buffer and the kernel drops events.
+C=$(cat /proc/$V/task/$V/children)
+kill -STOP $C; log STOPPED
 sleep 12
-kill -CONT $V; log CONTINUED
+kill -CONT $C; log CONTINUED
 wait $V; log "EXIT1 $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERQUIT /'
 ''',
@@ -139,8 +161,8 @@ kdprobe /dev/tty1 | sed 's/^/AFTERQUIT /'
         'ptr_ignore': 8,  # the wheel burst's clicks
         'probes': {'AFTERQUIT': 'KDMODE text VTMODE auto ACTIVE 1'},
         'exits': {'EXIT1': 0},
-        'log': ['quit chord pressed', 'events dropped by the kernel',
-                'QEMU USB Keyboard) keyboard',
+        'log': ['quit chord pressed', 'running as vnc',
+                'events dropped by the kernel', 'QEMU USB Keyboard) keyboard',
                 '/dev/input/event2: first event'],
     },
     # vesafb 16 bpp (rgb565): the shadow and the wire in the device's own

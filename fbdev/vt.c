@@ -152,12 +152,6 @@ int vt_open(struct vt *vt)
 		return n;
 	vt->num = n;
 	snprintf(path, sizeof(path), "/dev/tty%d", n);
-	/* The kernel lets only the VT's own session (or root) switch it. */
-	if (n != stdin_vt() && geteuid() == 0)
-		log_warn("%s is not vncfb's terminal: once root is dropped, "
-			 "VT switching is refused; start vncfb on the VT (a "
-			 "login there, or systemd's TTYPath)",
-			 path);
 	vt->fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (vt->fd < 0) {
 		log_warn("%s: %s: the text console is left as it is", path,
@@ -280,12 +274,24 @@ enum vt_request vt_next_event(struct vt *vt)
 	return c == 'R' ? VT_EV_RELEASE : VT_EV_ACQUIRE;
 }
 
+/* Why a VT ioctl was refused, when the reason is ours. */
+static const char *perm_hint(int err)
+{
+	/* The kernel lets only the VT's own session (or root) switch it. */
+	if (err == EPERM && geteuid() != 0)
+		return " (vncfb must run on the VT itself once it is not root: "
+		       "start it from a login there, or with systemd's "
+		       "TTYPath)";
+	return "";
+}
+
 int vt_ack_release(struct vt *vt)
 {
 	if (ioctl(vt->fd, VT_RELDISP, 1) < 0) {
 		int err = errno;
 
-		log_error("ioctl VT_RELDISP: %s", strerror(err));
+		log_error("ioctl VT_RELDISP: %s%s", strerror(err),
+			  perm_hint(err));
 		return -err;
 	}
 	vt->active = false;
@@ -325,7 +331,8 @@ int vt_activate(int n)
 		close(fd);
 out:
 	if (ret < 0 && !warned) {
-		log_warn("cannot switch to VT %d: %s", n, strerror(-ret));
+		log_warn("cannot switch to VT %d: %s%s", n, strerror(-ret),
+			 perm_hint(-ret));
 		warned = true;
 	}
 	return ret;

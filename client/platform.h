@@ -22,6 +22,13 @@ int platform_current_cpu(void);
  * nothing to say); used in the error message. */
 const char *platform_pin_hint(void);
 
+/* Dropping root (privs.c) while keeping what the console needs: called
+ * right before and right after the switch of user ids. On Linux the VT
+ * ioctls (VT_RELDISP on a switch, KDSETMODE, VT_ACTIVATE) need
+ * CAP_SYS_TTY_CONFIG unless the VT is the controlling terminal, so that
+ * one capability is kept; elsewhere nothing. 0 or -errno (logged). */
+int platform_privs_before_drop(void);
+int platform_privs_after_drop(void);
 /* NULL-terminated list of the platform's outputs; the first is the default
  * console output. */
 extern const struct output_impl *const platform_outputs[];

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "platform.h"
 #include "privs.h"
 
 int privs_no_core_dumps(void)
@@ -38,17 +39,27 @@ int privs_drop(const char *user)
 		return 0;
 	errno = 0;
 	pw = getpwnam(name);
-	if (!pw) {
-		log_error("cannot drop root: no user '%s'%s", name,
-			  user ? "" : " (name one with --user)");
+	if (pw) {
+		uid = pw->pw_uid;
+		gid = pw->pw_gid;
+	} else if (!user) {
+		/* A minimal system (an initramfs, a container) may have no
+		 * user database: the conventional nobody ids still own
+		 * nothing. */
+		uid = PRIVS_FALLBACK_ID;
+		gid = PRIVS_FALLBACK_ID;
+		log_warn("no user '%s': dropping root to uid and gid %u", name,
+			 (unsigned)uid);
+	} else {
+		log_error("cannot drop root: no user '%s'", name);
 		return -ENOENT;
 	}
-	uid = pw->pw_uid;
-	gid = pw->pw_gid;
 	if (uid == 0) {
 		log_error("--user %s is root: nothing would be dropped", name);
 		return -EINVAL;
 	}
+	if (platform_privs_before_drop() < 0)
+		return -EPERM;
 	if (setgroups(1, &gid) < 0) {
 		log_error("setgroups: %s", strerror(errno));
 		return -errno;
@@ -67,6 +78,8 @@ int privs_drop(const char *user)
 			  name);
 		return -EPERM;
 	}
+	if (platform_privs_after_drop() < 0)
+		return -EPERM;
 	log_info("running as %s (uid %u) from here on", name, (unsigned)uid);
 	return 0;
 }

@@ -9,6 +9,8 @@
 
 /* The user a root-started vncfb becomes without --user. */
 #define PRIVS_DEFAULT_USER "nobody"
+/* Its ids when the system has no such user (Linux's overflow id). */
+#define PRIVS_FALLBACK_ID 65534
 
 /* No core files from this process (RLIMIT_CORE 0). 0 or -errno. */
 int privs_no_core_dumps(void);

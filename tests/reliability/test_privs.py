@@ -39,6 +39,7 @@ def main():
         uid = proc_field(p.pid, "Uid")
         gid = proc_field(p.pid, "Gid")
         groups = proc_field(p.pid, "Groups")
+        caps = (proc_field(p.pid, "CapEff"), proc_field(p.pid, "CapPrm"))
         core = [l for l in open(f"/proc/{p.pid}/limits")
                 if l.startswith("Max core file size")]
         err = p.communicate(timeout=20)[1]
@@ -53,6 +54,11 @@ def main():
         if gid != [str(nobody.pw_gid)] * 4 or \
                 groups not in ([str(nobody.pw_gid)], []):
             print(f"FAIL: gids {gid} groups {groups}", file=sys.stderr)
+            fails += 1
+        # Only CAP_SYS_TTY_CONFIG (bit 26) stays, for VT switching.
+        if caps != (["0000000004000000"], ["0000000004000000"]):
+            print(f"FAIL: capabilities {caps}, want only "
+                  "CAP_SYS_TTY_CONFIG", file=sys.stderr)
             fails += 1
         if not core or core[0].split()[4:6] != ["0", "0"]:
             print(f"FAIL: core dumps not off: {core}", file=sys.stderr)

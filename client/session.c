@@ -769,14 +769,6 @@ int session_run(struct options *o)
 		s.blit.cpu = -1;
 	}
 	verify_cpu(&s, cpu);
-	if (o->mode == MODE_DEMO) {
-		demo = demo_start(o->output ? o->output : s.out.impl->name);
-		if (!demo)
-			goto out_blit;
-		free(o->host);
-		o->host = strdup("127.0.0.1");
-		o->port = demo_port(demo);
-	}
 	if (platform_input && !o->view_only && s.out.impl != &output_mem_impl) {
 		struct input_config icfg = { o->input, o->keymap, true };
 
@@ -795,6 +787,16 @@ int session_run(struct options *o)
 
 	if (drop_privileges(&s) < 0)
 		goto out_input;
+	/* After the drop: setuid in a threaded process interrupts every
+	 * thread's select(), which libvncserver's threads take as fatal. */
+	if (o->mode == MODE_DEMO) {
+		demo = demo_start(o->output ? o->output : s.out.impl->name);
+		if (!demo)
+			goto out_input;
+		free(o->host);
+		o->host = strdup("127.0.0.1");
+		o->port = demo_port(demo);
+	}
 	memset(&vcfg, 0, sizeof(vcfg));
 	vcfg.host = o->host;
 	vcfg.port = o->port;

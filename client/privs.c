@@ -32,27 +32,44 @@ int privs_drop(const char *user)
 {
 	const char *name = user ? user : PRIVS_DEFAULT_USER;
 	struct passwd *pw;
-	gid_t gid;
+	gid_t gid, groups[2];
+	int ngroups;
 	uid_t uid;
 
 	if (!privs_are_root())
 		return 0;
 	errno = 0;
 	pw = getpwnam(name);
-	if (pw) {
-		uid = pw->pw_uid;
-		gid = pw->pw_gid;
-	} else if (!user) {
-		/* A minimal system (an initramfs, a container) may have no
-		 * user database: the conventional nobody ids still own
-		 * nothing. */
-		uid = PRIVS_FALLBACK_ID;
-		gid = PRIVS_FALLBACK_ID;
-		log_warn("no user '%s': dropping root to uid and gid %u", name,
-			 (unsigned)uid);
-	} else {
+	if (!pw && !user) {
+		/* A minimal system (an initramfs) without a user database:
+		 * nobody to become, and its device nodes are root's only,
+		 * so a hot-plugged keyboard could not be opened either. */
+		log_warn("no user '%s' on this system: staying root (name a "
+			 "user with --user)",
+			 name);
+		return 0;
+	}
+	if (!pw) {
 		log_error("cannot drop root: no user '%s'", name);
 		return -ENOENT;
+	}
+	uid = pw->pw_uid;
+	gid = pw->pw_gid;
+	/* Supplementary groups: --user's own (a 'vncfb' user in group input
+	 * can open hot-plugged keyboards); nobody gets only 'input', for
+	 * the same reason, where that group exists. */
+	ngroups = 0;
+	if (user) {
+		if (initgroups(name, gid) < 0) {
+			log_error("initgroups %s: %s", name, strerror(errno));
+			return -errno;
+		}
+	} else {
+		struct group *gr = getgrnam("input");
+
+		groups[ngroups++] = gid;
+		if (gr)
+			groups[ngroups++] = gr->gr_gid;
 	}
 	if (uid == 0) {
 		log_error("--user %s is root: nothing would be dropped", name);
@@ -60,7 +77,7 @@ int privs_drop(const char *user)
 	}
 	if (platform_privs_before_drop() < 0)
 		return -EPERM;
-	if (setgroups(1, &gid) < 0) {
+	if (ngroups && setgroups(ngroups, groups) < 0) {
 		log_error("setgroups: %s", strerror(errno));
 		return -errno;
 	}

@@ -9,14 +9,13 @@
 
 /* The user a root-started vncfb becomes without --user. */
 #define PRIVS_DEFAULT_USER "nobody"
-/* Its ids when the system has no such user (Linux's overflow id). */
-#define PRIVS_FALLBACK_ID 65534
 
 /* No core files from this process (RLIMIT_CORE 0). 0 or -errno. */
 int privs_no_core_dumps(void);
 /* When running as root, switch to user (NULL: PRIVS_DEFAULT_USER): its
- * uid, gid and only its group, and check that root cannot be regained.
- * Not root: nothing (0). 0 or -errno, logged. */
+ * uid, gid and supplementary groups (nobody: its group and 'input'), and
+ * check that root cannot be regained. Not root, or no nobody on the
+ * system (warned): nothing (0). 0 or -errno, logged. */
 int privs_drop(const char *user);
 /* Whether privs_drop would do something. */
 bool privs_are_root(void);

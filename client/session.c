@@ -550,23 +550,15 @@ static int session_timeout(const struct session *s, int timeout)
 
 /* --- Supervisor and privileges --- */
 
-/* The rest of the session runs in a worker process when the output has a
- * console to give back (supervise.h). True in the supervisor, with the
- * exit status in *status. VNCFB_NO_SUPERVISOR=1 turns it off (debugging
- * under gdb). */
-static bool run_supervised(struct session *s, int *status)
+/* A supervisor process restores the console if this one dies, when the
+ * output has a console to give back (supervise.h). VNCFB_NO_SUPERVISOR=1
+ * turns it off (debugging). */
+static void start_supervisor(struct session *s)
 {
 	const char *off = getenv("VNCFB_NO_SUPERVISOR");
-	bool parent;
-	int ret;
 
-	if (!s->out.impl->emergency_restore || (off && *off == '1'))
-		return false;
-	ret = supervise(&s->out, &parent);
-	if (ret < 0 || !parent)
-		return false;
-	*status = ret;
-	return true;
+	if (s->out.impl->emergency_restore && !(off && *off == '1'))
+		supervise_start(&s->out);
 }
 
 static char *cached_password(void *ctx)
@@ -724,8 +716,7 @@ int session_run(struct options *o)
 	if (output_open(&s.out, o->output) < 0)
 		return 1;
 	fatal_output = &s.out;
-	if (run_supervised(&s, &ret))
-		goto out_output;
+	start_supervisor(&s);
 	if (cpu == CPU_AUTO)
 		cpu = choose_cpu(&s);
 	pixfmt_shadow_for(&s.out.fmt, &sfmt);
@@ -864,6 +855,7 @@ out_shadow:
 out_output:
 	fatal_output = NULL;
 	output_close(&s.out);
+	supervise_done();
 	if (s.password)
 		passwd_free(s.password);
 	return ret;

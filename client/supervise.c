@@ -2,117 +2,82 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "supervise.h"
 
-static volatile pid_t worker_pid;
-static struct output *volatile supervised;
+/* vncfb's end of the pipe; -1 without a supervisor. */
+static int watch_fd = -1;
 
-static void forward(int signo)
+/* In the supervisor: wait for vncfb to end, then restore unless it said
+ * it did so itself. Never returns. */
+static void __attribute__((noreturn)) run(struct output *out, int fd)
 {
-	int saved = errno;
+	char c;
+	ssize_t n;
+	int sig;
 
-	if (worker_pid > 0)
-		kill(worker_pid, signo);
-	errno = saved;
+	/* Quit signals are for vncfb (a terminal's Ctrl+C reaches the
+	 * whole process group; systemd signals the whole cgroup): this
+	 * process leaves only once vncfb has gone. */
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP && sig != SIGSEGV &&
+		    sig != SIGBUS && sig != SIGILL && sig != SIGFPE &&
+		    sig != SIGABRT && sig != SIGCHLD)
+			signal(sig, SIG_IGN);
+	do
+		n = read(fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1 && out->impl && out->impl->emergency_restore)
+		out->impl->emergency_restore(out);
+	_exit(0);
 }
 
-/* The supervisor itself got a fatal signal (most likely sent to it, as
- * to "vncfb"'s pid): the worker must not live on drawing over a restored
- * console, so it goes first; then restore and die of the same signal.
- * Async-signal-safe calls only. */
-static void on_fatal(int signo)
+int supervise_start(struct output *out)
 {
-	struct output *o = supervised;
-	pid_t pid = worker_pid;
-
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-	}
-	if (o && o->impl && o->impl->emergency_restore)
-		o->impl->emergency_restore(o);
-	signal(signo, SIG_DFL);
-	raise(signo);
-}
-
-int supervise(struct output *out, bool *parent)
-{
-	/* Everything the worker reacts to: quit, screenshot, and the VT
-	 * switch signals the kernel sends to whoever set VT_PROCESS (the
-	 * process that opened the output: this one). */
-	const int fwd[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
-			    SIGUSR2, SIGRTMIN, SIGRTMIN + 1, SIGWINCH };
-	const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
-	struct sigaction sa;
-	sigset_t block, old;
-	size_t i;
+	int p[2];
 	pid_t pid;
-	int st;
 
-	*parent = false;
-	/* No signal may reach a half-set-up parent: block, fork, install
-	 * the forwarders, unblock. */
-	sigemptyset(&block);
-	for (i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++)
-		sigaddset(&block, fwd[i]);
-	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-		sigaddset(&block, fatal[i]);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	if (pipe(p) < 0) {
+		log_error("pipe: %s: running without a supervisor",
+			  strerror(errno));
+		return -errno;
+	}
 	pid = fork();
 	if (pid < 0) {
 		int err = errno;
 
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(p[0]);
+		close(p[1]);
 		log_error("fork: %s: running without a supervisor",
 			  strerror(err));
 		return -err;
 	}
 	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		return 0;
+		close(p[1]);
+		run(out, p[0]);
 	}
-	*parent = true;
-	worker_pid = pid;
-	supervised = out;
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = forward;
-	sa.sa_flags = SA_RESTART;
-	for (i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++)
-		sigaction(fwd[i], &sa, NULL);
-	sa.sa_handler = on_fatal;
-	sa.sa_flags = SA_RESETHAND;
-	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-		sigaction(fatal[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(p[0]);
+	/* Nothing vncfb starts may inherit it, or the EOF never comes. */
+	fcntl(p[1], F_SETFD, FD_CLOEXEC);
+	watch_fd = p[1];
+	log_debug("supervisor %d keeps the console state", (int)pid);
+	return 0;
+}
 
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR) {
-			log_error("waitpid: %s", strerror(errno));
-			st = 1 << 8;
-			break;
-		}
+void supervise_done(void)
+{
+	char c = 'd';
+
+	if (watch_fd < 0)
+		return;
+	if (write(watch_fd, &c, 1) != 1) {
+		/* Then it restores once more; harmless. */
 	}
-	worker_pid = 0;
-	supervised = NULL;
-	/* Always: a worker that ended cleanly has restored already and the
-	 * restore is idempotent; one that was killed could not. */
-	if (out->impl && out->impl->emergency_restore)
-		out->impl->emergency_restore(out);
-	if (WIFSIGNALED(st)) {
-		log_error("the session process died on signal %d (%s); the "
-			  "console is restored",
-			  WTERMSIG(st), strsignal(WTERMSIG(st)));
-		return 1;
-	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+	close(watch_fd);
+	watch_fd = -1;
 }

@@ -1,23 +1,26 @@
-/* The supervisor: vncfb runs the session in a child process (the worker)
- * while the parent keeps what restores the console (its copy of the open
- * output: VT fd, saved modes, colour map) and restores it when the worker
- * ends for any reason, SIGKILL and SIGSEGV included. The parent keeps
- * root when the worker drops it (privs.h), so the restore still works.
+/* The supervisor: a small child process that keeps what restores the
+ * console (its copy of the open output: VT fd, saved modes, terminal
+ * settings, colour map) and restores it when vncfb ends for any reason,
+ * SIGKILL and SIGSEGV included. It stays root when vncfb drops it
+ * (privs.h), so the restore still works.
  *
- * Threads: call from the main thread before any other thread starts. */
+ * vncfb itself stays the process users and the kernel see: signals (quit,
+ * screenshot, SIGSTOP, the VT switch signals) reach it directly, and its
+ * exit status is its own. The supervisor notices its end by the EOF on a
+ * pipe only vncfb holds the write end of.
+ *
+ * Threads: main thread, before any other thread starts. */
 #ifndef VNCFB_SUPERVISE_H
 #define VNCFB_SUPERVISE_H
 
-#include <stdbool.h>
-
 #include "output.h"
 
-/* Fork. In the worker returns 0 with *parent false. In the parent: waits
- * for the worker, forwarding signals to it (quit, screenshot, VT switch),
- * calls out's emergency_restore when it has ended, and returns the exit
- * status for vncfb (the worker's, or 1 when it died on a signal, which is
- * logged) with *parent true. On fork failure returns -errno (logged) and
- * the caller goes on unsupervised. */
-int supervise(struct output *out, bool *parent);
+/* Fork the supervisor for out. 0, or -errno (logged; vncfb goes on
+ * unsupervised). */
+int supervise_start(struct output *out);
+/* vncfb has restored the console itself and is about to exit: the
+ * supervisor stands down without touching the terminal again (a shell
+ * may already have it). No-op without a supervisor. */
+void supervise_done(void);
 
 #endif

@@ -25,16 +25,7 @@
 #include "wscons.h"
 #include "wskbd_map.h"
 
-static int failures;
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
+#include "../check.h"
 
 static char dir[] = "/tmp/vncfb-wscons-XXXXXX";
 static char kbd_path[PATH_MAX], mouse_path[PATH_MAX];

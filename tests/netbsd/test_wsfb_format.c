@@ -9,16 +9,7 @@
 #include "pixfmt.h"
 #include "wsfb_format.h"
 
-static int failures;
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
+#include "../check.h"
 
 static struct wsfb_info rgb(uint32_t bpp, uint32_t ro, uint32_t rs, uint32_t go,
 			    uint32_t gs, uint32_t bo, uint32_t bs)

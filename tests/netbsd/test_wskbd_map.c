@@ -8,16 +8,7 @@
 
 #include "wskbd_map.h"
 
-static int failures;
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
+#include "../check.h"
 
 #define V WSKS_voidSymbol
 #define E(code, cmd, a, b, c, d) [code] = {cmd, {a, b}, {c, d}}

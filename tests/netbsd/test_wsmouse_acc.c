@@ -8,16 +8,7 @@
 #include "input.h"
 #include "wsmouse_acc.h"
 
-static int failures;
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
+#include "../check.h"
 
 /* What the sink saw, as text: "r5,-3 b1+ b1- a0.50,1.00 ..." */
 static char log_buf[4096];

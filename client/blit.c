@@ -30,7 +30,11 @@ int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
 			      ? out->stride
 			      : (size_t)out->width * 4;
 	b->row = calloc(1, b->row_size);
-	b->srow = calloc(1, b->row_size);
+	/* The scaler writes its rows in 32-byte stores: cache-line
+	 * alignment keeps each within one line. */
+	b->srow = aligned_alloc(64, (b->row_size + 63) & ~(size_t)63);
+	if (b->srow)
+		memset(b->srow, 0, b->row_size);
 	b->mode = SCALE_NONE;
 	b->zoom = 1;
 	return b->row && b->srow ? 0 : -ENOMEM;

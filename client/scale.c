@@ -1210,6 +1210,7 @@ static int exact_init(struct scaler *sc)
 	struct scale_exact *e = &sc->e;
 	const struct scale_axis *ax = &sc->x;
 	uint32_t G, j, c, i, k, np;
+	size_t hbytes;
 
 	memset(e, 0, sizeof(*e));
 	if (!kern->hx || ax->real_taps > 4)
@@ -1229,7 +1230,14 @@ static int exact_init(struct scaler *sc)
 	else
 		e->gw = calloc((size_t)e->groups * np * 32, sizeof(*e->gw));
 	e->slots = sc->y.real_taps;
-	e->h = calloc((size_t)e->slots * e->groups * 16, sizeof(*e->h));
+	/* Cache-line aligned: every 32-byte store of the horizontal pass
+	 * and load of the vertical one stays within one line (calloc's
+	 * 16-byte alignment split every other one across two). */
+	hbytes = (size_t)e->slots * e->groups * 16 * sizeof(*e->h);
+	hbytes = (hbytes + 63) & ~(size_t)63;
+	e->h = aligned_alloc(64, hbytes);
+	if (e->h)
+		memset(e->h, 0, hbytes);
 	e->hrows = calloc(e->slots, sizeof(*e->hrows));
 	e->line = calloc((size_t)e->groups * 16, 1);
 	e->tag = malloc(e->slots * sizeof(*e->tag));

@@ -641,7 +641,10 @@ hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 		uint32_t uend = end < e->uniform ? end : e->uniform;
 
 		for (; g + 2 <= uend; g += 2, p += 2 * st) {
-			__m256i a = _mm256_loadu_si256((const __m256i *)p);
+			__m256i a;
+
+			_mm_prefetch((const char *)p + e->ahead, _MM_HINT_T0);
+			a = _mm256_loadu_si256((const __m256i *)p);
 			__m256i b =
 			    _mm256_loadu_si256((const __m256i *)(p + st));
 
@@ -1613,6 +1616,11 @@ static void exact_row(struct scaler *sc, const uint8_t *src, size_t stride,
 				to_xrgb(sc, row, cx0, cx1, sc->conv);
 				row = sc->conv;
 			}
+			/* The decoder has just written the shadow on
+			 * another core: fetch two rows ahead. */
+			e->ahead = sc->bytewise && r + 2 < sc->rh
+					   ? 2 * stride
+					   : 0;
 			hx(h, row, sc->rw, e, g0, g1);
 			e->tag[slot] = (int32_t)r;
 		}

@@ -104,6 +104,7 @@ struct scale_exact {
 	uint8_t *gpairs;      /* per group: the sets it needs (1 or 2) */
 	uint32_t uniform;     /* groups [0, uniform) repeat group 0... */
 	uint32_t step;	      /* ...each window step pixels further */
+	size_t ahead;	      /* bytes to the source row to prefetch */
 	uint16_t bias, magic; /* round(x / N) = (x + bias) * magic >> */
 	unsigned shift;	      /* (16 + shift) */
 	unsigned slots;	      /* cached horizontal rows */

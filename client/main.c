@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "bench.h"
 #include "conffile.h"
@@ -36,9 +35,6 @@ int main(int argc, char **argv)
 	switch (o.mode) {
 	case MODE_VIEW:
 	case MODE_DEMO:
-		if (o.mode == MODE_DEMO && o.exit_after <= 0 &&
-		    (!o.output || !strncmp(o.output, "mem", 3)))
-			o.exit_after = 0;
 		ret = session_run(&o);
 		break;
 	case MODE_PROBE:

@@ -34,7 +34,7 @@
  * rather than the codec; CopyRect makes scroll what it is on real
  * desktops. --encodings changes it. */
 #define DEFAULT_ENCODINGS "copyrect raw"
-#define DEFAULT_WORKLOADS "fullframe,scroll,typing,idle"
+#define DEFAULT_WORKLOADS "fullframe,scroll,typing,idle,fit"
 #define DEFAULT_DURATION 3.0
 /* Updates decoded but not yet drawn; the blitter coalesces, so this only
  * fills if it stalls for a long time. */
@@ -49,6 +49,13 @@
  * (other tenants, frequency) hits all of them alike. */
 #define SEGMENT_S 0.5
 #define HIST_ROWS 24
+/* The fit workload's desktop against the output, per dimension: 1080p
+ * on a 720p screen, the case users ask for most. */
+#define FIT_NUM 3
+#define FIT_DEN 2
+#define FIT_TARGET 2.0
+/* Width of the "run" column, at least. */
+#define LABEL_MIN 15
 #define NS_PER_MS 1e6
 
 /* Growable list of nanosecond (or byte) samples. */
@@ -74,9 +81,15 @@ enum run_kind {
 struct run {
 	int workload; /* enum bench_workload, -1: remote server */
 	enum run_kind kind;
-	int cpu;	    /* requested blit core, -1: unpinned */
-	int actual_cpu;	    /* where the blit thread last ran */
-	char encoding[200]; /* what the server used */
+	/* fit workload: served by the 3/2 server and drawn scaled to fit;
+	 * false: the output-size server, 1:1. */
+	bool scaled;
+	enum scale_mode scale; /* what the blitter is set to */
+	unsigned zoom;
+	uint32_t desk_w, desk_h; /* the remote desktop */
+	int cpu;		 /* requested blit core, -1: unpinned */
+	int actual_cpu;		 /* where the blit thread last ran */
+	char encoding[200];	 /* what the server used */
 	uint64_t enc_rects[BENCHSRV_ENCODINGS]; /* rects sent, per encoding */
 	uint64_t server_bytes; /* sent by the server, whole connections */
 	int segments;	       /* connections measured */
@@ -95,6 +108,10 @@ struct run {
 	 * calls: waking, the pass, the bookkeeping): what the pass cost
 	 * without the time it was preempted. */
 	struct samples pass_cpu;
+	/* The same two for the passes that drew the whole desktop (its
+	 * place on the screen): the blitter coalesces and splits, and a
+	 * partial pass is no full-frame blit. */
+	struct samples full_ns, full_cpu;
 	uint64_t cpu_main_ns, cpu_blit_ns, cpu_proc_ns;
 	/* memcpy of the median pass's bytes, same core, same buffers, with
 	 * nothing else running (what contention costs: compare with the
@@ -102,11 +119,14 @@ struct run {
 	uint64_t ref_bytes;
 	struct samples memcpy_ns;
 	struct summary s_total, s_decode, s_queue, s_blit, s_pass, s_memcpy;
-	struct summary s_pass_cpu;
+	struct summary s_pass_cpu, s_full, s_full_cpu;
 	/* Pipeline runs: the RUN_MEMCPY run of the same workload and core. */
 	const struct run *ref;
+	/* Scaled fit runs: the 1:1 run on the same core. */
+	const struct run *unscaled;
 	/* Ratios (NAN when not applicable). */
 	double r_memcpy, r_memcpy_cpu, r_bare, r_best;
+	double r_fit_cpu, r_fit_wall; /* full-frame medians, scaled/1:1 */
 };
 
 struct upd {
@@ -145,6 +165,8 @@ struct meter {
 	uint64_t measured_pushed; /* main thread */
 	uint64_t passes_seen;
 	uint64_t worker_cpu; /* drawing thread's CPU at the last pass */
+	/* Bytes of a pass that draws the whole desktop (set on resize). */
+	atomic_uint_fast64_t full_bytes;
 	/* Set by either thread, read by the main loop. */
 	atomic_bool overflow, oom;
 };
@@ -154,6 +176,10 @@ struct bench {
 	struct output out;
 	struct pixfmt sfmt;
 	struct benchsrv *srv;
+	/* The fit workload's server, FIT_NUM/FIT_DEN the output's size;
+	 * started only when that workload runs. */
+	struct benchsrv *srv_fit;
+	uint32_t fit_w, fit_h;
 	const char *host;
 	int port;
 	const char *enc_list;  /* for vnc_connect, NULL: viewer default */
@@ -310,6 +336,10 @@ static void on_pass(void *ctx, const struct blit_stats *st)
 		    samples_add(&r->pass_cpu, cpu_used) < 0 ||
 		    samples_add(&r->pass_bytes, st->bytes) < 0)
 			m->oom = true;
+		if (st->bytes == atomic_load(&m->full_bytes) &&
+		    (samples_add(&r->full_ns, st->end_ns - st->start_ns) < 0 ||
+		     samples_add(&r->full_cpu, cpu_used) < 0))
+			m->oom = true;
 	}
 	/* Only the main thread's waits (set-up, drain) need the lock. */
 	pthread_mutex_lock(&m->lock);
@@ -363,10 +393,24 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 	uint8_t *pix;
 	size_t size;
 
+	m->run->desk_w = w;
+	m->run->desk_h = h;
 	if (m->run->kind != RUN_BARE) {
+		struct view v;
+		struct rect desk;
+
 		pix = shadow_resize(&m->shadow, w, h);
-		if (pix)
-			blit_reset_view(&m->blit);
+		if (!pix)
+			return NULL;
+		blit_reset_view(&m->blit);
+		/* A pass over all of the desktop's place on the screen is
+		 * a full frame; borders are drawn only on resets. */
+		blit_get_view(&m->blit, &v);
+		atomic_store(&m->full_bytes,
+			     view_desktop(&v, &desk)
+				 ? (uint64_t)rect_area(&desk) *
+				       pixfmt_bytes(&m->out->fmt)
+				 : 0);
 		return pix;
 	}
 	/* Bare loop: a plain buffer, as a viewer without a blitter has. */
@@ -626,11 +670,11 @@ measure:
 	return 0;
 }
 
-static void fill_vcfg(struct bench *b, struct vnc_config *v)
+static void fill_vcfg(struct bench *b, int port, struct vnc_config *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->host = b->host;
-	v->port = b->port;
+	v->port = port;
 	v->encodings = b->enc_list;
 	v->quality = b->opt->quality;
 	v->compress = b->opt->compress;
@@ -700,6 +744,7 @@ static void *copier_thread(void *arg)
 /* Measure one connection of seg_s seconds and add it to r. */
 static int run_one(struct bench *b, struct run *r, double seg_s)
 {
+	struct benchsrv *srv = r->scaled ? b->srv_fit : b->srv;
 	struct meter m;
 	struct vnc_config vcfg;
 	struct vnc_events vev;
@@ -716,7 +761,7 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 	m.duration_ns = (uint64_t)(seg_s * 1e9);
 	pthread_mutex_init(&m.lock, NULL);
 	pthread_cond_init(&m.cond, NULL);
-	if (b->srv && benchsrv_prepare(b->srv, r->workload, 5000) < 0)
+	if (srv && benchsrv_prepare(srv, r->workload, 5000) < 0)
 		goto out_sync;
 	if (pipeline) {
 		m.ring = calloc(RING_SIZE, sizeof(*m.ring));
@@ -733,10 +778,9 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 			goto out_damage;
 		m.blit.on_pass = on_pass;
 		m.blit.on_pass_ctx = &m;
-		/* The viewer's --scale applies (a no-op when the desktop is
-		 * the output's size, as with the embedded server). */
-		blit_set_scale(&m.blit, (enum scale_mode)b->opt->scale_mode,
-			       b->opt->scale_zoom);
+		/* The viewer's --scale (a no-op when the desktop is the
+		 * output's size), or what the fit workload compares. */
+		blit_set_scale(&m.blit, r->scale, r->zoom);
 	}
 	if (r->kind == RUN_MEMCPY) {
 		err = pthread_create(&m.copier, NULL, copier_thread, &m);
@@ -768,7 +812,7 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 			goto out_blit;
 		}
 	}
-	fill_vcfg(b, &vcfg);
+	fill_vcfg(b, srv ? benchsrv_port(srv) : b->port, &vcfg);
 	vev = (struct vnc_events){.ctx = &m,
 				  .resize = ev_resize,
 				  .damage = ev_damage,
@@ -827,8 +871,8 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 	ret = 0;
 out_vnc:
 	vnc_destroy(m.vnc);
-	if (b->srv && ret == 0)
-		benchsrv_take_stats(b->srv, r->enc_rects, &r->server_bytes);
+	if (srv && ret == 0)
+		benchsrv_take_stats(srv, r->enc_rects, &r->server_bytes);
 out_blit:
 	if (m.copier_running) {
 		damage_stop(&m.damage);
@@ -906,16 +950,69 @@ static const char *kind_name(const struct run *r)
 				       : "pipeline";
 }
 
-static void run_label(const struct run *r, char *buf, size_t len)
+#define LABEL_LEN 64
+
+static void cpu_label(const struct run *r, char *buf, size_t len)
+{
+	if (r->cpu < 0)
+		snprintf(buf, len, "unpinned");
+	else
+		snprintf(buf, len, "core %d", r->cpu);
+}
+
+/* What the "run" column says: the kind and core, and for the fit
+ * workload which desktop went onto which screen. */
+static void run_label(const struct bench *b, const struct run *r, char *buf,
+		      size_t len)
 {
 	const char *pre = r->kind == RUN_MEMCPY ? "memcpy " : "";
+	char where[24], view[48] = "";
 
-	if (r->kind == RUN_BARE)
+	if (r->workload == BENCH_FIT) {
+		if (r->kind == RUN_BARE) {
+			snprintf(buf, len, "bare decode %ux%u", r->desk_w,
+				 r->desk_h);
+			return;
+		}
+		if (r->scaled)
+			snprintf(view, sizeof(view), "%ux%u->%ux%u ", r->desk_w,
+				 r->desk_h, b->out.width, b->out.height);
+		else
+			snprintf(view, sizeof(view), "1:1 %ux%u ", b->out.width,
+				 b->out.height);
+	}
+	if (r->kind == RUN_BARE) {
 		snprintf(buf, len, "bare decode");
-	else if (r->cpu < 0)
-		snprintf(buf, len, "%sunpinned", pre);
-	else
-		snprintf(buf, len, "%score %d", pre, r->cpu);
+		return;
+	}
+	cpu_label(r, where, sizeof(where));
+	snprintf(buf, len, "%s%s%s", pre, view, where);
+}
+
+/* The throughput table also says where a pinned blitter really ran. */
+static void run_label_ran(const struct bench *b, const struct run *r, char *buf,
+			  size_t len)
+{
+	size_t k;
+
+	run_label(b, r, buf, len);
+	k = strlen(buf);
+	if (r->kind == RUN_PIPELINE && r->cpu >= 0 && r->actual_cpu >= 0 &&
+	    r->actual_cpu != r->cpu && k < len)
+		snprintf(buf + k, len - k, " (ran %d)", r->actual_cpu);
+}
+
+static int label_width(const struct bench *b)
+{
+	char lab[LABEL_LEN];
+	int i, w = LABEL_MIN;
+
+	for (i = 0; i < b->n_runs; i++) {
+		run_label_ran(b, &b->runs[i], lab, sizeof(lab));
+		if ((int)strlen(lab) > w)
+			w = (int)strlen(lab);
+	}
+	return w;
 }
 
 static double ups(const struct run *r)
@@ -971,6 +1068,18 @@ static double paired_ratio(const struct run *r, const struct run *o)
 	return ret;
 }
 
+/* A scaled fit run against the 1:1 run on its core: full-frame passes. */
+static void fit_ratios(struct run *r, const struct run *o)
+{
+	r->unscaled = o;
+	if (r->s_full_cpu.n && o->s_full_cpu.n && o->s_full_cpu.median)
+		r->r_fit_cpu =
+		    (double)r->s_full_cpu.median / (double)o->s_full_cpu.median;
+	if (r->s_full.n && o->s_full.n && o->s_full.median)
+		r->r_fit_wall =
+		    (double)r->s_full.median / (double)o->s_full.median;
+}
+
 static void compute_ratios(struct bench *b)
 {
 	int i, j;
@@ -984,6 +1093,8 @@ static void compute_ratios(struct bench *b)
 		summarize(&r->blit, &r->s_blit);
 		summarize(&r->pass_ns, &r->s_pass);
 		summarize(&r->pass_cpu, &r->s_pass_cpu);
+		summarize(&r->full_ns, &r->s_full);
+		summarize(&r->full_cpu, &r->s_full_cpu);
 		summarize(&r->memcpy_ns, &r->s_memcpy);
 	}
 	for (i = 0; i < b->n_runs; i++) {
@@ -996,6 +1107,14 @@ static void compute_ratios(struct bench *b)
 			struct run *o = &b->runs[j];
 
 			if (o->workload != r->workload)
+				continue;
+			if (r->kind == RUN_PIPELINE && r->scaled &&
+			    o->kind == RUN_PIPELINE && !o->scaled &&
+			    o->cpu == r->cpu)
+				fit_ratios(r, o);
+			/* The fit workload's two streams have a reference
+			 * each; scaled and 1:1 are no rivals for /best. */
+			if (o->scaled != r->scaled)
 				continue;
 			if (o->kind == RUN_BARE)
 				r->r_bare = paired_ratio(r, o);
@@ -1048,9 +1167,57 @@ static void fmt_ratio(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3f", v);
 }
 
+/* The fit workload: what a full-frame pass costs scaled and 1:1. */
+static void print_fit_table(struct bench *b, int lw)
+{
+	FILE *rep = b->rep;
+	int i;
+
+	for (i = 0; i < b->n_runs; i++)
+		if (b->runs[i].workload == BENCH_FIT &&
+		    b->runs[i].kind == RUN_PIPELINE)
+			break;
+	if (i == b->n_runs)
+		return;
+	fprintf(rep,
+		"\nFull-frame blits, %d:%d desktop scaled to fit against "
+		"1:1, ms per pass\n",
+		FIT_NUM, FIT_DEN);
+	fprintf(rep, "%-9s %-*s %7s %8s %8s %8s %8s %8s %8s\n", "workload", lw,
+		"run", "full", "cpu", "cpu p99", "wall", "wall p99", "/1:1 cpu",
+		"/1:1 wall");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[LABEL_LEN], c[6][24];
+
+		if (r->workload != BENCH_FIT || r->kind != RUN_PIPELINE)
+			continue;
+		run_label(b, r, lab, sizeof(lab));
+		fmt_ms3(c[0], 24, &r->s_full_cpu, r->s_full_cpu.median);
+		fmt_ms3(c[1], 24, &r->s_full_cpu, r->s_full_cpu.p99);
+		fmt_ms3(c[2], 24, &r->s_full, r->s_full.median);
+		fmt_ms3(c[3], 24, &r->s_full, r->s_full.p99);
+		fmt_ratio(c[4], 24, r->r_fit_cpu);
+		fmt_ratio(c[5], 24, r->r_fit_wall);
+		fprintf(rep, "%-9s %-*s %7zu %8s %8s %8s %8s %8s %8s\n",
+			wl_name(r), lw, lab, r->s_full.n, c[0], c[1], c[2],
+			c[3], r->scaled ? c[4] : "-", r->scaled ? c[5] : "-");
+	}
+	fprintf(rep,
+		"(full: passes that drew the desktop's whole place on the "
+		"screen (coalesced or split passes\n"
+		" are left out); cpu: the drawing thread's CPU time per such "
+		"pass, wall: start to end;\n"
+		" /1:1 cpu, /1:1 wall: the scaled run's medians over the 1:1 "
+		"run's on the same core, the\n"
+		" same frames from a desktop of the output's size, measured in "
+		"the same rounds)\n");
+}
+
 static void print_tables(struct bench *b)
 {
 	FILE *rep = b->rep;
+	int lw = label_width(b);
 	char fb[64];
 	int i;
 
@@ -1060,6 +1227,8 @@ static void print_tables(struct bench *b)
 	if (b->srv)
 		fprintf(rep, "embedded server %ux%u, ", b->out.width,
 			b->out.height);
+	if (b->srv_fit)
+		fprintf(rep, "and %ux%u for fit, ", b->fit_w, b->fit_h);
 	else
 		fprintf(rep, "server %s:%d, ", b->host, b->port);
 	fprintf(rep,
@@ -1074,15 +1243,15 @@ static void print_tables(struct bench *b)
 
 	fprintf(rep, "\nLatency per update, ms: first byte received -> last "
 		     "rectangle in the output\n");
-	fprintf(rep, "%-9s %-15s %7s %8s %8s %8s %8s %8s | %7s %7s %7s\n",
-		"workload", "run", "updates", "min", "median", "p95", "p99",
+	fprintf(rep, "%-9s %-*s %7s %8s %8s %8s %8s %8s | %7s %7s %7s\n",
+		"workload", lw, "run", "updates", "min", "median", "p95", "p99",
 		"max", "rx+dec", "queue", "blit");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
-		char lab[32], c[8][24];
+		char lab[LABEL_LEN], c[8][24];
 		bool bare = r->kind == RUN_BARE;
 
-		run_label(r, lab, sizeof(lab));
+		run_label(b, r, lab, sizeof(lab));
 		fmt_ms(c[0], 24, &r->s_total, r->s_total.min);
 		fmt_ms(c[1], 24, &r->s_total, r->s_total.median);
 		fmt_ms(c[2], 24, &r->s_total, r->s_total.p95);
@@ -1092,9 +1261,9 @@ static void print_tables(struct bench *b)
 		fmt_ms(c[6], 24, &r->s_queue, r->s_queue.median);
 		fmt_ms(c[7], 24, &r->s_blit, r->s_blit.median);
 		fprintf(rep,
-			"%-9s %-15s %7llu %8s %8s %8s %8s %8s | %7s %7s %7s\n",
-			wl_name(r), lab, (unsigned long long)r->updates, c[0],
-			c[1], c[2], c[3], c[4], c[5], bare ? "-" : c[6],
+			"%-9s %-*s %7llu %8s %8s %8s %8s %8s | %7s %7s %7s\n",
+			wl_name(r), lw, lab, (unsigned long long)r->updates,
+			c[0], c[1], c[2], c[3], c[4], c[5], bare ? "-" : c[6],
 			bare ? "-" : c[7]);
 	}
 	fprintf(rep, "(rx+dec, queue, blit: medians of the three parts. bare "
@@ -1103,18 +1272,14 @@ static void print_tables(struct bench *b)
 		     "bytes per pass, same core, same stream)\n");
 
 	fprintf(rep, "\nThroughput and CPU\n");
-	fprintf(rep, "%-9s %-15s %8s %8s %10s %10s %7s %7s\n", "workload",
+	fprintf(rep, "%-9s %-*s %8s %8s %10s %10s %7s %7s\n", "workload", lw,
 		"run", "upd/s", "MB/s", "cpu us/up", "blit us/up", "cpu %",
 		"/bare");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
-		char lab[48], c[2][24];
+		char lab[LABEL_LEN], c[2][24];
 
-		run_label(r, lab, sizeof(lab));
-		if (r->kind == RUN_PIPELINE && r->cpu >= 0 &&
-		    r->actual_cpu >= 0 && r->actual_cpu != r->cpu)
-			snprintf(lab, sizeof(lab), "core %d (ran %d)", r->cpu,
-				 r->actual_cpu);
+		run_label_ran(b, r, lab, sizeof(lab));
 		fmt_ratio(c[0], 24, r->r_bare);
 		if (r->updates)
 			snprintf(c[1], 24, "%.1f",
@@ -1122,8 +1287,8 @@ static void print_tables(struct bench *b)
 							  r->cpu_blit_ns));
 		else
 			snprintf(c[1], 24, "-");
-		fprintf(rep, "%-9s %-15s %8.1f %8.1f %10s %10.1f %7.2f %7s\n",
-			wl_name(r), lab, ups(r), mbps(r), c[1],
+		fprintf(rep, "%-9s %-*s %8.1f %8.1f %10s %10.1f %7.2f %7s\n",
+			wl_name(r), lw, lab, ups(r), mbps(r), c[1],
 			r->updates ? cpu_us_per_update(r, r->cpu_blit_ns) : 0.0,
 			cpu_pct(r), c[0]);
 	}
@@ -1142,17 +1307,17 @@ static void print_tables(struct bench *b)
 	if (i == b->n_runs)
 		goto encodings; /* nothing was drawn (idle) */
 	fprintf(rep, "\nBlit against its references, medians per pass, ms\n");
-	fprintf(rep, "%-9s %-15s %7s %8s %8s %8s %8s %8s %7s %7s %6s\n",
-		"workload", "run", "passes", "wall", "cpu", "memcpy", "mc cpu",
-		"quiet", "/memcpy", "/mc cpu", "/best");
+	fprintf(rep, "%-9s %-*s %7s %8s %8s %8s %8s %8s %7s %7s %6s\n",
+		"workload", lw, "run", "passes", "wall", "cpu", "memcpy",
+		"mc cpu", "quiet", "/memcpy", "/mc cpu", "/best");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
 		const struct run *f = r->ref;
-		char lab[48], c[8][24];
+		char lab[LABEL_LEN], c[8][24];
 
 		if (r->kind == RUN_BARE || !r->s_pass.n)
 			continue;
-		run_label(r, lab, sizeof(lab));
+		run_label(b, r, lab, sizeof(lab));
 		fmt_ms3(c[0], 24, &r->s_pass, r->s_pass.median);
 		fmt_ms3(c[1], 24, &r->s_pass_cpu, r->s_pass_cpu.median);
 		snprintf(c[2], 24, "-");
@@ -1166,9 +1331,9 @@ static void print_tables(struct bench *b)
 		fmt_ratio(c[6], 24, r->r_memcpy_cpu);
 		fmt_ratio(c[7], 24, r->r_best);
 		fprintf(rep,
-			"%-9s %-15s %7llu %8s %8s %8s %8s %8s %7s %7s %6s\n",
-			wl_name(r), lab, (unsigned long long)r->passes, c[0],
-			c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+			"%-9s %-*s %7llu %8s %8s %8s %8s %8s %7s %7s %6s\n",
+			wl_name(r), lw, lab, (unsigned long long)r->passes,
+			c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
 	}
 	fprintf(rep,
 		"(wall: pass start to end; cpu: the drawing thread's CPU time "
@@ -1178,27 +1343,30 @@ static void print_tables(struct bench *b)
 		" median pass's bytes with nothing else running; /memcpy, /mc "
 		"cpu: blit over memcpy; /best: wall\n"
 		" against the fastest pinned core)\n");
+	print_fit_table(b, lw);
 encodings:
 	fprintf(rep,
 		"\nServer encodings (rectangles sent, all slices including "
 		"each connection's first full update):\n");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
-		char lab[32];
+		char lab[LABEL_LEN];
 
-		run_label(r, lab, sizeof(lab));
-		fprintf(rep, "  %-9s %-15s %s\n", wl_name(r), lab, r->encoding);
+		run_label(b, r, lab, sizeof(lab));
+		fprintf(rep, "  %-9s %-*s %s\n", wl_name(r), lw, lab,
+			r->encoding);
 	}
 }
 
-static void print_histogram(FILE *rep, const struct run *r)
+static void print_histogram(const struct bench *b, FILE *rep,
+			    const struct run *r)
 {
 	/* Log-spaced buckets from the fastest sample to the slowest, at
 	 * least a quarter-octave wide. */
 	uint64_t counts[HIST_ROWS], maxc = 0;
 	double lo, step;
 	int i, first = HIST_ROWS, last = -1, shown;
-	char lab[32];
+	char lab[LABEL_LEN];
 	size_t k;
 
 	if (!r->s_total.n)
@@ -1226,7 +1394,7 @@ static void print_histogram(FILE *rep, const struct run *r)
 		if (counts[i])
 			last = i;
 	}
-	run_label(r, lab, sizeof(lab));
+	run_label(b, r, lab, sizeof(lab));
 	fprintf(rep, "\n%s, %s: latency histogram (%zu updates)\n", wl_name(r),
 		lab, r->s_total.n);
 	for (i = first, shown = 0; i <= last; i++, shown++) {
@@ -1281,11 +1449,12 @@ static int collect_targets(struct bench *b, struct target *t, int max)
 
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
-		char lab[32];
+		char lab[LABEL_LEN], where[24];
 
 		if (r->kind != RUN_PIPELINE)
 			continue;
-		run_label(r, lab, sizeof(lab));
+		run_label(b, r, lab, sizeof(lab));
+		cpu_label(r, where, sizeof(where));
 		/* Unpinned may land on the slow core: no target then. */
 		if (b->out.slow_cpu >= 0 && r->cpu < 0)
 			continue;
@@ -1306,6 +1475,13 @@ static int collect_targets(struct bench *b, struct target *t, int max)
 		if (r->workload == BENCH_IDLE)
 			add_target(t, &n, max, cpu_pct(r), 0.5, true,
 				   "idle CPU %% of a core, %s", lab);
+		/* Issue 8: scaling 1080p to 720p costs at most twice a
+		 * 720p blit, both measured here in the same rounds. */
+		if (r->workload == BENCH_FIT && r->scaled)
+			add_target(t, &n, max, r->r_fit_cpu, FIT_TARGET, true,
+				   "fit %d:%d full-frame blit cpu "
+				   "scaled/unscaled, %s",
+				   FIT_NUM, FIT_DEN, where);
 	}
 	/* The slow core against the fastest other pinned core. */
 	for (i = 0; b->out.slow_cpu >= 0 && i < b->n_runs; i++) {
@@ -1319,7 +1495,8 @@ static int collect_targets(struct bench *b, struct target *t, int max)
 			struct run *o = &b->runs[j];
 
 			if (o->kind == RUN_PIPELINE &&
-			    o->workload == r->workload && o->cpu >= 0 &&
+			    o->workload == r->workload &&
+			    o->scaled == r->scaled && o->cpu >= 0 &&
 			    o->cpu != r->cpu && o->s_pass.n &&
 			    (!best || o->s_pass.median < best->s_pass.median))
 				best = o;
@@ -1329,8 +1506,12 @@ static int collect_targets(struct bench *b, struct target *t, int max)
 				   (double)r->s_pass.median /
 				       (double)best->s_pass.median,
 				   5, false,
-				   "%s blit core %d (slow-cpu) / core %d",
-				   wl_name(r), r->cpu, best->cpu);
+				   "%s %sblit core %d (slow-cpu) / core %d",
+				   wl_name(r),
+				   r->workload != BENCH_FIT ? ""
+				   : r->scaled		    ? "scaled "
+							    : "1:1 ",
+				   r->cpu, best->cpu);
 	}
 	return n;
 }
@@ -1413,6 +1594,12 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 		snprintf(hp, sizeof(hp), "%s:%d", b->host, b->port);
 		json_str(f, hp);
 	}
+	fprintf(f, ",\n  \"fit_desktop\": ");
+	if (b->srv_fit)
+		fprintf(f, "{\"width\": %u, \"height\": %u}", b->fit_w,
+			b->fit_h);
+	else
+		fprintf(f, "null");
 	fprintf(f, ",\n  \"encodings\": ");
 	json_str(f, b->encodings);
 	fprintf(f,
@@ -1422,9 +1609,23 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 	fprintf(f, "  \"runs\": [\n");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
+		char lab[LABEL_LEN + 16], sc[16];
 
 		fprintf(f, "    {\"workload\": \"%s\", \"kind\": \"%s\", ",
 			wl_name(r), kind_name(r));
+		snprintf(lab, sizeof(lab), "%s ", wl_name(r));
+		run_label(b, r, lab + strlen(lab), sizeof(lab) - strlen(lab));
+		fprintf(f, "\"label\": ");
+		json_str(f, lab);
+		fprintf(f,
+			", \"desktop\": {\"width\": %u, \"height\": %u}, "
+			"\"scale\": ",
+			r->desk_w, r->desk_h);
+		if (r->kind == RUN_BARE)
+			fprintf(f, "null, ");
+		else
+			fprintf(f, "\"%s\", ",
+				scale_name(r->scale, r->zoom, sc, sizeof(sc)));
 		if (r->kind == RUN_BARE || r->cpu < 0)
 			fprintf(f, "\"cpu\": null, ");
 		else
@@ -1454,7 +1655,10 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 		fprintf(f, "},\n     ");
 		json_summary(f, "pass_ms", &r->s_pass, true);
 		json_summary(f, "pass_cpu_ms", &r->s_pass_cpu, true);
-		fprintf(f, "\"memcpy_quiet\": {\"bytes\": %llu, ",
+		fprintf(f, "\n     ");
+		json_summary(f, "full_pass_ms", &r->s_full, true);
+		json_summary(f, "full_pass_cpu_ms", &r->s_full_cpu, true);
+		fprintf(f, "\n     \"memcpy_quiet\": {\"bytes\": %llu, ",
 			(unsigned long long)r->ref_bytes);
 		json_summary(f, "ms", &r->s_memcpy, false);
 		fprintf(f, "},\n     \"cpu_time\": {");
@@ -1469,7 +1673,9 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 		json_num(f, "blit_vs_memcpy", r->r_memcpy, true);
 		json_num(f, "blit_vs_memcpy_cpu", r->r_memcpy_cpu, true);
 		json_num(f, "updates_vs_bare", r->r_bare, true);
-		json_num(f, "blit_vs_best_core", r->r_best, false);
+		json_num(f, "blit_vs_best_core", r->r_best, true);
+		json_num(f, "full_cpu_vs_unscaled", r->r_fit_cpu, true);
+		json_num(f, "full_wall_vs_unscaled", r->r_fit_wall, false);
 		fprintf(f, "}}%s\n", i + 1 < b->n_runs ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"targets\": [\n");
@@ -1516,10 +1722,14 @@ static void write_csv(struct bench *b, FILE *f)
 		   "memcpy_quiet_median_ms,"
 		   "cpu_us_per_update,cpu_pct_of_core,blit_vs_memcpy,"
 		   "blit_vs_memcpy_cpu,"
-		   "updates_vs_bare,blit_vs_best_core\n");
+		   "updates_vs_bare,blit_vs_best_core,"
+		   "label,desktop_width,desktop_height,scale,full_passes,"
+		   "full_pass_median_ms,full_pass_p99_ms,"
+		   "full_pass_cpu_median_ms,full_pass_cpu_p99_ms,"
+		   "full_cpu_vs_unscaled,full_wall_vs_unscaled\n");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
-		char enc[sizeof(r->encoding)];
+		char enc[sizeof(r->encoding)], lab[LABEL_LEN], sc[16];
 		size_t k;
 
 		/* No commas inside a field. */
@@ -1554,6 +1764,19 @@ static void write_csv(struct bench *b, FILE *f)
 		csv_num(f, r->r_memcpy_cpu);
 		csv_num(f, r->r_bare);
 		csv_num(f, r->r_best);
+		run_label(b, r, lab, sizeof(lab));
+		fprintf(f, ",%s %s,%u,%u,%s,%zu", wl_name(r), lab, r->desk_w,
+			r->desk_h,
+			r->kind == RUN_BARE
+			    ? ""
+			    : scale_name(r->scale, r->zoom, sc, sizeof(sc)),
+			r->s_full.n);
+		csv_ms(f, &r->s_full, r->s_full.median);
+		csv_ms(f, &r->s_full, r->s_full.p99);
+		csv_ms(f, &r->s_full_cpu, r->s_full_cpu.median);
+		csv_ms(f, &r->s_full_cpu, r->s_full_cpu.p99);
+		csv_num(f, r->r_fit_cpu);
+		csv_num(f, r->r_fit_wall);
 		fputc('\n', f);
 	}
 }
@@ -1636,8 +1859,8 @@ static int parse_workloads(struct bench *b, const char *list)
 			if (w < 0) {
 				fprintf(stderr,
 					"vncfb: unknown workload '%.*s' "
-					"(expected fullframe, scroll, typing "
-					"or idle)\n",
+					"(expected fullframe, scroll, typing, "
+					"idle or fit)\n",
 					(int)n, p);
 				return -EINVAL;
 			}
@@ -1723,6 +1946,45 @@ static int plan_cpus(struct bench *b)
 	return 0;
 }
 
+static bool wants_fit(const struct bench *b)
+{
+	int i;
+
+	for (i = 0; i < b->n_workloads; i++)
+		if (b->workloads[i] == BENCH_FIT)
+			break;
+	return i < b->n_workloads;
+}
+
+/* The fit workload's server: FIT_NUM/FIT_DEN the output in each
+ * dimension, so fit fills the screen exactly (no borders) when the
+ * output's sides are even. */
+static int start_fit_server(struct bench *b)
+{
+	b->fit_w = (uint32_t)((uint64_t)b->out.width * FIT_NUM / FIT_DEN);
+	b->fit_h = (uint32_t)((uint64_t)b->out.height * FIT_NUM / FIT_DEN);
+	b->srv_fit = benchsrv_start(b->fit_w, b->fit_h, &b->sfmt);
+	return b->srv_fit ? 0 : -1;
+}
+
+/* Which desktop a run sees and how the blitter draws it: the viewer's
+ * --scale, except in the fit workload, which forces its two views. */
+static void plan_view(const struct bench *b, struct run *r)
+{
+	if (r->workload == BENCH_FIT) {
+		r->scale = r->scaled ? SCALE_FIT : SCALE_NONE;
+		r->zoom = 1;
+	} else {
+		r->scale = (enum scale_mode)b->opt->scale_mode;
+		r->zoom = b->opt->scale_zoom;
+	}
+	/* A remote server's size is known once connected (ev_resize). */
+	if (b->srv) {
+		r->desk_w = r->scaled ? b->fit_w : b->out.width;
+		r->desk_h = r->scaled ? b->fit_h : b->out.height;
+	}
+}
+
 static void free_runs(struct bench *b)
 {
 	int i;
@@ -1736,6 +1998,8 @@ static void free_runs(struct bench *b)
 		samples_free(&r->blit);
 		samples_free(&r->pass_ns);
 		samples_free(&r->pass_cpu);
+		samples_free(&r->full_ns);
+		samples_free(&r->full_cpu);
 		samples_free(&r->slice_updates);
 		samples_free(&r->pass_bytes);
 		samples_free(&r->memcpy_ns);
@@ -1799,6 +2063,8 @@ int bench_run(struct options *o)
 		b.host = "127.0.0.1";
 		b.port = benchsrv_port(b.srv);
 		n_wl = b.n_workloads;
+		if (wants_fit(&b) && start_fit_server(&b) < 0)
+			goto out_server;
 	}
 	b.runs =
 	    calloc((size_t)n_wl * (size_t)(2 * b.n_cpus + 1), sizeof(*b.runs));
@@ -1815,9 +2081,19 @@ int bench_run(struct options *o)
 		struct run *rs = &b.runs[b.n_runs];
 
 		/* Per core: the blitter, then (except when nothing is drawn)
-		 * the memcpy reference; then the bare decode loop. */
+		 * the memcpy reference; then the bare decode loop. fit: per
+		 * core the scaled blitter and the 1:1 one it is priced
+		 * against; then the bare decode of the scaled stream. */
 		nconf = 0;
 		for (j = 0; j < b.n_cpus; j++) {
+			if (wl == BENCH_FIT) {
+				rs[nconf].kind = RUN_PIPELINE;
+				rs[nconf].scaled = true;
+				rs[nconf++].cpu = b.cpus[j];
+				rs[nconf].kind = RUN_PIPELINE;
+				rs[nconf++].cpu = b.cpus[j];
+				continue;
+			}
 			rs[nconf].kind = RUN_PIPELINE;
 			rs[nconf++].cpu = b.cpus[j];
 			if (wl == BENCH_IDLE)
@@ -1826,12 +2102,15 @@ int bench_run(struct options *o)
 			rs[nconf++].cpu = b.cpus[j];
 		}
 		rs[nconf].kind = RUN_BARE;
+		rs[nconf].scaled = wl == BENCH_FIT;
 		rs[nconf++].cpu = -1;
 		for (j = 0; j < nconf; j++) {
 			rs[j].workload = wl;
 			rs[j].actual_cpu = -1;
 			rs[j].r_memcpy = rs[j].r_memcpy_cpu = NAN;
 			rs[j].r_bare = rs[j].r_best = NAN;
+			rs[j].r_fit_cpu = rs[j].r_fit_wall = NAN;
+			plan_view(&b, &rs[j]);
 		}
 		log_info("bench: %s: %d configurations, %d slice%s of %.2f s "
 			 "each",
@@ -1853,7 +2132,7 @@ int bench_run(struct options *o)
 	print_tables(&b);
 	for (i = 0; i < b.n_runs; i++)
 		if (b.runs[i].kind == RUN_PIPELINE)
-			print_histogram(b.rep, &b.runs[i]);
+			print_histogram(&b, b.rep, &b.runs[i]);
 	max_targets = 4 * b.n_runs + 1;
 	targets = calloc((size_t)max_targets, sizeof(*targets));
 	nt = targets ? collect_targets(&b, targets, max_targets) : 0;
@@ -1868,6 +2147,7 @@ out_runs:
 	free(targets);
 	free_runs(&b);
 out_server:
+	benchsrv_stop(b.srv_fit);
 	benchsrv_stop(b.srv);
 out_output:
 	output_close(&b.out);

@@ -25,6 +25,7 @@ static const char *const workload_names[BENCH_WORKLOADS] = {
     [BENCH_SCROLL] = "scroll",
     [BENCH_TYPING] = "typing",
     [BENCH_IDLE] = "idle",
+    [BENCH_FIT] = "fit",
 };
 
 struct benchsrv {
@@ -164,6 +165,7 @@ static void draw_first(struct benchsrv *s)
 
 	switch (s->wl) {
 	case BENCH_FULLFRAME:
+	case BENCH_FIT:
 		if (!s->pix0_video)
 			draw_video(s, s->pix[0], 0);
 		s->pix0_video = true;
@@ -202,6 +204,7 @@ static void draw_next(struct benchsrv *s)
 	s->n++;
 	switch (s->wl) {
 	case BENCH_FULLFRAME:
+	case BENCH_FIT:
 		s->screen->frameBuffer = (char *)s->pix[s->n & 1];
 		rfbMarkRectAsModified(s->screen, 0, 0, (int)s->w, (int)s->h);
 		break;

@@ -18,6 +18,10 @@ enum bench_workload {
 	BENCH_SCROLL,	 /* text scrolls a line up (CopyRect + 1 line) */
 	BENCH_TYPING,	 /* a few glyph-sized rects change */
 	BENCH_IDLE,	 /* nothing changes */
+	/* fullframe's frames, which vncfb bench serves both from a desktop
+	 * 3/2 the output's size (drawn scaled to fit) and from one of the
+	 * output's size (1:1), to price the scaler against a plain blit. */
+	BENCH_FIT,
 	BENCH_WORKLOADS
 };
 

@@ -90,6 +90,7 @@ def main():
     check(o["slow_cpu"] == (slow if slow is not None else -1),
           f"slow_cpu {o['slow_cpu']}")
     check(j["server"] == "embedded", "server should be embedded")
+    check(j["fit_desktop"] is None, "fit server started without fit")
     check(j["cpus_online"] == len(cpus), f"cpus_online {j['cpus_online']}")
     check(close(j["duration_s"], DURATION), "duration_s")
     runs = j["runs"]

@@ -36,7 +36,7 @@ def first_cpu():
         return 0
 
 
-def unknown_workload():
+def usage_errors():
     p = subprocess.run([VNCFB, "bench", "--workload", "fullframe,fits"],
                        capture_output=True, text=True, timeout=30)
     lines = [l for l in p.stderr.splitlines() if l.strip()]
@@ -45,13 +45,22 @@ def unknown_workload():
           re.search(r"\bfit\)", lines[0]) is not None,
           f"unknown workload: want one line naming 'fits' and listing "
           f"fit: {p.stderr!r}")
+    # 3/2 of the largest mem output is more than the bench serves.
+    p = subprocess.run([VNCFB, "bench", "-o", "mem:8192x8192",
+                        "--workload", "fit"],
+                       capture_output=True, text=True, timeout=30)
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    check(p.returncode == 2, f"fit too large: exit {p.returncode}")
+    check(len(lines) == 1 and "fit" in lines[0] and
+          "12288x12288" in lines[0] and "too large" in lines[0],
+          f"fit too large: want one line naming the size: {p.stderr!r}")
 
 
 def main():
     if not VNCFB:
         print("VNCFB not set", file=sys.stderr)
         return 1
-    unknown_workload()
+    usage_errors()
     cpu = first_cpu()
     scaled_lab = f"fit {DW}x{DH}->{OW}x{OH} core {cpu}"
     plain_lab = f"fit 1:1 {OW}x{OH} core {cpu}"

@@ -82,6 +82,8 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 	const struct view *v = &b->view;
 	unsigned obpp = pixfmt_bytes(&o->fmt), sbpp = pixfmt_bytes(&s->fmt);
 	bool same = pixfmt_equal(&o->fmt, &s->fmt);
+	/* Row pairs the scaler can store straight into the mapping. */
+	bool pairs = b->scaled && b->scaler.p32 && same && output_direct(o);
 	int32_t y;
 
 	if (b->scaled)
@@ -93,13 +95,18 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 		uint8_t *dst = o->map + (size_t)y * o->stride +
 			       (size_t)scr->x * obpp;
 
+		if (pairs && y + 1 < scr->y + scr->h &&
+		    scaler_pair(&b->scaler, s->pix, s->stride, dy0, dx0,
+				dx0 + (uint32_t)scr->w, dst, dst + o->stride)) {
+			y++;
+			continue;
+		}
 		if (!b->scaled) {
 			src = s->pix + (size_t)dy0 * s->stride +
 			      (size_t)dx0 * sbpp;
 		} else {
-			scaler_row(&b->scaler, s->pix, s->stride, dy0, dx0,
-				   dx0 + (uint32_t)scr->w, b->srow);
-			src = b->srow;
+			src = scaler_row(&b->scaler, s->pix, s->stride, dy0,
+					 dx0, dx0 + (uint32_t)scr->w, b->srow);
 		}
 		if (same) {
 			output_write_row(o, dst, src, (size_t)scr->w * obpp);
@@ -109,6 +116,8 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 			output_write_row(o, dst, b->row, (size_t)scr->w * obpp);
 		}
 	}
+	if (pairs)
+		output_copy_stream_end();
 	return (uint64_t)scr->w * scr->h * obpp;
 }
 
@@ -490,12 +499,11 @@ int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb)
 			continue;
 		/* The shadow through the same mapping the blitter uses. */
 		if (b->scaled) {
-			scaler_row(&b->scaler, s->pix, s->stride,
-				   (uint32_t)((int32_t)y - v->dy),
-				   (uint32_t)(desk.x - v->dx),
-				   (uint32_t)(desk.x - v->dx + desk.w),
-				   b->srow);
-			row = b->srow;
+			row = scaler_row(&b->scaler, s->pix, s->stride,
+					 (uint32_t)((int32_t)y - v->dy),
+					 (uint32_t)(desk.x - v->dx),
+					 (uint32_t)(desk.x - v->dx + desk.w),
+					 b->srow);
 		} else {
 			row = s->pix + (size_t)((int32_t)y - v->dy) * s->stride +
 			      (size_t)(desk.x - v->dx) * sbpp;

@@ -215,6 +215,12 @@ static void mem_write_row(struct output *out, uint8_t *dst,
 	output_copy_stream(dst, src, len);
 }
 
+/* The slow core's writes must go through mem_write_row to be slow. */
+static bool mem_direct(struct output *out)
+{
+	return out->slow_cpu < 0 || platform_current_cpu() != out->slow_cpu;
+}
+
 /* Streaming stores are weakly ordered: fence once per pass, so the pass
  * is in memory when the blitter says it is done. */
 static void mem_flush(struct output *out, const struct rect *rects, int n)
@@ -227,6 +233,7 @@ const struct output_impl output_mem_impl = {
 	.open = mem_open,
 	.close = mem_close,
 	.write_row = mem_write_row,
+	.direct = mem_direct,
 	.flush = mem_flush,
 };
 
@@ -327,6 +334,13 @@ void output_close(struct output *out)
 		return;
 	out->impl->close(out);
 	out->impl = NULL;
+}
+
+bool output_direct(struct output *out)
+{
+	if (out->impl->direct)
+		return out->impl->direct(out);
+	return !out->impl->write_row;
 }
 
 void output_write_row(struct output *out, uint8_t *dst, const uint8_t *src,

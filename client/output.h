@@ -39,6 +39,11 @@ struct output_impl {
 	 * Blit thread only. */
 	void (*write_row)(struct output *out, uint8_t *dst, const uint8_t *src,
 			  size_t len);
+	/* Whether the blit thread, where it runs now, may store pixels
+	 * straight into the mapping (streaming stores, as
+	 * output_copy_stream) instead of through write_row. NULL: when
+	 * write_row is NULL. Blit thread only. */
+	bool (*direct)(struct output *out);
 	/* Called after a blit pass with the output rectangles written (e.g.
 	 * to flush a deferred-io device). Optional. Blit thread only. */
 	void (*flush)(struct output *out, const struct rect *rects, int n);
@@ -75,6 +80,8 @@ int output_check_spec(const char *spec);
 
 void output_write_row(struct output *out, uint8_t *dst, const uint8_t *src,
 		      size_t len);
+/* See output_impl.direct. Blit thread only. */
+bool output_direct(struct output *out);
 
 /* Row copy with non-temporal (streaming) stores where the CPU has them,
  * memcpy elsewhere and for short rows: for write-only mappings (a

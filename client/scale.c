@@ -847,6 +847,205 @@ vxw_avx2(uint8_t *out, const int16_t *const *rows, const uint16_t *w,
 }
 #endif
 
+/* The 3:2 path: both axes exactly 3:2 (1080p to 720p, 4K to 1440p), 32 bpp
+ * with byte channels. Source pixels 3g..3g+2 make outputs 2g and 2g+1
+ * with weights (2, 1) and (1, 2) on each axis, so a 3x3 block makes a 2x2
+ * one, each output sum(wy * wx * p) / 9 rounded: the exact path's
+ * integers. One pass over three source rows writes both output rows, so
+ * every source pixel is read once and no intermediate row goes through
+ * memory: the general path reads each row into a horizontal row, stores
+ * it and loads it back, and its vertical pass runs per output row.
+ * p32 writes pairs [g0, g1) of output rows o0 and o1 (pixels 2 * g0 ..
+ * 2 * g1 - 1) from source rows r0, r1, r2; all pointers at pixel 0. */
+typedef void (*p32_fn)(uint8_t *o0, uint8_t *o1, const uint8_t *r0,
+		       const uint8_t *r1, const uint8_t *r2, uint32_t g0,
+		       uint32_t g1, bool nt);
+
+/* One pair: p, q the two outputs of each row, a, b, d the three source
+ * pixels of each row. */
+static void p32_one(uint8_t *p, uint8_t *q, const uint8_t *a,
+		    const uint8_t *b, const uint8_t *d)
+{
+	unsigned c;
+
+	for (c = 0; c < 4; c++) {
+		/* Each row across, then down; 9 * 255 + 4 fits 16 bits. */
+		unsigned a0 = 2u * a[c] + a[4 + c],
+			 a1 = a[4 + c] + 2u * a[8 + c];
+		unsigned b0 = 2u * b[c] + b[4 + c],
+			 b1 = b[4 + c] + 2u * b[8 + c];
+		unsigned d0 = 2u * d[c] + d[4 + c],
+			 d1 = d[4 + c] + 2u * d[8 + c];
+
+		p[c] = (uint8_t)((2 * a0 + b0 + 4) / 9);
+		p[4 + c] = (uint8_t)((2 * a1 + b1 + 4) / 9);
+		q[c] = (uint8_t)((b0 + 2 * d0 + 4) / 9);
+		q[4 + c] = (uint8_t)((b1 + 2 * d1 + 4) / 9);
+	}
+}
+
+static void p32_c(uint8_t *o0, uint8_t *o1, const uint8_t *r0,
+		  const uint8_t *r1, const uint8_t *r2, uint32_t g0,
+		  uint32_t g1, bool nt)
+{
+	uint32_t g;
+
+	(void)nt;
+	for (g = g0; g < g1; g++)
+		p32_one(o0 + (size_t)g * 8, o1 + (size_t)g * 8,
+			r0 + (size_t)g * 12, r1 + (size_t)g * 12,
+			r2 + (size_t)g * 12);
+}
+
+#ifdef SCALE_X86
+/* pshufb control for a lane whose 3 pixels start at byte o: per channel
+ * the byte pairs (p0, p1) then (p1, p2), for pmaddubsw. */
+#define P32_CTL(o)                                                     \
+	(o) + 0, (o) + 4, (o) + 1, (o) + 5, (o) + 2, (o) + 6, (o) + 3,         \
+	    (o) + 7, (o) + 4, (o) + 8, (o) + 5, (o) + 9, (o) + 6, (o) + 10,    \
+	    (o) + 7, (o) + 11
+
+/* 12 source pixels of one row across: ha holds outputs 0, 1 | 4, 5 and
+ * hb outputs 2, 3 | 6, 7 (4 channels each, 16 bits), the lane order that
+ * packus_epi16(ha, hb) turns into outputs 0..7. Every load stays inside
+ * the 12 pixels (hb's high lane loads pixels 8..11 and skips the first). */
+__attribute__((target("avx2"))) static inline void
+p32_across(const uint8_t *s, __m256i ca, __m256i cb, __m256i w, __m256i *ha,
+	   __m256i *hb)
+{
+	__m256i a = _mm256_inserti128_si256(
+	    _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)s)),
+	    _mm_loadu_si128((const __m128i *)(s + 24)), 1);
+	__m256i b = _mm256_inserti128_si256(
+	    _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + 12))),
+	    _mm_loadu_si128((const __m128i *)(s + 32)), 1);
+
+	*ha = _mm256_maddubs_epi16(_mm256_shuffle_epi8(a, ca), w);
+	*hb = _mm256_maddubs_epi16(_mm256_shuffle_epi8(b, cb), w);
+}
+
+/* nt: o0 and o1 are the mapping (write-only, see output.h): streaming
+ * stores, from the first pair whose output is 32-byte aligned. */
+__attribute__((target("avx2"))) static void
+p32_avx2(uint8_t *o0, uint8_t *o1, const uint8_t *r0, const uint8_t *r1,
+	 const uint8_t *r2, uint32_t g0, uint32_t g1, bool nt)
+{
+	const __m256i ca = _mm256_setr_epi8(P32_CTL(0), P32_CTL(0));
+	const __m256i cb = _mm256_setr_epi8(P32_CTL(0), P32_CTL(4));
+	const __m256i w = _mm256_setr_epi8(2, 1, 2, 1, 2, 1, 2, 1, 1, 2, 1, 2,
+					   1, 2, 1, 2, 2, 1, 2, 1, 2, 1, 2, 1,
+					   1, 2, 1, 2, 1, 2, 1, 2);
+	/* round(x / 9) = (x + 4) * 7282 >> 16 for x + 4 <= 2299. */
+	const __m256i four = _mm256_set1_epi16(4);
+	const __m256i ninth = _mm256_set1_epi16(7282);
+	uint32_t g = g0;
+
+	/* Rows apart by other than a multiple of 32 bytes, or pixels off
+	 * 8-byte alignment: never aligned together, plain stores. */
+	if (nt && (((uintptr_t)o0 | (uintptr_t)o1) & 7 ||
+		   ((uintptr_t)o0 ^ (uintptr_t)o1) & 31))
+		nt = false;
+	for (; nt && g < g1 && ((uintptr_t)(o0 + (size_t)g * 8) & 31); g++)
+		p32_one(o0 + (size_t)g * 8, o1 + (size_t)g * 8,
+			r0 + (size_t)g * 12, r1 + (size_t)g * 12,
+			r2 + (size_t)g * 12);
+	for (; g + 4 <= g1; g += 4) {
+		size_t s = (size_t)g * 12;
+		__m256i a0, b0, a1, b1, a2, b2, x, y;
+
+		p32_across(r0 + s, ca, cb, w, &a0, &b0);
+		p32_across(r1 + s, ca, cb, w, &a1, &b1);
+		p32_across(r2 + s, ca, cb, w, &a2, &b2);
+		a1 = _mm256_add_epi16(a1, four);
+		b1 = _mm256_add_epi16(b1, four);
+		x = _mm256_add_epi16(_mm256_add_epi16(a0, a0), a1);
+		y = _mm256_add_epi16(_mm256_add_epi16(b0, b0), b1);
+		x = _mm256_mulhi_epu16(x, ninth);
+		y = _mm256_mulhi_epu16(y, ninth);
+		if (nt)
+			_mm256_stream_si256((__m256i *)(o0 + (size_t)g * 8),
+					    _mm256_packus_epi16(x, y));
+		else
+			_mm256_storeu_si256((__m256i *)(o0 + (size_t)g * 8),
+					    _mm256_packus_epi16(x, y));
+		x = _mm256_add_epi16(_mm256_add_epi16(a2, a2), a1);
+		y = _mm256_add_epi16(_mm256_add_epi16(b2, b2), b1);
+		x = _mm256_mulhi_epu16(x, ninth);
+		y = _mm256_mulhi_epu16(y, ninth);
+		if (nt)
+			_mm256_stream_si256((__m256i *)(o1 + (size_t)g * 8),
+					    _mm256_packus_epi16(x, y));
+		else
+			_mm256_storeu_si256((__m256i *)(o1 + (size_t)g * 8),
+					    _mm256_packus_epi16(x, y));
+	}
+	p32_c(o0, o1, r0, r1, r2, g, g1, false);
+}
+#undef P32_CTL
+
+/* With AVX-512 VBMI one vpermb gathers a row's 12 source pixels into the
+ * byte pairs of all 8 outputs (4 pairs), in output order, and vpmovwb
+ * packs without lane fix-ups: about half the instructions of AVX2. */
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static void
+p32_avx512(uint8_t *o0, uint8_t *o1, const uint8_t *r0, const uint8_t *r1,
+	   const uint8_t *r2, uint32_t g0, uint32_t g1, bool nt)
+{
+	uint8_t ix[64], wt[64];
+	__m512i idx, w;
+	const __m512i four = _mm512_set1_epi16(4);
+	const __m512i ninth = _mm512_set1_epi16(7282);
+	const __mmask64 m12 = 0xffffffffffffull; /* 12 pixels, 48 bytes */
+	unsigned o, c;
+	uint32_t g = g0;
+
+	for (o = 0; o < 8; o++) {
+		/* Output o of the 8: taps (3 * (o / 2), +1) weighing (2, 1),
+		 * or (+1, +2) weighing (1, 2). */
+		unsigned first = 3 * (o / 2) + o % 2;
+
+		for (c = 0; c < 4; c++) {
+			ix[o * 8 + c * 2] = (uint8_t)(first * 4 + c);
+			ix[o * 8 + c * 2 + 1] = (uint8_t)((first + 1) * 4 + c);
+			wt[o * 8 + c * 2] = o % 2 ? 1 : 2;
+			wt[o * 8 + c * 2 + 1] = o % 2 ? 2 : 1;
+		}
+	}
+	idx = _mm512_loadu_si512(ix);
+	w = _mm512_loadu_si512(wt);
+	if (nt && (((uintptr_t)o0 | (uintptr_t)o1) & 7 ||
+		   ((uintptr_t)o0 ^ (uintptr_t)o1) & 31))
+		nt = false;
+	for (; nt && g < g1 && ((uintptr_t)(o0 + (size_t)g * 8) & 31); g++)
+		p32_one(o0 + (size_t)g * 8, o1 + (size_t)g * 8,
+			r0 + (size_t)g * 12, r1 + (size_t)g * 12,
+			r2 + (size_t)g * 12);
+	for (; g + 4 <= g1; g += 4) {
+		size_t s = (size_t)g * 12;
+		__m512i h0 = _mm512_maskz_loadu_epi8(m12, r0 + s);
+		__m512i h1 = _mm512_maskz_loadu_epi8(m12, r1 + s);
+		__m512i h2 = _mm512_maskz_loadu_epi8(m12, r2 + s);
+		__m256i x, y;
+
+		h0 = _mm512_maddubs_epi16(_mm512_permutexvar_epi8(idx, h0), w);
+		h1 = _mm512_maddubs_epi16(_mm512_permutexvar_epi8(idx, h1), w);
+		h2 = _mm512_maddubs_epi16(_mm512_permutexvar_epi8(idx, h2), w);
+		h1 = _mm512_add_epi16(h1, four);
+		x = _mm512_cvtepi16_epi8(_mm512_mulhi_epu16(
+		    _mm512_add_epi16(_mm512_add_epi16(h0, h0), h1), ninth));
+		y = _mm512_cvtepi16_epi8(_mm512_mulhi_epu16(
+		    _mm512_add_epi16(_mm512_add_epi16(h2, h2), h1), ninth));
+		if (nt) {
+			_mm256_stream_si256((__m256i *)(o0 + (size_t)g * 8), x);
+			_mm256_stream_si256((__m256i *)(o1 + (size_t)g * 8), y);
+		} else {
+			_mm256_storeu_si256((__m256i *)(o0 + (size_t)g * 8), x);
+			_mm256_storeu_si256((__m256i *)(o1 + (size_t)g * 8), y);
+		}
+	}
+	p32_c(o0, o1, r0, r1, r2, g, g1, false);
+}
+#endif
+
 /* 16 bpp little-endian formats with 4..8 bits per channel (rgb565,
  * xrgb1555) to and from xrgb8888, n pixels. Bit replication on the way
  * in and rounding on the way out, the same integers as pixfmt_unpack and
@@ -1009,18 +1208,33 @@ struct kernels {
 	vx_fn vxw;
 	unpack16_fn unpack16;
 	pack16_fn pack16;
+	p32_fn p32; /* NULL: 3:2 through the general path */
 };
 
 static const struct kernels kernels_c = {
-    "c", vsum_c, hsum_c, hx_c, vx_c, hxw_c, vxw_c, unpack16_c, pack16_c};
+    "c",   vsum_c,	  hsum_c,    hx_c,  vx_c,
+    hxw_c, vxw_c, unpack16_c, pack16_c, p32_c};
 #ifdef SCALE_X86
 /* pshufb/pmaddubsw need SSSE3 and the gather AVX2: SSE2 alone takes the
  * fixed-point path everywhere. */
 static const struct kernels kernels_sse2 = {
-    "sse2", vsum_sse2, hsum_sse2, NULL, NULL, NULL, NULL, unpack16_c, pack16_c};
+    "sse2", vsum_sse2,	hsum_sse2, NULL, NULL, NULL, NULL, unpack16_c,
+    pack16_c, NULL};
 static const struct kernels kernels_avx2 = {
     "avx2",   vsum_avx2, hsum_avx2,	hx_avx2,    vx_avx2,
-    hxw_avx2, vxw_avx2,	 unpack16_avx2, pack16_avx2};
+    hxw_avx2, vxw_avx2,	 unpack16_avx2, pack16_avx2, p32_avx2};
+/* AVX2 with the 3:2 path in AVX-512 (BW, VBMI). */
+static const struct kernels kernels_avx512 = {
+    "avx512", vsum_avx2,     hsum_avx2,	  hx_avx2,   vx_avx2,	hxw_avx2,
+    vxw_avx2, unpack16_avx2, pack16_avx2, p32_avx512};
+
+static bool have_avx512(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512f") &&
+	       __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("avx512vbmi");
+}
 #endif
 static const struct kernels *kern;
 
@@ -1028,6 +1242,8 @@ static const struct kernels *kernels_best(void)
 {
 #ifdef SCALE_X86
 	__builtin_cpu_init();
+	if (have_avx512())
+		return &kernels_avx512;
 	if (__builtin_cpu_supports("avx2"))
 		return &kernels_avx2;
 	return &kernels_sse2;
@@ -1056,6 +1272,12 @@ int scale_simd_set(const char *name)
 		if (!__builtin_cpu_supports("avx2"))
 			return -ENOTSUP;
 		kern = &kernels_avx2;
+		return 0;
+	}
+	if (!strcmp(name, "avx512")) {
+		if (!have_avx512())
+			return -ENOTSUP;
+		kern = &kernels_avx512;
 		return 0;
 	}
 #endif
@@ -1407,6 +1629,19 @@ int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
 	if (err < 0)
 		goto fail;
 	sc->exact = err == 0;
+	sc->p32 = sc->bytewise && kern->p32 &&
+		  (uint64_t)rw * 2 == (uint64_t)dw * 3 &&
+		  (uint64_t)rh * 2 == (uint64_t)dh * 3;
+	if (sc->p32) {
+		/* Whole cache lines: the kernel stores 32 bytes at a time. */
+		size_t lb = ((size_t)dw * 4 + 63) & ~(size_t)63;
+
+		sc->p32_line[0] = aligned_alloc(64, lb);
+		sc->p32_line[1] = aligned_alloc(64, lb);
+		if (!sc->p32_line[0] || !sc->p32_line[1])
+			goto fail;
+		sc->p32_pair = -1;
+	}
 	if (!sc->bytewise) {
 		sc->conv = malloc((size_t)rw * 4 * sc->y.taps);
 		sc->line = malloc((size_t)dw * 4);
@@ -1445,6 +1680,8 @@ void scaler_finish(struct scaler *sc)
 	free(sc->pack);
 	free(sc->rowp);
 	free(sc->roww);
+	free(sc->p32_line[0]);
+	free(sc->p32_line[1]);
 	memset(sc, 0, sizeof(*sc));
 }
 
@@ -1572,6 +1809,32 @@ void scaler_start(struct scaler *sc)
 	for (i = 0; i < sc->e.slots; i++)
 		sc->e.tag[i] = -1;
 	sc->e.csrc = NULL;
+	sc->p32_pair = -1;
+}
+
+/* Both rows of y's pair, for the whole groups of 4 pairs that cover
+ * [x0, x1) (the kernel's step), unless the last call drew them. */
+static const uint8_t *p32_row(struct scaler *sc, const uint8_t *src,
+			      size_t stride, uint32_t y, uint32_t x0,
+			      uint32_t x1)
+{
+	uint32_t k = y / 2, g0 = (x0 / 2) & ~3u, g1 = ((x1 + 1) / 2 + 3) & ~3u;
+
+	if (g1 > sc->dw / 2)
+		g1 = sc->dw / 2;
+	if (src != sc->p32_src || (int64_t)k != sc->p32_pair ||
+	    g0 < sc->p32_g0 || g1 > sc->p32_g1) {
+		const uint8_t *r0 = src + (size_t)3 * k * stride;
+
+		((const struct kernels *)sc->kern)
+		    ->p32(sc->p32_line[0], sc->p32_line[1], r0, r0 + stride,
+			  r0 + 2 * stride, g0, g1, false);
+		sc->p32_src = src;
+		sc->p32_pair = k;
+		sc->p32_g0 = g0;
+		sc->p32_g1 = g1;
+	}
+	return sc->p32_line[y & 1] + (size_t)x0 * 4;
 }
 
 static void exact_row(struct scaler *sc, const uint8_t *src, size_t stride,
@@ -1652,8 +1915,43 @@ static void exact_row(struct scaler *sc, const uint8_t *src, size_t stride,
 			  out);
 }
 
-void scaler_row(struct scaler *sc, const uint8_t *src, size_t stride,
-		uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out)
+bool scaler_pair(struct scaler *sc, const uint8_t *src, size_t stride,
+		 uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out0,
+		 uint8_t *out1)
+{
+	const uint8_t *r0 = src + (size_t)3 * (y / 2) * stride;
+	const uint8_t *r1 = r0 + stride, *r2 = r1 + stride;
+	uint8_t p[8], q[8];
+	uint32_t g0, g1;
+
+	if (!sc->p32 || y % 2 || y + 1 >= sc->dh || x1 > sc->dw || x0 >= x1)
+		return false;
+	/* An odd column at either end is half a pair: drawn aside, and
+	 * only its own pixel stored. */
+	if (x0 % 2) {
+		p32_one(p, q, r0 + (size_t)(x0 / 2) * 12,
+			r1 + (size_t)(x0 / 2) * 12, r2 + (size_t)(x0 / 2) * 12);
+		memcpy(out0, p + 4, 4);
+		memcpy(out1, q + 4, 4);
+	}
+	g0 = (x0 + 1) / 2;
+	g1 = x1 / 2;
+	if (g1 > g0)
+		((const struct kernels *)sc->kern)
+		    ->p32(out0 - (size_t)x0 * 4, out1 - (size_t)x0 * 4, r0, r1,
+			  r2, g0, g1, true);
+	if (x1 % 2 && x1 - 1 >= x0 + x0 % 2) {
+		p32_one(p, q, r0 + (size_t)g1 * 12, r1 + (size_t)g1 * 12,
+			r2 + (size_t)g1 * 12);
+		memcpy(out0 + (size_t)(x1 - 1 - x0) * 4, p, 4);
+		memcpy(out1 + (size_t)(x1 - 1 - x0) * 4, q, 4);
+	}
+	return true;
+}
+
+const uint8_t *scaler_row(struct scaler *sc, const uint8_t *src,
+			  size_t stride, uint32_t y, uint32_t x0, uint32_t x1,
+			  uint8_t *out)
 {
 	const uint8_t **rows = sc->rowp;
 	uint16_t *wts = sc->roww;
@@ -1664,14 +1962,16 @@ void scaler_row(struct scaler *sc, const uint8_t *src, size_t stride,
 	if (x1 > sc->dw)
 		x1 = sc->dw;
 	if (x0 >= x1 || y >= sc->dh)
-		return;
+		return out;
 	if (sc->replicate) {
 		replicate_row(sc, src, stride, y, x0, x1, out);
-		return;
+		return out;
 	}
+	if (sc->p32)
+		return p32_row(sc, src, stride, y, x0, x1);
 	if (sc->exact) {
 		exact_row(sc, src, stride, y, x0, x1, out);
-		return;
+		return out;
 	}
 	/* Source columns under outputs [x0, x1), padding taps excluded. */
 	cx0 = (uint32_t)sc->x.start[x0];
@@ -1702,9 +2002,10 @@ void scaler_row(struct scaler *sc, const uint8_t *src, size_t stride,
 		((const struct kernels *)sc->kern)
 		    ->hsum(out, sc->vsum, sc->x.start, sc->hw, sc->x.taps, x0,
 			   x1);
-		return;
+		return out;
 	}
 	((const struct kernels *)sc->kern)
 	    ->hsum(sc->line, sc->vsum, sc->x.start, sc->hw, sc->x.taps, x0, x1);
 	from_xrgb(sc, sc->line, x1 - x0, out);
+	return out;
 }

@@ -140,6 +140,14 @@ struct scaler {
 	uint32_t *pack;	      /* 3 x 256: channel value -> its bits */
 	const uint8_t **rowp; /* per-row tap lists, y.taps long */
 	uint16_t *roww;
+	/* Both axes exactly 3:2 and bytewise, with kernels that have it:
+	 * output rows 2k and 2k+1 come together from source rows 3k..3k+2
+	 * (see p32 in scale.c) and are kept for the next call. */
+	bool p32;
+	uint8_t *p32_line[2]; /* rows 2k, 2k+1; dw pixels each */
+	const uint8_t *p32_src; /* the picture they were drawn from */
+	int64_t p32_pair;	/* k, -1: none */
+	uint32_t p32_g0, p32_g1; /* output pairs drawn */
 };
 
 /* 0 or -ENOMEM / -EINVAL (sizes 0). fmt is the picture's format (the
@@ -147,13 +155,25 @@ struct scaler {
 int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
 		uint32_t rh, uint32_t dw, uint32_t dh);
 void scaler_finish(struct scaler *sc);
-/* Draw desktop row y (0 <= y < dh), columns [x0, x1), into out (x1 - x0
- * pixels in sc->fmt), reading the picture at src with stride bytes per
- * row. Work on source rows is cached from one call to the next: call
- * scaler_start whenever the picture may have changed. */
+/* Draw desktop row y (0 <= y < dh), columns [x0, x1) (x1 - x0 pixels in
+ * sc->fmt), reading the picture at src with stride bytes per row. Returns
+ * where the row is: out (room for x1 - x0 pixels), or the scaler's own
+ * buffer, valid until the next call. Work on source rows is cached from
+ * one call to the next: call scaler_start whenever the picture may have
+ * changed. */
 void scaler_start(struct scaler *sc);
-void scaler_row(struct scaler *sc, const uint8_t *src, size_t stride,
-		uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out);
+const uint8_t *scaler_row(struct scaler *sc, const uint8_t *src,
+			  size_t stride, uint32_t y, uint32_t x0, uint32_t x1,
+			  uint8_t *out);
+/* Draw desktop rows y and y + 1, columns [x0, x1), straight into out0
+ * and out1 (x1 - x0 pixels each), a write-only mapping: with streaming
+ * stores where the CPU has them, so call output_copy_stream_end() before
+ * the pixels must be visible. The 3:2 path only (sc->p32), for even y
+ * with y + 1 < dh; false, drawing nothing, otherwise. Needs no
+ * scaler_start. */
+bool scaler_pair(struct scaler *sc, const uint8_t *src, size_t stride,
+		 uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out0,
+		 uint8_t *out1);
 
 /* Which kernels run: "c", "sse2", "avx2" (x86-64 only), or "auto" (the
  * best the CPU has, the default). For tests and benchmarks. 0, or

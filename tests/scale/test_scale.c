@@ -181,9 +181,19 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 		      "%s %ux%u->%ux%u: path %d taken, not %d",
 		      scale_simd_name(), sc->rw, sc->rh, sc->dw, sc->dh, *path,
 		      sc->exact);
-	for (y = 0; y < sc->dh; y++)
-		scaler_row(&s, src, stride, y, 0, sc->dw,
-			   out + (size_t)y * sc->dw * bpp);
+	/* Both axes 3:2 with byte channels: the two-row 3:2 path. */
+	if (strcmp(scale_simd_name(), "sse2") && bpp == 4 &&
+	    sc->rw * 2 == sc->dw * 3 && sc->rh * 2 == sc->dh * 3)
+		CHECK(s.p32, "%s %s %ux%u->%ux%u: 3:2 path not taken",
+		      scale_simd_name(), fmtname, sc->rw, sc->rh, sc->dw,
+		      sc->dh);
+	for (y = 0; y < sc->dh; y++) {
+		uint8_t *o = out + (size_t)y * sc->dw * bpp;
+		const uint8_t *r = scaler_row(&s, src, stride, y, 0, sc->dw, o);
+
+		if (r != o)
+			memcpy(o, r, (size_t)sc->dw * bpp);
+	}
 	ref_box(&f, src, stride, sc->rw, sc->rh, sc->dw, sc->dh, ref);
 	integer = sc->dw % sc->rw == 0 && sc->dh % sc->rh == 0;
 	for (y = 0; y < sc->dh; y++) {
@@ -223,11 +233,32 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 			 x1 = x0 + 1 + rnd() % (sc->dw - x0);
 
 		y = rnd() % sc->dh;
-		scaler_row(&s, src, stride, y, x0, x1, part);
-		CHECK(!memcmp(part, out + ((size_t)y * sc->dw + x0) * bpp,
+		CHECK(!memcmp(scaler_row(&s, src, stride, y, x0, x1, part),
+			      out + ((size_t)y * sc->dw + x0) * bpp,
 			      (size_t)(x1 - x0) * bpp),
 		      "%s %s partial row %u [%u,%u) differs", scale_simd_name(),
 		      fmtname, y, x0, x1);
+	}
+	/* Damaged rectangles as the blitter draws them: rows in order,
+	 * each pass starting afresh. */
+	for (i = 0; i < 20; i++) {
+		uint32_t x0 = rnd() % sc->dw,
+			 x1 = x0 + 1 + rnd() % (sc->dw - x0),
+			 y0 = rnd() % sc->dh,
+			 y1 = y0 + 1 + rnd() % (sc->dh - y0);
+
+		scaler_start(&s);
+		for (y = y0; y < y1; y++)
+			if (memcmp(scaler_row(&s, src, stride, y, x0, x1, part),
+				   out + ((size_t)y * sc->dw + x0) * bpp,
+				   (size_t)(x1 - x0) * bpp)) {
+				CHECK(0,
+				      "%s %s rect [%u,%u)x[%u,%u) row %u "
+				      "differs",
+				      scale_simd_name(), fmtname, x0, x1, y0,
+				      y1, y);
+				break;
+			}
 	}
 done:
 	scaler_finish(&s);
@@ -240,7 +271,7 @@ done:
 static void test_scalers(void)
 {
 	static const char *const fmts[] = {"xrgb8888", "bgrx8888", "rgb565"};
-	static const char *const simds[] = {"c", "sse2", "avx2"};
+	static const char *const simds[] = {"c", "sse2", "avx2", "avx512"};
 	size_t fi, si, k;
 	int pat;
 
@@ -251,7 +282,7 @@ static void test_scalers(void)
 				struct pixfmt f;
 
 				pixfmt_from_name(fmts[fi], &f);
-				for (si = 0; si < 3; si++) {
+				for (si = 0; si < 4; si++) {
 					uint8_t *o;
 					int ex;
 
@@ -289,7 +320,7 @@ static void test_scalers(void)
  * reference: whichever path each ratio takes. */
 static void test_random_sizes(void)
 {
-	static const char *const simds[] = {"c", "sse2", "avx2"};
+	static const char *const simds[] = {"c", "sse2", "avx2", "avx512"};
 	uint64_t saved;
 	int i, ex;
 	size_t si;
@@ -303,7 +334,7 @@ static void test_random_sizes(void)
 		sc.dh = 1 + rnd() % 40;
 		sc.exact = 0;
 		saved = rng;
-		for (si = 0; si < 3; si++) {
+		for (si = 0; si < 4; si++) {
 			if (scale_simd_set(simds[si]) < 0)
 				continue;
 			free(run_case(i % 2 ? "rgb565" : "xrgb8888", &sc, 0,
@@ -460,6 +491,102 @@ static void test_view(void)
 	check_roundtrip(&v, "zoom 3 panned");
 }
 
+/* scaler_pair, the 3:2 path straight into a mapping: the same pixels as
+ * scaler_row, exactly columns [x0, x1) stored (guards around each row),
+ * whatever the alignment of the rows and the distance between them (the
+ * streaming stores need both aligned alike). */
+static void test_pair(void)
+{
+	static const char *const simds[] = {"c", "avx2", "avx512"};
+	static const uint32_t sz[][2] = {{192, 108}, {30, 6}, {600, 12}};
+	enum { GUARD = 16 };
+	size_t si, k;
+	int i;
+
+	for (si = 0; si < 3; si++) {
+		if (scale_simd_set(simds[si]) < 0)
+			continue;
+		for (k = 0; k < 3; k++) {
+			uint32_t rw = sz[k][0], rh = sz[k][1];
+			uint32_t dw = rw * 2 / 3, dh = rh * 2 / 3, y;
+			size_t stride = (size_t)rw * 4, n;
+			struct pixfmt f;
+			struct scaler s;
+			uint8_t *src, *ref, *buf;
+
+			pixfmt_from_name("xrgb8888", &f);
+			src = malloc(stride * rh);
+			ref = malloc((size_t)dw * dh * 4);
+			/* Two rows with guards, room to shift and spread. */
+			n = 2 * ((size_t)dw * 4 + 2 * GUARD * 4) + 256;
+			buf = aligned_alloc(64, n);
+			for (i = 0; i < (int)(stride * rh); i++)
+				src[i] = (uint8_t)rnd();
+			CHECK(scaler_init(&s, &f, rw, rh, dw, dh) == 0,
+			      "scaler_init");
+			CHECK(s.p32, "%s %ux%u: no 3:2 path", simds[si], rw,
+			      rh);
+			for (y = 0; y < dh; y++)
+				memcpy(ref + (size_t)y * dw * 4,
+				       scaler_row(&s, src, stride, y, 0, dw,
+						  ref + (size_t)y * dw * 4),
+				       (size_t)dw * 4);
+			CHECK(!scaler_pair(&s, src, stride, 1, 0, dw, buf,
+					   buf + 64),
+			      "scaler_pair took an odd row");
+			for (i = 0; i < 300; i++) {
+				uint32_t x0 = rnd() % dw,
+					 x1 = x0 + 1 + rnd() % (dw - x0);
+				/* Row 0 at any pixel alignment; row 1 a
+				 * multiple of 32 bytes further, or not. */
+				size_t off = (rnd() % 16) * 4,
+				       gap = (size_t)dw * 4 + 2 * GUARD * 4 +
+					     (rnd() % 2 ? 32 : (rnd() % 8) * 4);
+				uint8_t *r0 = buf + off + GUARD * 4,
+					*r1 = r0 + gap;
+				uint32_t j;
+				bool ok = true;
+
+				y = 2 * (rnd() % (dh / 2));
+				memset(buf, 0xa5, n);
+				CHECK(scaler_pair(&s, src, stride, y, x0, x1,
+						  r0, r1),
+				      "scaler_pair refused row %u", y);
+				for (j = 0; j < 2; j++) {
+					uint8_t *r = j ? r1 : r0;
+					size_t b;
+
+					const uint8_t *want =
+					    ref + ((size_t)(y + j) * dw + x0) *
+						      4;
+
+					ok &= !memcmp(r, want,
+						      (size_t)(x1 - x0) * 4);
+					for (b = 0; b < GUARD * 4; b++)
+						ok &= r[-1 - (ptrdiff_t)b] ==
+							  0xa5 &&
+						      r[(size_t)(x1 - x0) * 4 +
+							b] == 0xa5;
+				}
+				if (!ok) {
+					CHECK(0,
+					      "%s %ux%u pair %u [%u,%u) off "
+					      "%zu gap %zu: wrong pixels or "
+					      "stored outside",
+					      simds[si], rw, rh, y, x0, x1, off,
+					      gap);
+					break;
+				}
+			}
+			scaler_finish(&s);
+			free(src);
+			free(ref);
+			free(buf);
+		}
+	}
+	scale_simd_set("auto");
+}
+
 int main(void)
 {
 	test_parse();
@@ -467,6 +594,7 @@ int main(void)
 	test_view();
 	test_scalers();
 	test_random_sizes();
+	test_pair();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

@@ -271,7 +271,7 @@ done:
 static void test_scalers(void)
 {
 	static const char *const fmts[] = {"xrgb8888", "bgrx8888", "rgb565"};
-	static const char *const simds[] = {"c", "sse2", "avx2", "avx512"};
+	static const char *const simds[] = {"c", "sse2", "avx2"};
 	size_t fi, si, k;
 	int pat;
 
@@ -282,7 +282,7 @@ static void test_scalers(void)
 				struct pixfmt f;
 
 				pixfmt_from_name(fmts[fi], &f);
-				for (si = 0; si < 4; si++) {
+				for (si = 0; si < 3; si++) {
 					uint8_t *o;
 					int ex;
 
@@ -320,7 +320,7 @@ static void test_scalers(void)
  * reference: whichever path each ratio takes. */
 static void test_random_sizes(void)
 {
-	static const char *const simds[] = {"c", "sse2", "avx2", "avx512"};
+	static const char *const simds[] = {"c", "sse2", "avx2"};
 	uint64_t saved;
 	int i, ex;
 	size_t si;
@@ -334,7 +334,7 @@ static void test_random_sizes(void)
 		sc.dh = 1 + rnd() % 40;
 		sc.exact = 0;
 		saved = rng;
-		for (si = 0; si < 4; si++) {
+		for (si = 0; si < 3; si++) {
 			if (scale_simd_set(simds[si]) < 0)
 				continue;
 			free(run_case(i % 2 ? "rgb565" : "xrgb8888", &sc, 0,
@@ -497,13 +497,13 @@ static void test_view(void)
  * streaming stores need both aligned alike). */
 static void test_pair(void)
 {
-	static const char *const simds[] = {"c", "avx2", "avx512"};
+	static const char *const simds[] = {"c", "avx2"};
 	static const uint32_t sz[][2] = {{192, 108}, {30, 6}, {600, 12}};
 	enum { GUARD = 16 };
 	size_t si, k;
 	int i;
 
-	for (si = 0; si < 3; si++) {
+	for (si = 0; si < 2; si++) {
 		if (scale_simd_set(simds[si]) < 0)
 			continue;
 		for (k = 0; k < 3; k++) {

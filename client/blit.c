@@ -428,6 +428,21 @@ bool blit_follow(struct blitter *b, int rx, int ry)
 	return pan_commit(b, &v);
 }
 
+bool blit_edge_pan(struct blitter *b, int sx, int sy)
+{
+	struct view v = b->view;
+	int32_t side = (int32_t)(b->out->width < b->out->height
+					 ? b->out->width
+					 : b->out->height);
+	int32_t dx, dy;
+
+	if (!view_edge_step(&v, sx, sy, side / BLIT_PAN_MARGIN_DIV,
+			    side / BLIT_EDGE_SPEED_DIV, &dx, &dy))
+		return false;
+	view_pan_to(&v, v.pan_x + dx, v.pan_y + dy);
+	return pan_commit(b, &v);
+}
+
 void blit_get_view(struct blitter *b, struct view *out)
 {
 	*out = b->view;

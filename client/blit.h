@@ -90,6 +90,12 @@ void blit_reset_view(struct blitter *b);
 #define BLIT_PAN_MARGIN_DIV 16
 bool blit_pan(struct blitter *b, int dx, int dy);
 bool blit_follow(struct blitter *b, int rx, int ry);
+/* Edge scrolling for an absolute pointer at screen (sx, sy): pan one
+ * tick's step (view_edge_step, within the follow margin, up to
+ * BLIT_EDGE_SPEED_DIV-th of the screen). True when the view moved. Main
+ * thread. */
+#define BLIT_EDGE_SPEED_DIV 64
+bool blit_edge_pan(struct blitter *b, int sx, int sy);
 
 /* A copy of the mapping (struct view in scale.h). Main thread, or with
  * shadow->lock held (blit thread). */

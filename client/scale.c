@@ -174,6 +174,41 @@ bool view_follow(struct view *v, int32_t rx, int32_t ry, int32_t margin)
 	    follow_axis(v->pan_y, v->rh, v->dh, v->sh, ry, margin));
 }
 
+/* One axis of view_edge_step: toward the low edge negative, the high
+ * edge positive, 0 outside the margins or where the view cannot move. */
+static int32_t edge_axis(int32_t pan, uint32_t d, uint32_t s, int32_t p,
+			 int32_t margin, int32_t max)
+{
+	int32_t depth, dir;
+
+	if (d <= s || margin < 1 || max < 1)
+		return 0;
+	if (margin > (int32_t)s / 2)
+		margin = (int32_t)s / 2 > 0 ? (int32_t)s / 2 : 1;
+	if (p < margin && pan > 0) {
+		depth = margin - (p < 0 ? 0 : p);
+		dir = -1;
+	} else if (p >= (int32_t)s - margin && pan < (int32_t)(d - s)) {
+		depth = p - ((int32_t)s - margin) + 1;
+		dir = 1;
+	} else {
+		return 0;
+	}
+	if (depth > margin)
+		depth = margin;
+	/* 1 at the margin's inner border, max on the edge pixel. */
+	return dir * (1 + (int32_t)((int64_t)(depth - 1) * (max - 1) /
+				    (margin > 1 ? margin - 1 : 1)));
+}
+
+bool view_edge_step(const struct view *v, int32_t sx, int32_t sy,
+		    int32_t margin, int32_t max, int32_t *dx, int32_t *dy)
+{
+	*dx = edge_axis(v->pan_x, v->dw, v->sw, sx, margin, max);
+	*dy = edge_axis(v->pan_y, v->dh, v->sh, sy, margin, max);
+	return *dx || *dy;
+}
+
 bool view_remote_to_screen(const struct view *v, const struct rect *in,
 			   struct rect *out)
 {

@@ -57,6 +57,14 @@ bool view_pan_to(struct view *v, int32_t px, int32_t py);
  * pixels from each edge (the view follows the pointer continuously). True
  * when the view moved. */
 bool view_follow(struct view *v, int32_t rx, int32_t ry, int32_t margin);
+/* Edge scrolling, for absolute pointers (touchscreens, tablets), which
+ * cannot push past the screen's edge: the pan step (screen pixels, for one
+ * tick) with the pointer at screen (sx, sy). Toward each edge the point
+ * lies within margin of, from 1 at the margin's inner border to max on
+ * the edge itself; 0 where the view cannot move that way. True when there
+ * is a step. */
+bool view_edge_step(const struct view *v, int32_t sx, int32_t sy,
+		    int32_t margin, int32_t max, int32_t *dx, int32_t *dy);
 /* The screen rectangle that shows remote rectangle r (every screen pixel
  * whose area overlaps r), clipped to the screen. False when not visible. */
 bool view_remote_to_screen(const struct view *v, const struct rect *r,

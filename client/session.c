@@ -29,6 +29,10 @@
 #include "supervise.h"
 #include "vnc.h"
 
+/* Edge scrolling's step interval: about 60 steps a second, each up to
+ * BLIT_EDGE_SPEED_DIV-th of the screen (a screen's width a second). */
+#define EDGE_TICK_NS 16000000ull
+
 struct session {
 	struct options *opt;
 	struct output out;
@@ -44,6 +48,11 @@ struct session {
 	double fx, fy;		/* the same with the fraction a scaled
 				 * relative motion leaves */
 	uint32_t buttons;
+	/* Edge scrolling: an absolute pointer resting near the screen's
+	 * edge pans the view a step per tick (blit_edge_pan). */
+	bool edge;		/* the last motion was absolute */
+	int edge_sx, edge_sy;	/* where, on the screen */
+	uint64_t edge_next_ns;	/* next step, 0: none due */
 	bool quit;
 	uint64_t updates;
 	/* Reconnecting (reconnect.h): what to connect with, and when. */
@@ -229,13 +238,30 @@ static void in_motion_rel(void *ctx, int dx, int dy)
 		s->fy = 0;
 	s->px = (int)floor(s->fx);
 	s->py = (int)floor(s->fy);
+	s->edge = false;
 	send_pointer(s);
 	blit_follow(&s->blit, s->px, s->py);
+}
+
+/* A step of edge scrolling when one is due: the view pans under the
+ * resting pointer, which then points at another remote pixel. */
+static void edge_tick(struct session *s, uint64_t now)
+{
+	if (!s->edge_next_ns || now < s->edge_next_ns)
+		return;
+	s->edge_next_ns = 0;
+	if (!s->edge || !blit_edge_pan(&s->blit, s->edge_sx, s->edge_sy))
+		return;
+	blit_screen_to_remote(&s->blit, s->edge_sx, s->edge_sy, &s->px,
+			      &s->py);
+	send_pointer(s);
+	s->edge_next_ns = now + EDGE_TICK_NS;
 }
 
 static void in_motion_abs(void *ctx, double fx, double fy)
 {
 	struct session *s = ctx;
+	struct view v;
 	int sx, sy;
 
 	if (!(fx >= 0))
@@ -250,6 +276,12 @@ static void in_motion_abs(void *ctx, double fx, double fy)
 	sy = (int)lround(fy * (s->out.height - 1));
 	blit_screen_to_remote(&s->blit, sx, sy, &s->px, &s->py);
 	send_pointer(s);
+	blit_get_view(&s->blit, &v);
+	s->edge = true;
+	s->edge_sx = sx;
+	s->edge_sy = sy;
+	if (!s->edge_next_ns && view_pannable(&v))
+		s->edge_next_ns = monotonic_ns() + EDGE_TICK_NS;
 }
 
 static void in_button(void *ctx, int button, bool down)
@@ -503,6 +535,7 @@ static int session_tick(struct session *s)
 	uint64_t idle = (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
 	uint64_t wait = (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
 
+	edge_tick(s, now);
 	if (!s->vnc) {
 		if (now >= s->rc.next_ns)
 			return session_reconnect(s);
@@ -541,6 +574,12 @@ static int session_timeout(const struct session *s, int timeout)
 		due = s->last_rx_ns +
 		      (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
 		due = due > now ? due - now : 0;
+	}
+	if (s->edge_next_ns) {
+		uint64_t e = s->edge_next_ns > now ? s->edge_next_ns - now : 0;
+
+		if (e < due)
+			due = e;
 	}
 	ms = due / 1000000u + 1;
 	if (timeout >= 0 && (uint64_t)timeout < ms)

@@ -489,6 +489,39 @@ static void test_view(void)
 		  v.pan_x == 3 * 425 + 2 - (1280 - 1 - 10),
 	      "zoom follow %d", v.pan_x);
 	check_roundtrip(&v, "zoom 3 panned");
+
+	/* Edge scrolling (absolute pointers): margin 45, up to 12 a step,
+	 * faster nearer the edge, none where the view cannot go. */
+	{
+		int32_t dx, dy;
+
+		view_update(&v, SCALE_NONE, 1, 1920, 1080, 1280, 720);
+		view_pan_to(&v, 0, 0);
+		CHECK(!view_edge_step(&v, 640, 360, 45, 12, &dx, &dy),
+		      "edge step in the middle");
+		CHECK(!view_edge_step(&v, 0, 0, 45, 12, &dx, &dy),
+		      "edge step past the top-left corner");
+		CHECK(!view_edge_step(&v, 1279 - 45, 360, 45, 12, &dx, &dy),
+		      "edge step just inside the margin");
+		CHECK(view_edge_step(&v, 1279 - 44, 360, 45, 12, &dx, &dy) &&
+			  dx == 1 && dy == 0,
+		      "edge step at the margin: %d,%d", dx, dy);
+		CHECK(view_edge_step(&v, 1279, 360, 45, 12, &dx, &dy) &&
+			  dx == 12 && dy == 0,
+		      "edge step on the edge: %d,%d", dx, dy);
+		CHECK(view_edge_step(&v, 1279 - 22, 719, 45, 12, &dx, &dy) &&
+			  dx > 1 && dx < 12 && dy == 12,
+		      "edge step corner: %d,%d", dx, dy);
+		view_pan_to(&v, 640, 360);
+		CHECK(!view_edge_step(&v, 1279, 719, 45, 12, &dx, &dy),
+		      "edge step past the bottom-right corner");
+		CHECK(view_edge_step(&v, 0, 0, 45, 12, &dx, &dy) &&
+			  dx == -12 && dy == -12,
+		      "edge step back: %d,%d", dx, dy);
+		view_update(&v, SCALE_FIT, 1, 1920, 1080, 1280, 720);
+		CHECK(!view_edge_step(&v, 0, 0, 45, 12, &dx, &dy),
+		      "edge step in fit");
+	}
 }
 
 /* scaler_pair, the 3:2 path straight into a mapping: the same pixels as

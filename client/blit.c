@@ -82,8 +82,9 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 	const struct view *v = &b->view;
 	unsigned obpp = pixfmt_bytes(&o->fmt), sbpp = pixfmt_bytes(&s->fmt);
 	bool same = pixfmt_equal(&o->fmt, &s->fmt);
-	/* Row pairs the scaler can store straight into the mapping. */
-	bool pairs = b->scaled && b->scaler.p32 && same && output_direct(o);
+	/* Rows the scaler can store straight into the mapping. */
+	bool direct = b->scaled && (b->scaler.p32 || b->scaler.p21) && same &&
+		      output_direct(o);
 	int32_t y;
 
 	if (b->scaled)
@@ -95,11 +96,16 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 		uint8_t *dst = o->map + (size_t)y * o->stride +
 			       (size_t)scr->x * obpp;
 
-		if (pairs && y + 1 < scr->y + scr->h &&
-		    scaler_pair(&b->scaler, s->pix, s->stride, dy0, dx0,
-				dx0 + (uint32_t)scr->w, dst, dst + o->stride)) {
-			y++;
-			continue;
+		if (direct) {
+			unsigned n = scaler_direct(
+			    &b->scaler, s->pix, s->stride, dy0, dx0,
+			    dx0 + (uint32_t)scr->w, dst, o->stride,
+			    (uint32_t)(scr->y + scr->h - y));
+
+			if (n) {
+				y += (int32_t)n - 1;
+				continue;
+			}
 		}
 		if (!b->scaled) {
 			src = s->pix + (size_t)dy0 * s->stride +
@@ -116,7 +122,7 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 			output_write_row(o, dst, b->row, (size_t)scr->w * obpp);
 		}
 	}
-	if (pairs)
+	if (direct)
 		output_copy_stream_end();
 	return (uint64_t)scr->w * scr->h * obpp;
 }

@@ -932,6 +932,26 @@ static void p32_c(uint8_t *o0, uint8_t *o1, const uint8_t *r0,
 			r2 + (size_t)g * 12);
 }
 
+/* The 2:1 path: both axes exactly 2:1 (4K to 1080p), 32 bpp with byte
+ * channels: each output the rounded mean of a 2x2 block, (sum + 2) / 4,
+ * the exact path's integers. One output row from source rows a and b:
+ * n outputs into o from 2n pixels of each (all at their first pixel). */
+typedef void (*p21_fn)(uint8_t *o, const uint8_t *a, const uint8_t *b,
+		       uint32_t n, bool nt);
+
+static void p21_c(uint8_t *o, const uint8_t *a, const uint8_t *b, uint32_t n,
+		  bool nt)
+{
+	uint32_t i;
+	unsigned c;
+
+	(void)nt;
+	for (i = 0; i < n; i++, o += 4, a += 8, b += 8)
+		for (c = 0; c < 4; c++)
+			o[c] = (uint8_t)((a[c] + a[4 + c] + b[c] + b[4 + c] +
+					  2) / 4);
+}
+
 #ifdef SCALE_X86
 /* pshufb control for a lane whose 3 pixels start at byte o: per channel
  * the byte pairs (p0, p1) then (p1, p2), for pmaddubsw. */
@@ -1063,6 +1083,69 @@ p32_avx2(uint8_t *o0, uint8_t *o1, const uint8_t *r0, const uint8_t *r1,
 	p32_c(o0, o1, r0, r1, r2, g, g1, false);
 }
 #undef P32_CTL
+
+/* 8 pixels of a row (a lane of 4 each) to the channel sums of each pair:
+ * pshufb puts a pair's bytes of one channel side by side, pmaddubsw by
+ * ones adds them. */
+__attribute__((target("avx2"))) static inline __m256i
+p21_across(const uint8_t *s)
+{
+	const __m256i ctl =
+	    _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11,
+			     15, 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14,
+			     11, 15);
+
+	return _mm256_maddubs_epi16(
+	    _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)s), ctl),
+	    _mm256_set1_epi8(1));
+}
+
+/* Outputs i..i+7. */
+__attribute__((target("avx2"))) static inline __m256i
+p21_block_avx2(const uint8_t *a, const uint8_t *b, size_t i)
+{
+	const __m256i two = _mm256_set1_epi16(2);
+	__m256i lo = _mm256_add_epi16(p21_across(a + i * 8),
+				      p21_across(b + i * 8));
+	__m256i hi = _mm256_add_epi16(p21_across(a + i * 8 + 32),
+				      p21_across(b + i * 8 + 32));
+
+	lo = _mm256_srli_epi16(_mm256_add_epi16(lo, two), 2);
+	hi = _mm256_srli_epi16(_mm256_add_epi16(hi, two), 2);
+	/* packus interleaves the lanes: outputs 0-1, 4-5, 2-3, 6-7. */
+	return _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xd8);
+}
+
+/* nt as for p32_avx2: streaming stores from the first whole cache line,
+ * two blocks a line; the same prefetch distance. */
+__attribute__((target("avx2"))) static void
+p21_avx2(uint8_t *o, const uint8_t *a, const uint8_t *b, uint32_t n, bool nt)
+{
+	uint32_t i = 0;
+
+	if (nt && ((uintptr_t)o & 3))
+		nt = false;
+	if (nt) {
+		for (; i < n && ((uintptr_t)(o + (size_t)i * 4) & 63); i++)
+			p21_c(o + (size_t)i * 4, a + (size_t)i * 8,
+			      b + (size_t)i * 8, 1, false);
+	}
+	for (; i + 16 <= n; i += 16) {
+		size_t at = (size_t)i * 8 + P32_AHEAD;
+
+		_mm_prefetch((const char *)(a + at), _MM_HINT_T0);
+		_mm_prefetch((const char *)(a + at + 64), _MM_HINT_T0);
+		_mm_prefetch((const char *)(b + at), _MM_HINT_T0);
+		_mm_prefetch((const char *)(b + at + 64), _MM_HINT_T0);
+		p32_put(o + (size_t)i * 4, p21_block_avx2(a, b, i), nt);
+		p32_put(o + (size_t)i * 4 + 32, p21_block_avx2(a, b, i + 8),
+			nt);
+	}
+	for (; i + 8 <= n; i += 8)
+		p32_put(o + (size_t)i * 4, p21_block_avx2(a, b, i), nt);
+	p21_c(o + (size_t)i * 4, a + (size_t)i * 8, b + (size_t)i * 8, n - i,
+	      false);
+}
 #endif
 
 /* 16 bpp little-endian formats with 4..8 bits per channel (rgb565,
@@ -1228,20 +1311,21 @@ struct kernels {
 	unpack16_fn unpack16;
 	pack16_fn pack16;
 	p32_fn p32; /* NULL: 3:2 through the general path */
+	p21_fn p21; /* NULL: 2:1 likewise */
 };
 
 static const struct kernels kernels_c = {
     "c",   vsum_c,	  hsum_c,    hx_c,  vx_c,
-    hxw_c, vxw_c, unpack16_c, pack16_c, p32_c};
+    hxw_c, vxw_c, unpack16_c, pack16_c, p32_c, p21_c};
 #ifdef SCALE_X86
 /* pshufb/pmaddubsw need SSSE3 and the gather AVX2: SSE2 alone takes the
  * fixed-point path everywhere. */
 static const struct kernels kernels_sse2 = {
     "sse2", vsum_sse2,	hsum_sse2, NULL, NULL, NULL, NULL, unpack16_c,
-    pack16_c, NULL};
+    pack16_c, NULL, NULL};
 static const struct kernels kernels_avx2 = {
     "avx2",   vsum_avx2, hsum_avx2,	hx_avx2,    vx_avx2,
-    hxw_avx2, vxw_avx2,	 unpack16_avx2, pack16_avx2, p32_avx2};
+    hxw_avx2, vxw_avx2,	 unpack16_avx2, pack16_avx2, p32_avx2, p21_avx2};
 #endif
 static const struct kernels *kern;
 
@@ -1641,6 +1725,8 @@ int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
 			goto fail;
 		sc->p32_pair = -1;
 	}
+	sc->p21 = sc->bytewise && kern->p21 && (uint64_t)rw == 2ull * dw &&
+		  (uint64_t)rh == 2ull * dh;
 	if (!sc->bytewise) {
 		sc->conv = malloc((size_t)rw * 4 * sc->y.taps);
 		sc->line = malloc((size_t)dw * 4);
@@ -1914,17 +2000,15 @@ static void exact_row(struct scaler *sc, const uint8_t *src, size_t stride,
 			  out);
 }
 
-bool scaler_pair(struct scaler *sc, const uint8_t *src, size_t stride,
-		 uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out0,
-		 uint8_t *out1)
+static void p32_direct(struct scaler *sc, const uint8_t *src, size_t stride,
+		       uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out0,
+		       uint8_t *out1)
 {
 	const uint8_t *r0 = src + (size_t)3 * (y / 2) * stride;
 	const uint8_t *r1 = r0 + stride, *r2 = r1 + stride;
 	uint8_t p[8], q[8];
 	uint32_t g0, g1;
 
-	if (!sc->p32 || y % 2 || y + 1 >= sc->dh || x1 > sc->dw || x0 >= x1)
-		return false;
 	/* An odd column at either end is half a pair: drawn aside, and
 	 * only its own pixel stored. */
 	if (x0 % 2) {
@@ -1945,7 +2029,27 @@ bool scaler_pair(struct scaler *sc, const uint8_t *src, size_t stride,
 		memcpy(out0 + (size_t)(x1 - 1 - x0) * 4, p, 4);
 		memcpy(out1 + (size_t)(x1 - 1 - x0) * 4, q, 4);
 	}
-	return true;
+}
+
+unsigned scaler_direct(struct scaler *sc, const uint8_t *src, size_t stride,
+		       uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out,
+		       size_t ostride, uint32_t rows)
+{
+	if (x1 > sc->dw || x0 >= x1 || y >= sc->dh || !rows)
+		return 0;
+	if (sc->p32 && y % 2 == 0 && y + 1 < sc->dh && rows >= 2) {
+		p32_direct(sc, src, stride, y, x0, x1, out, out + ostride);
+		return 2;
+	}
+	if (sc->p21) {
+		const uint8_t *a =
+		    src + (size_t)2 * y * stride + (size_t)x0 * 8;
+
+		((const struct kernels *)sc->kern)
+		    ->p21(out, a, a + stride, x1 - x0, true);
+		return 1;
+	}
+	return 0;
 }
 
 const uint8_t *scaler_row(struct scaler *sc, const uint8_t *src,
@@ -1968,6 +2072,14 @@ const uint8_t *scaler_row(struct scaler *sc, const uint8_t *src,
 	}
 	if (sc->p32)
 		return p32_row(sc, src, stride, y, x0, x1);
+	if (sc->p21) {
+		const uint8_t *a =
+		    src + (size_t)2 * y * stride + (size_t)x0 * 8;
+
+		((const struct kernels *)sc->kern)
+		    ->p21(out, a, a + stride, x1 - x0, false);
+		return out;
+	}
 	if (sc->exact) {
 		exact_row(sc, src, stride, y, x0, x1, out);
 		return out;

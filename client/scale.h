@@ -156,6 +156,9 @@ struct scaler {
 	const uint8_t *p32_src; /* the picture they were drawn from */
 	int64_t p32_pair;	/* k, -1: none */
 	uint32_t p32_g0, p32_g1; /* output pairs drawn */
+	/* Both axes exactly 2:1 and bytewise: each output row from two
+	 * source rows in one pass (see p21 in scale.c). */
+	bool p21;
 };
 
 /* 0 or -ENOMEM / -EINVAL (sizes 0). fmt is the picture's format (the
@@ -173,15 +176,16 @@ void scaler_start(struct scaler *sc);
 const uint8_t *scaler_row(struct scaler *sc, const uint8_t *src,
 			  size_t stride, uint32_t y, uint32_t x0, uint32_t x1,
 			  uint8_t *out);
-/* Draw desktop rows y and y + 1, columns [x0, x1), straight into out0
- * and out1 (x1 - x0 pixels each), a write-only mapping: with streaming
- * stores where the CPU has them, so call output_copy_stream_end() before
- * the pixels must be visible. The 3:2 path only (sc->p32), for even y
- * with y + 1 < dh; false, drawing nothing, otherwise. Needs no
+/* Draw desktop rows from y on (at most rows of them), columns [x0, x1),
+ * straight into out, a write-only mapping with ostride bytes a row (x1 -
+ * x0 pixels each): with streaming stores where the CPU has them, so call
+ * output_copy_stream_end() before the pixels must be visible. Returns the
+ * rows drawn: 2 on the 3:2 path (sc->p32) from an even y, 1 on the 2:1
+ * path (sc->p21), 0 (nothing drawn: use scaler_row) otherwise. Needs no
  * scaler_start. */
-bool scaler_pair(struct scaler *sc, const uint8_t *src, size_t stride,
-		 uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out0,
-		 uint8_t *out1);
+unsigned scaler_direct(struct scaler *sc, const uint8_t *src, size_t stride,
+		       uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out,
+		       size_t ostride, uint32_t rows);
 
 /* Which kernels run: "c", "sse2", "avx2" (x86-64 only), or "auto" (the
  * best the CPU has, the default). For tests and benchmarks. 0, or

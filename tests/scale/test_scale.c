@@ -117,6 +117,8 @@ struct size_case {
 static const struct size_case sizes[] = {
     {192, 108, 128, 72, 1}, /* 1080p -> 720p ratio */
     {30, 6, 20, 4, 1},	    /* 3:2, windows past the row end */
+    {128, 72, 64, 36, 1},   /* 4K -> 1080p ratio, 2:1 */
+    {70, 10, 35, 5, 1},	    /* 2:1, odd sizes */
     {64, 48, 48, 36, 1},    /* 4:3 */
     {10, 10, 9, 9, 1},	    /* 10:9 */
     {61, 40, 60, 20, 1},    /* 61:60 by 2:1: units 61 * 2, exact */
@@ -181,6 +183,12 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 		      "%s %ux%u->%ux%u: path %d taken, not %d",
 		      scale_simd_name(), sc->rw, sc->rh, sc->dw, sc->dh, *path,
 		      sc->exact);
+	/* Both axes 2:1 with byte channels: the 2:1 path. */
+	if (strcmp(scale_simd_name(), "sse2") && bpp == 4 &&
+	    sc->rw == 2 * sc->dw && sc->rh == 2 * sc->dh)
+		CHECK(s.p21, "%s %s %ux%u->%ux%u: 2:1 path not taken",
+		      scale_simd_name(), fmtname, sc->rw, sc->rh, sc->dw,
+		      sc->dh);
 	/* Both axes 3:2 with byte channels: the two-row 3:2 path. */
 	if (strcmp(scale_simd_name(), "sse2") && bpp == 4 &&
 	    sc->rw * 2 == sc->dw * 3 && sc->rh * 2 == sc->dh * 3)
@@ -524,14 +532,17 @@ static void test_view(void)
 	}
 }
 
-/* scaler_pair, the 3:2 path straight into a mapping: the same pixels as
- * scaler_row, exactly columns [x0, x1) stored (guards around each row),
- * whatever the alignment of the rows and the distance between them (the
- * streaming stores need both aligned alike). */
-static void test_pair(void)
+/* scaler_direct, the 3:2 and 2:1 paths straight into a mapping: the same
+ * pixels as scaler_row, exactly columns [x0, x1) of the rows it says it
+ * drew stored (guards around each row, the next row untouched when it
+ * drew one), whatever the alignment of the rows and the distance between
+ * them (the streaming stores need both aligned alike). */
+static void test_direct(void)
 {
 	static const char *const simds[] = {"c", "avx2"};
-	static const uint32_t sz[][2] = {{192, 108}, {30, 6}, {600, 12}};
+	static const uint32_t sz[][4] = {
+	    {192, 108, 128, 72}, {30, 6, 20, 4},   {600, 12, 400, 8},
+	    {256, 8, 128, 4},	 {70, 10, 35, 5}, {1000, 4, 500, 2}};
 	enum { GUARD = 16 };
 	size_t si, k;
 	int i;
@@ -539,9 +550,10 @@ static void test_pair(void)
 	for (si = 0; si < 2; si++) {
 		if (scale_simd_set(simds[si]) < 0)
 			continue;
-		for (k = 0; k < 3; k++) {
-			uint32_t rw = sz[k][0], rh = sz[k][1];
-			uint32_t dw = rw * 2 / 3, dh = rh * 2 / 3, y;
+		for (k = 0; k < sizeof(sz) / sizeof(sz[0]); k++) {
+			uint32_t rw = sz[k][0], rh = sz[k][1], dw = sz[k][2],
+				 dh = sz[k][3], y;
+			bool half = rw == 2 * dw;
 			size_t stride = (size_t)rw * 4, n;
 			struct pixfmt f;
 			struct scaler s;
@@ -557,16 +569,13 @@ static void test_pair(void)
 				src[i] = (uint8_t)rnd();
 			CHECK(scaler_init(&s, &f, rw, rh, dw, dh) == 0,
 			      "scaler_init");
-			CHECK(s.p32, "%s %ux%u: no 3:2 path", simds[si], rw,
-			      rh);
+			CHECK(half ? s.p21 : s.p32, "%s %ux%u: no %s path",
+			      simds[si], rw, rh, half ? "2:1" : "3:2");
 			for (y = 0; y < dh; y++)
 				memcpy(ref + (size_t)y * dw * 4,
 				       scaler_row(&s, src, stride, y, 0, dw,
 						  ref + (size_t)y * dw * 4),
 				       (size_t)dw * 4);
-			CHECK(!scaler_pair(&s, src, stride, 1, 0, dw, buf,
-					   buf + 64),
-			      "scaler_pair took an odd row");
 			for (i = 0; i < 300; i++) {
 				uint32_t x0 = rnd() % dw,
 					 x1 = x0 + 1 + rnd() % (dw - x0);
@@ -577,33 +586,41 @@ static void test_pair(void)
 					     (rnd() % 2 ? 32 : (rnd() % 8) * 4);
 				uint8_t *r0 = buf + off + GUARD * 4,
 					*r1 = r0 + gap;
-				uint32_t j;
+				unsigned want, got, j;
 				bool ok = true;
 
-				y = 2 * (rnd() % (dh / 2));
+				y = rnd() % dh;
+				want = half		     ? 1
+				       : y % 2 || y + 1 >= dh ? 0
+							      : 2;
 				memset(buf, 0xa5, n);
-				CHECK(scaler_pair(&s, src, stride, y, x0, x1,
-						  r0, r1),
-				      "scaler_pair refused row %u", y);
+				got = scaler_direct(&s, src, stride, y, x0, x1,
+						    r0, gap, 2);
+				CHECK(got == want,
+				      "%s %ux%u: scaler_direct drew %u rows "
+				      "from %u, not %u",
+				      simds[si], rw, rh, got, y, want);
 				for (j = 0; j < 2; j++) {
 					uint8_t *r = j ? r1 : r0;
-					size_t b;
-
-					const uint8_t *want =
+					const uint8_t *w =
 					    ref + ((size_t)(y + j) * dw + x0) *
 						      4;
+					size_t b, len = (size_t)(x1 - x0) * 4;
 
-					ok &= !memcmp(r, want,
-						      (size_t)(x1 - x0) * 4);
+					if (j < got) {
+						ok &= !memcmp(r, w, len);
+					} else {
+						for (b = 0; b < len; b++)
+							ok &= r[b] == 0xa5;
+					}
 					for (b = 0; b < GUARD * 4; b++)
 						ok &= r[-1 - (ptrdiff_t)b] ==
 							  0xa5 &&
-						      r[(size_t)(x1 - x0) * 4 +
-							b] == 0xa5;
+						      r[len + b] == 0xa5;
 				}
 				if (!ok) {
 					CHECK(0,
-					      "%s %ux%u pair %u [%u,%u) off "
+					      "%s %ux%u row %u [%u,%u) off "
 					      "%zu gap %zu: wrong pixels or "
 					      "stored outside",
 					      simds[si], rw, rh, y, x0, x1, off,
@@ -627,7 +644,7 @@ int main(void)
 	test_view();
 	test_scalers();
 	test_random_sizes();
-	test_pair();
+	test_direct();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

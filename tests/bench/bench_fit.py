@@ -3,30 +3,17 @@
 to fit and the output-size desktop drawn 1:1 are measured in the same run,
 labelled as such, and the scaled/unscaled full-frame target follows from
 the numbers beside it. Nothing here asserts speed."""
-import csv
-import json
 import os
 import re
 import subprocess
 import sys
-import tempfile
+
+from benchcheck import check, close, failures, finish, run_bench
 
 VNCFB = os.environ.get("VNCFB")
 OW, OH = 320, 180
 DW, DH = 480, 270
 DURATION = 1.0
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def close(a, b, rel=1e-3, abs_=2e-6):
-    return a is not None and b is not None and \
-        abs(a - b) <= max(abs_, rel * max(abs(a), abs(b)))
 
 
 def first_cpu():
@@ -65,25 +52,13 @@ def main():
     scaled_lab = f"fit {DW}x{DH}->{OW}x{OH} core {cpu}"
     plain_lab = f"fit 1:1 {OW}x{OH} core {cpu}"
     bare_lab = f"fit bare decode {DW}x{DH}"
-    with tempfile.TemporaryDirectory() as tmp:
-        jpath = os.path.join(tmp, "b.json")
-        cpath = os.path.join(tmp, "b.csv")
-        # --scale fill must not change what fit compares.
-        p = subprocess.run(
-            [VNCFB, "bench", "-o", f"mem:{OW}x{OH}", "--workload", "fit",
-             "--cpu", str(cpu), "--scale", "fill", "--duration",
-             str(DURATION), "--json", jpath, "--csv", cpath],
-            capture_output=True, text=True, timeout=120)
-        sys.stdout.write(p.stdout)
-        sys.stderr.write(p.stderr)
-        check(p.returncode == 0, f"bench exit {p.returncode}")
-        if p.returncode != 0:
-            return 1
-        with open(jpath) as f:
-            j = json.load(f)
-        with open(cpath) as f:
-            rows = list(csv.DictReader(f))
-    out = p.stdout
+    # --scale fill must not change what fit compares.
+    got = run_bench(VNCFB, ["-o", f"mem:{OW}x{OH}", "--workload", "fit",
+                            "--cpu", str(cpu), "--scale", "fill",
+                            "--duration", str(DURATION)], 120)
+    if got is None:
+        return 1
+    out, j, rows = got
 
     # The text report: both runs in every table, the target line.
     def row_re(label):
@@ -179,11 +154,7 @@ def main():
             check(close(float(r["full_cpu_vs_unscaled"]), got),
                   "CSV full_cpu_vs_unscaled disagrees with JSON")
 
-    if failures:
-        print(f"{len(failures)} check(s) failed", file=sys.stderr)
-        return 1
-    print("bench fit: both views measured and labelled, ratio consistent")
-    return 0
+    return finish("bench fit: both views measured and labelled, ratio consistent")
 
 
 if __name__ == "__main__":

@@ -2,29 +2,16 @@
 """vncfb bench: the JSON/CSV have the documented shape and every ratio is
 computed from the measurements next to it (real samples, consistent
 numbers, the slow-cpu core really slower). Nothing here asserts speed."""
-import csv
-import json
 import math
 import os
 import subprocess
 import sys
-import tempfile
+
+from benchcheck import check, close, finish, run_bench
 
 VNCFB = os.environ.get("VNCFB")
 DURATION = 1.0
 W, H = 640, 480
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def close(a, b, rel=1e-3, abs_=2e-6):
-    return a is not None and b is not None and \
-        abs(a - b) <= max(abs_, rel * max(abs(a), abs(b)))
 
 
 def online_cpus():
@@ -62,24 +49,12 @@ def main():
     cpus = online_cpus()
     slow = 1 if 1 in cpus and len(cpus) > 1 else None
     spec = f"mem:{W}x{H}:xrgb8888" + (f",slow-cpu={slow}" if slow else "")
-    with tempfile.TemporaryDirectory() as tmp:
-        jpath = os.path.join(tmp, "b.json")
-        cpath = os.path.join(tmp, "b.csv")
-        p = subprocess.run(
-            [VNCFB, "bench", "-o", spec, "--cpu", "each", "--workload",
-             "fullframe,typing,idle", "--duration", str(DURATION),
-             "--json", jpath, "--csv", cpath],
-            capture_output=True, text=True, timeout=150)
-        sys.stdout.write(p.stdout)
-        sys.stderr.write(p.stderr)
-        check(p.returncode == 0, f"bench exit {p.returncode}")
-        if p.returncode != 0:
-            return 1
-        with open(jpath) as f:
-            j = json.load(f)
-        with open(cpath) as f:
-            rows = list(csv.DictReader(f))
-    out = p.stdout
+    got = run_bench(VNCFB, ["-o", spec, "--cpu", "each", "--workload",
+                            "fullframe,typing,idle", "--duration",
+                            str(DURATION)], 150)
+    if got is None:
+        return 1
+    out, j, rows = got
     check("Latency per update" in out and "histogram" in out and
           "Targets" in out, "text report lacks table, histogram or targets")
 
@@ -234,11 +209,7 @@ def main():
         check(t["met"] == want, f"target {t['what']}: met flag wrong")
         check(not math.isnan(t["value"]), f"target {t['what']}: NaN")
 
-    if failures:
-        print(f"{len(failures)} check(s) failed", file=sys.stderr)
-        return 1
-    print("bench JSON/CSV consistent")
-    return 0
+    return finish("bench JSON/CSV consistent")
 
 
 if __name__ == "__main__":

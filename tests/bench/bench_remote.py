@@ -9,14 +9,9 @@ import sys
 import threading
 import time
 
+from benchcheck import check, finish
+
 VNCFB = os.environ.get("VNCFB")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
 
 
 def main():
@@ -94,11 +89,7 @@ def main():
             check(r["passes"] > 0 and r["bytes_out"] > 0,
                   f"{name}: nothing drawn")
             check(r["actual_cpu"] == 0, f"{name}: ran on {r['actual_cpu']}")
-    if failures:
-        print(f"{len(failures)} check(s) failed", file=sys.stderr)
-        return 1
-    print("bench against a real server: consistent")
-    return 0
+    return finish("bench against a real server: consistent")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 on /dev/fb0 pixel-exact, keys and pointer reaching the server, VT switching
 and the console given back after SIGTERM, a crash and the quit chord.
 
-usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16, vesa24, pan)
+usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16, vesa24, pan,
+       fit32)
 Needs VNCFB (the binary), VNCFB_BUILD_ROOT, VNCFB_SHARED (tests/meson.build
 sets them). Exit 0 pass, 77 when qemu or the VM scripts are absent, 1 fail.
 """
@@ -241,6 +242,29 @@ kill -TERM $V; wait $V; log "EXIT1 $?"
         'exits': {'EXIT1': 0},
         'log': 'output fbdev 1024x768',
     },
+    # A desktop 3/2 the screen's size in fit on vesafb's direct VRAM:
+    # the 3:2 path stores straight into the real mapping (streaming
+    # stores where the CPU has them); the picture is the box filter of
+    # the server's (tests/scale/boxcmp).
+    'fit32': {
+        'vm': ['--fb', 'vesa', '--mode', '1024x768x32'],
+        'srv': ['--size', '1536x1152'],
+        'guest': r'''
+VARGS='--scale fit'
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+sleep 2
+kill -TERM $V; wait $V; log "EXIT1 $?"
+''',
+        'events': ['wait STAGE drawn', 'sleep 2.5',
+                   'screendump {tmp}/a.ppm'],
+        'dumps': {'a': 'fit'},
+        'keys': [],
+        'ptrs': [],
+        'probes': {},
+        'exits': {'EXIT1': 0},
+        'log': 'output fbdev 1024x768',
+    },
 }
 
 
@@ -342,6 +366,19 @@ def main():
         path = os.path.join(tmp, d + '.ppm')
         if not os.path.exists(path):
             fails.append('no screendump %s' % d)
+            continue
+        if same == 'fit':
+            # Scaled: the reference box filter, computed independently.
+            boxcmp = os.path.join(build, 'tests', 'scale', 'boxcmp')
+            r = subprocess.run([boxcmp, ref_path, path, 'fit'],
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+            if r.returncode != 0:
+                fails.append('screendump %s: not the box-filtered '
+                             'picture: %s' % (d, r.stdout.strip()))
+            else:
+                print('screendump %s: the box filter of the server '
+                      'picture (%s)' % (d, r.stdout.strip()))
             continue
         pos = case.get('cursor', {}).get(d)
         part = case.get('crop', {}).get(d)

@@ -955,10 +955,10 @@ static void p21_c(uint8_t *o, const uint8_t *a, const uint8_t *b, uint32_t n,
 #ifdef SCALE_X86
 /* pshufb control for a lane whose 3 pixels start at byte o: per channel
  * the byte pairs (p0, p1) then (p1, p2), for pmaddubsw. */
-#define P32_CTL(o)                                                     \
-	(o) + 0, (o) + 4, (o) + 1, (o) + 5, (o) + 2, (o) + 6, (o) + 3,         \
-	    (o) + 7, (o) + 4, (o) + 8, (o) + 5, (o) + 9, (o) + 6, (o) + 10,    \
-	    (o) + 7, (o) + 11
+#define P32_CTL(o)                                                      \
+	(o) + 0, (o) + 4, (o) + 1, (o) + 5, (o) + 2, (o) + 6, (o) + 3,  \
+	    (o) + 7, (o) + 4, (o) + 8, (o) + 5, (o) + 9, (o) + 6,       \
+	    (o) + 10, (o) + 7, (o) + 11
 
 /* 12 source pixels of one row across: ha holds outputs 0, 1 | 4, 5 and
  * hb outputs 2, 3 | 6, 7 (4 channels each, 16 bits), the lane order that
@@ -1010,7 +1010,8 @@ p32_block_avx2(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2,
 	*bottom = _mm256_packus_epi16(x, y);
 }
 
-__attribute__((target("avx2"))) static inline void p32_put(uint8_t *p,
+/* 32 bytes at p, streaming (nt: p 32-byte aligned) or not. */
+__attribute__((target("avx2"))) static inline void store32(uint8_t *p,
 							   __m256i v, bool nt)
 {
 	if (nt)
@@ -1021,8 +1022,8 @@ __attribute__((target("avx2"))) static inline void p32_put(uint8_t *p,
 
 /* The pairs before the first whole cache line of o0 (nt), and whether
  * streaming stores can be used at all: they need 32-byte alignment, so
- * rows an odd multiple of 4 bytes apart, or pixels off 8 bytes, take
- * plain stores. */
+ * rows whose distance is not a multiple of 32 bytes, or pixels off 8-byte
+ * alignment, take plain stores. */
 static bool p32_head(uint8_t *o0, uint8_t *o1, const uint8_t *r0,
 		     const uint8_t *r1, const uint8_t *r2, uint32_t *g,
 		     uint32_t g1, bool nt)
@@ -1073,15 +1074,15 @@ p32_avx2(uint8_t *o0, uint8_t *o1, const uint8_t *r0, const uint8_t *r1,
 		ahead(r2 + at);
 		p32_block_avx2(r0, r1, r2, (size_t)g * 12, &t0, &b0);
 		p32_block_avx2(r0, r1, r2, (size_t)g * 12 + 48, &t1, &b1);
-		p32_put(o0 + (size_t)g * 8, t0, nt);
-		p32_put(o0 + (size_t)g * 8 + 32, t1, nt);
-		p32_put(o1 + (size_t)g * 8, b0, nt);
-		p32_put(o1 + (size_t)g * 8 + 32, b1, nt);
+		store32(o0 + (size_t)g * 8, t0, nt);
+		store32(o0 + (size_t)g * 8 + 32, t1, nt);
+		store32(o1 + (size_t)g * 8, b0, nt);
+		store32(o1 + (size_t)g * 8 + 32, b1, nt);
 	}
 	for (; g + 4 <= g1; g += 4) {
 		p32_block_avx2(r0, r1, r2, (size_t)g * 12, &t0, &b0);
-		p32_put(o0 + (size_t)g * 8, t0, nt);
-		p32_put(o1 + (size_t)g * 8, b0, nt);
+		store32(o0 + (size_t)g * 8, t0, nt);
+		store32(o1 + (size_t)g * 8, b0, nt);
 	}
 	p32_c(o0, o1, r0, r1, r2, g, g1, false);
 }
@@ -1138,12 +1139,12 @@ p21_avx2(uint8_t *o, const uint8_t *a, const uint8_t *b, uint32_t n, bool nt)
 
 		ahead(a + at);
 		ahead(b + at);
-		p32_put(o + (size_t)i * 4, p21_block_avx2(a, b, i), nt);
-		p32_put(o + (size_t)i * 4 + 32, p21_block_avx2(a, b, i + 8),
+		store32(o + (size_t)i * 4, p21_block_avx2(a, b, i), nt);
+		store32(o + (size_t)i * 4 + 32, p21_block_avx2(a, b, i + 8),
 			nt);
 	}
 	for (; i + 8 <= n; i += 8)
-		p32_put(o + (size_t)i * 4, p21_block_avx2(a, b, i), nt);
+		store32(o + (size_t)i * 4, p21_block_avx2(a, b, i), nt);
 	p21_c(o + (size_t)i * 4, a + (size_t)i * 8, b + (size_t)i * 8, n - i,
 	      false);
 }

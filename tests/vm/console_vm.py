@@ -3,8 +3,8 @@
 on /dev/fb0 pixel-exact, keys and pointer reaching the server, VT switching
 and the console given back after SIGTERM, a crash and the quit chord.
 
-usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16, vesa24, pan,
-       fit32)
+usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16, vesa15,
+       vesa24, pan, fit32)
 Needs VNCFB (the binary), VNCFB_BUILD_ROOT, VNCFB_SHARED (tests/meson.build
 sets them). Exit 0 pass, 77 when qemu or the VM scripts are absent, 1 fail.
 """
@@ -195,6 +195,26 @@ kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
         'log': ['output fbdev 1024x768 rgb565',
                 'vncfb: /dev/null is not an evdev input device',
                 "vncfb: keymap 'no-such-layout': cannot be compiled"],
+    },
+    # vesafb 15 bpp (xrgb1555): 5 bits in every channel.
+    'vesa15': {
+        'vm': ['--fb', 'vesa', '--mode', '1024x768x15'],
+        'srv': ['--depth', '15'],
+        'guest': r'''
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+sleep 2
+kill -TERM $V; wait $V; log "EXIT1 $?"
+kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
+''',
+        'events': ['wait STAGE drawn', 'sleep 2.5',
+                   'screendump {tmp}/a.ppm'],
+        'dumps': {'a': True},
+        'keys': [],
+        'ptrs': [],
+        'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
+        'exits': {'EXIT1': 0},
+        'log': 'output fbdev 1024x768 xrgb1555',
     },
     # vesafb 24 bpp packed: RFB cannot express it, so the shadow is
     # xrgb8888 and the blitter converts each row.

@@ -2,11 +2,12 @@
  * representable at the depth asked for), every key and pointer event
  * logged on stdout, on 127.0.0.1 at a free port ("READY <port>").
  *
- *   testserver [--size WxH] [--depth 16|24] [--cursor] [--dump FILE.ppm]
+ *   testserver [--size WxH] [--depth 15|16|24] [--cursor] [--dump FILE.ppm]
  *
  * Lines: "READY <port>", "SENT" after the first framebuffer update,
  * "KEY <down> 0x<keysym>", "PTR <x> <y> <mask>", "GONE" when the client
- * leaves. --dump writes the picture and exits (the test's reference). */
+ * leaves. --dump writes the picture and exits (the test's reference: the
+ * picture as QEMU's screendump of the guest shows it). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -61,9 +62,9 @@ static void pattern(int x, int y, int w, int h, unsigned char *rgb)
 		g = (unsigned)(x * 3 + y * 5) & 0xff;
 		b = (unsigned)(x * y) & 0xff;
 	}
-	if (depth == 16) {
+	if (depth == 15 || depth == 16) {
 		r = quant(r, 5);
-		g = quant(g, 6);
+		g = quant(g, depth == 16 ? 6 : 5);
 		b = quant(b, 5);
 	}
 	rgb[0] = (unsigned char)r;
@@ -85,6 +86,15 @@ static int dump(const char *path, int w, int h)
 	for (y = 0; y < h; y++)
 		for (x = 0; x < w; x++) {
 			pattern(x, y, w, h, rgb);
+			/* As QEMU's screendump shows it: its VGA draws 15 bpp
+			 * lines itself with the low bits zero (31 is 248),
+			 * where 16 bpp is a shared surface that expands by
+			 * replication. */
+			if (depth == 15) {
+				rgb[0] &= 0xf8;
+				rgb[1] &= 0xf8;
+				rgb[2] &= 0xf8;
+			}
 			fwrite(rgb, 1, 3, f);
 		}
 	return fclose(f) == 0 ? 0 : 1;
@@ -129,7 +139,7 @@ static enum rfbNewClientAction on_new(rfbClientPtr cl)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: testserver [--size WxH] [--depth 16|24] "
+	fprintf(stderr, "usage: testserver [--size WxH] [--depth 15|16|24] "
 			"[--cursor] [--dump FILE.ppm]\n");
 	exit(2);
 }
@@ -159,7 +169,7 @@ int main(int argc, char **argv)
 				usage();
 		} else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
 			depth = atoi(argv[++i]);
-			if (depth != 16 && depth != 24)
+			if (depth != 15 && depth != 16 && depth != 24)
 				usage();
 		} else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
 			dump_path = argv[++i];

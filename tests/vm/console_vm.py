@@ -4,7 +4,7 @@ on /dev/fb0 pixel-exact, keys and pointer reaching the server, VT switching
 and the console given back after SIGTERM, a crash and the quit chord.
 
 usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16, vesa15,
-       vesa24, pan, fit32)
+       vesa24, pan, fit32, xkeys)
 Needs VNCFB (the binary), VNCFB_BUILD_ROOT, VNCFB_SHARED (tests/meson.build
 sets them). Exit 0 pass, 77 when qemu or the VM scripts are absent, 1 fail.
 """
@@ -215,6 +215,32 @@ kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
         'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
         'exits': {'EXIT1': 0},
         'log': 'output fbdev 1024x768 xrgb1555',
+    },
+    # A server that offers QEMU extended key events (as QEMU's does)
+    # gets the XT scancode with each keysym: plain, 0xe0-prefixed (as
+    # 0x80|code) and modifier keys, from the VM's AT keyboard.
+    'xkeys': {
+        'vm': ['--fb', 'vesa', '--mode', '1024x768x32'],
+        'srv': ['--qemu-keys'],
+        'guest': r'''
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+waitfor /tmp/srv.log 'XKEY 0 0xff53 0xcd' 60
+sleep 0.5
+kill -TERM $V; wait $V; log "EXIT1 $?"
+''',
+        'events': ['wait STAGE drawn', 'sleep 1', 'key a', 'key shift z',
+                   'key right'],
+        'dumps': {},
+        'keys': [],
+        'xkeys': [(1, 0x61, 0x1e), (0, 0x61, 0x1e),
+                  (1, 0xffe1, 0x2a), (1, 0x5a, 0x2c), (0, 0x5a, 0x2c),
+                  (0, 0xffe1, 0x2a),
+                  (1, 0xff53, 0xcd), (0, 0xff53, 0xcd)],
+        'ptrs': [],
+        'probes': {},
+        'exits': {'EXIT1': 0},
+        'log': 'output fbdev 1024x768',
     },
     # vesafb 24 bpp packed: RFB cannot express it, so the shadow is
     # xrgb8888 and the blitter converts each row.
@@ -439,6 +465,13 @@ def main():
         fails.append('keys at the server %s, expected %s' % (
             [(d, hex(k)) for d, k in keys],
             [(d, hex(k)) for d, k in case['keys']]))
+    xkeys = [(int(m.group(1)), int(m.group(2), 16), int(m.group(3), 16))
+             for m in re.finditer(r'^XKEY (\d) 0x([0-9a-f]+) 0x([0-9a-f]+)$',
+                                  out, re.M)]
+    if xkeys != case.get('xkeys', []):
+        fails.append('extended keys at the server %s, expected %s' % (
+            [(d, hex(k), hex(c)) for d, k, c in xkeys],
+            [(d, hex(k), hex(c)) for d, k, c in case.get('xkeys', [])]))
     ptrs = [tuple(map(int, m.groups()))
             for m in re.finditer(r'^PTR (\d+) (\d+) (\d+)$', out, re.M)]
     ptrs = [p for p in ptrs if p[2] != case.get('ptr_ignore')]

@@ -2,10 +2,13 @@
  * representable at the depth asked for), every key and pointer event
  * logged on stdout, on 127.0.0.1 at a free port ("READY <port>").
  *
- *   testserver [--size WxH] [--depth 15|16|24] [--cursor] [--dump FILE.ppm]
+ *   testserver [--size WxH] [--depth 15|16|24] [--cursor] [--qemu-keys]
+ *              [--dump FILE.ppm]
  *
  * Lines: "READY <port>", "SENT" after the first framebuffer update,
- * "KEY <down> 0x<keysym>", "PTR <x> <y> <mask>", "GONE" when the client
+ * "KEY <down> 0x<keysym>", "PTR <x> <y> <mask>", with --qemu-keys (QEMU
+ * extended key events offered, as QEMU's own server does) "XKEY <down>
+ * 0x<keysym> 0x<xt code>" for those, "GONE" when the client
  * leaves. --dump writes the picture and exits (the test's reference: the
  * picture as QEMU's screendump of the guest shows it). */
 #include <arpa/inet.h>
@@ -113,6 +116,58 @@ static void on_ptr(int mask, int x, int y, rfbClientPtr cl)
 	rfbDefaultPtrAddEvent(mask, x, y, cl);
 }
 
+/* QEMU extended key events: a client that asks for the pseudo-encoding
+ * gets QEMU's answer, a FramebufferUpdate with one rectangle of that
+ * encoding, and may then send rfbQemuEvent messages (libvncserver 0.9.14
+ * knows neither: a protocol extension does both). */
+static int qemu_encodings[] = {(int)rfbEncodingQemuExtendedKeyEvent, 0};
+
+static rfbBool qemu_enable(rfbClientPtr cl, void **data, int enc)
+{
+	struct {
+		rfbFramebufferUpdateMsg m;
+		rfbFramebufferUpdateRectHeader r;
+	} ack;
+
+	if (enc != (int)rfbEncodingQemuExtendedKeyEvent)
+		return FALSE;
+	memset(&ack, 0, sizeof(ack));
+	ack.m.type = rfbFramebufferUpdate;
+	ack.m.nRects = Swap16IfLE(1);
+	ack.r.encoding = Swap32IfLE(rfbEncodingQemuExtendedKeyEvent);
+	return rfbWriteExact(cl, (char *)&ack,
+			     sz_rfbFramebufferUpdateMsg +
+				 sz_rfbFramebufferUpdateRectHeader) == 1;
+}
+
+static rfbBool qemu_message(rfbClientPtr cl, void *data,
+			    const rfbClientToServerMsg *msg)
+{
+	rfbQemuExtendedKeyEventMsg k;
+
+	if (msg->type != rfbQemuEvent)
+		return FALSE;
+	k.type = msg->type;
+	if (rfbReadExact(cl, (char *)&k + 1,
+			 sz_rfbQemuExtendedKeyEventMsg - 1) <= 0) {
+		rfbCloseClient(cl);
+		return TRUE;
+	}
+	if (k.subtype == 0) {
+		printf("XKEY %d 0x%lx 0x%lx\n", Swap16IfLE(k.down) ? 1 : 0,
+		       (unsigned long)Swap32IfLE(k.keysym),
+		       (unsigned long)Swap32IfLE(k.keycode));
+		fflush(stdout);
+	}
+	return TRUE;
+}
+
+static rfbProtocolExtension qemu_keys = {
+    .pseudoEncodings = qemu_encodings,
+    .enablePseudoEncoding = qemu_enable,
+    .handleMessage = qemu_message,
+};
+
 static void on_sent(rfbClientPtr cl, int result)
 {
 	if (!sent_once && result) {
@@ -140,7 +195,7 @@ static enum rfbNewClientAction on_new(rfbClientPtr cl)
 static void usage(void)
 {
 	fprintf(stderr, "usage: testserver [--size WxH] [--depth 15|16|24] "
-			"[--cursor] [--dump FILE.ppm]\n");
+			"[--cursor] [--qemu-keys] [--dump FILE.ppm]\n");
 	exit(2);
 }
 
@@ -175,6 +230,8 @@ int main(int argc, char **argv)
 			dump_path = argv[++i];
 		} else if (!strcmp(argv[i], "--cursor")) {
 			cursor = 1;
+		} else if (!strcmp(argv[i], "--qemu-keys")) {
+			rfbRegisterProtocolExtension(&qemu_keys);
 		} else {
 			usage();
 		}

@@ -56,6 +56,32 @@ log "--- server"; cat /tmp/srv.log
 for f in /tmp/v*.log; do log "--- $f"; cat $f; done
 '''
 
+
+
+def picture_case(mode, srv, fmt):
+    """vesafb at mode: the picture pixel-exact, then SIGTERM gives the
+    console back."""
+    return {
+        'vm': ['--fb', 'vesa', '--mode', mode],
+        'srv': srv,
+        'guest': r'''
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+sleep 2
+kill -TERM $V; wait $V; log "EXIT1 $?"
+kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
+''',
+        'events': ['wait STAGE drawn', 'sleep 2.5',
+                   'screendump {tmp}/a.ppm'],
+        'dumps': {'a': True},
+        'keys': [],
+        'ptrs': [],
+        'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
+        'exits': {'EXIT1': 0},
+        'log': 'output fbdev 1024x768 ' + fmt,
+    }
+
+
 CASES = {
     # vesafb 32 bpp (direct VRAM), PS/2 mouse, fbcon kept so switching to
     # tty2 really draws over the picture.
@@ -197,25 +223,7 @@ kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
                 "vncfb: keymap 'no-such-layout': cannot be compiled"],
     },
     # vesafb 15 bpp (xrgb1555): 5 bits in every channel.
-    'vesa15': {
-        'vm': ['--fb', 'vesa', '--mode', '1024x768x15'],
-        'srv': ['--depth', '15'],
-        'guest': r'''
-start_vncfb /tmp/v1.log 1
-log STAGE drawn
-sleep 2
-kill -TERM $V; wait $V; log "EXIT1 $?"
-kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
-''',
-        'events': ['wait STAGE drawn', 'sleep 2.5',
-                   'screendump {tmp}/a.ppm'],
-        'dumps': {'a': True},
-        'keys': [],
-        'ptrs': [],
-        'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
-        'exits': {'EXIT1': 0},
-        'log': 'output fbdev 1024x768 xrgb1555',
-    },
+    'vesa15': picture_case('1024x768x15', ['--depth', '15'], 'xrgb1555'),
     # A server that offers QEMU extended key events (as QEMU's does)
     # gets the XT scancode with each keysym: plain, 0xe0-prefixed (as
     # 0x80|code) and modifier keys, from the VM's AT keyboard.
@@ -244,25 +252,7 @@ kill -TERM $V; wait $V; log "EXIT1 $?"
     },
     # vesafb 24 bpp packed: RFB cannot express it, so the shadow is
     # xrgb8888 and the blitter converts each row.
-    'vesa24': {
-        'vm': ['--fb', 'vesa', '--mode', '1024x768x24'],
-        'srv': [],
-        'guest': r'''
-start_vncfb /tmp/v1.log 1
-log STAGE drawn
-sleep 2
-kill -TERM $V; wait $V; log "EXIT1 $?"
-kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
-''',
-        'events': ['wait STAGE drawn', 'sleep 2.5',
-                   'screendump {tmp}/a.ppm'],
-        'dumps': {'a': True},
-        'keys': [],
-        'ptrs': [],
-        'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
-        'exits': {'EXIT1': 0},
-        'log': 'output fbdev 1024x768 rgb888',
-    },
+    'vesa24': picture_case('1024x768x24', [], 'rgb888'),
     # A desktop larger than the screen, shown 1:1: a USB tablet resting
     # on the right edge scrolls the view to the desktop's right end
     # (edge scrolling), and a click there lands on its last column.

@@ -289,6 +289,7 @@ static void *worker(void *arg)
 	struct blitter *b = arg;
 	struct damage_set set;
 
+	platform_name_thread("vncfb-blit");
 	atomic_store(&b->actual_cpu, platform_current_cpu());
 	for (;;) {
 		struct blit_stats st;

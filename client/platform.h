@@ -18,6 +18,9 @@ int platform_pin_thread(pthread_t t, int cpu);
 int platform_unpin_thread(pthread_t t);
 /* The cpu the calling thread runs on now, or -1 when unknown. */
 int platform_current_cpu(void);
+/* Name the calling thread (at most 15 characters show) for top -H, ps
+ * and perf. Best effort. */
+void platform_name_thread(const char *name);
 /* How to let users pin threads where pinning failed with EPERM (NULL if
  * nothing to say); used in the error message. */
 const char *platform_pin_hint(void);

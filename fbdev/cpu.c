@@ -74,6 +74,11 @@ int platform_current_cpu(void)
 	return sched_getcpu();
 }
 
+void platform_name_thread(const char *name)
+{
+	pthread_setname_np(pthread_self(), name);
+}
+
 const char *platform_pin_hint(void)
 {
 	return NULL;

@@ -145,6 +145,12 @@ int platform_unpin_thread(pthread_t t)
 	return set_affinity(t, 0, platform_cpu_count() - 1);
 }
 
+void platform_name_thread(const char *name)
+{
+	/* NetBSD's takes a printf format and one argument. */
+	pthread_setname_np(pthread_self(), "%s", (void *)(uintptr_t)name);
+}
+
 int platform_current_cpu(void)
 {
 	/* No sched_getcpu() on NetBSD: the LWP control block the kernel

@@ -1,19 +1,42 @@
-/* The CHECK macro of the C unit tests: count a failure, say where, go on
- * (so one run reports every broken case). main() returns failures != 0. */
+/* The CHECK macro of the C tests: count a failure, say where, go on (so
+ * one run reports every broken case). main() returns failures != 0.
+ *
+ *   CHECK(cond);                        "FAIL file:line: cond"
+ *   CHECK(cond, "got %d, want %d", a, b);  the message instead
+ *
+ * The message is a string literal: the macro prefixes it with a space,
+ * so that a message-less CHECK still passes a format (" ") to a function
+ * the compiler checks like printf; check_fail skips that space. */
 #ifndef VNCFB_TESTS_CHECK_H
 #define VNCFB_TESTS_CHECK_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 static int failures;
 
-#define CHECK(cond)                                                            \
+__attribute__((format(printf, 4, 5))) static inline void
+check_fail(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "FAIL %s:%d: ", file, line);
+	if (fmt[1]) {
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt + 1, ap);
+		va_end(ap);
+	} else {
+		fputs(cond, stderr);
+	}
+	fputc('\n', stderr);
+	failures++;
+}
+
+#define CHECK(cond, ...)                                                       \
 	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			failures++;                                            \
-		}                                                              \
+		if (!(cond))                                                   \
+			check_fail(__FILE__, __LINE__, #cond,                  \
+				   " " __VA_ARGS__);                           \
 	} while (0)
 
 #endif

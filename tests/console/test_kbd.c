@@ -7,18 +7,7 @@
 #include <string.h>
 
 #include "fbdev.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);            \
-			printf(__VA_ARGS__);                                   \
-			printf("\n");                                          \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
+#include "../check.h"
 
 static void expect_send(struct kbd *k, unsigned code, int value, uint32_t sym,
 			bool down, int line)

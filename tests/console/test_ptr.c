@@ -10,19 +10,9 @@
 #include <string.h>
 
 #include "fbdev.h"
+#include "../check.h"
 
-static int failures;
 static char log_buf[1024];
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);            \
-			printf(__VA_ARGS__);                                   \
-			printf("\n");                                          \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 static void add(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void add(const char *fmt, ...)

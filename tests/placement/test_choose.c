@@ -8,19 +8,7 @@
 #include <string.h>
 
 #include "probe.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: FAIL: ", __FILE__,         \
-				__LINE__);                                 \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fputc('\n', stderr);                               \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
+#include "../check.h"
 
 static struct probe_core cores[8];
 

@@ -13,20 +13,9 @@
 #include "conffile.h"
 #include "log.h"
 #include "opts.h"
+#include "../check.h"
 
-static int failures;
 static char dir[64];
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: FAIL: ", __FILE__,         \
-				__LINE__);                                 \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fputc('\n', stderr);                               \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
 
 static void put(const char *name, const char *text)
 {

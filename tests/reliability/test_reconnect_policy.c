@@ -2,18 +2,7 @@
 #include <stdio.h>
 
 #include "reconnect.h"
-
-static int fails;
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fputc('\n', stderr);                               \
-			fails++;                                           \
-		}                                                          \
-	} while (0)
+#include "../check.h"
 
 int main(void)
 {
@@ -53,7 +42,7 @@ int main(void)
 	reconnect_done(&r);
 	CHECK(r.failures == 0 && reconnect_schedule(&r, 0) == 1,
 	      "success does not reset the backoff");
-	if (fails)
+	if (failures)
 		return 1;
 	printf("reconnect policy: ok\n");
 	return 0;

@@ -12,18 +12,7 @@
 #include "pixfmt.h"
 #include "shadow.h"
 #include "statusline.h"
-
-static int fails;
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fputc('\n', stderr);                               \
-			fails++;                                           \
-		}                                                          \
-	} while (0)
+#include "../check.h"
 
 static uint32_t px(const struct output *o, int x, int y)
 {
@@ -41,7 +30,7 @@ static void check_text(const char *spec)
 	const char *text = "Ab3";
 
 	if (output_open(&o, spec) < 0) {
-		fails++;
+		failures++;
 		return;
 	}
 	row = calloc(o.width, 4);
@@ -98,7 +87,7 @@ static void check_blitter(void)
 	if (output_open(&o, "mem:120x40:xrgb8888") < 0 ||
 	    shadow_init(&sh, &o.fmt) < 0 || damage_init(&d) < 0 ||
 	    blit_init(&b, &o, &sh, &d, -1) < 0) {
-		fails++;
+		failures++;
 		return;
 	}
 	pix = shadow_resize(&sh, 120, 40);
@@ -134,7 +123,7 @@ int main(void)
 	check_text("mem:160x40:rgb565");
 	check_text("mem:1920x1200:rgb888");
 	check_blitter();
-	if (fails)
+	if (failures)
 		return 1;
 	printf("status line: ok\n");
 	return 0;

@@ -13,18 +13,7 @@
 
 #include "ref_box.h"
 #include "scale.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);   \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fprintf(stderr, "\n");                                 \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
+#include "../check.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 

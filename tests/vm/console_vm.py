@@ -57,14 +57,15 @@ for f in /tmp/v*.log; do log "--- $f"; cat $f; done
 '''
 
 
-
-def picture_case(mode, srv, fmt):
+def picture_case(mode, srv, fmt, before='', probes=None, exits=None,
+                 log=()):
     """vesafb at mode: the picture pixel-exact, then SIGTERM gives the
-    console back."""
+    console back. before: guest commands first, with their probes, exit
+    codes and log lines."""
     return {
         'vm': ['--fb', 'vesa', '--mode', mode],
         'srv': srv,
-        'guest': r'''
+        'guest': before + r'''
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
 sleep 2
@@ -76,9 +77,10 @@ kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
         'dumps': {'a': True},
         'keys': [],
         'ptrs': [],
-        'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
-        'exits': {'EXIT1': 0},
-        'log': 'output fbdev 1024x768 ' + fmt,
+        'probes': dict({'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
+                       **(probes or {})),
+        'exits': dict({'EXIT1': 0}, **(exits or {})),
+        'log': ['output fbdev 1024x768 ' + fmt] + list(log),
     }
 
 
@@ -197,31 +199,16 @@ kdprobe /dev/tty1 | sed 's/^/AFTERQUIT /'
     },
     # vesafb 16 bpp (rgb565): the shadow and the wire in the device's own
     # format.
-    'vesa16': {
-        'vm': ['--fb', 'vesa', '--mode', '1024x768x16'],
-        'srv': ['--depth', '16'],
-        'guest': r'''
+    'vesa16': picture_case(
+        '1024x768x16', ['--depth', '16'], 'rgb565', before=r'''
 vncfb --input /dev/null 127.0.0.1::$P 2>&1; log "BADINPUT $?"
 vncfb --keymap no-such-layout 127.0.0.1::$P 2>&1; log "BADKEYMAP $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERBAD /'
-start_vncfb /tmp/v1.log 1
-log STAGE drawn
-sleep 2
-kill -TERM $V; wait $V; log "EXIT1 $?"
-kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
 ''',
-        'events': ['wait STAGE drawn', 'sleep 2.5',
-                   'screendump {tmp}/a.ppm'],
-        'dumps': {'a': True},
-        'keys': [],
-        'ptrs': [],
-        'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1',
-                   'AFTERBAD': 'KDMODE text VTMODE auto ACTIVE 1'},
-        'exits': {'EXIT1': 0, 'BADINPUT': 1, 'BADKEYMAP': 1},
-        'log': ['output fbdev 1024x768 rgb565',
-                'vncfb: /dev/null is not an evdev input device',
-                "vncfb: keymap 'no-such-layout': cannot be compiled"],
-    },
+        probes={'AFTERBAD': 'KDMODE text VTMODE auto ACTIVE 1'},
+        exits={'BADINPUT': 1, 'BADKEYMAP': 1},
+        log=['vncfb: /dev/null is not an evdev input device',
+             "vncfb: keymap 'no-such-layout': cannot be compiled"]),
     # vesafb 15 bpp (xrgb1555): 5 bits in every channel.
     'vesa15': picture_case('1024x768x15', ['--depth', '15'], 'xrgb1555'),
     # A server that offers QEMU extended key events (as QEMU's does)

@@ -359,16 +359,9 @@ static void on_pass(void *ctx, const struct blit_stats *st)
 static bool meter_wait(struct meter *m, bool (*pred)(struct meter *),
 		       int timeout_ms)
 {
-	struct timespec dl;
+	struct timespec dl = deadline_in_ms(CLOCK_REALTIME, timeout_ms);
 	bool ok;
 
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += timeout_ms / 1000;
-	dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (dl.tv_nsec >= 1000000000L) {
-		dl.tv_nsec -= 1000000000L;
-		dl.tv_sec++;
-	}
 	pthread_mutex_lock(&m->lock);
 	while (!(ok = pred(m)))
 		if (pthread_cond_timedwait(&m->cond, &m->lock, &dl) ==

@@ -14,6 +14,7 @@
 #include <rfb/rfb.h>
 
 #include "benchsrv.h"
+#include "damage.h"
 #include "log.h"
 
 #define LINE_H 16
@@ -411,16 +412,9 @@ int benchsrv_port(const struct benchsrv *s)
 
 static int wait_no_clients(struct benchsrv *s, int timeout_ms)
 {
-	struct timespec dl;
+	struct timespec dl = deadline_in_ms(CLOCK_REALTIME, timeout_ms);
 	int ret = 0;
 
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += timeout_ms / 1000;
-	dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (dl.tv_nsec >= 1000000000L) {
-		dl.tv_nsec -= 1000000000L;
-		dl.tv_sec++;
-	}
 	pthread_mutex_lock(&s->lock);
 	while (s->clients > 0 && ret == 0)
 		ret = pthread_cond_timedwait(&s->cond, &s->lock, &dl);

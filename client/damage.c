@@ -16,6 +16,18 @@ uint64_t monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+struct timespec deadline_in_ms(clockid_t clock, int ms)
+{
+	struct timespec ts;
+	uint64_t ns;
+
+	clock_gettime(clock, &ts);
+	ns = (uint64_t)ts.tv_nsec + (uint64_t)ms * 1000000u;
+	ts.tv_sec += (time_t)(ns / 1000000000u);
+	ts.tv_nsec = (long)(ns % 1000000000u);
+	return ts;
+}
+
 int damage_init(struct damage *d)
 {
 	pthread_condattr_t attr;
@@ -145,12 +157,8 @@ int damage_take(struct damage *d, struct damage_set *out, int timeout_ms)
 	struct timespec deadline;
 	int n;
 
-	if (timeout_ms >= 0) {
-		uint64_t ns = monotonic_ns() + (uint64_t)timeout_ms * 1000000u;
-
-		deadline.tv_sec = (time_t)(ns / 1000000000u);
-		deadline.tv_nsec = (long)(ns % 1000000000u);
-	}
+	if (timeout_ms >= 0)
+		deadline = deadline_in_ms(CLOCK_MONOTONIC, timeout_ms);
 	pthread_mutex_lock(&d->lock);
 	while (!d->stop && !d->kicked) {
 		if (timeout_ms < 0) {

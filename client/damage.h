@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "rect.h"
 
@@ -52,5 +53,8 @@ int damage_take(struct damage *d, struct damage_set *out, int timeout_ms);
 void damage_set_add(struct damage_set *s, const struct rect *r);
 
 uint64_t monotonic_ns(void);
+/* ms milliseconds (>= 0) from now on clock, as pthread_cond_timedwait
+ * wants it (for a condition variable on that clock). */
+struct timespec deadline_in_ms(clockid_t clock, int ms);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static int failures;
 
@@ -30,6 +31,21 @@ check_fail(const char *file, int line, const char *cond, const char *fmt, ...)
 	}
 	fputc('\n', stderr);
 	failures++;
+}
+
+/* Append to buf (size bytes, a C string), space-separated: the event log
+ * that fakes and sinks write and a test compares with what it expects. */
+__attribute__((format(printf, 3, 4))) static inline void
+log_append(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n && n + 1 < size)
+		buf[n++] = ' ';
+	va_start(ap, fmt);
+	vsnprintf(buf + n, size - n, fmt, ap);
+	va_end(ap);
 }
 
 #define CHECK(cond, ...)                                                       \

@@ -36,17 +36,7 @@ static char calls[4096];
 static int leds = WSKBD_LED_CAPS;
 static int mux_keyboards = 1;
 
-static void note(const char *fmt, ...)
-{
-	size_t n = strlen(calls);
-	va_list ap;
-
-	if (n)
-		calls[n++] = ' ';
-	va_start(ap, fmt);
-	vsnprintf(calls + n, sizeof(calls) - n, fmt, ap);
-	va_end(ap);
-}
+#define note(...) log_append(calls, sizeof(calls), __VA_ARGS__)
 
 /* A piece of the pckbd US map, XT keycodes. */
 #define V WSKS_voidSymbol
@@ -208,17 +198,7 @@ void wscons_set_focus_hook(void (*fn)(void *ctx, bool shown), void *ctx)
 
 static char got[4096];
 
-static void put(const char *fmt, ...)
-{
-	size_t n = strlen(got);
-	va_list ap;
-
-	if (n)
-		got[n++] = ' ';
-	va_start(ap, fmt);
-	vsnprintf(got + n, sizeof(got) - n, fmt, ap);
-	va_end(ap);
-}
+#define put(...) log_append(got, sizeof(got), __VA_ARGS__)
 
 static void s_key(void *c, uint32_t k, uint32_t sc, bool d)
 {

@@ -40,17 +40,7 @@ static struct {
 
 static char calls[4096];
 
-static void note(const char *fmt, ...)
-{
-	size_t n = strlen(calls);
-	va_list ap;
-
-	if (n)
-		calls[n++] = ' ';
-	va_start(ap, fmt);
-	vsnprintf(calls + n, sizeof(calls) - n, fmt, ap);
-	va_end(ap);
-}
+#define note(...) log_append(calls, sizeof(calls), __VA_ARGS__)
 
 int ioctl(int fd, unsigned long req, ...);
 int ioctl(int fd, unsigned long req, ...)

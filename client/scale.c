@@ -616,6 +616,16 @@ hsum_avx2(uint8_t *out, const uint16_t *v, const int32_t *start,
 #endif
 
 #ifdef SCALE_X86
+/* pshufb control: in each lane of 4 pixels (p0..p3), per channel the
+ * bytes of p0 and p1 side by side, then those of p2 and p3, for
+ * pmaddubsw to weigh and add in pairs. */
+__attribute__((target("avx2"))) static inline __m256i pair_bytes(void)
+{
+	return _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14,
+				11, 15, 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13,
+				10, 14, 11, 15);
+}
+
 /* One group of 4 outputs per step: gather each output's two taps of a
  * pair into place (vpermd across the 8-pixel window), pair their
  * channels (pshufb), multiply-add with the byte weights (pmaddubsw); a
@@ -650,9 +660,7 @@ __attribute__((target("avx2"))) static void
 hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	const struct scale_exact *e, uint32_t g0, uint32_t g1)
 {
-	const __m256i pairs = _mm256_setr_epi8(
-	    0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15, 0, 4, 1, 5, 2,
-	    6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+	const __m256i pairs = pair_bytes();
 	const int32_t *gsrc = e->gsrc;
 	const uint32_t *gidx = e->gidx;
 	const int8_t *gw = e->gw;
@@ -820,9 +828,7 @@ __attribute__((target("avx2"))) static void
 hxw_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	 const struct scale_exact *e, uint32_t g0, uint32_t g1)
 {
-	const __m256i pairs = _mm256_setr_epi8(
-	    0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15, 0, 4, 1, 5, 2,
-	    6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+	const __m256i pairs = pair_bytes();
 	const int32_t *gsrc = e->gsrc;
 	unsigned np = e->pairs, p;
 	uint32_t g;
@@ -1094,13 +1100,9 @@ p32_avx2(uint8_t *o0, uint8_t *o1, const uint8_t *r0, const uint8_t *r1,
 __attribute__((target("avx2"))) static inline __m256i
 p21_across(const uint8_t *s)
 {
-	const __m256i ctl =
-	    _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11,
-			     15, 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14,
-			     11, 15);
-
 	return _mm256_maddubs_epi16(
-	    _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)s), ctl),
+	    _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)s),
+				pair_bytes()),
 	    _mm256_set1_epi8(1));
 }
 

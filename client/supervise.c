@@ -17,9 +17,10 @@ static int watch_fd = -1;
  * it did so itself. Never returns. */
 static void __attribute__((noreturn)) run(struct output *out, int fd)
 {
+	pid_t vncfb = getppid();
 	char c;
 	ssize_t n;
-	int sig;
+	int sig, ms;
 
 	/* Quit signals are for vncfb (a terminal's Ctrl+C reaches the
 	 * whole process group; systemd signals the whole cgroup): this
@@ -32,8 +33,14 @@ static void __attribute__((noreturn)) run(struct output *out, int fd)
 	do
 		n = read(fd, &c, 1);
 	while (n < 0 && errno == EINTR);
-	if (n != 1 && out->impl && out->impl->emergency_restore)
-		out->impl->emergency_restore(out);
+	if (n == 1 || !out->impl || !out->impl->emergency_restore)
+		_exit(0);
+	/* The EOF comes when vncfb's files close, a step before its exit
+	 * is complete: wait (a second at most) until it is reparented away
+	 * from us, so the restore never races what is left of its exit. */
+	for (ms = 0; ms < 1000 && getppid() == vncfb; ms++)
+		usleep(1000);
+	out->impl->emergency_restore(out);
 	_exit(0);
 }
 

@@ -286,6 +286,14 @@ typedef void (*vx_fn)(uint8_t *out, const int16_t *const *rows,
 		      const uint16_t *w, unsigned n,
 		      const struct scale_exact *e, size_t from, size_t to);
 
+/* Where output j (0..3) of a group keeps its 8 weights among a pair's 32
+ * in gw16: outputs 0, 2, 1, 3, as hxw_avx2 multiplies them (one lane of
+ * a register holds output 0 or 1, the other output 2 or 3). */
+static inline unsigned wide_at(unsigned j)
+{
+	return (j & 1) * 16 + (j >> 1) * 8;
+}
+
 /* Group g of the gather path in C: each output's taps, one or two pairs
  * of window pixels, times the pair's weights (the same for every
  * channel). Returns the 32-bit sums through acc[16]. */
@@ -303,9 +311,9 @@ static void gather_group_c(int32_t acc[16], const uint8_t *row,
 		for (j = 0; j < 4; j++) {
 			const uint8_t *t0 = win + idx[2 * j] * 4;
 			const uint8_t *t1 = win + idx[2 * j + 1] * 4;
-			int32_t w0 =
-			    wide ? e->gw16[wat + j * 8] : e->gw[wat + j * 8];
-			int32_t w1 = wide ? e->gw16[wat + j * 8 + 1]
+			int32_t w0 = wide ? e->gw16[wat + wide_at(j)]
+					  : e->gw[wat + j * 8];
+			int32_t w1 = wide ? e->gw16[wat + wide_at(j) + 1]
 					  : e->gw[wat + j * 8 + 1];
 			int32_t *o = acc + j * 4;
 
@@ -710,12 +718,39 @@ hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 					    _mm256_maddubs_epi16(px, w));
 		}
 	}
+	/* The rest: every group its own indices and weights. A second
+	 * pair is always done (absent taps weigh 0): a branch on it would
+	 * mispredict. Locals, as h may alias anything. */
+	if (np == 2) {
+		for (; g < end; g++) {
+			__m256i px = _mm256_loadu_si256(
+			    (const __m256i *)(row + (size_t)gsrc[g] * 4));
+
+			_mm256_storeu_si256(
+			    (__m256i *)(h + (size_t)g * 16),
+			    _mm256_add_epi16(
+				hx_pair(px, gidx + (size_t)g * 16,
+					gw + (size_t)g * 64, pairs),
+				hx_pair(px, gidx + (size_t)g * 16 + 8,
+					gw + (size_t)g * 64 + 32, pairs)));
+		}
+	} else {
+		for (; g < end; g++) {
+			__m256i px = _mm256_loadu_si256(
+			    (const __m256i *)(row + (size_t)gsrc[g] * 4));
+
+			_mm256_storeu_si256((__m256i *)(h + (size_t)g * 16),
+					    hx_pair(px, gidx + (size_t)g * 8,
+						    gw + (size_t)g * 32,
+						    pairs));
+		}
+	}
 	for (; g < g1; g++) {
 		__m256i px = load_window(row, rw, gsrc[g]);
 		__m256i acc = hx_pair(px, gidx + (size_t)g * np * 8,
 				      gw + (size_t)g * np * 32, pairs);
 
-		if (e->gpairs[g] == 2)
+		if (np == 2)
 			acc = _mm256_add_epi16(
 			    acc, hx_pair(px, gidx + ((size_t)g * 2 + 1) * 8,
 					 gw + ((size_t)g * 2 + 1) * 32, pairs));
@@ -803,52 +838,89 @@ vx_avx2(uint8_t *out, const int16_t *const *rows, const uint16_t *w, unsigned n,
 	vx_c(out + (i - from), rows, w, n, e, i, to);
 }
 
-/* Wide: after the same gather and pairing, widen to 16 bits and
- * multiply-add with 15-bit weights (pmaddwd) into 32-bit sums, one pair
- * of taps at a time; then >> 7 to 8.8 and pack. */
+/* Wide: the same gather (vpermd), then one pshufb per output pair that
+ * both pairs and widens the channels to 16 bits (zeros from the 0x80
+ * bytes), and pmaddwd with 15-bit weights into 32-bit sums: register a
+ * holds outputs 0 and 2 (a lane each), b outputs 1 and 3, so that
+ * packusdw of the two, after >> 7 to 8.8, leaves 0, 1 | 2, 3 in order.
+ * Shuffles are what limits it, hence no vpmovzx and no lane fix-up after
+ * the pack (spreading compact weights with pshufd measured slower than
+ * loading them whole). Every group does all its pairs: absent taps
+ * weigh 0, cheaper than a branch that mispredicts. */
 __attribute__((target("avx2"))) static inline void
-hxw_pair(__m256i px, const uint32_t *idx, const int16_t *w, __m256i pairs,
-	 __m256i *a, __m256i *b)
+hxw_pair(__m256i px, const uint32_t *idx, const int16_t *w, __m256i *a,
+	 __m256i *b)
 {
-	px = _mm256_shuffle_epi8(
-	    _mm256_permutevar8x32_epi32(
-		px, _mm256_loadu_si256((const __m256i *)idx)),
-	    pairs);
+	const __m256i first = _mm256_setr_epi8(
+	    0, -128, 4, -128, 1, -128, 5, -128, 2, -128, 6, -128, 3, -128, 7,
+	    -128, 0, -128, 4, -128, 1, -128, 5, -128, 2, -128, 6, -128, 3, -128,
+	    7, -128);
+	const __m256i second = _mm256_setr_epi8(
+	    8, -128, 12, -128, 9, -128, 13, -128, 10, -128, 14, -128, 11, -128,
+	    15, -128, 8, -128, 12, -128, 9, -128, 13, -128, 10, -128, 14, -128,
+	    11, -128, 15, -128);
+
+	px = _mm256_permutevar8x32_epi32(
+	    px, _mm256_loadu_si256((const __m256i *)idx));
 	*a = _mm256_add_epi32(
-	    *a,
-	    _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(px)),
-			      _mm256_loadu_si256((const __m256i *)w)));
+	    *a, _mm256_madd_epi16(_mm256_shuffle_epi8(px, first),
+				  _mm256_loadu_si256((const __m256i *)w)));
 	*b = _mm256_add_epi32(
-	    *b, _mm256_madd_epi16(
-		    _mm256_cvtepu8_epi16(_mm256_extracti128_si256(px, 1)),
-		    _mm256_loadu_si256((const __m256i *)(w + 16))));
+	    *b,
+	    _mm256_madd_epi16(_mm256_shuffle_epi8(px, second),
+			      _mm256_loadu_si256((const __m256i *)(w + 16))));
+}
+
+__attribute__((target("avx2"))) static inline void
+hxw_store(int16_t *h, __m256i a, __m256i b)
+{
+	_mm256_storeu_si256((__m256i *)h,
+			    _mm256_packus_epi32(_mm256_srli_epi32(a, 7),
+						_mm256_srli_epi32(b, 7)));
 }
 
 __attribute__((target("avx2"))) static void
 hxw_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	 const struct scale_exact *e, uint32_t g0, uint32_t g1)
 {
-	const __m256i pairs = pair_bytes();
 	const int32_t *gsrc = e->gsrc;
-	unsigned np = e->pairs, p;
-	uint32_t g;
+	const uint32_t *idx = e->gidx + (size_t)g0 * e->pairs * 8;
+	const int16_t *w = e->gw16 + (size_t)g0 * e->pairs * 32;
+	uint32_t g = g0, end = g1;
 
-	for (g = g0; g < g1; g++) {
+	/* Whole windows in the loop, load_window for the last ones. */
+	while (end > g0 && (uint32_t)gsrc[end - 1] + 8 > rw)
+		end--;
+	if (e->pairs == 2) {
+		for (; g < end; g++, idx += 16, w += 64) {
+			const uint8_t *p = row + (size_t)gsrc[g] * 4;
+			__m256i px = _mm256_loadu_si256((const __m256i *)p);
+			__m256i a = _mm256_setzero_si256(), b = a;
+
+			_mm_prefetch((const char *)p + e->ahead, _MM_HINT_T0);
+			hxw_pair(px, idx, w, &a, &b);
+			hxw_pair(px, idx + 8, w + 32, &a, &b);
+			hxw_store(h + (size_t)g * 16, a, b);
+		}
+	} else {
+		for (; g < end; g++, idx += 8, w += 32) {
+			const uint8_t *p = row + (size_t)gsrc[g] * 4;
+			__m256i px = _mm256_loadu_si256((const __m256i *)p);
+			__m256i a = _mm256_setzero_si256(), b = a;
+
+			_mm_prefetch((const char *)p + e->ahead, _MM_HINT_T0);
+			hxw_pair(px, idx, w, &a, &b);
+			hxw_store(h + (size_t)g * 16, a, b);
+		}
+	}
+	for (; g < g1; g++) {
 		__m256i px = load_window(row, rw, gsrc[g]);
 		__m256i a = _mm256_setzero_si256(), b = a;
+		unsigned p;
 
-		for (p = 0; p < e->gpairs[g]; p++)
-			hxw_pair(px, e->gidx + ((size_t)g * np + p) * 8,
-				 e->gw16 + ((size_t)g * np + p) * 32, pairs, &a,
-				 &b);
-		/* packus per lane leaves outputs 0,2 | 1,3: swap the
-		 * middle */
-		_mm256_storeu_si256(
-		    (__m256i *)(h + (size_t)g * 16),
-		    _mm256_permute4x64_epi64(
-			_mm256_packus_epi32(_mm256_srli_epi32(a, 7),
-					    _mm256_srli_epi32(b, 7)),
-			0xd8));
+		for (p = 0; p < e->pairs; p++, idx += 8, w += 32)
+			hxw_pair(px, idx, w, &a, &b);
+		hxw_store(h + (size_t)g * 16, a, b);
 	}
 }
 
@@ -1606,7 +1678,8 @@ static int exact_init(struct scaler *sc)
 				}
 				for (c = 0; c < 4; c++) {
 					if (e->wide)
-						e->gw16[wat + 2 * c] =
+						e->gw16[wat - j * 8 +
+							wide_at(j) + 2 * c] =
 						    (int16_t)w;
 					else
 						e->gw[wat + 2 * c] = (int8_t)w;

@@ -4,7 +4,7 @@ on /dev/fb0 pixel-exact, keys and pointer reaching the server, VT switching
 and the console given back after SIGTERM, a crash and the quit chord.
 
 usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16, vesa15,
-       vesa24, pan, fit32, xkeys)
+       vesa24, pan, fit32, xkeys, vfb8)
 Needs VNCFB (the binary), VNCFB_BUILD_ROOT, VNCFB_SHARED (tests/meson.build
 sets them). Exit 0 pass, 77 when qemu or the VM scripts are absent, 1 fail.
 """
@@ -237,6 +237,40 @@ kill -TERM $V; wait $V; log "EXIT1 $?"
         'exits': {'EXIT1': 0},
         'log': 'output fbdev 1024x768',
     },
+    # 8 bpp pseudo-colour, on vfb (a kernel framebuffer in RAM, 640x480x8
+    # by default; QEMU's VGA BIOS has no 8 bpp mode): vncfb programs a
+    # 3-3-2 colour cube over the map it finds, asks the server for rgb332,
+    # and puts the map back on exit. The screendump cannot see vfb:
+    # fbpeek reads the pixels through the map inside the guest.
+    'vfb8': {
+        'vm': ['--fb', 'none', '--module', 'vfb vfb_enable=1'],
+        'srv': ['--size', '640x480'],
+        'files': ['{ref}:/root/ref.ppm'],
+        'guest': r'''
+fbpeek /dev/fb0 setcmap
+fbpeek /dev/fb0 cmap | sed 's/^/BEFORE /'
+start_vncfb /tmp/v1.log 1
+sleep 2
+fbpeek /dev/fb0 cmap | sed 's/^/DURING /'
+fbpeek /dev/fb0 cmp /root/ref.ppm
+kill -TERM $V; wait $V; log "EXIT1 $?"
+fbpeek /dev/fb0 cmap | sed 's/^/AFTER /'
+kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
+# SIGKILL: the supervisor (vncfb's child) puts the map back.
+start_vncfb /tmp/v2.log 2
+kill -KILL $V; wait $V; log "EXIT2 $?"
+i=0; while [ -n "$(pidof vncfb)" ] && [ $i -lt 100 ]; do i=$((i+1)); sleep 0.1; done
+fbpeek /dev/fb0 cmap | sed 's/^/AFTERKILL /'
+''',
+        'events': [],
+        'dumps': {},
+        'keys': [],
+        'ptrs': [],
+        'check': lambda out: check_cmap8(out),
+        'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
+        'exits': {'EXIT1': 0, 'EXIT2': 137},
+        'log': 'output fbdev 640x480 rgb332',
+    },
     # vesafb 24 bpp packed: RFB cannot express it, so the shadow is
     # xrgb8888 and the blitter converts each row.
     'vesa24': picture_case('1024x768x24', [], 'rgb888'),
@@ -289,6 +323,41 @@ kill -TERM $V; wait $V; log "EXIT1 $?"
         'log': 'output fbdev 1024x768',
     },
 }
+
+
+def check_cmap8(out):
+    """vfb8: the cube while vncfb runs, the map it found after (a SIGTERM
+    or, through the supervisor, a SIGKILL), and the
+    picture through the cube as the model says (the server rounds each
+    channel to 3-3-2; within half a step of the picture)."""
+    fails = []
+    maps = {}
+    for tag in ('BEFORE', 'DURING', 'AFTER', 'AFTERKILL'):
+        m = re.search(r'^%s CMAP bpp 8 visual 3 hash (\w+) cube332 (\w+)$'
+                      % tag, out, re.M)
+        if not m:
+            fails.append('no %s colour map (8 bpp pseudo-colour)' % tag)
+        maps[tag] = m.groups() if m else None
+    if all(maps.values()):
+        if maps['BEFORE'][1] != 'no' or maps['DURING'][1] != 'yes':
+            fails.append('colour maps %s: not the test\'s ramp, then the '
+                         '3-3-2 cube' % maps)
+        for tag in ('AFTER', 'AFTERKILL'):
+            if maps[tag] != maps['BEFORE']:
+                fails.append('colour map %s %s, not the one vncfb found '
+                             '%s' % (tag, maps[tag], maps['BEFORE']))
+    m = re.search(r'^CMP model (\d+) worst (\d+) (\d+) (\d+) mean ([\d.]+) '
+                  r'of (\d+)$', out, re.M)
+    if not m:
+        fails.append('no CMP line from fbpeek')
+    else:
+        off, wr, wg, wb = (int(v) for v in m.groups()[:4])
+        # Half a step of 3 (r, g) and 2 (b) bits, rounded up.
+        if off or wr > 19 or wg > 19 or wb > 43 or int(m.group(6)) != 640 * 480:
+            fails.append('picture through the colour map: %s' % m.group(0))
+        else:
+            print('vfb 8 bpp: %s' % m.group(0))
+    return fails
 
 
 def crop(ref, x, y, w, h):
@@ -365,10 +434,14 @@ def main():
 
     guest = ('SRVARGS="%s"\n' % ' '.join(case['srv']) + GUEST_PRELUDE +
              case['guest'] + GUEST_END)
+    peek = os.path.join(build, 'tests', 'vm', 'fbpeek')
     cmd = [vmrun, '--bin', vncfb, '--bin', srv, '--bin', probe,
+           '--bin', peek,
            '--file', '/usr/share/X11/xkb:/usr/share/X11/xkb',
            '--timeout', '240', '--cmd', guest] + [
                a.replace('{tmp}', tmp) for a in case['vm']]
+    for f in case.get('files', []):
+        cmd += ['--file', f.replace('{ref}', ref_path)]
     for ev in case['events']:
         cmd += ['--event', ev.replace('{tmp}', tmp)]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -470,6 +543,8 @@ def main():
         if not m or int(m.group(1)) != code:
             fails.append('%s: vncfb exit %s, expected %d' % (
                 tag, m.group(1) if m else '?', code))
+    if 'check' in case:
+        fails += case['check'](out)
     logs = case.get('log', [])
     for want in [logs] if isinstance(logs, str) else logs:
         if want not in out:

@@ -879,47 +879,49 @@ hxw_store(int16_t *h, __m256i a, __m256i b)
 						_mm256_srli_epi32(b, 7)));
 }
 
+/* Groups [g, end), whose windows lie whole in the row, with np pairs
+ * each: inlined with np a constant, so the second pair costs no branch. */
+__attribute__((target("avx2"), always_inline)) static inline void
+hxw_whole(int16_t *h, const uint8_t *row, const struct scale_exact *e,
+	  uint32_t g, uint32_t end, const unsigned np)
+{
+	const uint32_t *idx = e->gidx + (size_t)g * np * 8;
+	const int16_t *w = e->gw16 + (size_t)g * np * 32;
+
+	for (; g < end; g++, idx += np * 8, w += np * 32) {
+		const uint8_t *p = row + (size_t)e->gsrc[g] * 4;
+		__m256i px = _mm256_loadu_si256((const __m256i *)p);
+		__m256i a = _mm256_setzero_si256(), b = a;
+
+		_mm_prefetch((const char *)p + e->ahead, _MM_HINT_T0);
+		hxw_pair(px, idx, w, &a, &b);
+		if (np == 2)
+			hxw_pair(px, idx + 8, w + 32, &a, &b);
+		hxw_store(h + (size_t)g * 16, a, b);
+	}
+}
+
 __attribute__((target("avx2"))) static void
 hxw_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	 const struct scale_exact *e, uint32_t g0, uint32_t g1)
 {
-	const int32_t *gsrc = e->gsrc;
-	const uint32_t *idx = e->gidx + (size_t)g0 * e->pairs * 8;
-	const int16_t *w = e->gw16 + (size_t)g0 * e->pairs * 32;
-	uint32_t g = g0, end = g1;
+	unsigned np = e->pairs, p;
+	uint32_t g, end = g1;
 
 	/* Whole windows in the loop, load_window for the last ones. */
-	while (end > g0 && (uint32_t)gsrc[end - 1] + 8 > rw)
+	while (end > g0 && (uint32_t)e->gsrc[end - 1] + 8 > rw)
 		end--;
-	if (e->pairs == 2) {
-		for (; g < end; g++, idx += 16, w += 64) {
-			const uint8_t *p = row + (size_t)gsrc[g] * 4;
-			__m256i px = _mm256_loadu_si256((const __m256i *)p);
-			__m256i a = _mm256_setzero_si256(), b = a;
-
-			_mm_prefetch((const char *)p + e->ahead, _MM_HINT_T0);
-			hxw_pair(px, idx, w, &a, &b);
-			hxw_pair(px, idx + 8, w + 32, &a, &b);
-			hxw_store(h + (size_t)g * 16, a, b);
-		}
-	} else {
-		for (; g < end; g++, idx += 8, w += 32) {
-			const uint8_t *p = row + (size_t)gsrc[g] * 4;
-			__m256i px = _mm256_loadu_si256((const __m256i *)p);
-			__m256i a = _mm256_setzero_si256(), b = a;
-
-			_mm_prefetch((const char *)p + e->ahead, _MM_HINT_T0);
-			hxw_pair(px, idx, w, &a, &b);
-			hxw_store(h + (size_t)g * 16, a, b);
-		}
-	}
-	for (; g < g1; g++) {
-		__m256i px = load_window(row, rw, gsrc[g]);
+	if (np == 2)
+		hxw_whole(h, row, e, g0, end, 2);
+	else
+		hxw_whole(h, row, e, g0, end, 1);
+	for (g = end; g < g1; g++) {
+		__m256i px = load_window(row, rw, e->gsrc[g]);
 		__m256i a = _mm256_setzero_si256(), b = a;
-		unsigned p;
 
-		for (p = 0; p < e->pairs; p++, idx += 8, w += 32)
-			hxw_pair(px, idx, w, &a, &b);
+		for (p = 0; p < np; p++)
+			hxw_pair(px, e->gidx + ((size_t)g * np + p) * 8,
+				 e->gw16 + ((size_t)g * np + p) * 32, &a, &b);
 		hxw_store(h + (size_t)g * 16, a, b);
 	}
 }

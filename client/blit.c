@@ -435,6 +435,16 @@ bool blit_follow(struct blitter *b, int rx, int ry)
 	return pan_commit(b, &v);
 }
 
+bool blit_center(struct blitter *b, int rx, int ry)
+{
+	struct view v = b->view;
+
+	if (!view_pannable(&v))
+		return false;
+	view_center(&v, rx, ry);
+	return pan_commit(b, &v);
+}
+
 bool blit_edge_pan(struct blitter *b, int sx, int sy)
 {
 	struct view v = b->view;

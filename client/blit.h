@@ -96,6 +96,9 @@ bool blit_follow(struct blitter *b, int rx, int ry);
  * thread. */
 #define BLIT_EDGE_SPEED_DIV 64
 bool blit_edge_pan(struct blitter *b, int sx, int sy);
+/* Pan remote point (rx, ry) to the screen's centre, as far as the
+ * desktop's edges allow. True when the view moved. Main thread. */
+bool blit_center(struct blitter *b, int rx, int ry);
 
 /* A copy of the mapping (struct view in scale.h). Main thread, or with
  * shadow->lock held (blit thread). */

@@ -26,6 +26,9 @@ struct input_sink {
 	 * steps of 1/8 of the screen: the pan hotkeys. 8 is a screen, a
 	 * large value goes to the edge. Optional (may be NULL). */
 	void (*pan)(void *ctx, int dx, int dy);
+	/* The scale hotkey: switch between the configured --scale and 1:1
+	 * (see session.c). Optional (may be NULL). */
+	void (*scale)(void *ctx);
 };
 
 struct input_config {

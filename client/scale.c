@@ -174,6 +174,26 @@ bool view_follow(struct view *v, int32_t rx, int32_t ry, int32_t margin)
 	    follow_axis(v->pan_y, v->rh, v->dh, v->sh, ry, margin));
 }
 
+static int32_t center_axis(uint32_t n, uint32_t d, uint32_t s, int32_t r)
+{
+	int64_t a, b;
+
+	if (n == 0)
+		return 0;
+	if (r < 0)
+		r = 0;
+	if ((uint32_t)r >= n)
+		r = (int32_t)n - 1;
+	axis_to_screen(n, d, r, (int64_t)r + 1, &a, &b);
+	return (int32_t)((a + b) / 2 - (int64_t)s / 2);
+}
+
+bool view_center(struct view *v, int32_t rx, int32_t ry)
+{
+	return view_pan_to(v, center_axis(v->rw, v->dw, v->sw, rx),
+			   center_axis(v->rh, v->dh, v->sh, ry));
+}
+
 /* One axis of view_edge_step: toward the low edge negative, the high
  * edge positive, 0 outside the margins or where the view cannot move. */
 static int32_t edge_axis(int32_t pan, uint32_t d, uint32_t s, int32_t p,

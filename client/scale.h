@@ -57,6 +57,9 @@ bool view_pan_to(struct view *v, int32_t px, int32_t py);
  * pixels from each edge (the view follows the pointer continuously). True
  * when the view moved. */
 bool view_follow(struct view *v, int32_t rx, int32_t ry, int32_t margin);
+/* Pan so that remote point (rx, ry) is as near the screen's centre as the
+ * desktop's edges allow. True when the view moved. */
+bool view_center(struct view *v, int32_t rx, int32_t ry);
 /* Edge scrolling, for absolute pointers (touchscreens, tablets), which
  * cannot push past the screen's edge: the pan step (screen pixels, for one
  * tick) with the pointer at screen (sx, sy). Toward each edge the point

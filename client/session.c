@@ -53,6 +53,7 @@ struct session {
 	bool edge;		/* the last motion was absolute */
 	int edge_sx, edge_sy;	/* where, on the screen */
 	uint64_t edge_next_ns;	/* next step, 0: none due */
+	bool scale_other;	/* the scale hotkey's other mode is on */
 	bool quit;
 	uint64_t updates;
 	/* Reconnecting (reconnect.h): what to connect with, and when. */
@@ -297,6 +298,32 @@ static void in_button(void *ctx, int button, bool down)
 	else
 		s->buttons &= ~bit;
 	send_pointer(s);
+}
+
+/* The scale hotkey: the configured --scale and its other in turn, 1:1
+ * for fit and fill, fit for 1:1 and zoom. Going to 1:1 centres the view
+ * on the pointer, to read what it points at. */
+static void in_scale(void *ctx)
+{
+	struct session *s = ctx;
+	enum scale_mode mode = (enum scale_mode)s->opt->scale_mode;
+	unsigned zoom = s->opt->scale_zoom;
+	char name[16];
+
+	s->scale_other = !s->scale_other;
+	if (s->scale_other) {
+		mode = mode == SCALE_FIT || mode == SCALE_FILL ? SCALE_NONE
+							       : SCALE_FIT;
+		zoom = 1;
+	}
+	blit_set_scale(&s->blit, mode, zoom);
+	if (s->shadow.pix) {
+		blit_reset_view(&s->blit);
+		blit_center(&s->blit, s->px, s->py);
+		damage_kick(&s->damage);
+	}
+	log_info("scale %s (Ctrl+Alt+Shift+S)",
+		 scale_name(mode, zoom, name, sizeof(name)));
 }
 
 static void in_pan(void *ctx, int dx, int dy)
@@ -703,7 +730,7 @@ static int run_loop(struct session *s, int sigfd)
 			struct input_sink sink = {
 				s,	     in_key,	in_motion_rel,
 				in_motion_abs, in_button, in_quit,
-				in_pan,
+				in_pan,	     in_scale,
 			};
 
 			if (s->in.impl->dispatch(&s->in, &sink) < 0)

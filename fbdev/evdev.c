@@ -478,6 +478,10 @@ static void handle_event(struct evdev_in *in, struct edev *e,
 			if (sink->pan)
 				sink->pan(sink->ctx, r.pan_dx, r.pan_dy);
 			break;
+		case KBD_SCALE:
+			if (sink->scale)
+				sink->scale(sink->ctx);
+			break;
 		case KBD_NONE:
 			break;
 		}

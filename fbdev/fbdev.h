@@ -39,6 +39,7 @@ enum kbd_action {
 	KBD_VT_SWITCH, /* local hotkey: switch to VT vt */
 	KBD_QUIT,      /* the quit chord */
 	KBD_PAN,       /* local hotkey: pan the view by pan_dx, pan_dy */
+	KBD_SCALE,     /* local hotkey: toggle the scale (input_sink.scale) */
 };
 
 struct kbd_result {

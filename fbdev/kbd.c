@@ -276,6 +276,10 @@ struct kbd_result kbd_feed(struct kbd *k, unsigned code, int value)
 	xkb_state_update_key(k->state, kc, XKB_KEY_DOWN);
 	if (chord && shift && pan_hotkey(code, &r.pan_dx, &r.pan_dy)) {
 		r.action = KBD_PAN;
+	} else if (chord && shift &&
+		   (sym == XKB_KEY_s || sym == XKB_KEY_S)) {
+		/* Ctrl+Alt+Shift+S, wherever the layout has S. */
+		r.action = KBD_SCALE;
 	} else if (chord && vt_hotkey(code)) {
 		r.action = KBD_VT_SWITCH;
 		r.vt = vt_hotkey(code);

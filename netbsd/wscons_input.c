@@ -543,6 +543,10 @@ static void key_event(struct wsdev *d, const struct wscons_event *e,
 		if (sink->pan)
 			sink->pan(sink->ctx, o.pan_dx, o.pan_dy);
 		break;
+	case WSKBD_ACT_SCALE:
+		if (sink->scale)
+			sink->scale(sink->ctx);
+		break;
 	case WSKBD_ACT_QUIT:
 		release_all(d, sink);
 		sink->quit(sink->ctx);

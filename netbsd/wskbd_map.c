@@ -528,6 +528,9 @@ void wskbd_map_event(struct wskbd_map *m, unsigned keycode, bool down,
 		} else if ((m->mods & (M_SHIFT_L | M_SHIFT_R)) &&
 			   hot_pan(e->group1[0], &out->pan_dx, &out->pan_dy)) {
 			out->action = WSKBD_ACT_PAN;
+		} else if ((m->mods & (M_SHIFT_L | M_SHIFT_R)) &&
+			   (e->group1[0] == 's' || e->group1[0] == 'S')) {
+			out->action = WSKBD_ACT_SCALE;
 		}
 		if (out->action != WSKBD_ACT_NONE) {
 			m->sent[keycode] = SWALLOWED;

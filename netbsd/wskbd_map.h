@@ -86,6 +86,7 @@ enum wskbd_action {
 	WSKBD_ACT_VT,	    /* hot key: switch to wscons screen `screen` */
 	WSKBD_ACT_QUIT,	    /* hot key: the quit chord */
 	WSKBD_ACT_PAN,	    /* hot key: pan by (pan_dx, pan_dy) */
+	WSKBD_ACT_SCALE,    /* hot key: toggle the scale (input_sink.scale) */
 };
 
 /* Pan steps of Ctrl+Alt+Shift+Home/End: past any edge (the session caps

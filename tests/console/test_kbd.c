@@ -119,7 +119,15 @@ int main(void)
 	r = kbd_feed(k, KEY_END, 1);
 	CHECK(r.action == KBD_PAN && r.pan_dx > 1000, "pan to the right edge");
 	kbd_feed(k, KEY_END, 0);
+	/* Ctrl+Alt+Shift+S toggles the scale; its release stays local. */
+	r = kbd_feed(k, KEY_S, 1);
+	CHECK(r.action == KBD_SCALE, "ctrl alt shift s: %d", r.action);
+	r = kbd_feed(k, KEY_S, 0);
+	CHECK(r.action == KBD_NONE, "scale key release leaked");
 	SEND(k, KEY_LEFTSHIFT, 0, 0xffe1, false);
+	/* Without Shift, Ctrl+Alt+S is the server's. */
+	SEND(k, KEY_S, 1, 0x73, true);
+	SEND(k, KEY_S, 0, 0x73, false);
 	/* What is held is released for the VT switch. */
 	released = 0;
 	kbd_release_all(k, on_release, NULL);

@@ -255,6 +255,7 @@ static void test_pan(void)
 	    E(0xcf, V, 0xf388, 0xf388, 0xf388, 0xf388), /* End */
 	    /* keypad 4: KP_Left, KP_4 */
 	    E(0x4b, V, 0xf296, 0xf234, 0xf296, 0xf234),
+	    E(0x1f, V, 's', 'S', 's', 'S'),
 	};
 	static const struct {
 		unsigned code;
@@ -288,6 +289,9 @@ static void test_pan(void)
 		o = ev(&m, want[i].code, false);
 		CHECK(o.action == WSKBD_ACT_NONE);
 	}
+	/* Ctrl+Alt+Shift+S toggles the scale, its release stays local */
+	CHECK(ev(&m, 0x1f, true).action == WSKBD_ACT_SCALE);
+	CHECK(ev(&m, 0x1f, false).action == WSKBD_ACT_NONE);
 	/* Shift+arrow alone selects text on the server */
 	ev(&m, 0x1d, false);
 	CHECK(is_key(ev(&m, 0xcd, true), 0xff53, 0xcd, true));

@@ -487,6 +487,26 @@ static void test_view(void)
 	      "zoom follow %d", v.pan_x);
 	check_roundtrip(&v, "zoom 3 panned");
 
+	/* Centring (the scale hotkey going 1:1): the point's screen pixel
+	 * in the middle, clamped at the desktop's edges; zoom 3 centres the
+	 * middle of the remote pixel's 3. */
+	view_update(&v, SCALE_NONE, 1, 1920, 1080, 1280, 720);
+	CHECK(view_center(&v, 1000, 500) && v.pan_x == 1000 - 640 &&
+		  v.pan_y == 500 - 360,
+	      "centre %d,%d", v.pan_x, v.pan_y);
+	CHECK(!view_center(&v, 1000, 500), "centre again moved");
+	CHECK(view_center(&v, 5, 1079) && v.pan_x == 0 && v.pan_y == 360,
+	      "centre near corner %d,%d", v.pan_x, v.pan_y);
+	CHECK(view_center(&v, 5000, -7) && v.pan_x == 640 && v.pan_y == 0,
+	      "centre outside %d,%d", v.pan_x, v.pan_y);
+	view_update(&v, SCALE_ZOOM, 3, 640, 480, 1280, 720);
+	CHECK(view_center(&v, 300, 200) && v.pan_x == 3 * 300 + 1 - 640 &&
+		  v.pan_y == 3 * 200 + 1 - 360,
+	      "zoom centre %d,%d", v.pan_x, v.pan_y);
+	view_update(&v, SCALE_FIT, 1, 1920, 1080, 1280, 720);
+	CHECK(!view_center(&v, 1000, 500) && v.pan_x == 0 && v.dx == 0,
+	      "fit centre moved");
+
 	/* Edge scrolling (absolute pointers): margin 45, up to 12 a step,
 	 * faster nearer the edge, none where the view cannot go. */
 	{

@@ -302,27 +302,48 @@ kill -TERM $V; wait $V; log "EXIT1 $?"
     # A desktop 3/2 the screen's size in fit on vesafb's direct VRAM:
     # the 3:2 path stores straight into the real mapping (streaming
     # stores where the CPU has them); the picture is the box filter of
-    # the server's (tests/scale/boxcmp).
+    # the server's (tests/scale/boxcmp). Then the scale hotkey: 1:1
+    # centred on where the tablet points (the server's last PTR), and
+    # back to fit; only Ctrl, Alt and Shift reach the server.
     'fit32': {
-        'vm': ['--fb', 'vesa', '--mode', '1024x768x32'],
+        'vm': ['--fb', 'vesa', '--mode', '1024x768x32', '--mouse', 'usb'],
         'srv': ['--size', '1536x1152'],
         'guest': r'''
 VARGS='--scale fit'
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
+waitfor /tmp/v1.log 'scale fit (Ctrl' 120
 sleep 2
 kill -TERM $V; wait $V; log "EXIT1 $?"
 ''',
         'events': ['wait STAGE drawn', 'sleep 2.5',
-                   'screendump {tmp}/a.ppm'],
-        'dumps': {'a': 'fit'},
-        'keys': [],
+                   'screendump {tmp}/a.ppm',
+                   'abs 16384 16384', 'sleep 1',
+                   'key ctrl alt shift s', 'wait scale none timeout=60',
+                   'sleep 2', 'screendump {tmp}/b.ppm',
+                   'key ctrl alt shift s',
+                   r'wait scale fit \(Ctrl timeout=60', 'sleep 2',
+                   'screendump {tmp}/c.ppm'],
+        'dumps': {'a': 'fit', 'b': True, 'c': 'fit'},
+        'crop': {'b': lambda out: centred_on_pointer(out, 1536, 1152,
+                                                     1024, 768)},
+        'keys': [(1, 0xffe3), (1, 0xffe9), (1, 0xffe1),
+                 (0, 0xffe1), (0, 0xffe9), (0, 0xffe3)] * 2,
         'ptrs': [],
         'probes': {},
         'exits': {'EXIT1': 0},
         'log': 'output fbdev 1024x768',
     },
 }
+
+
+def centred_on_pointer(out, rw, rh, sw, sh):
+    """The part of an rw x rh desktop a sw x sh screen shows at 1:1 with
+    the server's last pointer position (PTR) in the middle, clamped."""
+    ptrs = re.findall(r'^PTR (\d+) (\d+) \d+$', out, re.M)
+    x, y = (int(v) for v in ptrs[-1]) if ptrs else (0, 0)
+    return (min(max(x - sw // 2, 0), rw - sw),
+            min(max(y - sh // 2, 0), rh - sh), sw, sh)
 
 
 def check_cmap8(out):
@@ -478,6 +499,8 @@ def main():
             continue
         pos = case.get('cursor', {}).get(d)
         part = case.get('crop', {}).get(d)
+        if callable(part):
+            part = part(out)
         want = crop(ref, *part) if part else ref
         if same == 'text':
             # The console's text, white or grey on black.

@@ -5,7 +5,7 @@
  * in wall-clock time and in the thread's CPU time (which leaves out the
  * time other processes take the core away: this machine may be shared).
  *
- * usage: bench_scale [-o mem:WxH[:FMT]] [-n FRAMES] [-s c|sse2|avx2]
+ * usage: bench_scale [-o mem:WxH[:FMT]] [-n FRAMES] [-s c|sse2|ssse3|avx2]
  *                    [-r WxH (scaled remote)] [-m fit|fill|N] */
 #include "config.h"
 
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: bench_scale [-o SPEC] [-n N] "
-					"[-s c|sse2|avx2] [-r WxH] "
+					"[-s c|sse2|ssse3|avx2] [-r WxH] "
 					"[-m fit|fill|N]\n");
 			return 2;
 		}

@@ -1,5 +1,5 @@
 /* Scaler pixel tests against a reference box filter written here, for
- * every kernel set (c, sse2, avx2) at xrgb8888, bgrx8888 and rgb565, plus
+ * every kernel set (c, sse2, ssse3, avx2) at xrgb8888, bgrx8888 and rgb565, plus
  * the view's pointer mapping round trips and panning. */
 #include "config.h"
 
@@ -164,22 +164,24 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 	CHECK(err == 0, "scaler_init %d", err);
 	if (err)
 		exit(1);
-	*path = s.exact ? (s.e.wide ? 2 : 1) : 0;
+	/* The 3:2 and 2:1 paths compute the exact path's integers. */
+	*path = s.p32 || s.p21 ? 1 : s.exact ? (s.e.wide ? 2 : 1) : 0;
 	/* c and avx2 have the exact and wide paths; the test must reach
 	 * them. */
-	if (sc->exact && strcmp(scale_simd_name(), "sse2"))
+	if (sc->exact && strcmp(scale_simd_name(), "sse2") &&
+	    strcmp(scale_simd_name(), "ssse3"))
 		CHECK(*path == sc->exact,
 		      "%s %ux%u->%ux%u: path %d taken, not %d",
 		      scale_simd_name(), sc->rw, sc->rh, sc->dw, sc->dh, *path,
 		      sc->exact);
 	/* Both axes 2:1 with byte channels: the 2:1 path. */
-	if (strcmp(scale_simd_name(), "sse2") && bpp == 4 &&
+	if (bpp == 4 &&
 	    sc->rw == 2 * sc->dw && sc->rh == 2 * sc->dh)
 		CHECK(s.p21, "%s %s %ux%u->%ux%u: 2:1 path not taken",
 		      scale_simd_name(), fmtname, sc->rw, sc->rh, sc->dw,
 		      sc->dh);
 	/* Both axes 3:2 with byte channels: the two-row 3:2 path. */
-	if (strcmp(scale_simd_name(), "sse2") && bpp == 4 &&
+	if (bpp == 4 &&
 	    sc->rw * 2 == sc->dw * 3 && sc->rh * 2 == sc->dh * 3)
 		CHECK(s.p32, "%s %s %ux%u->%ux%u: 3:2 path not taken",
 		      scale_simd_name(), fmtname, sc->rw, sc->rh, sc->dw,
@@ -268,7 +270,7 @@ done:
 static void test_scalers(void)
 {
 	static const char *const fmts[] = {"xrgb8888", "bgrx8888", "rgb565"};
-	static const char *const simds[] = {"c", "sse2", "avx2"};
+	static const char *const simds[] = {"c", "sse2", "ssse3", "avx2"};
 	size_t fi, si, k;
 	int pat;
 
@@ -276,10 +278,12 @@ static void test_scalers(void)
 		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			for (pat = 0; pat < 3; pat++) {
 				uint8_t *first[3] = {NULL, NULL, NULL};
+				const size_t nsimd =
+				    sizeof(simds) / sizeof(simds[0]);
 				struct pixfmt f;
 
 				pixfmt_from_name(fmts[fi], &f);
-				for (si = 0; si < 3; si++) {
+				for (si = 0; si < nsimd; si++) {
 					uint8_t *o;
 					int ex;
 
@@ -317,7 +321,7 @@ static void test_scalers(void)
  * reference: whichever path each ratio takes. */
 static void test_random_sizes(void)
 {
-	static const char *const simds[] = {"c", "sse2", "avx2"};
+	static const char *const simds[] = {"c", "sse2", "ssse3", "avx2"};
 	uint64_t saved;
 	int i, ex;
 	size_t si;
@@ -331,7 +335,7 @@ static void test_random_sizes(void)
 		sc.dh = 1 + rnd() % 40;
 		sc.exact = 0;
 		saved = rng;
-		for (si = 0; si < 3; si++) {
+		for (si = 0; si < sizeof(simds) / sizeof(simds[0]); si++) {
 			if (scale_simd_set(simds[si]) < 0)
 				continue;
 			free(run_case(i % 2 ? "rgb565" : "xrgb8888", &sc, 0,
@@ -548,7 +552,7 @@ static void test_view(void)
  * them (the streaming stores need both aligned alike). */
 static void test_direct(void)
 {
-	static const char *const simds[] = {"c", "avx2"};
+	static const char *const simds[] = {"c", "ssse3", "avx2"};
 	static const uint32_t sz[][4] = {
 	    {192, 108, 128, 72}, {30, 6, 20, 4},   {600, 12, 400, 8},
 	    {256, 8, 128, 4},	 {70, 10, 35, 5}, {1000, 4, 500, 2}};
@@ -556,7 +560,7 @@ static void test_direct(void)
 	size_t si, k;
 	int i;
 
-	for (si = 0; si < 2; si++) {
+	for (si = 0; si < sizeof(simds) / sizeof(simds[0]); si++) {
 		if (scale_simd_set(simds[si]) < 0)
 			continue;
 		for (k = 0; k < sizeof(sz) / sizeof(sz[0]); k++) {

@@ -4,7 +4,7 @@ on /dev/fb0 pixel-exact, keys and pointer reaching the server, VT switching
 and the console given back after SIGTERM, a crash and the quit chord.
 
 usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16, vesa15,
-       vesa24, pan, fit32, xkeys, vfb8)
+       vesa24, pan, fit32, xkeys, vfb8, ssse3)
 Needs VNCFB (the binary), VNCFB_BUILD_ROOT, VNCFB_SHARED (tests/meson.build
 sets them). Exit 0 pass, 77 when qemu or the VM scripts are absent, 1 fail.
 """
@@ -237,6 +237,37 @@ kill -TERM $V; wait $V; log "EXIT1 $?"
         'exits': {'EXIT1': 0},
         'log': 'output fbdev 1024x768',
     },
+    # A CPU without AVX (QEMU's Nehalem: SSSE3, SSE4.2), as in the Atom
+    # and Celeron kiosk boxes: vncfb runs (no AVX2 instruction outside
+    # the kernels picked at start-up), the scale tests pass with the
+    # SSSE3 set picked, and fit's 3:2 path stores into vesafb's VRAM as
+    # the box filter says.
+    'ssse3': {
+        'vm': ['--fb', 'vesa', '--mode', '1024x768x32'],
+        'env': {'FBVM_CPU': 'Nehalem'},
+        'bins': ['tests/scale/test_scale'],
+        'srv': ['--size', '1536x1152'],
+        'guest': r'''
+has() { grep -q -w "$1" /proc/cpuinfo && echo yes || echo no; }
+log "CPUFLAGS avx $(has avx) avx2 $(has avx2) ssse3 $(has ssse3)"
+test_scale > /tmp/ts.log 2>&1
+log "SCALETEST $? $(grep -o 'auto picks [a-z0-9]*' /tmp/ts.log)"
+VARGS='--scale fit'
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+sleep 2
+kill -TERM $V; wait $V; log "EXIT1 $?"
+''',
+        'events': ['wait STAGE drawn', 'sleep 2.5',
+                   'screendump {tmp}/a.ppm'],
+        'dumps': {'a': 'fit'},
+        'keys': [],
+        'ptrs': [],
+        'probes': {'CPUFLAGS': 'avx no avx2 no ssse3 yes',
+                   'SCALETEST': '0 auto picks ssse3'},
+        'exits': {'EXIT1': 0},
+        'log': 'output fbdev 1024x768',
+    },
     # 8 bpp pseudo-colour, on vfb (a kernel framebuffer in RAM, 640x480x8
     # by default; QEMU's VGA BIOS has no 8 bpp mode): vncfb programs a
     # 3-3-2 colour cube over the map it finds, asks the server for rgb332,
@@ -461,12 +492,15 @@ def main():
            '--file', '/usr/share/X11/xkb:/usr/share/X11/xkb',
            '--timeout', '240', '--cmd', guest] + [
                a.replace('{tmp}', tmp) for a in case['vm']]
+    for b in case.get('bins', []):
+        cmd += ['--bin', os.path.join(build, b)]
     for f in case.get('files', []):
         cmd += ['--file', f.replace('{ref}', ref_path)]
     for ev in case['events']:
         cmd += ['--event', ev.replace('{tmp}', tmp)]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, errors='replace')
+                       text=True, errors='replace',
+                       env=dict(os.environ, **case.get('env', {})))
     out = r.stdout
     fails = []
     if r.returncode not in (0,):

@@ -525,12 +525,13 @@ static void vsum_sse2(uint16_t *v, const uint8_t *const *rows,
 }
 
 /* Four outputs per step: two taps (8 lanes) per 128-bit multiply. */
-static void hsum_sse2(uint8_t *out, const uint16_t *v, const int32_t *start,
-		      const uint16_t *hw, unsigned taps, uint32_t x0,
-		      uint32_t x1)
+/* Outputs [i, x1) in steps of 4 with taps a constant where inlined, so
+ * that the tap loop unrolls. Returns where it stopped. */
+static inline __attribute__((always_inline)) uint32_t
+hsum_sse2_run(uint8_t *out, const uint16_t *v, const int32_t *start,
+	      const uint16_t *hw, const unsigned taps, uint32_t i, uint32_t x1)
 {
 	const __m128i round = _mm_set1_epi16(128);
-	uint32_t i = x0;
 	unsigned k, j;
 
 	for (; i + 4 <= x1; i += 4, out += 16) {
@@ -558,7 +559,24 @@ static void hsum_sse2(uint8_t *out, const uint16_t *v, const int32_t *start,
 		s23 = _mm_srli_epi16(_mm_add_epi16(s23, round), 8);
 		_mm_storeu_si128((__m128i *)out, _mm_packus_epi16(s01, s23));
 	}
-	hsum_c(out, v, start, hw, taps, i, x1);
+	return i;
+}
+
+static void hsum_sse2(uint8_t *out, const uint16_t *v, const int32_t *start,
+		      const uint16_t *hw, unsigned taps, uint32_t x0,
+		      uint32_t x1)
+{
+	uint32_t i;
+
+	/* The common tap counts (every enlargement and reductions up to
+	 * 3:1 have 2 or 4) unrolled. */
+	if (taps == 2)
+		i = hsum_sse2_run(out, v, start, hw, 2, x0, x1);
+	else if (taps == 4)
+		i = hsum_sse2_run(out, v, start, hw, 4, x0, x1);
+	else
+		i = hsum_sse2_run(out, v, start, hw, taps, x0, x1);
+	hsum_c(out + (size_t)(i - x0) * 4, v, start, hw, taps, i, x1);
 }
 
 __attribute__((target("avx2"))) static void

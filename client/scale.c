@@ -495,11 +495,14 @@ static void hsum_c(uint8_t *out, const uint16_t *v, const int32_t *start,
 }
 
 #ifdef SCALE_X86
-static void vsum_sse2(uint16_t *v, const uint8_t *const *rows,
-		      const uint16_t *w, unsigned n, size_t from, size_t to)
+/* Columns [i, to) in steps of 16, with n a constant where inlined: the
+ * row pointers and weights then stay in registers. Returns where it
+ * stopped. */
+static inline __attribute__((always_inline)) size_t
+vsum_sse2_run(uint16_t *v, const uint8_t *const *rows, const uint16_t *w,
+	      const unsigned n, size_t i, size_t to)
 {
 	const __m128i zero = _mm_setzero_si128();
-	size_t i = from;
 	unsigned k;
 
 	for (; i + 16 <= to; i += 16) {
@@ -521,12 +524,26 @@ static void vsum_sse2(uint16_t *v, const uint8_t *const *rows,
 		_mm_storeu_si128((__m128i *)(v + i), lo);
 		_mm_storeu_si128((__m128i *)(v + i + 8), hi);
 	}
+	return i;
+}
+
+static void vsum_sse2(uint16_t *v, const uint8_t *const *rows,
+		      const uint16_t *w, unsigned n, size_t from, size_t to)
+{
+	size_t i;
+
+	if (n == 2)
+		i = vsum_sse2_run(v, rows, w, 2, from, to);
+	else if (n == 3)
+		i = vsum_sse2_run(v, rows, w, 3, from, to);
+	else
+		i = vsum_sse2_run(v, rows, w, n, from, to);
 	vsum_c(v, rows, w, n, i, to);
 }
 
-/* Four outputs per step: two taps (8 lanes) per 128-bit multiply. */
-/* Outputs [i, x1) in steps of 4 with taps a constant where inlined, so
- * that the tap loop unrolls. Returns where it stopped. */
+/* Four outputs per step: two taps (8 lanes) per 128-bit multiply.
+ * Outputs [i, x1), with taps a constant where inlined, so that the tap
+ * loop unrolls. Returns where it stopped. */
 static inline __attribute__((always_inline)) uint32_t
 hsum_sse2_run(uint8_t *out, const uint16_t *v, const int32_t *start,
 	      const uint16_t *hw, const unsigned taps, uint32_t i, uint32_t x1)

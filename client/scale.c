@@ -1191,6 +1191,17 @@ static inline void ahead(const uint8_t *p)
 	_mm_prefetch((const char *)p + 64, _MM_HINT_T0);
 }
 
+/* The three source rows of pairs g.. of the 3:2 path, P32_AHEAD on. */
+static inline void p32_ahead(const uint8_t *r0, const uint8_t *r1,
+			     const uint8_t *r2, uint32_t g)
+{
+	size_t at = (size_t)g * 12 + P32_AHEAD;
+
+	ahead(r0 + at);
+	ahead(r1 + at);
+	ahead(r2 + at);
+}
+
 /* nt: o0 and o1 are the mapping (write-only, see output.h): streaming
  * stores, a whole cache line of each row per step (storing lines in
  * halves, the rows alternating, measured about 10% slower). */
@@ -1203,11 +1214,7 @@ p32_avx2(uint8_t *o0, uint8_t *o1, const uint8_t *r0, const uint8_t *r1,
 
 	nt = p32_head(o0, o1, r0, r1, r2, &g, g1, nt);
 	for (; g + 8 <= g1; g += 8) {
-		size_t at = (size_t)g * 12 + P32_AHEAD;
-
-		ahead(r0 + at);
-		ahead(r1 + at);
-		ahead(r2 + at);
+		p32_ahead(r0, r1, r2, g);
 		p32_block_avx2(r0, r1, r2, (size_t)g * 12, &t0, &b0);
 		p32_block_avx2(r0, r1, r2, (size_t)g * 12 + 48, &t1, &b1);
 		store32(o0 + (size_t)g * 8, t0, nt);
@@ -1252,20 +1259,28 @@ p21_block_avx2(const uint8_t *a, const uint8_t *b, size_t i)
 	return _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xd8);
 }
 
+/* The outputs before o's first whole cache line (nt), in C; *nt stays
+ * only where the pixels are 4-byte aligned. Returns the next output. */
+static uint32_t p21_head(uint8_t *o, const uint8_t *a, const uint8_t *b,
+			 uint32_t n, bool *nt)
+{
+	uint32_t i = 0;
+
+	if (*nt && ((uintptr_t)o & 3))
+		*nt = false;
+	for (; *nt && i < n && ((uintptr_t)(o + (size_t)i * 4) & 63); i++)
+		p21_c(o + (size_t)i * 4, a + (size_t)i * 8, b + (size_t)i * 8,
+		      1, false);
+	return i;
+}
+
 /* nt as for p32_avx2: streaming stores from the first whole cache line,
  * two blocks a line; the same prefetch distance. */
 __attribute__((target("avx2"))) static void
 p21_avx2(uint8_t *o, const uint8_t *a, const uint8_t *b, uint32_t n, bool nt)
 {
-	uint32_t i = 0;
+	uint32_t i = p21_head(o, a, b, n, &nt);
 
-	if (nt && ((uintptr_t)o & 3))
-		nt = false;
-	if (nt) {
-		for (; i < n && ((uintptr_t)(o + (size_t)i * 4) & 63); i++)
-			p21_c(o + (size_t)i * 4, a + (size_t)i * 8,
-			      b + (size_t)i * 8, 1, false);
-	}
 	for (; i + 16 <= n; i += 16) {
 		size_t at = (size_t)i * 8 + P32_AHEAD;
 
@@ -1352,11 +1367,7 @@ p32_ssse3(uint8_t *o0, uint8_t *o1, const uint8_t *r0, const uint8_t *r1,
 
 	nt = p32_head(o0, o1, r0, r1, r2, &g, g1, nt);
 	for (; g + 8 <= g1; g += 8) {
-		size_t at = (size_t)g * 12 + P32_AHEAD;
-
-		ahead(r0 + at);
-		ahead(r1 + at);
-		ahead(r2 + at);
+		p32_ahead(r0, r1, r2, g);
 		for (k = 0; k < 8; k += 2) {
 			p32_block_ssse3(r0, r1, r2, (size_t)(g + k) * 12, &t,
 					&b);
@@ -1406,16 +1417,9 @@ p21_block_ssse3(const uint8_t *a, const uint8_t *b, size_t i)
 __attribute__((target("ssse3"))) static void
 p21_ssse3(uint8_t *o, const uint8_t *a, const uint8_t *b, uint32_t n, bool nt)
 {
-	uint32_t i = 0;
+	uint32_t i = p21_head(o, a, b, n, &nt);
 	unsigned k;
 
-	if (nt && ((uintptr_t)o & 3))
-		nt = false;
-	if (nt) {
-		for (; i < n && ((uintptr_t)(o + (size_t)i * 4) & 63); i++)
-			p21_c(o + (size_t)i * 4, a + (size_t)i * 8,
-			      b + (size_t)i * 8, 1, false);
-	}
 	for (; i + 16 <= n; i += 16) {
 		size_t at = (size_t)i * 8 + P32_AHEAD;
 
@@ -1619,50 +1623,62 @@ static const struct kernels kernels_avx2 = {
 #endif
 static const struct kernels *kern;
 
+#ifdef SCALE_X86
+/* __builtin_cpu_supports wants a literal: one function per feature. */
+static bool has_ssse3(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("ssse3");
+}
+
+static bool has_avx2(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2");
+}
+#endif
+
+/* Every set by name, and what it needs of the CPU (NULL: nothing). */
+static const struct {
+	const struct kernels *k;
+	bool (*usable)(void);
+} kernel_sets[] = {
+    {&kernels_c, NULL},
+#ifdef SCALE_X86
+    {&kernels_sse2, NULL},
+    {&kernels_ssse3, has_ssse3},
+    {&kernels_avx2, has_avx2},
+#endif
+};
+
+#define KERNEL_SETS (sizeof(kernel_sets) / sizeof(kernel_sets[0]))
+
+/* The last usable set: they are listed from the slowest. */
 static const struct kernels *kernels_best(void)
 {
-#ifdef SCALE_X86
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx2"))
-		return &kernels_avx2;
-	if (__builtin_cpu_supports("ssse3"))
-		return &kernels_ssse3;
-	return &kernels_sse2;
-#else
-	return &kernels_c;
-#endif
+	size_t i = KERNEL_SETS;
+
+	while (--i > 0 && kernel_sets[i].usable && !kernel_sets[i].usable())
+		;
+	return kernel_sets[i].k;
 }
 
 int scale_simd_set(const char *name)
 {
+	size_t i;
+
 	if (!strcmp(name, "auto")) {
 		kern = kernels_best();
 		return 0;
 	}
-	if (!strcmp(name, "c")) {
-		kern = &kernels_c;
-		return 0;
-	}
-#ifdef SCALE_X86
-	if (!strcmp(name, "sse2")) {
-		kern = &kernels_sse2;
-		return 0;
-	}
-	if (!strcmp(name, "ssse3")) {
-		__builtin_cpu_init();
-		if (!__builtin_cpu_supports("ssse3"))
+	for (i = 0; i < KERNEL_SETS; i++) {
+		if (strcmp(name, kernel_sets[i].k->name))
+			continue;
+		if (kernel_sets[i].usable && !kernel_sets[i].usable())
 			return -ENOTSUP;
-		kern = &kernels_ssse3;
+		kern = kernel_sets[i].k;
 		return 0;
 	}
-	if (!strcmp(name, "avx2")) {
-		__builtin_cpu_init();
-		if (!__builtin_cpu_supports("avx2"))
-			return -ENOTSUP;
-		kern = &kernels_avx2;
-		return 0;
-	}
-#endif
 	return -ENOTSUP;
 }
 

@@ -720,6 +720,37 @@ hx_pair(__m256i px, const uint32_t *idx, const int8_t *w, __m256i pairs)
 	    _mm256_loadu_si256((const __m256i *)w));
 }
 
+/* Group g's 16 sums from its window px: np tap pairs (idx, w at the
+ * group's first), all done (absent taps weigh 0, cheaper than a branch
+ * that mispredicts). Inlined with np a constant where it can be. */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+hx_group(__m256i px, const uint32_t *idx, const int8_t *w, const unsigned np,
+	 __m256i pairs)
+{
+	__m256i acc = hx_pair(px, idx, w, pairs);
+
+	if (np == 2)
+		acc = _mm256_add_epi16(acc, hx_pair(px, idx + 8, w + 32, pairs));
+	return acc;
+}
+
+/* Groups [g, end), whose windows lie whole in the row, each with its own
+ * indices and weights. The tables come as locals: h may alias anything,
+ * so e's fields would be loaded again for every group. */
+__attribute__((target("avx2"), always_inline)) static inline void
+hx_whole(int16_t *h, const uint8_t *row, const int32_t *gsrc,
+	 const uint32_t *gidx, const int8_t *gw, uint32_t g, uint32_t end,
+	 const unsigned np, __m256i pairs)
+{
+	for (; g < end; g++)
+		_mm256_storeu_si256(
+		    (__m256i *)(h + (size_t)g * 16),
+		    hx_group(_mm256_loadu_si256(
+				 (const __m256i *)(row + (size_t)gsrc[g] * 4)),
+			     gidx + (size_t)g * np * 8, gw + (size_t)g * np * 32,
+			     np, pairs));
+}
+
 __attribute__((target("avx2"))) static void
 hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	const struct scale_exact *e, uint32_t g0, uint32_t g1)
@@ -774,44 +805,17 @@ hx_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 					    _mm256_maddubs_epi16(px, w));
 		}
 	}
-	/* The rest: every group its own indices and weights. A second
-	 * pair is always done (absent taps weigh 0): a branch on it would
-	 * mispredict. Locals, as h may alias anything. */
-	if (np == 2) {
-		for (; g < end; g++) {
-			__m256i px = _mm256_loadu_si256(
-			    (const __m256i *)(row + (size_t)gsrc[g] * 4));
-
-			_mm256_storeu_si256(
-			    (__m256i *)(h + (size_t)g * 16),
-			    _mm256_add_epi16(
-				hx_pair(px, gidx + (size_t)g * 16,
-					gw + (size_t)g * 64, pairs),
-				hx_pair(px, gidx + (size_t)g * 16 + 8,
-					gw + (size_t)g * 64 + 32, pairs)));
-		}
-	} else {
-		for (; g < end; g++) {
-			__m256i px = _mm256_loadu_si256(
-			    (const __m256i *)(row + (size_t)gsrc[g] * 4));
-
-			_mm256_storeu_si256((__m256i *)(h + (size_t)g * 16),
-					    hx_pair(px, gidx + (size_t)g * 8,
-						    gw + (size_t)g * 32,
-						    pairs));
-		}
-	}
-	for (; g < g1; g++) {
-		__m256i px = load_window(row, rw, gsrc[g]);
-		__m256i acc = hx_pair(px, gidx + (size_t)g * np * 8,
-				      gw + (size_t)g * np * 32, pairs);
-
-		if (np == 2)
-			acc = _mm256_add_epi16(
-			    acc, hx_pair(px, gidx + ((size_t)g * 2 + 1) * 8,
-					 gw + ((size_t)g * 2 + 1) * 32, pairs));
-		_mm256_storeu_si256((__m256i *)(h + (size_t)g * 16), acc);
-	}
+	/* The rest: every group its own indices and weights. */
+	if (np == 2)
+		hx_whole(h, row, gsrc, gidx, gw, g, end, 2, pairs);
+	else
+		hx_whole(h, row, gsrc, gidx, gw, g, end, 1, pairs);
+	for (g = end; g < g1; g++)
+		_mm256_storeu_si256(
+		    (__m256i *)(h + (size_t)g * 16),
+		    hx_group(load_window(row, rw, gsrc[g]),
+			     gidx + (size_t)g * np * 8, gw + (size_t)g * np * 32,
+			     np, pairs));
 }
 
 __attribute__((target("avx2"))) static void
@@ -927,33 +931,35 @@ hxw_pair(__m256i px, const uint32_t *idx, const int16_t *w, __m256i *a,
 			      _mm256_loadu_si256((const __m256i *)(w + 16))));
 }
 
-__attribute__((target("avx2"))) static inline void
-hxw_store(int16_t *h, __m256i a, __m256i b)
+/* Group g's 16 values (8.8) into hg from its window px, as hx_group. */
+__attribute__((target("avx2"), always_inline)) static inline void
+hxw_group(int16_t *hg, __m256i px, const uint32_t *idx, const int16_t *w,
+	  const unsigned np)
 {
-	_mm256_storeu_si256((__m256i *)h,
+	__m256i a = _mm256_setzero_si256(), b = a;
+
+	hxw_pair(px, idx, w, &a, &b);
+	if (np == 2)
+		hxw_pair(px, idx + 8, w + 32, &a, &b);
+	_mm256_storeu_si256((__m256i *)hg,
 			    _mm256_packus_epi32(_mm256_srli_epi32(a, 7),
 						_mm256_srli_epi32(b, 7)));
 }
 
-/* Groups [g, end), whose windows lie whole in the row, with np pairs
- * each: inlined with np a constant, so the second pair costs no branch. */
+/* Groups [g, end), whose windows lie whole in the row, as hx_whole. */
 __attribute__((target("avx2"), always_inline)) static inline void
-hxw_whole(int16_t *h, const uint8_t *row, const struct scale_exact *e,
-	  uint32_t g, uint32_t end, const unsigned np)
+hxw_whole(int16_t *h, const uint8_t *row, const int32_t *gsrc,
+	  const uint32_t *gidx, const int16_t *gw16, size_t ahead, uint32_t g,
+	  uint32_t end, const unsigned np)
 {
-	const uint32_t *idx = e->gidx + (size_t)g * np * 8;
-	const int16_t *w = e->gw16 + (size_t)g * np * 32;
+	for (; g < end; g++) {
+		const uint8_t *p = row + (size_t)gsrc[g] * 4;
 
-	for (; g < end; g++, idx += np * 8, w += np * 32) {
-		const uint8_t *p = row + (size_t)e->gsrc[g] * 4;
-		__m256i px = _mm256_loadu_si256((const __m256i *)p);
-		__m256i a = _mm256_setzero_si256(), b = a;
-
-		_mm_prefetch((const char *)p + e->ahead, _MM_HINT_T0);
-		hxw_pair(px, idx, w, &a, &b);
-		if (np == 2)
-			hxw_pair(px, idx + 8, w + 32, &a, &b);
-		hxw_store(h + (size_t)g * 16, a, b);
+		_mm_prefetch((const char *)p + ahead, _MM_HINT_T0);
+		hxw_group(h + (size_t)g * 16,
+			  _mm256_loadu_si256((const __m256i *)p),
+			  gidx + (size_t)g * np * 8, gw16 + (size_t)g * np * 32,
+			  np);
 	}
 }
 
@@ -961,25 +967,23 @@ __attribute__((target("avx2"))) static void
 hxw_avx2(int16_t *h, const uint8_t *row, uint32_t rw,
 	 const struct scale_exact *e, uint32_t g0, uint32_t g1)
 {
-	unsigned np = e->pairs, p;
+	const int32_t *gsrc = e->gsrc;
+	const uint32_t *gidx = e->gidx;
+	const int16_t *gw16 = e->gw16;
+	unsigned np = e->pairs;
 	uint32_t g, end = g1;
 
 	/* Whole windows in the loop, load_window for the last ones. */
-	while (end > g0 && (uint32_t)e->gsrc[end - 1] + 8 > rw)
+	while (end > g0 && (uint32_t)gsrc[end - 1] + 8 > rw)
 		end--;
 	if (np == 2)
-		hxw_whole(h, row, e, g0, end, 2);
+		hxw_whole(h, row, gsrc, gidx, gw16, e->ahead, g0, end, 2);
 	else
-		hxw_whole(h, row, e, g0, end, 1);
-	for (g = end; g < g1; g++) {
-		__m256i px = load_window(row, rw, e->gsrc[g]);
-		__m256i a = _mm256_setzero_si256(), b = a;
-
-		for (p = 0; p < np; p++)
-			hxw_pair(px, e->gidx + ((size_t)g * np + p) * 8,
-				 e->gw16 + ((size_t)g * np + p) * 32, &a, &b);
-		hxw_store(h + (size_t)g * 16, a, b);
-	}
+		hxw_whole(h, row, gsrc, gidx, gw16, e->ahead, g0, end, 1);
+	for (g = end; g < g1; g++)
+		hxw_group(h + (size_t)g * 16, load_window(row, rw, gsrc[g]),
+			  gidx + (size_t)g * np * 8, gw16 + (size_t)g * np * 32,
+			  np);
 }
 
 __attribute__((target("avx2"))) static void
@@ -1495,6 +1499,7 @@ static void pack16_c(uint8_t *out, const uint32_t *s, uint32_t n,
  * the fixed-point filter converts every source row it reads. The
  * channel constants are locals: the stores may alias the pixfmt. */
 struct chan16_sse2 {
+	/* mask is also the channel's largest value (round_sse2) */
 	__m128i shift, left, right, mask;
 };
 
@@ -1579,7 +1584,7 @@ static void pack16_sse2(uint8_t *out, const uint32_t *s, uint32_t n,
  * pixfmt (vector stores alias anything), so the loops must not read it. */
 struct chan16 {
 	__m128i shift, left, right;
-	__m256i mask, max;
+	__m256i mask; /* the channel's largest value too */
 };
 
 __attribute__((target("avx2"))) static struct chan16 chan16(unsigned bits,
@@ -1591,7 +1596,6 @@ __attribute__((target("avx2"))) static struct chan16 chan16(unsigned bits,
 	c.left = _mm_cvtsi32_si128((int)(8 - bits));
 	c.right = _mm_cvtsi32_si128((int)(2 * bits - 8));
 	c.mask = _mm256_set1_epi16((short)((1 << bits) - 1));
-	c.max = c.mask;
 	return c;
 }
 
@@ -1644,7 +1648,7 @@ round_avx2(__m256i a, __m256i b, int byte, const struct chan16 *k)
 	    0xd8);
 
 	/* (c * max + 127) / 255, the division as * 0x8081 >> 23 */
-	c = _mm256_add_epi16(_mm256_mullo_epi16(c, k->max),
+	c = _mm256_add_epi16(_mm256_mullo_epi16(c, k->mask),
 			     _mm256_set1_epi16(127));
 	c = _mm256_srli_epi16(
 	    _mm256_mulhi_epu16(c, _mm256_set1_epi16((short)0x8081)), 7);

@@ -7,24 +7,17 @@ Exit 77 when qemu or the VM scripts are absent."""
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 from common import check, finish
+from vmskip import vm_run_or_skip
 
 VNCFB = os.environ.get("VNCFB")
-shared = os.environ.get("VNCFB_SHARED", "")
-vmrun = os.path.join(shared, "vm", "vm-run.sh")
 if not VNCFB:
     print("VNCFB is not set (run through meson test)", file=sys.stderr)
     sys.exit(1)
-if not os.access(vmrun, os.X_OK):
-    print("SKIP: no VM scripts at %s" % vmrun, file=sys.stderr)
-    sys.exit(77)
-if not shutil.which("qemu-system-x86_64"):
-    print("SKIP: qemu-system-x86_64 is not installed", file=sys.stderr)
-    sys.exit(77)
+vmrun = vm_run_or_skip()
 
 GUEST = r'''
 vncfb probe > /tmp/t.txt 2>&1; echo "PROBE_RC=$?"

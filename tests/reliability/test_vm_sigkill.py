@@ -5,19 +5,14 @@ run), and the supervisor puts the VT back: text mode, VT_AUTO. The
 supervisor is a second process while vncfb runs and gone afterwards."""
 import os
 import re
-import shutil
 import subprocess
 import sys
 
+from vmskip import vm_run_or_skip
+
 VNCFB = os.environ["VNCFB"]
 build = os.environ["VNCFB_BUILD_ROOT"]
-vmrun = os.path.join(os.environ.get("VNCFB_SHARED", ""), "vm", "vm-run.sh")
-if not os.access(vmrun, os.X_OK):
-    print("SKIP: no VM scripts at %s" % vmrun, file=sys.stderr)
-    sys.exit(77)
-if not shutil.which("qemu-system-x86_64"):
-    print("SKIP: qemu-system-x86_64 is not installed", file=sys.stderr)
-    sys.exit(77)
+vmrun = vm_run_or_skip()
 srv = os.path.join(build, "tests", "vm", "testserver")
 probe = os.path.join(build, "tests", "vm", "kdprobe")
 

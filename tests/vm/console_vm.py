@@ -15,6 +15,8 @@ import subprocess
 import sys
 import tempfile
 
+from vmskip import vm_run_or_skip
+
 # The guest side. testserver's output goes to the console stream (for the
 # event script's "wait") and to a file (for the guest's own waits).
 GUEST_PRELUDE = r'''
@@ -467,16 +469,9 @@ def main():
         return 2
     name = sys.argv[1]
     case = CASES[name]
-    shared = os.environ.get('VNCFB_SHARED', '')
-    vmrun = os.path.join(shared, 'vm', 'vm-run.sh')
+    vmrun = vm_run_or_skip()
     build = os.environ['VNCFB_BUILD_ROOT']
     vncfb = os.environ['VNCFB']
-    if not os.path.exists(vmrun):
-        print('SKIP: no VM scripts at %s' % vmrun, file=sys.stderr)
-        return 77
-    if not shutil.which('qemu-system-x86_64'):
-        print('SKIP: qemu-system-x86_64 is not installed', file=sys.stderr)
-        return 77
     srv = os.path.join(build, 'tests', 'vm', 'testserver')
     probe = os.path.join(build, 'tests', 'vm', 'kdprobe')
     tmp = tempfile.mkdtemp(prefix='vncfb-vm-')

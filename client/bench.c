@@ -19,14 +19,16 @@
 #include "bench.h"
 #include "benchsrv.h"
 #include "blit.h"
+#include "clock.h"
+#include "console.h"
 #include "damage.h"
 #include "log.h"
 #include "output.h"
 #include "passwd.h"
 #include "platform.h"
 #include "probe.h"
-#include "session.h"
 #include "shadow.h"
+#include "signals.h"
 #include "vnc.h"
 
 #define DEFAULT_OUTPUT "mem:1920x1080:xrgb8888"
@@ -284,8 +286,8 @@ static uint64_t blit_cpu_ns(struct meter *m)
 {
 	clockid_t id;
 
-	if (m->run->kind == RUN_PIPELINE && m->blit.running) {
-		if (pthread_getcpuclockid(m->blit.thread, &id) != 0)
+	if (m->run->kind == RUN_PIPELINE) {
+		if (blit_cpu_clock(&m->blit, &id) < 0)
 			return 0;
 	} else if (m->run->kind == RUN_MEMCPY && m->copier_running) {
 		if (pthread_getcpuclockid(m->copier, &id) != 0)
@@ -774,8 +776,7 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 		if (blit_init(&m.blit, &b->out, &m.shadow, &m.damage, r->cpu) <
 		    0)
 			goto out_damage;
-		m.blit.on_pass = on_pass;
-		m.blit.on_pass_ctx = &m;
+		blit_set_on_pass(&m.blit, on_pass, &m);
 		/* The viewer's --scale (a no-op when the desktop is the
 		 * output's size), or what the fit workload compares. */
 		blit_set_scale(&m.blit, r->scale, r->zoom);
@@ -792,7 +793,7 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 	if (r->kind == RUN_PIPELINE) {
 		err = blit_start(&m.blit);
 		if (err < 0) {
-			if (atomic_load(&m.blit.pin_error))
+			if (blit_pin_error(&m.blit))
 				log_error("cannot pin the blit thread to core "
 					  "%d: %s%s%s",
 					  r->cpu, strerror(-err),
@@ -847,7 +848,7 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 		}
 		r->cpu_blit_ns += blit_cpu_ns(&m) - m.cpu0_blit;
 		if (r->kind == RUN_PIPELINE)
-			r->actual_cpu = atomic_load(&m.blit.actual_cpu);
+			r->actual_cpu = blit_actual_cpu(&m.blit);
 		else
 			r->actual_cpu = r->cpu;
 	}
@@ -2075,7 +2076,7 @@ int bench_run(struct options *o)
 	b.sigfd = signals_setup();
 	if (b.sigfd < 0)
 		goto out_files;
-	if (output_open(&b.out, b.out_spec) < 0)
+	if (console_open(&b.out, b.out_spec) < 0)
 		goto out_files;
 	pixfmt_shadow_for(&b.out.fmt, &b.sfmt);
 	if (!o->host && wants_fit(&b) &&
@@ -2186,7 +2187,7 @@ out_server:
 	benchsrv_stop(b.srv_fit);
 	benchsrv_stop(b.srv);
 out_output:
-	output_close(&b.out);
+	console_close(&b.out);
 out_files:
 	if (close_out(b.json_f, o->json_file) < 0 ||
 	    close_out(b.csv_f, o->csv_file) < 0)

@@ -14,7 +14,7 @@
 #include <rfb/rfb.h>
 
 #include "benchsrv.h"
-#include "damage.h"
+#include "clock.h"
 #include "log.h"
 
 #define LINE_H 16

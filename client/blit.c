@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "blit.h"
+#include "clock.h"
 #include "cursor.h"
 #include "log.h"
 #include "platform.h"
@@ -15,7 +16,12 @@
 int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
 	      struct damage *d, int cpu)
 {
+	int err;
+
 	memset(b, 0, sizeof(*b));
+	err = pthread_mutex_init(&b->lock, NULL);
+	if (err)
+		return -err;
 	b->out = out;
 	b->shadow = sh;
 	b->damage = d;
@@ -37,7 +43,11 @@ int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
 		memset(b->srow, 0, b->row_size);
 	b->mode = SCALE_NONE;
 	b->zoom = 1;
-	return b->row && b->srow ? 0 : -ENOMEM;
+	if (!b->row || !b->srow) {
+		blit_finish(b);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void blit_finish(struct blitter *b)
@@ -49,6 +59,42 @@ void blit_finish(struct blitter *b)
 	free(b->srow);
 	b->row = NULL;
 	b->srow = NULL;
+	pthread_mutex_destroy(&b->lock);
+}
+
+void blit_set_cursor(struct blitter *b, struct cursor *c)
+{
+	b->cursor = c;
+}
+
+void blit_set_on_pass(struct blitter *b,
+		      void (*fn)(void *ctx, const struct blit_stats *st),
+		      void *ctx)
+{
+	b->on_pass = fn;
+	b->on_pass_ctx = ctx;
+}
+
+void blit_set_cpu(struct blitter *b, int cpu)
+{
+	b->cpu = cpu;
+}
+
+int blit_pin_error(struct blitter *b)
+{
+	return atomic_load(&b->pin_error);
+}
+
+int blit_actual_cpu(struct blitter *b)
+{
+	return atomic_load(&b->actual_cpu);
+}
+
+int blit_cpu_clock(struct blitter *b, clockid_t *id)
+{
+	if (!b->running)
+		return -ESRCH;
+	return -pthread_getcpuclockid(b->thread, id);
 }
 
 static void fill_black(struct blitter *b, const struct rect *r)
@@ -197,15 +243,15 @@ uint64_t blit_draw_screen(struct blitter *b, const struct rect *in)
 
 void blit_set_status(struct blitter *b, const char *text)
 {
-	pthread_mutex_lock(&b->shadow->lock);
+	pthread_mutex_lock(&b->lock);
 	snprintf(b->status, sizeof(b->status), "%s", text ? text : "");
 	b->status_dirty = true;
-	pthread_mutex_unlock(&b->shadow->lock);
+	pthread_mutex_unlock(&b->lock);
 	damage_kick(b->damage);
 }
 
 /* The status line over whatever this pass drew, or the picture back where
- * it was removed. With shadow->lock held. */
+ * it was removed. Inside a pass (both locks held). */
 static uint64_t draw_status(struct blitter *b, bool drew, struct rect *rects,
 			    int *n)
 {
@@ -238,10 +284,12 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 	uint64_t bytes = 0;
 	bool full;
 
+	pthread_mutex_lock(&b->lock);
 	pthread_mutex_lock(&b->shadow->lock);
 	st->start_ns = monotonic_ns();
 	if (b->suspended) {
 		pthread_mutex_unlock(&b->shadow->lock);
+		pthread_mutex_unlock(&b->lock);
 		st->end_ns = st->start_ns;
 		st->bytes = 0;
 		return;
@@ -276,6 +324,7 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 		b->out->impl->flush(b->out, out_rects, n);
 	st->end_ns = monotonic_ns();
 	pthread_mutex_unlock(&b->shadow->lock);
+	pthread_mutex_unlock(&b->lock);
 	st->bytes = bytes;
 	st->rects = n;
 	st->kick_ns = set->kick_ns;
@@ -343,10 +392,7 @@ void blit_stop(struct blitter *b)
 		b->running = false;
 	}
 	/* Whatever was decoded after the last pass still goes on screen. */
-	pthread_mutex_lock(&b->damage->lock);
-	set = b->damage->set;
-	memset(&b->damage->set, 0, sizeof(b->damage->set));
-	pthread_mutex_unlock(&b->damage->lock);
+	damage_drain(b->damage, &set);
 	memset(&st, 0, sizeof(st));
 	if (set.n > 0 || b->full)
 		blit_pass(b, &set, &st);
@@ -354,13 +400,13 @@ void blit_stop(struct blitter *b)
 
 void blit_set_scale(struct blitter *b, enum scale_mode mode, unsigned zoom)
 {
-	pthread_mutex_lock(&b->shadow->lock);
+	pthread_mutex_lock(&b->lock);
 	b->mode = mode;
 	b->zoom = zoom;
-	pthread_mutex_unlock(&b->shadow->lock);
+	pthread_mutex_unlock(&b->lock);
 }
 
-/* Set the scaler up for the view; with the shadow lock held. */
+/* Set the scaler up for the view; with the blitter's lock held. */
 static void setup_scaler(struct blitter *b)
 {
 	struct shadow *s = b->shadow;
@@ -387,14 +433,15 @@ void blit_reset_view(struct blitter *b)
 	struct output *o = b->out;
 	struct shadow *s = b->shadow;
 
-	pthread_mutex_lock(&s->lock);
+	/* The shadow's size and format change only on this thread. */
+	pthread_mutex_lock(&b->lock);
 	/* Smaller remote: centred. Larger: panned (the pan position is
 	 * kept across resizes, clamped). */
 	view_update(&b->view, b->mode, b->zoom, s->width, s->height, o->width,
 		    o->height);
 	setup_scaler(b);
 	b->full = true;
-	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&b->lock);
 }
 
 /* The main thread is the only writer of the view, so it may work on a
@@ -404,10 +451,10 @@ static bool pan_commit(struct blitter *b, const struct view *v)
 {
 	if (v->pan_x == b->view.pan_x && v->pan_y == b->view.pan_y)
 		return false;
-	pthread_mutex_lock(&b->shadow->lock);
+	pthread_mutex_lock(&b->lock);
 	b->view = *v;
 	b->full = true;
-	pthread_mutex_unlock(&b->shadow->lock);
+	pthread_mutex_unlock(&b->lock);
 	damage_kick(b->damage);
 	return true;
 }
@@ -473,17 +520,17 @@ bool blit_remote_to_screen(struct blitter *b, const struct rect *r,
 
 void blit_suspend(struct blitter *b)
 {
-	pthread_mutex_lock(&b->shadow->lock);
+	pthread_mutex_lock(&b->lock);
 	b->suspended = true;
-	pthread_mutex_unlock(&b->shadow->lock);
+	pthread_mutex_unlock(&b->lock);
 }
 
 void blit_resume(struct blitter *b)
 {
-	pthread_mutex_lock(&b->shadow->lock);
+	pthread_mutex_lock(&b->lock);
 	b->suspended = false;
 	b->full = true;
-	pthread_mutex_unlock(&b->shadow->lock);
+	pthread_mutex_unlock(&b->lock);
 	damage_kick(b->damage);
 }
 
@@ -506,6 +553,7 @@ int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb)
 	struct rect desk;
 	uint32_t x, y;
 
+	pthread_mutex_lock(&b->lock);
 	pthread_mutex_lock(&s->lock);
 	if (!view_current(b) || !view_desktop(v, &desk))
 		desk = (struct rect){ 0, 0, 0, 0 };
@@ -547,5 +595,6 @@ int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb)
 				      &d[0], &d[1], &d[2]);
 	}
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&b->lock);
 	return 0;
 }

@@ -38,7 +38,11 @@ struct blitter {
 	int cpu;		/* requested core, -1: unpinned */
 	atomic_int actual_cpu;	/* where the worker found itself */
 	atomic_int pin_error;	/* -errno from pinning, 0 when fine */
-	/* Under shadow->lock: */
+	/* The blitter's own state, which the main thread changes while the
+	 * worker draws. A pass holds lock, then shadow->lock (the pixels
+	 * and the cursor); nobody takes them the other way round. */
+	pthread_mutex_t lock;
+	/* Under lock: */
 	bool suspended;
 	bool full;		/* redraw everything, borders too */
 	enum scale_mode mode;	/* --scale */
@@ -49,14 +53,16 @@ struct blitter {
 	uint8_t *row;		/* conversion / zero row, blit thread */
 	uint8_t *srow;		/* one scaled row in the shadow's format */
 	size_t row_size;
-	/* Optional hook, called on the worker after each pass. */
+	/* Optional hook, called on the worker after each pass
+	 * (blit_set_on_pass). */
 	void (*on_pass)(void *ctx, const struct blit_stats *st);
 	void *on_pass_ctx;
-	/* Local cursor drawn over the shadow, NULL for none. */
+	/* Local cursor drawn over the shadow, NULL for none
+	 * (blit_set_cursor). */
 	struct cursor *cursor;
 	atomic_uint_fast64_t passes;
 	atomic_uint_fast64_t bytes_total;
-	/* Status line text (blit_set_status), under shadow->lock. */
+	/* Status line text (blit_set_status), under lock. */
 	char status[128];
 	bool status_dirty;	/* text changed since the last pass */
 	bool status_shown;	/* the bar is on the screen */
@@ -64,6 +70,24 @@ struct blitter {
 
 int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
 	      struct damage *d, int cpu);
+
+/* Before blit_start (main thread): what the worker draws over the
+ * picture, and who hears about each pass (vncfb bench). */
+void blit_set_cursor(struct blitter *b, struct cursor *c);
+void blit_set_on_pass(struct blitter *b,
+		      void (*fn)(void *ctx, const struct blit_stats *st),
+		      void *ctx);
+/* The core the worker is asked to run on (-1: unpinned). Main thread,
+ * before blit_start, or after a failed pin to record that it runs
+ * unpinned. */
+void blit_set_cpu(struct blitter *b, int cpu);
+/* After blit_start: -errno from pinning (0: fine), and the core the
+ * worker last found itself on (-1: unknown). Any thread. */
+int blit_pin_error(struct blitter *b);
+int blit_actual_cpu(struct blitter *b);
+/* The worker's CPU-time clock (pthread_getcpuclockid), for vncfb bench.
+ * 0, or -ESRCH when no worker runs. */
+int blit_cpu_clock(struct blitter *b, clockid_t *id);
 /* Start the worker (pinned when b->cpu >= 0). 0 or -errno (logged). */
 int blit_start(struct blitter *b);
 /* Stop and join the worker; then draw what is still damaged from the
@@ -101,7 +125,7 @@ bool blit_edge_pan(struct blitter *b, int sx, int sy);
 bool blit_center(struct blitter *b, int rx, int ry);
 
 /* A copy of the mapping (struct view in scale.h). Main thread, or with
- * shadow->lock held (blit thread). */
+ * the blitter's lock held (blit thread). */
 void blit_get_view(struct blitter *b, struct view *out);
 /* The screen rectangle showing remote rectangle r, clipped to the screen
  * (e.g. where to draw a local cursor). False when not visible. Same
@@ -110,8 +134,8 @@ bool blit_remote_to_screen(struct blitter *b, const struct rect *r,
 			   struct rect *out);
 /* Redraw screen rectangle scr from the shadow through the mapping (black
  * outside the desktop), e.g. to restore what an overlay covered. Blit
- * thread (or after blit_stop) with shadow->lock held. Returns bytes
- * written. */
+ * thread (or after blit_stop) inside a pass (both locks held). Returns
+ * bytes written. */
 uint64_t blit_draw_screen(struct blitter *b, const struct rect *scr);
 /* Show text in a status line along the bottom of the screen over the
  * picture (statusline.h), or remove it (NULL or ""), and kick the worker.
@@ -122,7 +146,7 @@ void blit_suspend(struct blitter *b);
 void blit_resume(struct blitter *b);
 
 /* Draw the damage set now, on the calling thread (worker, or the main
- * thread after blit_stop). Takes shadow->lock. */
+ * thread after blit_stop). Takes the blitter's lock, then shadow->lock. */
 void blit_pass(struct blitter *b, const struct damage_set *set,
 	       struct blit_stats *st);
 
@@ -134,7 +158,7 @@ void blit_screen_to_remote(struct blitter *b, int sx, int sy, int *rx,
 
 /* Render what the screen shows into rgb (3 bytes/pixel, w*h of the
  * output), from the mapping when it is readable RAM, else from the shadow
- * through the same mapping. Main thread; takes shadow->lock. */
+ * through the same mapping. Main thread; takes both locks. */
 int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb);
 
 #endif

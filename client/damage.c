@@ -4,29 +4,9 @@
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "damage.h"
-
-uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-struct timespec deadline_in_ms(clockid_t clock, int ms)
-{
-	struct timespec ts;
-	uint64_t ns;
-
-	clock_gettime(clock, &ts);
-	ns = (uint64_t)ts.tv_nsec + (uint64_t)ms * 1000000u;
-	ts.tv_sec += (time_t)(ns / 1000000000u);
-	ts.tv_nsec = (long)(ns % 1000000000u);
-	return ts;
-}
 
 int damage_init(struct damage *d)
 {
@@ -185,4 +165,13 @@ int damage_take(struct damage *d, struct damage_set *out, int timeout_ms)
 	n = out->n;
 	pthread_mutex_unlock(&d->lock);
 	return n;
+}
+
+void damage_drain(struct damage *d, struct damage_set *out)
+{
+	pthread_mutex_lock(&d->lock);
+	*out = d->set;
+	memset(&d->set, 0, sizeof(d->set));
+	d->kicked = false;
+	pthread_mutex_unlock(&d->lock);
 }

@@ -7,7 +7,6 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "rect.h"
 
@@ -49,12 +48,11 @@ void damage_stop(struct damage *d);
  * timeout), or -1 when stopped. */
 int damage_take(struct damage *d, struct damage_set *out, int timeout_ms);
 
+/* Move the set into *out and clear it now, kicked or not, stopped or not:
+ * what is left for the caller that drew the last pass itself. */
+void damage_drain(struct damage *d, struct damage_set *out);
+
 /* The merge policy alone, for tests and for callers with their own lock. */
 void damage_set_add(struct damage_set *s, const struct rect *r);
-
-uint64_t monotonic_ns(void);
-/* ms milliseconds (>= 0) from now on clock, as pthread_cond_timedwait
- * wants it (for a condition variable on that clock). */
-struct timespec deadline_in_ms(clockid_t clock, int ms);
 
 #endif

@@ -10,13 +10,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "damage.h"
+#include "clock.h"
+#include "console.h"
 #include "log.h"
 #include "opts.h"
 #include "output.h"
 #include "platform.h"
 #include "probe.h"
-#include "session.h"
+#include "signals.h"
 
 /* Long enough for a core to leave its idle clock; short enough that many
  * cores still start quickly. */
@@ -720,13 +721,13 @@ int probe_command(const struct options *o)
 
 	if (signals_setup() < 0)
 		return 1;
-	if (output_open(&out, o->output) < 0)
+	if (console_open(&out, o->output) < 0)
 		return 1;
 	ret = probe_run(&out, o->samples, &res);
 	/* Describe the output from a copy: the console must be back in text
 	 * mode before the table is printed on it. */
 	desc = out;
-	output_close(&out);
+	console_close(&out);
 	if (ret < 0)
 		return 1;
 	if (o->json)

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "blit.h"
+#include "clock.h"
+#include "console.h"
 #include "cursor.h"
 #include "damage.h"
 #include "demo.h"
@@ -26,7 +28,7 @@
 #include "reconnect.h"
 #include "session.h"
 #include "shadow.h"
-#include "supervise.h"
+#include "signals.h"
 #include "vnc.h"
 
 /* Edge scrolling's step interval: about 60 steps a second, each up to
@@ -65,64 +67,6 @@ struct session {
 	unsigned shown_s;	/* countdown second on the status line */
 	char *password;		/* read before dropping root, or NULL */
 };
-
-/* Signal plumbing: handlers only write one byte. */
-static int sig_pipe[2] = { -1, -1 };
-static struct output *volatile fatal_output;
-
-static void on_signal(int signo)
-{
-	int saved = errno;
-	unsigned char c = (unsigned char)signo;
-
-	if (sig_pipe[1] >= 0 && write(sig_pipe[1], &c, 1) < 0) {
-		/* Pipe full: a quit is already pending. */
-	}
-	errno = saved;
-}
-
-static void on_fatal(int signo)
-{
-	struct output *o = fatal_output;
-
-	if (o && o->impl && o->impl->emergency_restore)
-		o->impl->emergency_restore(o);
-	signal(signo, SIG_DFL);
-	raise(signo);
-}
-
-int signals_setup(void)
-{
-	static const int quit_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1 };
-	static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE,
-					  SIGABRT, SIGQUIT };
-	struct sigaction sa;
-	size_t i;
-
-	if (sig_pipe[0] < 0) {
-		if (pipe(sig_pipe) < 0) {
-			log_error("pipe: %s", strerror(errno));
-			return -1;
-		}
-		for (i = 0; i < 2; i++) {
-			fcntl(sig_pipe[i], F_SETFL,
-			      fcntl(sig_pipe[i], F_GETFL) | O_NONBLOCK);
-			fcntl(sig_pipe[i], F_SETFD, FD_CLOEXEC);
-		}
-	}
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESTART;
-	for (i = 0; i < sizeof(quit_sigs) / sizeof(quit_sigs[0]); i++)
-		sigaction(quit_sigs[i], &sa, NULL);
-	sa.sa_handler = on_fatal;
-	sa.sa_flags = SA_RESETHAND;
-	for (i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
-		sigaction(fatal_sigs[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	return sig_pipe[0];
-}
 
 /* --- VNC events (main thread) --- */
 
@@ -480,7 +424,7 @@ static void verify_cpu(struct session *s, int cpu)
 	if (platform_current_cpu() < 0)
 		return;
 	for (;;) {
-		actual = atomic_load(&s->blit.actual_cpu);
+		actual = blit_actual_cpu(&s->blit);
 		if ((cpu < 0 ? actual >= 0 : actual == cpu) ||
 		    monotonic_ns() > until)
 			break;
@@ -614,18 +558,7 @@ static int session_timeout(const struct session *s, int timeout)
 	return (int)ms;
 }
 
-/* --- Supervisor and privileges --- */
-
-/* A supervisor process restores the console if this one dies, when the
- * output has a console to give back (supervise.h). VNCFB_NO_SUPERVISOR=1
- * turns it off (debugging). */
-static void start_supervisor(struct session *s)
-{
-	const char *off = getenv("VNCFB_NO_SUPERVISOR");
-
-	if (s->out.impl->emergency_restore && !(off && *off == '1'))
-		supervise_start(&s->out);
-}
+/* --- Privileges --- */
 
 static char *cached_password(void *ctx)
 {
@@ -779,10 +712,8 @@ int session_run(struct options *o)
 	if (sigfd < 0)
 		return 1;
 
-	if (output_open(&s.out, o->output) < 0)
+	if (console_open(&s.out, o->output) < 0)
 		return 1;
-	fatal_output = &s.out;
-	start_supervisor(&s);
 	if (cpu == CPU_AUTO)
 		cpu = choose_cpu(&s);
 	pixfmt_shadow_for(&s.out.fmt, &sfmt);
@@ -794,7 +725,7 @@ int session_run(struct options *o)
 		goto out_damage;
 	blit_set_scale(&s.blit, (enum scale_mode)o->scale_mode, o->scale_zoom);
 	cursor_init(&s.cursor);
-	s.blit.cursor = &s.cursor;
+	blit_set_cursor(&s.blit, &s.cursor);
 	{
 		char fbuf[64];
 
@@ -804,7 +735,7 @@ int session_run(struct options *o)
 			  s.out.stride);
 	}
 	if (blit_start(&s.blit) < 0) {
-		int perr = atomic_load(&s.blit.pin_error);
+		int perr = blit_pin_error(&s.blit);
 
 		if (!perr)
 			goto out_blit_init;
@@ -823,7 +754,7 @@ int session_run(struct options *o)
 			 "unpinned",
 			 cpu, strerror(-perr));
 		cpu = -1;
-		s.blit.cpu = -1;
+		blit_set_cpu(&s.blit, -1);
 	}
 	verify_cpu(&s, cpu);
 	if (platform_input && !o->view_only && s.out.impl != &output_mem_impl) {
@@ -919,9 +850,7 @@ out_damage:
 out_shadow:
 	shadow_finish(&s.shadow);
 out_output:
-	fatal_output = NULL;
-	output_close(&s.out);
-	supervise_done();
+	console_close(&s.out);
 	if (s.password)
 		passwd_free(s.password);
 	return ret;

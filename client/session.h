@@ -9,9 +9,4 @@
  * 0 clean, 1 runtime failure. */
 int session_run(struct options *opt);
 
-/* Signals: install handlers that write to a self-pipe (quit on
- * INT/TERM/HUP, screenshot on USR1) and restore the console on fatal
- * signals. Returns the read end, or -1. */
-int signals_setup(void);
-
 #endif

@@ -24,7 +24,7 @@
 #include <setjmp.h>
 #include <turbojpeg.h>
 
-#include "damage.h"
+#include "clock.h"
 #include "log.h"
 #include "vnc.h"
 

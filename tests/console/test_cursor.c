@@ -124,7 +124,7 @@ static void run(const char *spec)
 	blit_init(&b, &out, &sh, &dmg, -1);
 	blit_reset_view(&b);
 	cursor_init(&c);
-	b.cursor = &c;
+	blit_set_cursor(&b, &c);
 	for (y = 0; y < CH; y++)
 		for (x = 0; x < CW; x++) {
 			pixfmt_store(
@@ -213,7 +213,7 @@ static void run_zoomed(void)
 	blit_set_scale(&b, SCALE_ZOOM, 2);
 	blit_reset_view(&b);
 	cursor_init(&c);
-	b.cursor = &c;
+	blit_set_cursor(&b, &c);
 	for (y = 0; y < CH; y++)
 		for (x = 0; x < CW; x++) {
 			pixfmt_store(&sfmt, pix + (y * CW + x) * 4,

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "blit.h"
+#include "clock.h"
 #include "damage.h"
 #include "log.h"
 #include "output.h"

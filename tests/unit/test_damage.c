@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "clock.h"
 #include "damage.h"
 
 #define GRID 256

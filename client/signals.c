@@ -1,0 +1,52 @@
+/* Quit and screenshot signals through a self-pipe (signals.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "signals.h"
+
+/* Handlers only write one byte. */
+static int sig_pipe[2] = { -1, -1 };
+
+static void on_signal(int signo)
+{
+	int saved = errno;
+	unsigned char c = (unsigned char)signo;
+
+	if (sig_pipe[1] >= 0 && write(sig_pipe[1], &c, 1) < 0) {
+		/* Pipe full: a quit is already pending. */
+	}
+	errno = saved;
+}
+
+int signals_setup(void)
+{
+	static const int quit_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1 };
+	struct sigaction sa;
+	size_t i;
+
+	if (sig_pipe[0] < 0) {
+		if (pipe(sig_pipe) < 0) {
+			log_error("pipe: %s", strerror(errno));
+			return -1;
+		}
+		for (i = 0; i < 2; i++) {
+			fcntl(sig_pipe[i], F_SETFL,
+			      fcntl(sig_pipe[i], F_GETFL) | O_NONBLOCK);
+			fcntl(sig_pipe[i], F_SETFD, FD_CLOEXEC);
+		}
+	}
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	for (i = 0; i < sizeof(quit_sigs) / sizeof(quit_sigs[0]); i++)
+		sigaction(quit_sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	return sig_pipe[0];
+}

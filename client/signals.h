@@ -1,0 +1,14 @@
+/* Signals for the main loop: quit (INT, TERM, HUP) and screenshot (USR1)
+ * arrive as one byte each on a self-pipe, which the main loop polls;
+ * SIGPIPE is ignored (a dead server is an error return, not a death).
+ * Fatal signals are console.h's.
+ *
+ * Threads: main thread, before any other thread starts. */
+#ifndef VNCFB_SIGNALS_H
+#define VNCFB_SIGNALS_H
+
+/* Install the handlers (once; later calls return the same fd). Returns
+ * the pipe's read end, or -1 (logged). */
+int signals_setup(void);
+
+#endif

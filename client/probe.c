@@ -61,6 +61,28 @@ static uint64_t clock_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* clock_getres() promises 1 ns whatever the kernel really accounts: a
+ * guest whose sched_clock runs on jiffies (an unstable TSC, as under
+ * QEMU's TCG) advances thread CPU time only at the tick, and every
+ * 300 us sample then reads 0 (seen in CI). So spin up to
+ * CLOCK_CHECK_NS of wall time and require the thread clock to move in
+ * steps of at most CLOCK_STEP_NS. */
+#define CLOCK_CHECK_NS 1000000ull
+#define CLOCK_STEP_NS 20000ull
+static bool thread_clock_fine(void)
+{
+	uint64_t t0 = monotonic_ns(), c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t c = c0, prev;
+
+	/* Wait for one step boundary, then time the next step. */
+	while (c == c0 && monotonic_ns() - t0 < CLOCK_CHECK_NS)
+		c = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	prev = c;
+	while (c == prev && monotonic_ns() - t0 < CLOCK_CHECK_NS)
+		c = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	return c != prev && c - prev <= CLOCK_STEP_NS;
+}
+
 /* Samples are timed in the probe thread's own CPU time where the platform
  * keeps it finely: time the thread spends preempted (by another task, or
  * by the hypervisor where the kernel accounts steal time) then does not
@@ -71,7 +93,7 @@ static clockid_t pick_clock(void)
 	struct timespec res;
 
 	if (clock_getres(CLOCK_THREAD_CPUTIME_ID, &res) == 0 &&
-	    res.tv_sec == 0 && res.tv_nsec <= 1000)
+	    res.tv_sec == 0 && res.tv_nsec <= 1000 && thread_clock_fine())
 		return CLOCK_THREAD_CPUTIME_ID;
 	return CLOCK_MONOTONIC;
 }

@@ -57,6 +57,9 @@ struct session {
 	uint64_t edge_next_ns;	/* next step, 0: none due */
 	bool scale_other;	/* the scale hotkey's other mode is on */
 	bool quit;
+	bool stopping;		/* a quit signal or --exit-after cut the
+				 * connection: no reconnecting */
+	uint64_t end_ns;	/* --exit-after, or 0 */
 	uint64_t updates;
 	/* Reconnecting (reconnect.h): what to connect with, and when. */
 	struct vnc_config vcfg;
@@ -472,6 +475,11 @@ static int session_lost(struct session *s, enum vnc_error err,
 
 	vnc_destroy(s->vnc);
 	s->vnc = NULL;
+	/* The loop sees the signal or the deadline next. */
+	if (err == VNC_ERR_INTERRUPTED) {
+		s->stopping = true;
+		return 0;
+	}
 	if (!s->rc.enabled || !reconnect_retryable(err, established))
 		return 1;
 	d = reconnect_schedule(&s->rc, monotonic_ns());
@@ -508,6 +516,8 @@ static int session_tick(struct session *s)
 
 	edge_tick(s, now);
 	if (!s->vnc) {
+		if (s->stopping)
+			return 0;
 		if (now >= s->rc.next_ns)
 			return session_reconnect(s);
 		show_countdown(s, now);
@@ -596,11 +606,9 @@ static int drop_privileges(struct session *s)
 static int run_loop(struct session *s, int sigfd)
 {
 	struct options *o = s->opt;
-	uint64_t deadline = 0;
+	uint64_t deadline = s->end_ns;
 	enum vnc_error verr;
 
-	if (o->exit_after > 0)
-		deadline = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
 	while (!s->quit) {
 		struct pollfd pfd[4];
 		int n = 0, ret, timeout = -1, i_vnc, i_in = -1, i_out = -1;
@@ -625,11 +633,17 @@ static int run_loop(struct session *s, int sigfd)
 		if (deadline) {
 			uint64_t now = monotonic_ns();
 
-			if (now >= deadline)
+			if (now >= deadline) {
+				log_info("leaving: --exit-after %g s are over",
+					 s->opt->exit_after);
 				break;
+			}
 			timeout = (int)((deadline - now) / 1000000u) + 1;
 		}
 		timeout = session_timeout(s, timeout);
+		/* Bytes inside libvncclient or TLS do not wake poll(). */
+		if (s->vnc && vnc_pending(s->vnc))
+			timeout = 0;
 		ret = poll(pfd, (nfds_t)n, timeout);
 		if (ret < 0) {
 			if (errno == EINTR)
@@ -669,8 +683,9 @@ static int run_loop(struct session *s, int sigfd)
 			if (s->in.impl->dispatch(&s->in, &sink) < 0)
 				return 1;
 		}
-		if (i_vnc >= 0 &&
-		    (pfd[i_vnc].revents & (POLLIN | POLLHUP | POLLERR))) {
+		if (i_vnc >= 0 && s->vnc &&
+		    ((pfd[i_vnc].revents & (POLLIN | POLLHUP | POLLERR)) ||
+		     vnc_pending(s->vnc))) {
 			if (vnc_dispatch(s->vnc, &verr) < 0) {
 				if (session_lost(s, verr, true))
 					return 1;
@@ -804,6 +819,12 @@ int session_run(struct options *o)
 		vcfg.password_ctx = &s;
 	}
 	vcfg.read_timeout_s = o->timeout;
+	/* A quit signal or the end of --exit-after stops any connection
+	 * step within a few ms (guard.h); the clock starts here. */
+	vcfg.abort_fd = signals_quit_fd();
+	if (o->exit_after > 0)
+		s.end_ns = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
+	vcfg.end_ns = s.end_ns;
 	vcfg.ca_file = o->ca_file;
 	vcfg.insecure = o->insecure;
 	vev = (struct vnc_events){ .ctx = &s,
@@ -813,8 +834,13 @@ int session_run(struct options *o)
 				   .cursor_shape = ev_cursor_shape,
 				   .cursor_pos = ev_cursor_pos };
 	s.vnc = vnc_connect(&vcfg, &vev, &verr);
-	if (!s.vnc)
+	if (!s.vnc) {
+		if (verr == VNC_ERR_INTERRUPTED) {
+			log_info("leaving before the connection was made");
+			ret = 0;
+		}
 		goto out_input;
+	}
 	s.vcfg = vcfg;
 	s.vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
 	s.vev = vev;

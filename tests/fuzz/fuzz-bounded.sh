@@ -1,8 +1,10 @@
 #!/bin/sh
-# CI's bounded fuzz run without -Dfuzz: build the libFuzzer target in a
+# CI's bounded fuzz run without -Dfuzz: build the libFuzzer targets in a
 # nested clang build of this source tree, then fuzz for FUZZ_SECONDS
-# (default 60). Skips (77) only when clang or its libFuzzer runtime is
-# not installed.
+# (default 60) in all: half the session target (harness.c, through
+# vnc.c and libvncclient), half the reader target (reader.c, vncfb's own
+# reader and decoders from memory). Skips (77) only when clang or its
+# libFuzzer runtime is not installed.
 set -u
 secs=${FUZZ_SECONDS:-60}
 if ! command -v clang >/dev/null 2>&1; then
@@ -28,9 +30,15 @@ if [ ! -f "$nested/build.ninja" ]; then
 		exit 1
 	}
 fi
-ninja -C "$nested" -j2 tests/fuzz/fuzz_server >"$probe/build.log" 2>&1 || {
+ninja -C "$nested" -j2 tests/fuzz/fuzz_server tests/fuzz/fuzz_reader \
+	>"$probe/build.log" 2>&1 || {
 	tail -n 40 "$probe/build.log" >&2
 	exit 1
 }
+half=$(( (secs + 1) / 2 ))
+sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
+	"$nested/tests/fuzz/fuzz_server" "$half" "$nested/tests/fuzz" \
+	corpus regress || exit 1
 exec sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
-	"$nested/tests/fuzz/fuzz_server" "$secs" "$nested/tests/fuzz"
+	"$nested/tests/fuzz/fuzz_reader" "$half" "$nested/tests/fuzz" \
+	reader-corpus

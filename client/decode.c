@@ -73,7 +73,8 @@ void dec_fmt_init(struct dec_fmt *f, const struct pixfmt *pf)
 const struct decoder *decoder_find(int32_t enc)
 {
 	static const struct decoder *const all[] = {
-		&dec_raw, &dec_copyrect, &dec_rre, &dec_corre, &dec_hextile,
+		&dec_raw,     &dec_copyrect, &dec_rre,   &dec_corre,
+		&dec_hextile, &dec_zlib,     &dec_ultra,
 	};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -120,6 +121,10 @@ void dec_ctx_init(struct dec_ctx *c, struct vnc_source *src,
 
 void dec_ctx_finish(struct dec_ctx *c)
 {
+	for (int i = 0; i < 4; i++)
+		dec_zstream_end(&c->zs.tight[i]);
+	dec_zstream_end(&c->zs.zlib);
+	dec_zstream_end(&c->zs.zrle);
 	free(c->work.scratch);
 	c->work.scratch = NULL;
 	c->work.scratch_cap = 0;

@@ -4,6 +4,7 @@
  * shadow format; and the errors, with the line they end with. */
 #include "config.h"
 
+#include <lzo/lzo1x.h>
 
 #include "../check.h"
 #include "rfbgen.h"
@@ -326,6 +327,108 @@ static void test_hextile(const char *fmt)
 	free(s.p);
 }
 
+/* --- zlib --- */
+
+static void zlib_rect(struct buf *s, z_stream *z, const struct pic *p,
+		      uint32_t x, uint32_t y, uint32_t w, uint32_t h)
+{
+	struct buf raw = {0}, zd = {0};
+
+	for (uint32_t j = 0; j < h; j++)
+		put(&raw, pic_at(p, x, y + j), (size_t)w * p->bpp);
+	zsync(z, raw.p, raw.n, &zd);
+	rhdr(s, x, y, w, h, RFB_ENC_ZLIB);
+	u32(s, (uint32_t)zd.n);
+	put(s, zd.p, zd.n);
+	free(raw.p);
+	free(zd.p);
+}
+
+static void test_zlib(const char *fmt)
+{
+	struct pic want;
+	struct buf s = {0}, zd = {0};
+	struct fix f;
+	z_stream z;
+
+	pic_init(&want, fmt, 64, 40);
+	pic_random(&want);
+	zinit(&z);
+	/* One stream across rectangles and updates. */
+	fbu(&s, 2);
+	zlib_rect(&s, &z, &want, 0, 0, 64, 40);
+	zlib_rect(&s, &z, &want, 10, 3, 13, 29);
+	fbu(&s, 2);
+	zlib_rect(&s, &z, &want, 63, 39, 1, 1);
+	zlib_rect(&s, &z, &want, 5, 5, 0, 3);
+	fix_open(&f, fmt, 64, 40);
+	CHECK(fix_feed(&f, &s) == 2, "zlib %s: %s", fmt, f.why);
+	expect_same(&f, &want, "zlib", fmt);
+	fix_free(&f);
+	/* Short, and more than the pixels. */
+	zinit(&z);
+	s.n = 0;
+	fbu(&s, 1);
+	zsync(&z, want.p, 4 * 4 * want.bpp - 3, &zd);
+	rhdr(&s, 0, 0, 4, 4, RFB_ENC_ZLIB);
+	u32(&s, (uint32_t)zd.n);
+	put(&s, zd.p, zd.n);
+	expect_bad(fmt, 64, 40, &s, "zlib data ends 3 bytes short");
+	deflateEnd(&z);
+	zinit(&z);
+	s.n = zd.n = 0;
+	fbu(&s, 1);
+	zsync(&z, want.p, 4 * 4 * want.bpp + 1, &zd);
+	rhdr(&s, 0, 0, 4, 4, RFB_ENC_ZLIB);
+	u32(&s, (uint32_t)zd.n);
+	put(&s, zd.p, zd.n);
+	expect_bad(fmt, 64, 40, &s, "zlib data holds more than the");
+	deflateEnd(&z);
+	free(want.p);
+	free(s.p);
+	free(zd.p);
+}
+
+/* --- Ultra --- */
+
+static void test_ultra(const char *fmt)
+{
+	struct pic want;
+	struct buf s = {0};
+	struct fix f;
+	static uint8_t wrk[LZO1X_1_MEM_COMPRESS];
+	const uint32_t rects[3][4] = {
+	    {0, 0, 48, 30}, {3, 4, 20, 9}, {47, 29, 1, 1}};
+
+	CHECK(lzo_init() == LZO_E_OK);
+	pic_init(&want, fmt, 48, 30);
+	pic_random(&want);
+	fbu(&s, 3);
+	for (int i = 0; i < 3; i++) {
+		uint32_t x = rects[i][0], y = rects[i][1], w = rects[i][2],
+			 h = rects[i][3];
+		struct buf raw = {0};
+		uint8_t *out = malloc(48 * 30 * 4 * 2);
+		lzo_uint n = 0;
+
+		for (uint32_t j = 0; j < h; j++)
+			put(&raw, pic_at(&want, x, y + j),
+			    (size_t)w * want.bpp);
+		lzo1x_1_compress(raw.p, raw.n, out, &n, wrk);
+		rhdr(&s, x, y, w, h, RFB_ENC_ULTRA);
+		u32(&s, (uint32_t)n);
+		put(&s, out, n);
+		free(out);
+		free(raw.p);
+	}
+	fix_open(&f, fmt, 48, 30);
+	CHECK(fix_feed(&f, &s) == 1, "ultra %s: %s", fmt, f.why);
+	expect_same(&f, &want, "ultra", fmt);
+	fix_free(&f);
+	free(want.p);
+	free(s.p);
+}
+
 int test_messages(void);
 
 int main(void)
@@ -335,6 +438,8 @@ int main(void)
 		test_copyrect(formats[i]);
 		test_rre(formats[i]);
 		test_hextile(formats[i]);
+		test_zlib(formats[i]);
+		test_ultra(formats[i]);
 	}
 	failures += test_messages();
 	return failures != 0;

@@ -278,6 +278,12 @@ static void test_jobs(void)
 	j.r = (struct rect){10, 10, 7, 8};
 	CHECK(dec_rect(&c, &dec_copyrect, &j) == DEC_OK && j.src.x == 5 &&
 	      j.src.y == 6 && j.src.w == 7 && j.src.h == 8 && !j.streams);
+	s.n = 0;
+	u32(&s, 0);
+	vnc_mem_source_init(&m, s.p, s.n);
+	j.r = (struct rect){0, 0, 0, 0};
+	CHECK(dec_rect(&c, &dec_zlib, &j) == DEC_OK &&
+	      j.streams == DEC_STREAM_ZLIB);
 	dec_ctx_finish(&c);
 	dec_buf_free(&j.data);
 	free(s.p);

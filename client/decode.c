@@ -11,6 +11,8 @@
 #include "decode.h"
 #include "rfb.h"
 
+int dec_jpeg_space(const struct pixfmt *pf);
+
 unsigned rfb_depth(const struct pixfmt *f)
 {
 	unsigned d = (unsigned)f->r_bits + f->g_bits + f->b_bits;
@@ -65,7 +67,7 @@ void dec_fmt_init(struct dec_fmt *f, const struct pixfmt *pf)
 		c.b_shift = (uint8_t)(c.b_shift - drop);
 		pixconv_init(&f->from_cpixel, pf, &c);
 	}
-	f->jpeg_space = -1;
+	f->jpeg_space = dec_jpeg_space(pf);
 	pixconv_rgb_bytes(&rgb);
 	pixconv_init(&f->from_rgb, pf, &rgb);
 }
@@ -74,7 +76,7 @@ const struct decoder *decoder_find(int32_t enc)
 {
 	static const struct decoder *const all[] = {
 		&dec_raw,     &dec_copyrect, &dec_rre,   &dec_corre,
-		&dec_hextile, &dec_zlib,     &dec_ultra,
+		&dec_hextile, &dec_zlib,     &dec_tight, &dec_ultra,
 	};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -128,6 +130,8 @@ void dec_ctx_finish(struct dec_ctx *c)
 	free(c->work.scratch);
 	c->work.scratch = NULL;
 	c->work.scratch_cap = 0;
+	dec_jpeg_free(c->work.jpeg);
+	c->work.jpeg = NULL;
 }
 
 int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)

@@ -429,6 +429,7 @@ static void test_ultra(const char *fmt)
 	free(s.p);
 }
 
+int test_tight(const char *fmt);
 int test_messages(void);
 
 int main(void)
@@ -440,6 +441,7 @@ int main(void)
 		test_hextile(formats[i]);
 		test_zlib(formats[i]);
 		test_ultra(formats[i]);
+		failures += test_tight(formats[i]);
 	}
 	failures += test_messages();
 	return failures != 0;

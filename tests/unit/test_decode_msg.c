@@ -269,8 +269,28 @@ static void test_jobs(void)
 
 	pixfmt_from_name("xrgb8888", &pf);
 	dec_fmt_init(&df, &pf);
+	/* Tight: basic on stream 2, resetting streams 1 and 2; 2x1 is 6
+	 * bytes, sent bare. */
+	u8(&s, (2 << 4) | 0x06);
+	put(&s, "abcdef", 6);
+	vnc_mem_source_init(&m, s.p, s.n);
 	dec_ctx_init(&c, &m.base, &df);
 	c.fb = (struct dec_fb){fb, 64 * 4, 64, 64, &df};
+	j.r = (struct rect){0, 0, 2, 1};
+	CHECK(dec_rect(&c, &dec_tight, &j) == DEC_OK && j.streams == 0x6,
+	      "tight streams %#x", j.streams);
+	s.n = 0;
+	u8(&s, (1 << 4) | 0x08);
+	clen(&s, 2);
+	put(&s, "\x78\x9c", 2);
+	vnc_mem_source_init(&m, s.p, s.n);
+	j.r = (struct rect){0, 0, 4, 1};
+	/* read() alone: the data is not worth decoding. */
+	j.data.len = 0;
+	j.streams = 0;
+	CHECK(dec_tight.read(&c, &j) == DEC_OK &&
+		  j.streams == ((1u << 1) | 0x8),
+	      "tight zlib streams %#x", j.streams);
 	s.n = 0;
 	u16(&s, 5);
 	u16(&s, 6);

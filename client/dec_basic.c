@@ -7,17 +7,6 @@
 #include "decode.h"
 #include "rfb.h"
 
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 /* Raw: rows straight from the source into the shadow, in one read when
  * they are contiguous there. */
 static int raw_read(struct dec_ctx *c, struct dec_job *j)
@@ -54,8 +43,8 @@ static int copyrect_read(struct dec_ctx *c, struct dec_job *j)
 	p = dec_take(c, j, 4, &err);
 	if (!p)
 		return err;
-	sx = be16(p);
-	sy = be16(p + 2);
+	sx = dec_be16(p);
+	sy = dec_be16(p + 2);
 	if (sx + (uint32_t)j->r.w > c->fb.width ||
 	    sy + (uint32_t)j->r.h > c->fb.height)
 		return dec_bad(c,
@@ -115,7 +104,7 @@ static int rre_common(struct dec_ctx *c, struct dec_job *j, bool compact)
 
 	if (dec_read(c, head, 4 + bpp) != DEC_OK)
 		return DEC_EOF;
-	n = be32(head);
+	n = dec_be32(head);
 	if (n > pixels)
 		return dec_bad(c, "%u subrectangles in %llu pixels", n,
 			       (unsigned long long)pixels);
@@ -136,8 +125,8 @@ static int rre_common(struct dec_ctx *c, struct dec_job *j, bool compact)
 			if (compact) {
 				x = g[0], y = g[1], w = g[2], h = g[3];
 			} else {
-				x = be16(g), y = be16(g + 2);
-				w = be16(g + 4), h = be16(g + 6);
+				x = dec_be16(g), y = dec_be16(g + 2);
+				w = dec_be16(g + 4), h = dec_be16(g + 6);
 			}
 			if (x + w > (uint32_t)j->r.w ||
 			    y + h > (uint32_t)j->r.h)

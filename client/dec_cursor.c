@@ -41,9 +41,9 @@ void dec_cursor_shape(const struct dec_fmt *f, int32_t enc, uint32_t w,
 		uint8_t fg[4], bg[4];
 		const uint8_t *img = body + 6;
 
-		dec_store_px(fg, bpp, f->pf.big_endian,
+		pix_store(fg, bpp, f->pf.big_endian,
 			     pixfmt_pack(&f->pf, body[0], body[1], body[2]));
-		dec_store_px(bg, bpp, f->pf.big_endian,
+		pix_store(bg, bpp, f->pf.big_endian,
 			     pixfmt_pack(&f->pf, body[3], body[4], body[5]));
 		for (uint32_t y = 0; y < h; y++)
 			for (uint32_t x = 0; x < w; x++)

@@ -261,7 +261,7 @@ static void gradient_px(const struct dec_fmt *f, uint8_t *d, const uint8_t *src,
 			    (1 << f->pf.b_bits) - 1};
 
 	for (uint32_t x = 0; x < w; x++) {
-		uint32_t v = dec_load_px(src + (size_t)x * bpp, bpp, big);
+		uint32_t v = pix_load(src + (size_t)x * bpp, bpp, big);
 		uint32_t out = 0;
 
 		for (unsigned k = 0; k < 3; k++) {
@@ -275,7 +275,7 @@ static void gradient_px(const struct dec_fmt *f, uint8_t *d, const uint8_t *src,
 			cur[i] = (uint16_t)pix;
 			out |= (uint32_t)pix << sh[k];
 		}
-		dec_store_px(d + (size_t)x * bpp, bpp, big, out);
+		pix_store(d + (size_t)x * bpp, bpp, big, out);
 	}
 }
 

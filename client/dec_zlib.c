@@ -199,14 +199,11 @@ size_t dec_zlib_bound(size_t raw)
 static int zlib_read(struct dec_ctx *c, struct dec_job *j)
 {
 	size_t raw = (size_t)j->r.w * (size_t)j->r.h * c->fb.fmt->bpp;
-	uint8_t lenb[4];
 	uint32_t len;
 	int err;
 
-	if (dec_read(c, lenb, 4) != DEC_OK)
+	if (dec_read_u32(c, &len) != DEC_OK)
 		return DEC_EOF;
-	len = (uint32_t)lenb[0] << 24 | (uint32_t)lenb[1] << 16 |
-	      (uint32_t)lenb[2] << 8 | lenb[3];
 	if (len > dec_zlib_bound(raw))
 		return dec_bad(c,
 			       "%u bytes of zlib data for %zu bytes of "

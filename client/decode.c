@@ -75,8 +75,8 @@ void dec_fmt_init(struct dec_fmt *f, const struct pixfmt *pf)
 const struct decoder *decoder_find(int32_t enc)
 {
 	static const struct decoder *const all[] = {
-		&dec_raw,     &dec_copyrect, &dec_rre,   &dec_corre,
-		&dec_hextile, &dec_zlib,     &dec_tight, &dec_ultra,
+	    &dec_raw,  &dec_copyrect, &dec_rre,	 &dec_corre, &dec_hextile,
+	    &dec_zlib, &dec_tight,    &dec_zrle, &dec_trle,  &dec_ultra,
 	};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -162,6 +162,16 @@ int dec_bad(struct dec_ctx *c, const char *fmt, ...)
 int dec_read(struct dec_ctx *c, void *buf, size_t n)
 {
 	return vnc_source_read(c->src, buf, n) < 0 ? DEC_EOF : DEC_OK;
+}
+
+int dec_read_u32(struct dec_ctx *c, uint32_t *v)
+{
+	uint8_t b[4];
+
+	if (dec_read(c, b, 4) != DEC_OK)
+		return DEC_EOF;
+	*v = dec_be32(b);
+	return DEC_OK;
 }
 
 static int nomem(struct dec_ctx *c, size_t n)

@@ -169,29 +169,21 @@ uint8_t *dec_take(struct dec_ctx *c, struct dec_job *j, size_t n, int *err);
 uint8_t *dec_scratch(struct dec_ctx *c, size_t n);
 void dec_buf_free(struct dec_buf *b);
 
-/* A pixel value of n bytes in either byte order. */
-static inline uint32_t dec_load_px(const uint8_t *p, unsigned n, bool big)
+/* Big-endian numbers of the wire. */
+static inline uint16_t dec_be16(const uint8_t *p)
 {
-	uint32_t v = 0;
-
-	if (big)
-		for (unsigned i = 0; i < n; i++)
-			v = v << 8 | p[i];
-	else
-		for (unsigned i = n; i-- > 0;)
-			v = v << 8 | p[i];
-	return v;
+	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-static inline void dec_store_px(uint8_t *p, unsigned n, bool big, uint32_t v)
+static inline uint32_t dec_be32(const uint8_t *p)
 {
-	if (big)
-		for (unsigned i = n; i-- > 0; v >>= 8)
-			p[i] = (uint8_t)v;
-	else
-		for (unsigned i = 0; i < n; i++, v >>= 8)
-			p[i] = (uint8_t)v;
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
 }
+
+/* A big-endian 32-bit number from the source (the length before zlib,
+ * ZRLE and Ultra data). */
+int dec_read_u32(struct dec_ctx *c, uint32_t *v);
 
 /* Fill a rectangle (inside fb) with one pixel given as bpp bytes. Inline:
  * hextile and RRE fill millions of 1x1 subrectangles a second. */

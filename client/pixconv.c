@@ -105,31 +105,6 @@ static void shuffle_any(const struct pixconv *c, uint8_t *dst,
 			dst[k] = c->pos[k] == 0xff ? 0 : src[c->pos[k]];
 }
 
-static inline uint32_t load(const uint8_t *p, unsigned n, bool big)
-{
-	uint32_t v = 0;
-
-	if (n == 1)
-		return p[0];
-	if (big)
-		for (unsigned i = 0; i < n; i++)
-			v = v << 8 | p[i];
-	else
-		for (unsigned i = n; i-- > 0;)
-			v = v << 8 | p[i];
-	return v;
-}
-
-static inline void store(uint8_t *p, unsigned n, bool big, uint32_t v)
-{
-	if (big)
-		for (unsigned i = n; i-- > 0; v >>= 8)
-			p[i] = (uint8_t)v;
-	else
-		for (unsigned i = 0; i < n; i++, v >>= 8)
-			p[i] = (uint8_t)v;
-}
-
 static inline uint32_t lookup(const struct pixconv *c, uint32_t v)
 {
 	return c->tab[0][(v >> c->shift[0]) & c->mask[0]] |
@@ -144,7 +119,7 @@ static inline uint32_t lookup(const struct pixconv *c, uint32_t v)
 	{                                                                      \
 		const bool sbig = c->sbig, dbig = c->dbig;                     \
 		for (size_t i = 0; i < n; i++, src += SB, dst += DB)           \
-			store(dst, DB, dbig, lookup(c, load(src, SB, sbig)));  \
+			pix_store(dst, DB, dbig, lookup(c, pix_load(src, SB, sbig)));  \
 	}
 
 TABLE_FN(1, 1)

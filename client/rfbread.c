@@ -25,17 +25,6 @@ struct rfb_reader {
 	char why[320];
 };
 
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 __attribute__((format(printf, 3, 4))) static int
 fail(struct rfb_reader *r, enum vnc_error err, const char *fmt, ...)
 {
@@ -243,7 +232,7 @@ static int desktop_name(struct rfb_reader *r)
 
 	if (rd(r, lenb, 4) < 0)
 		return -1;
-	len = be32(lenb);
+	len = dec_be32(lenb);
 	if (len > RFB_MAX_NAME)
 		return fail(r, VNC_ERR_PROTOCOL,
 			    "sent a desktop name of %u bytes (more than %d)",
@@ -367,11 +356,11 @@ static int rectangle(struct rfb_reader *r)
 
 	if (rd(r, b, 12) < 0)
 		return -1;
-	h.x = be16(b);
-	h.y = be16(b + 2);
-	h.w = be16(b + 4);
-	h.h = be16(b + 6);
-	h.enc = (int32_t)be32(b + 8);
+	h.x = dec_be16(b);
+	h.y = dec_be16(b + 2);
+	h.w = dec_be16(b + 4);
+	h.h = dec_be16(b + 6);
+	h.enc = (int32_t)dec_be32(b + 8);
 	h.name = decoder_name(h.enc, h.encbuf, sizeof(h.encbuf));
 	switch (h.enc) {
 	case RFB_ENC_LASTRECT:
@@ -409,7 +398,7 @@ static int fb_update(struct rfb_reader *r)
 
 	if (rd(r, b, 3) < 0)
 		return -1;
-	n = be16(b + 1);
+	n = dec_be16(b + 1);
 	/* Ask for the next update now, so that the server encodes it while
 	 * this one is read and decoded (TigerVNC's pipelining). Updates
 	 * are applied in order; a resize below asks for a full one. */
@@ -433,8 +422,8 @@ static int colour_map(struct rfb_reader *r)
 
 	if (rd(r, b, 5) < 0)
 		return -1;
-	first = be16(b + 1);
-	n = be16(b + 3);
+	first = dec_be16(b + 1);
+	n = dec_be16(b + 3);
 	if (first + n > 65536)
 		return fail(r, VNC_ERR_PROTOCOL,
 			    "sent a bad SetColourMapEntries message: colours "
@@ -452,7 +441,7 @@ static int cut_text(struct rfb_reader *r)
 
 	if (rd(r, b, 7) < 0)
 		return -1;
-	len = be32(b + 3);
+	len = dec_be32(b + 3);
 	if (len > RFB_MAX_CUT_TEXT)
 		return fail(r, VNC_ERR_PROTOCOL,
 			    "sent a bad ServerCutText message: %u bytes of "

@@ -20,9 +20,7 @@
 #include <unistd.h>
 
 #include <gnutls/gnutls.h>
-#include <jpeglib.h>
 #include <rfb/rfbclient.h>
-#include <setjmp.h>
 #include <turbojpeg.h>
 
 #include "clock.h"
@@ -360,102 +358,6 @@ static void cb_finished(rfbClient *cl)
 	struct vnc_client *vc = from_cl(cl);
 
 	vc->ev.update_done(vc->ev.ctx);
-}
-
-struct jpeg_guard {
-	struct jpeg_error_mgr mgr;
-	jmp_buf env;
-};
-
-static void jpeg_fail(j_common_ptr ci)
-{
-	struct jpeg_guard *g = (struct jpeg_guard *)ci->err;
-
-	longjmp(g->env, 1);
-}
-
-static void jpeg_quiet(j_common_ptr ci, int level)
-{
-}
-
-/* Tight JPEG rectangles, decoded here instead of by libvncclient: its
- * bundled TurboJPEG wrapper (0.9.14) underflows bytes_in_buffer when a
- * marker's length runs past the data, and libjpeg then reads wild memory
- * (a 100-byte rectangle crashes the client; tests/hostile-input.md), and
- * its 16 bpp path decodes w*h*3 bytes into a 300 KiB buffer. libjpeg's
- * own memory source is safe. The library hands us buffer to free. */
-static rfbBool cb_jpeg(rfbClient *cl, const uint8_t *buffer, int length,
-		       int x, int y, int w, int h)
-{
-	struct vnc_client *vc = from_cl(cl);
-	struct jpeg_decompress_struct ci;
-	struct jpeg_guard g;
-	struct pixfmt bgr;
-	size_t bpp = cl->format.bitsPerPixel / 8;
-	size_t pitch = (size_t)cl->width * bpp;
-	uint8_t *volatile row = NULL;
-	rfbBool ok = FALSE;
-
-	pixfmt_from_name("rgb888", &bgr);	/* B,G,R bytes in memory */
-	ci.err = jpeg_std_error(&g.mgr);
-	g.mgr.error_exit = jpeg_fail;
-	g.mgr.emit_message = jpeg_quiet;
-	jpeg_create_decompress(&ci);
-	if (setjmp(g.env)) {
-		char why[JMSG_LENGTH_MAX];
-
-		g.mgr.format_message((j_common_ptr)&ci, why);
-		snprintf(last_msg, sizeof(last_msg),
-			 "invalid JPEG data in a Tight rectangle: %s", why);
-		goto out;
-	}
-	if (length <= 0 || !cl->frameBuffer || x < 0 || y < 0 || w <= 0 ||
-	    h <= 0 || x + w > cl->width || y + h > cl->height) {
-		snprintf(last_msg, sizeof(last_msg),
-			 "Tight JPEG rectangle %dx%d at %d,%d is outside the "
-			 "desktop", w, h, x, y);
-		goto out;
-	}
-	jpeg_mem_src(&ci, (unsigned char *)buffer, (unsigned long)length);
-	jpeg_read_header(&ci, TRUE);
-	if (ci.image_width != (JDIMENSION)w ||
-	    ci.image_height != (JDIMENSION)h) {
-		snprintf(last_msg, sizeof(last_msg),
-			 "Tight JPEG image is %ux%u in a %dx%d rectangle",
-			 (unsigned)ci.image_width, (unsigned)ci.image_height, w,
-			 h);
-		goto out;
-	}
-	ci.out_color_space = JCS_EXT_BGR;
-	jpeg_start_decompress(&ci);
-	if (ci.output_components != 3 || ci.output_width != (JDIMENSION)w) {
-		snprintf(last_msg, sizeof(last_msg),
-			 "Tight JPEG image has an unexpected layout");
-		goto out;
-	}
-	row = malloc((size_t)w * 3);
-	if (!row) {
-		snprintf(last_msg, sizeof(last_msg), "out of memory");
-		goto out;
-	}
-	while (ci.output_scanline < ci.output_height) {
-		JSAMPROW rp = row;
-		size_t line = ci.output_scanline;
-
-		if (jpeg_read_scanlines(&ci, &rp, 1) != 1)
-			break;
-		pixfmt_convert_row(&vc->cfg.fmt,
-				   cl->frameBuffer + (size_t)(y + line) * pitch +
-					   (size_t)x * bpp,
-				   &bgr, row, (size_t)w);
-	}
-	jpeg_finish_decompress(&ci);
-	ok = TRUE;
-out:
-	jpeg_destroy_decompress(&ci);
-	free(row);
-	free((void *)buffer);
-	return ok;
 }
 
 /* --- Security types and TLS --- */
@@ -938,27 +840,6 @@ static const struct rfb_reader_ops rd_ops = {
 	.qemu_keys = rd_qemu_keys,
 };
 
-/* While vncfb's reader lacks a decoder for an encoding that was asked
- * for, libvncclient decodes the session (the decoders arrive an encoding
- * at a time). */
-static bool reader_decodes(const struct vnc_client *vc)
-{
-	const char *p = vc->encodings;
-
-	while (*p) {
-		size_t len = strcspn(p, " ,");
-		const struct enc_name *e = len ? find_enc(p, len) : NULL;
-
-		if (e && e->enc == rfbEncodingZYWRLE)
-			e = find_enc("zrle", 4);
-		if (e && !decoder_find(e->enc))
-			return false;
-		p += len;
-		p += strspn(p, " ,");
-	}
-	return true;
-}
-
 /* After ServerInit: the desktop, the formats and the first request, with
  * vncfb's reader or (reference mode) libvncclient's. */
 static int start_session(struct vnc_client *vc, enum vnc_error *err)
@@ -969,7 +850,7 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 
 	cl->width = cl->si.framebufferWidth;
 	cl->height = cl->si.framebufferHeight;
-	if (vc->cfg.libvnc_reference || !reader_decodes(vc)) {
+	if (vc->cfg.libvnc_reference) {
 		if (!cl->MallocFrameBuffer(cl)) {
 			*err = classify_failure(vc, true);
 			return -1;
@@ -1050,7 +931,6 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	cl->GetPassword = cb_password;
 	cl->GetCredential = cb_credential;
 	set_security(vc);
-	cl->GotJpeg = cb_jpeg;
 	cl->GotCursorShape = cb_cursor_shape;
 	cl->HandleCursorPos = cb_cursor_pos;
 	cl->Bell = cb_bell;

@@ -430,6 +430,7 @@ static void test_ultra(const char *fmt)
 }
 
 int test_tight(const char *fmt);
+int test_rle(const char *fmt);
 int test_messages(void);
 
 int main(void)
@@ -442,6 +443,7 @@ int main(void)
 		test_zlib(formats[i]);
 		test_ultra(formats[i]);
 		failures += test_tight(formats[i]);
+		failures += test_rle(formats[i]);
 	}
 	failures += test_messages();
 	return failures != 0;

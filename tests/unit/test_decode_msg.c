@@ -302,6 +302,9 @@ static void test_jobs(void)
 	u32(&s, 0);
 	vnc_mem_source_init(&m, s.p, s.n);
 	j.r = (struct rect){0, 0, 0, 0};
+	CHECK(dec_rect(&c, &dec_zrle, &j) == DEC_OK &&
+	      j.streams == DEC_STREAM_ZRLE);
+	vnc_mem_source_init(&m, s.p, s.n);
 	CHECK(dec_rect(&c, &dec_zlib, &j) == DEC_OK &&
 	      j.streams == DEC_STREAM_ZLIB);
 	dec_ctx_finish(&c);

@@ -24,6 +24,15 @@ def fail(msg):
     print("FAIL: " + msg, file=sys.stderr)
 
 
+def agree(code, doc, missing, extra):
+    """Fail for each name of code missing from doc and each name of doc
+    that code lacks; missing and extra are formats taking the name."""
+    for n in sorted(code - doc):
+        fail(missing.format(n))
+    for n in sorted(doc - code):
+        fail(extra.format(n))
+
+
 def read(*path):
     with open(os.path.join(*path), encoding="utf-8") as f:
         return f.read()
@@ -72,12 +81,9 @@ help_text = subprocess.run([VNCFB, "--help"], capture_output=True,
 for n, line in enumerate(help_text.splitlines(), 1):
     if len(line) > 80:
         fail(f"--help line {n} is {len(line)} columns: {line}")
-in_help = names(help_text)
-for o in sorted(options - in_help):
-    fail(f"option '{o}' of client/opts.c is not in --help")
-for o in sorted(in_help - options):
-    fail(f"--help names '-{o}' (or --{o}), which client/opts.c does not "
-         "take")
+agree(options, names(help_text),
+      "option '{0}' of client/opts.c is not in --help",
+      "--help names '-{0}' (or --{0}), which client/opts.c does not take")
 
 # --- The man page ---------------------------------------------------------
 
@@ -123,12 +129,10 @@ opt_tags = tags(sections.get("OPTIONS", []))
 in_man = set()
 for t in opt_tags:
     in_man |= names(plain(t))
-for o in sorted(options - in_man):
-    fail(f"option '{o}' of client/opts.c has no item in the man page's "
-         "OPTIONS")
-for o in sorted(in_man - options):
-    fail(f"the man page's OPTIONS documents '-{o}' (or --{o}), which "
-         "client/opts.c does not take")
+agree(options, in_man,
+      "option '{0}' of client/opts.c has no item in the man page's OPTIONS",
+      "the man page's OPTIONS documents '-{0}' (or --{0}), which "
+      "client/opts.c does not take")
 # Everywhere else an option is named, it must exist (examples: only
 # vncfb's own command lines).
 for sec, lines in sections.items():
@@ -147,12 +151,11 @@ for t in key_tags:
     m = re.match(r"\s*([a-z][a-z-]*)", plain(t))
     if m:
         in_keys.add(m.group(1))
-for k in sorted(keys - in_keys):
-    fail(f"config key '{k}' of client/opts.c is not in the man page's "
-         "CONFIGURATION Keys")
-for k in sorted(in_keys - keys):
-    fail(f"the man page's CONFIGURATION Keys has '{k}', which the config "
-         "files do not take")
+agree(keys, in_keys,
+      "config key '{0}' of client/opts.c is not in the man page's "
+      "CONFIGURATION Keys",
+      "the man page's CONFIGURATION Keys has '{0}', which the config files "
+      "do not take")
 
 output_item = ""
 for i, line in enumerate(sections.get("OPTIONS", [])):
@@ -169,10 +172,9 @@ for f in formats:
 
 example = set(re.findall(r"^#([a-z][a-z-]*) = ",
                          read(SRC, "doc", "vncfb.conf.example"), re.M))
-for k in sorted(keys - example):
-    fail(f"config key '{k}' is not in doc/vncfb.conf.example")
-for k in sorted(example - keys):
-    fail(f"doc/vncfb.conf.example has '{k}', which is no config key")
+agree(keys, example,
+      "config key '{0}' is not in doc/vncfb.conf.example",
+      "doc/vncfb.conf.example has '{0}', which is no config key")
 
 # --- Rendering, from the source tree and installed ------------------------
 

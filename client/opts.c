@@ -161,9 +161,15 @@ int opts_set(struct options *o, const char *key, const char *v,
 	case K_OUTPUT:
 		ret = output_check_spec(v);
 		if (ret < 0) {
-			*why = "expected mem:WIDTHxHEIGHT[:FORMAT] (FORMAT: "
-			       "xrgb8888, bgrx8888, rgb565, rgb888), "
-			       "fbdev[:DEVICE] or wsdisplay[:DEVICE]";
+			static char msg[256];
+			char specs[128];
+
+			snprintf(msg, sizeof(msg),
+				 "expected %s%smem:WIDTHxHEIGHT[:FORMAT] "
+				 "(FORMAT: xrgb8888, rgb565, ...)",
+				 output_platform_specs(specs, sizeof(specs)),
+				 platform_outputs[0] ? " or " : "");
+			*why = msg;
 			ret = -EINVAL;
 			break;
 		}
@@ -376,65 +382,103 @@ int opts_parse_target(const char *s, char **host, int *port)
 	return *host ? 0 : -ENOMEM;
 }
 
+/* Grouped as the man page's OPTIONS; tests/ship/docs.py keeps this, the
+ * man page and the tables below in step. At most 80 columns. */
 void opts_usage(void)
 {
+	char specs[128];
+
+	output_platform_specs(specs, sizeof(specs));
 	printf("usage: vncfb [OPTIONS] HOST[:DISPLAY] | HOST::PORT | "
 	       "[IPV6]:DISPLAY\n"
 	       "       vncfb --demo [OPTIONS]\n"
-	       "       vncfb probe [-o SPEC] [--samples N] [--json]\n"
+	       "       vncfb probe [-o SPEC] [--cpu auto|N] [--samples N] "
+	       "[--json]\n"
 	       "       vncfb bench [-o SPEC] [--cpu auto|N|each] "
 	       "[--workload NAME,...]\n"
 	       "                   [--encodings LIST] [--duration SECS] "
-	       "[--json FILE] [--csv FILE] [HOST]\n"
+	       "[--json FILE]\n"
+	       "                   [--csv FILE] [HOST]\n"
 	       "\n"
-	       "  -o, --output SPEC      mem:WIDTHxHEIGHT[:FORMAT] (FORMAT: "
-	       "xrgb8888 (default),\n"
-	       "                         bgrx8888, rgb565, rgb888); "
-	       "fbdev[:DEVICE]; wsdisplay[:DEVICE]\n"
+	       "Output:\n");
+	if (*specs)
+		printf("  -o, --output SPEC      %s (the default, when it "
+		       "opens; else mem)\n"
+		       "                         or ",
+		       specs);
+	else
+		printf("  -o, --output SPEC      ");
+	printf("mem:WIDTHxHEIGHT[:FORMAT] (FORMAT: xrgb8888, ...)\n"
+	       "      --scale MODE       none (1:1, panned), fit (keep "
+	       "aspect), fill (stretch),\n"
+	       "                         or N: zoom by N (pixel "
+	       "replication)\n"
+	       "      --cpu auto|N       core for the blit thread (auto: "
+	       "the probe's choice)\n"
 	       "      --screenshot FILE  on exit (and on SIGUSR1) write what "
-	       "the output shows (PPM)\n"
+	       "the output shows\n"
+	       "                         (binary PPM)\n"
 	       "      --exit-after SECS  leave cleanly after SECS seconds\n"
-	       "      --encodings LIST   e.g. \"tight zrle hextile copyrect "
-	       "raw\", in preference order\n"
+	       "      --demo             show a built-in animated VNC "
+	       "server\n"
+	       "Connection:\n"
+	       "      --encodings LIST   in preference order, e.g. \"tight "
+	       "zrle copyrect raw\"\n"
 	       "      --quality N        allow lossy JPEG (tight) at quality "
 	       "0-9\n"
 	       "      --compress N       zlib level 0-9\n"
-	       "      --view-only        send no input\n"
 	       "      --passwd FILE      VNC password file (vncpasswd "
-	       "format); else $VNCFB_PASSWORD,\n"
-	       "                         else a prompt on the terminal\n"
-	       "      --cpu auto|N       core for the blit thread\n"
-	       "      --config FILE      read options from FILE (key = "
-	       "value)\n"
-	       "      --check-config     check the config files, list their "
-	       "settings, exit\n"
+	       "format); else\n"
+	       "                         $VNCFB_PASSWORD, else a prompt on "
+	       "the terminal\n"
+	       "      --no-reconnect     exit when the server goes away "
+	       "(default, --reconnect:\n"
+	       "                         keep the picture and retry, "
+	       "backing off to 30 s)\n"
+	       "      --timeout SECS     a server silent this long is pinged, "
+	       "and dropped\n"
+	       "                         when still silent as long again "
+	       "(default 10)\n"
+	       "Security:\n"
+	       "      --ca FILE          CA certificates (PEM): only a "
+	       "VeNCrypt X509 server\n"
+	       "                         with a certificate they sign is "
+	       "accepted\n"
+	       "      --insecure         accept anonymous TLS (the server is "
+	       "unverified; warned)\n"
+	       "      --user NAME        started as root: become NAME after "
+	       "opening the devices\n"
+	       "                         (default nobody)\n"
+	       "Input:\n"
+	       "      --view-only        send no input\n"
 	       "      --input DEV,...    input devices (default: all "
 	       "keyboards and pointers)\n"
 	       "      --keymap L[:V]     keyboard layout (default "
 	       "$XKB_DEFAULT_LAYOUT or us)\n"
 	       "      --server-cursor    let the server draw the cursor\n"
-	       "      --scale MODE       none (1:1, panned), fit (keep aspect), "
-	       "fill (stretch),\n"
-	       "                         or N: zoom by N (pixel "
-	       "replication)\n"
-	       "      --no-reconnect     exit when the server goes away "
-	       "(default: keep the\n"
-	       "                         picture and retry, backing off to "
-	       "30 s)\n"
-	       "      --timeout SECS     a server silent this long is pinged, "
-	       "and dropped\n"
-	       "                         when still silent as long again "
-	       "(default 10)\n"
-	       "      --ca FILE          CA certificates (PEM) to verify a "
-	       "VeNCrypt/TLS server\n"
-	       "      --insecure         TLS without certificate "
-	       "verification (warned)\n"
-	       "      --user NAME        started as root: drop to NAME after "
-	       "opening the devices\n"
-	       "      --demo             show a built-in animated VNC "
-	       "server\n"
-	       "  -v, --verbose;  -q, --quiet;  -h, --help;  -V, "
-	       "--version\n");
+	       "Configuration:\n"
+	       "      --config FILE      read FILE instead of the user's "
+	       "config file\n"
+	       "      --check-config     check the config files, list their "
+	       "settings, exit\n"
+	       "probe and bench:\n"
+	       "      --samples N        probe: timed samples per core "
+	       "(1-1000)\n"
+	       "      --json             probe: print the table as JSON\n"
+	       "      --json FILE        bench: write the results as JSON "
+	       "(-: standard output)\n"
+	       "      --csv FILE         bench: write the results as CSV "
+	       "(-: standard output)\n"
+	       "      --workload LIST    bench: fullframe,scroll,typing,idle,"
+	       "fit (default all)\n"
+	       "      --duration SECS    bench: time per configuration "
+	       "(default 3)\n"
+	       "\n"
+	       "  -v, --verbose;  -q, --quiet;  -h, --help;  -V, --version\n"
+	       "  vncviewer spellings: -passwd -viewonly -encodings -quality "
+	       "-compresslevel\n"
+	       "Config keys, hotkeys, environment and exit status: see "
+	       "vncfb(1).\n");
 }
 
 static void version(void)
@@ -447,13 +491,17 @@ static void version(void)
 
 struct alias {
 	const char *name;	/* as typed, without the leading dashes */
-	const char *key;	/* opts_set key, or NULL for special */
+	const char *key;	/* opts_set key; NULL: a file name only */
 	bool takes_value;
 	const char *flag_value;	/* value of a flag; NULL: "yes" */
 };
 
-/* Long options and the vncviewer spellings users type from habit. */
+/* Long options and the vncviewer spellings users type from habit; the
+ * flags opts_parse() matches first (--help, --demo, ...) aside. */
 static const struct alias aliases[] = {
+	{ "config", NULL, true },
+	{ "json", NULL, true },
+	{ "csv", NULL, true },
 	{ "output", "output", true },
 	{ "screenshot", "screenshot", true },
 	{ "exit-after", "exit-after", true },
@@ -568,20 +616,6 @@ int opts_parse(struct options *o, int argc, char **argv)
 		if (name[k] == '=')
 			val = name + k + 1;
 		name = namebuf;
-		if (!strcmp(name, "config") || !strcmp(name, "json") ||
-		    !strcmp(name, "csv")) {
-			char **dst = !strcmp(name, "config") ? &o->config
-				     : !strcmp(name, "json") ? &o->json_file
-							     : &o->csv_file;
-
-			if (!val && i + 1 >= argc)
-				return usage_error("--%s needs a value", name);
-			if (!val)
-				val = argv[++i];
-			if (set_str(dst, val) < 0)
-				return -ENOMEM;
-			continue;
-		}
 		for (k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
 			if (!strcmp(aliases[k].name, name))
 				break;
@@ -596,6 +630,17 @@ int opts_parse(struct options *o, int argc, char **argv)
 		} else if (!val) {
 			val = aliases[k].flag_value ? aliases[k].flag_value
 						    : "yes";
+		}
+		if (!aliases[k].key) {
+			/* Files that are not settings: --config names where
+			 * settings come from, --json/--csv bench's reports. */
+			char **dst = !strcmp(name, "config") ? &o->config
+				     : !strcmp(name, "json") ? &o->json_file
+							     : &o->csv_file;
+
+			if (set_str(dst, val) < 0)
+				return -ENOMEM;
+			continue;
 		}
 		name = aliases[k].key;
 set: {

@@ -272,6 +272,22 @@ int output_check_spec(const char *spec)
 	return 0;
 }
 
+char *output_platform_specs(char *buf, size_t size)
+{
+	size_t i, n = 0;
+	int w;
+
+	buf[0] = '\0';
+	for (i = 0; platform_outputs[i] && n < size; i++) {
+		w = snprintf(buf + n, size - n, "%s%s[:DEVICE]", i ? ", " : "",
+			     platform_outputs[i]->name);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
+}
+
 static int open_impl(struct output *out, const struct output_impl *impl,
 		     const char *arg)
 {
@@ -320,9 +336,11 @@ int output_open(struct output *out, const char *spec)
 	colon = strchr(spec, ':');
 	impl = find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
 	if (!impl) {
-		log_error("unknown output '%s' (expected mem:WxH[:FORMAT], "
-			  "fbdev[:DEVICE] or wsdisplay[:DEVICE])",
-			  spec);
+		char specs[128];
+
+		log_error("unknown output '%s' (expected %s%smem:WxH[:FORMAT])",
+			  spec, output_platform_specs(specs, sizeof(specs)),
+			  platform_outputs[0] ? " or " : "");
 		return -EINVAL;
 	}
 	return open_impl(out, impl, colon ? colon + 1 : NULL);

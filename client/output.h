@@ -77,6 +77,10 @@ int output_open(struct output *out, const char *spec);
 void output_close(struct output *out);
 /* The spec grammar check alone (no device opened), for usage errors. */
 int output_check_spec(const char *spec);
+/* This platform's outputs as specs for messages and --help, the default
+ * one first: "fbdev[:DEVICE]" on Linux, "wsdisplay[:DEVICE]" on NetBSD,
+ * several joined by ", ". Fills buf (size bytes) and returns it. */
+char *output_platform_specs(char *buf, size_t size);
 
 void output_write_row(struct output *out, uint8_t *dst, const uint8_t *src,
 		      size_t len);

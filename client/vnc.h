@@ -90,6 +90,7 @@ int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err);
 
 uint32_t vnc_width(const struct vnc_client *vc);
 uint32_t vnc_height(const struct vnc_client *vc);
+/* The desktop name the server gave, as log_sanitize shows it. */
 const char *vnc_desktop_name(const struct vnc_client *vc);
 
 /* Input towards the server; no-ops in view-only mode. 0 or -1. */

@@ -9,9 +9,7 @@ where it differs, in a UTF-8 one.
 The servers are tiny scripted listeners on 127.0.0.1 in this process.
 """
 import os
-import socket
 import sys
-import threading
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import vnctest as vt  # noqa: E402
@@ -21,35 +19,6 @@ ESCAPES = b"\x1b]0;pwned\x07\x1b[2J\x1b[31m"
 # What vncfb shows for ESCAPES + b"\n" + FORGED.
 SHOWN = (r"\x1b]0;pwned\x07\x1b[2J\x1b[31m\nvncfb: connected to "
          r'127.0.0.1:5900 ("bank", 1920x1080)')
-
-
-class Server:
-    """Runs script(conn) on each connection to a loopback port."""
-
-    def __init__(self, script):
-        self.s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.s.bind(("127.0.0.1", 0))
-        self.s.listen(4)
-        self.port = self.s.getsockname()[1]
-        self.script = script
-        threading.Thread(target=self._run, daemon=True).start()
-
-    def _run(self):
-        while True:
-            try:
-                conn, _ = self.s.accept()
-            except OSError:
-                return
-            try:
-                conn.settimeout(5)
-                self.script(conn)
-            except OSError:
-                pass
-            finally:
-                conn.close()
-
-    def close(self):
-        self.s.close()
 
 
 def u32(n):
@@ -113,7 +82,7 @@ def named(name):
 
 
 def run(script, args=(), env=None, quiet=True):
-    srv = Server(script)
+    srv = vt.FakeServer(script)
     try:
         e = {"LC_ALL": "C"}
         e.update(env or {})

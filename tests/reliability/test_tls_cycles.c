@@ -13,7 +13,6 @@
  * tests/reliability/certs.py makes it. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <malloc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -30,6 +29,8 @@
 #include "log.h"
 #include "pixfmt.h"
 #include "vnc.h"
+
+#include "cycle_sink.h"
 
 #define WARMUP 20
 #define SUB_X509NONE 260
@@ -65,13 +66,14 @@ static int get(int fd, void *p, size_t n)
 	return 0;
 }
 
-static int tls_put(gnutls_session_t s, const void *p, size_t n)
+/* The whole of n bytes over TLS, either way. */
+static int tls_io(gnutls_session_t s, void *p, size_t n, bool out)
 {
 	size_t off = 0;
 
 	while (off < n) {
-		ssize_t k = gnutls_record_send(s, (const char *)p + off,
-					       n - off);
+		ssize_t k = out ? gnutls_record_send(s, (char *)p + off, n - off)
+				: gnutls_record_recv(s, (char *)p + off, n - off);
 
 		if (k == GNUTLS_E_AGAIN || k == GNUTLS_E_INTERRUPTED)
 			continue;
@@ -82,20 +84,14 @@ static int tls_put(gnutls_session_t s, const void *p, size_t n)
 	return 0;
 }
 
+static int tls_put(gnutls_session_t s, const void *p, size_t n)
+{
+	return tls_io(s, (void *)p, n, true);
+}
+
 static int tls_get(gnutls_session_t s, void *p, size_t n)
 {
-	size_t off = 0;
-
-	while (off < n) {
-		ssize_t k = gnutls_record_recv(s, (char *)p + off, n - off);
-
-		if (k == GNUTLS_E_AGAIN || k == GNUTLS_E_INTERRUPTED)
-			continue;
-		if (k <= 0)
-			return -1;
-		off += (size_t)k;
-	}
-	return 0;
+	return tls_io(s, p, n, false);
 }
 
 static void be16(uint8_t *p, unsigned v)
@@ -223,8 +219,6 @@ static void *serve(void *arg)
 static int start_server(struct server *sv, const char *dir, int *port)
 {
 	static const char *const names[2] = { "srv", "wrong" };
-	struct sockaddr_in sa;
-	socklen_t sl = sizeof(sa);
 	char cert[4096], key[4096];
 	int i, ret;
 
@@ -246,64 +240,21 @@ static int start_server(struct server *sv, const char *dir, int *port)
 		return -1;
 	gnutls_anon_set_server_known_dh_params(sv->anon,
 					       GNUTLS_SEC_PARAM_MEDIUM);
-	sv->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(sv->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(sv->lfd, 4) < 0 ||
-	    getsockname(sv->lfd, (struct sockaddr *)&sa, &sl) < 0 ||
-	    pthread_create(&sv->thread, NULL, serve, sv) != 0) {
-		perror("server");
-		return -1;
-	}
-	*port = ntohs(sa.sin_port);
-	return 0;
-}
-
-struct ctx {
-	uint8_t *fb;
-	size_t size;
-	int updates;
-};
-
-static uint8_t *ev_resize(void *p, uint32_t w, uint32_t h)
-{
-	struct ctx *c = p;
-	size_t n = (size_t)w * h * 4;
-
-	if (n != c->size) {
-		free(c->fb);
-		c->fb = calloc(1, n ? n : 1);
-		c->size = n;
-	}
-	return c->fb;
-}
-
-static void ev_damage(void *p, const struct rect *r)
-{
-}
-
-static void ev_done(void *p)
-{
-	((struct ctx *)p)->updates++;
+	return serve_loopback(&sv->lfd, &sv->thread, serve, sv, port);
 }
 
 /* One session: connect, take the update, see the server hang up (0); or
  * a handshake refused as a protocol error (1); -1 for anything else. */
 static int cycle(const struct vnc_config *cfg, struct ctx *c)
 {
-	const struct vnc_events ev = { .ctx = c,
-				       .resize = ev_resize,
-				       .damage = ev_damage,
-				       .update_done = ev_done };
+	const struct vnc_events ev = sink_events(c);
 	enum vnc_error err = VNC_OK;
 	struct vnc_client *vc = vnc_connect(cfg, &ev, &err);
 	int tries;
 
 	if (!vc)
 		return err == VNC_ERR_PROTOCOL ? 1 : -1;
-	c->updates = 0;
+	c->done = 0;
 	for (tries = 0; tries < 200; tries++) {
 		struct pollfd p = { vnc_fd(vc), POLLIN, 0 };
 
@@ -311,7 +262,7 @@ static int cycle(const struct vnc_config *cfg, struct ctx *c)
 			break;
 	}
 	vnc_destroy(vc);
-	return c->updates >= 1 && err == VNC_ERR_CLOSED ? 0 : -1;
+	return c->done >= 1 && err == VNC_ERR_CLOSED ? 0 : -1;
 }
 
 /* The server thread's memory is counted too: sample only once it has
@@ -327,13 +278,6 @@ static int handled(struct server *sv, int want)
 		usleep(1000);
 	}
 	return n;
-}
-
-static size_t heap_in_use(void)
-{
-	struct mallinfo2 mi = mallinfo2();
-
-	return mi.uordblks + mi.hblkhd;
 }
 
 static long rss_kib(void)

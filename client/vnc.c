@@ -755,9 +755,9 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 	}
 	/* A handshake that fails after the password went out is an auth
 	 * failure whatever the server's reason text says: retrying it could
-	 * lock the account. */
-	/* "Server refused VeNCrypt authentication N" is the server turning
-	 * down the sub-type it offered, before any password. */
+	 * lock the account. ("Server refused VeNCrypt authentication N" is
+	 * the server turning down the sub-type it offered, before any
+	 * password.) */
 	if ((strcasestr(m, "authentication") && !strstr(m, "VeNCrypt")) ||
 	    strcasestr(m, "password") || (handshake && vc->asked_password)) {
 		if (strcasestr(m, "too many"))

@@ -714,6 +714,12 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 		log_error("%s %s", vc->peer, vc->tls_refused);
 		return VNC_ERR_PROTOCOL;
 	}
+	/* It quotes the server's first 12 bytes, which must not steer what
+	 * follows (a "version" holding the word "password"). */
+	if (strncmp(m, "Not a valid VNC server", 22) == 0) {
+		log_error("VNC handshake with %s failed: %s", vc->peer, m);
+		return VNC_ERR_PROTOCOL;
+	}
 	if (strstr(m, "Unknown authentication scheme") ||
 	    strstr(m, "Unknown VeNCrypt authentication")) {
 		log_error("%s offers none of the security types vncfb accepts "

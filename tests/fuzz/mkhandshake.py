@@ -88,6 +88,12 @@ CASES = [
      "connected=0 error=protocol"),
     ("version-junk", 0, b"RFB\x1b]0;x\x07\x9b2J\n",
      "connected=0 error=protocol"),
+    # Found reviewing classify_failure: the junk was taken for a
+    # password failure (never retried, "wrong password?").
+    ("version-says-password", 0, b"RFB password",
+     "connected=0 error=protocol"),
+    ("version-says-certificate", 0, b"certificate\n",
+     "connected=0 error=protocol"),
     ("version-3.889", 0, b"RFB 003.889\n" + b"\x01\x01" + u32(0) +
      server_init(), "connected=1 error=ok size=64x48"),
     ("version-4.0", 0, b"RFB 004.000\n" + b"\x01\x01" + u32(0) +

@@ -2,8 +2,8 @@
 """Text from a hostile server never reaches the terminal raw: a refusal
 reason, a reason after a failed password, the desktop name (escape
 sequences, a forged "vncfb: connected to ..." line after a newline, 5,000
-bytes), a version string with junk, and libvncclient's own words under
--v. Each case checks vncfb's stderr byte for byte, in the C locale and,
+bytes), a version string with junk (escapes; words that must not steer
+the verdict), and libvncclient's own words under -v. Each case checks vncfb's stderr byte for byte, in the C locale and,
 where it differs, in a UTF-8 one.
 
 The servers are tiny scripted listeners on 127.0.0.1 in this process.
@@ -133,6 +133,14 @@ def main(tmp):
     expect("version string with junk", (rc, err),
            (1, "vncfb: VNC handshake with %s failed: Not a valid VNC server "
             "(RFB\\x1b]0;x\\x07\\x9b2J)\n" % peer))
+
+    # Words in the junk do not steer the verdict.
+    for junk in (b"RFB password", b"certificate\n"):
+        shown = junk.decode().replace("\n", r"\n")
+        rc, err, peer = run(bad_version(junk))
+        expect("version string %r" % junk, (rc, err),
+               (1, "vncfb: VNC handshake with %s failed: Not a valid VNC "
+                "server (%s)\n" % (peer, shown)))
 
     # The desktop name, in the line that says vncfb is connected.
     def connected_line(name, env=None):

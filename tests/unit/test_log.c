@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 #include "log.h"
 
 static bool utf8;
@@ -19,11 +19,7 @@ static void is(const char *in, size_t len, const char *want)
 	char buf[LOG_TEXT_SIZE];
 
 	log_sanitize(buf, in, len);
-	check_count++;
-	if (strcmp(buf, want) != 0) {
-		check_failures++;
-		fprintf(stderr, "FAIL: \"%s\" for \"%s\"\n", buf, want);
-	}
+	CHECK(strcmp(buf, want) == 0, "\"%s\" for \"%s\"", buf, want);
 }
 
 #define IS(lit, want) is(lit, sizeof(lit) - 1, want)

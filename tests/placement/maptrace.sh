@@ -69,24 +69,32 @@ strace_pid=$!
 wait_for "CLIENT connected" 1 60
 vncfb_pid=$(cat "$d/pid")
 
-echo "frames $WARMUP" >&3
-wait_for "FRAMES done" 1 120
+# frames N: N full frames, the next command once they are sent.
+runs=0
+frames() {
+	runs=$((runs + 1))
+	echo "frames $1" >&3
+	wait_for "FRAMES done" $runs 300
+}
+# A phase marker in the trace.
+mark() {
+	kill -USR1 "$vncfb_pid" || fail "vncfb is gone"
+}
+
+frames "$WARMUP"
 # Let what the first frames started (the blit thread's first passes)
 # settle before the watched part begins.
 sleep 1
-kill -USR1 "$vncfb_pid" || fail "vncfb is gone"
-echo "frames $FRAMES" >&3
-wait_for "FRAMES done" 2 300
-kill -USR1 "$vncfb_pid" || fail "vncfb is gone"
+mark
+frames "$FRAMES"
+mark
 echo "resize $RESIZE" >&3
 wait_for RESIZED 1 30
-echo "frames 5" >&3
-wait_for "FRAMES done" 3 120
+frames 5
 sleep 1
-kill -USR1 "$vncfb_pid" || fail "vncfb is gone"
-echo "frames $FRAMES" >&3
-wait_for "FRAMES done" 4 300
-kill -USR1 "$vncfb_pid" || fail "vncfb is gone"
+mark
+frames "$FRAMES"
+mark
 echo stats >&3
 wait_for "STATS end" 1 30
 grep "^STATS" "$d/srv.out"

@@ -35,13 +35,13 @@ struct options;
 #define PROBE_SLOW_FACTOR 4.0
 /* A chosen core whose fb/RAM ratio is above this writes a framebuffer
  * that looks uncached as a whole. Write-combining video memory takes
- * 1-3x the time of RAM; measured here: 0.8-1.1x for the mem output (RAM
- * written with streaming stores), 0.9-1.0x for the vesafb VRAM of the
- * qemu VM (tests/vm). Uncached writes go out one store at a time instead
- * of in 64-byte bursts, which is 8x the transactions at the least: uvesafb
- * users gained 7-9x in x11perf when its uncached-minus mapping became
- * write-combining (Linux commit 803a4e14a7dc), and the mem output's
- * emulation (a cache line flush and fence per line) measures 50-90x. 8x
+ * 1-3x the time of RAM; measured here: 0.4-1.5x for the mem output (RAM
+ * written with streaming stores), 0.85-1.1x for the vesafb VRAM of the
+ * qemu VM (tests/vm). Uncached writes go out one store at a time and in
+ * order instead of in 64-byte bursts: a gain of 7-9x in x11perf was
+ * reported when uvesafb's uncached-minus mapping became write-combining
+ * (the driver fix: Linux commit 803a4e14a7dc), and the mem output's
+ * emulation (a cache line flush and fence per line) measures 33-176x. 8x
  * sits well above write-combining and at the bottom of uncached. */
 #define PROBE_UNCACHED_RATIO 8.0
 

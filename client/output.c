@@ -18,10 +18,12 @@
 struct mem_priv {
 	uint8_t *buf;
 	size_t size;
+	/* Writes from every core made uncached (the "uncached" option). */
+	bool uncached;
 };
 
 int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
-		     struct pixfmt *fmt, int *slow_cpu)
+		     struct pixfmt *fmt, int *slow_cpu, bool *uncached)
 {
 	char fmtname[32] = "xrgb8888";
 	const char *p = arg, *opts;
@@ -29,6 +31,7 @@ int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
 	unsigned long v;
 
 	*slow_cpu = -1;
+	*uncached = false;
 	if (!arg || !*arg) {
 		*w = 1024;
 		*h = 768;
@@ -68,6 +71,9 @@ int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
 			    v > 4095)
 				return -EINVAL;
 			*slow_cpu = (int)v;
+		} else if (strncmp(o, "uncached", 8) == 0 &&
+			   (o[8] == '\0' || o[8] == ',')) {
+			*uncached = true;
 		} else {
 			return -EINVAL;
 		}
@@ -80,12 +86,13 @@ static int mem_open(struct output *out, const char *arg)
 	struct mem_priv *mp;
 	uint32_t w, h;
 	struct pixfmt fmt;
+	bool uncached;
 	int slow;
 
-	if (output_mem_parse(arg, &w, &h, &fmt, &slow) < 0) {
+	if (output_mem_parse(arg, &w, &h, &fmt, &slow, &uncached) < 0) {
 		log_error("bad mem output '%s' (expected "
-			  "mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N], FORMAT one "
-			  "of xrgb8888 bgrx8888 rgb565 rgb888)",
+			  "mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N][,uncached], "
+			  "FORMAT one of xrgb8888 bgrx8888 rgb565 rgb888)",
 			  arg ? arg : "");
 		return -EINVAL;
 	}
@@ -108,6 +115,7 @@ static int mem_open(struct output *out, const char *arg)
 	out->map = mp->buf;
 	out->readable = true;
 	out->slow_cpu = slow;
+	mp->uncached = uncached;
 	out->priv = mp;
 	return 0;
 }
@@ -204,10 +212,19 @@ void output_copy_stream_end(void)
 }
 #endif
 
+/* Whether writes from the calling thread's core are made uncached. */
+static bool mem_slow_here(struct output *out)
+{
+	const struct mem_priv *mp = out->priv;
+
+	return mp->uncached || (out->slow_cpu >= 0 &&
+				platform_current_cpu() == out->slow_cpu);
+}
+
 static void mem_write_row(struct output *out, uint8_t *dst,
 			  const uint8_t *src, size_t len)
 {
-	if (out->slow_cpu >= 0 && platform_current_cpu() == out->slow_cpu) {
+	if (mem_slow_here(out)) {
 		memcpy(dst, src, len);
 		flush_lines(dst, len);
 		return;
@@ -215,10 +232,10 @@ static void mem_write_row(struct output *out, uint8_t *dst,
 	output_copy_stream(dst, src, len);
 }
 
-/* The slow core's writes must go through mem_write_row to be slow. */
+/* Slow writes must go through mem_write_row to be slow. */
 static bool mem_direct(struct output *out)
 {
-	return out->slow_cpu < 0 || platform_current_cpu() != out->slow_cpu;
+	return !mem_slow_here(out);
 }
 
 /* Streaming stores are weakly ordered: fence once per pass, so the pass
@@ -258,6 +275,7 @@ int output_check_spec(const char *spec)
 	const struct output_impl *impl;
 	uint32_t w, h;
 	struct pixfmt f;
+	bool uncached;
 	int slow;
 
 	if (!spec || strcmp(spec, "default") == 0)
@@ -268,7 +286,7 @@ int output_check_spec(const char *spec)
 		return -ENOENT;
 	if (impl == &output_mem_impl)
 		return output_mem_parse(colon ? colon + 1 : NULL, &w, &h, &f,
-					&slow);
+					&slow, &uncached);
 	return 0;
 }
 

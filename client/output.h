@@ -67,6 +67,11 @@ struct output {
 	/* Core from which writes to the mapping are made uncached (mem
 	 * output's slow-cpu=N), -1 for none. */
 	int slow_cpu;
+	/* The physical range of the video memory behind map, for the probe's
+	 * report of the kernel's memory type (platform_memtype); phys_len 0
+	 * when unknown or not device memory (mem, a shadow in RAM). Set by
+	 * open. */
+	uint64_t phys_start, phys_len;
 	void *priv;
 };
 
@@ -97,8 +102,8 @@ void output_copy_stream_end(void);
 
 extern const struct output_impl output_mem_impl;
 
-/* mem output spec helper: "WxH[:FORMAT][,slow-cpu=N]". */
+/* mem output spec helper: "WxH[:FORMAT][,slow-cpu=N][,uncached]". */
 int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
-		     struct pixfmt *fmt, int *slow_cpu);
+		     struct pixfmt *fmt, int *slow_cpu, bool *uncached);
 
 #endif

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -279,6 +280,38 @@ static bool measured(const struct probe_core *c)
 	return c->state == PROBE_MEASURED || c->state == PROBE_STOPPED;
 }
 
+static bool memtype_known(const struct probe_result *res)
+{
+	return res->phys_len && !res->memtype_err;
+}
+
+/* What the kernel says about the output's video memory: the probe
+ * measures the symptom, the kernel's table names the cause. Unreadable is
+ * not worth more than a quiet line. */
+static void lookup_memtype(const struct output *out, struct probe_result *res)
+{
+	res->phys_start = out->phys_start;
+	res->phys_len = out->phys_len;
+	res->memtype_err = -ENODATA;
+	snprintf(res->memtype_why, sizeof(res->memtype_why),
+		 "the output has no physical video memory range");
+	if (!out->phys_len)
+		return;
+	res->memtype_err = platform_memtype(out->phys_start, out->phys_len,
+					    &res->memtype, res->memtype_why,
+					    sizeof(res->memtype_why));
+	if (res->memtype_err == 0)
+		log_debug("kernel memory type of the video memory at 0x%" PRIx64
+			  "-0x%" PRIx64 ": %s%s%s",
+			  res->phys_start, res->phys_start + res->phys_len - 1,
+			  res->memtype.name,
+			  res->memtype.mixed ? " (and others)" : "",
+			  res->memtype.partial ? " (listed in part)" : "");
+	else
+		log_debug("kernel memory type of the video memory unknown: %s",
+			  res->memtype_why);
+}
+
 int probe_run(struct output *out, int samples, struct probe_result *res)
 {
 	struct job j;
@@ -367,6 +400,7 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 		finish_core(&res->cores[0], res);
 	}
 	probe_choose(res);
+	lookup_memtype(out, res);
 out:
 	res->elapsed_ms = (double)(monotonic_ns() - t0) / 1e6;
 	free(j.fb_ns);
@@ -445,29 +479,103 @@ static const struct probe_core *chosen_core(const struct probe_result *res)
 	return NULL;
 }
 
-bool probe_warning(const struct probe_result *res, char *buf, size_t len)
+/* The measurement the uncached verdict rests on: the chosen core, or the
+ * one unpinned measurement when pinning is not permitted. */
+static const struct probe_core *reference_core(const struct probe_result *res)
 {
 	const struct probe_core *ch = chosen_core(res);
-	char list[128] = "";
+
+	if (ch)
+		return ch;
+	if (res->pin_denied && res->ncores == 1 && measured(&res->cores[0]))
+		return &res->cores[0];
+	return NULL;
+}
+
+bool probe_uncached(const struct probe_result *res)
+{
+	const struct probe_core *ref = reference_core(res);
+
+	return ref && ref->ratio > PROBE_UNCACHED_RATIO;
+}
+
+/* "cores 1, 3" for the slow ones; the count, and the worst slowdown
+ * against the chosen core in *worst. */
+static int slow_cores(const struct probe_result *res, char *list, size_t len,
+		      double *worst)
+{
+	const struct probe_core *ch = chosen_core(res);
 	size_t used = 0;
-	double worst = 0;
 	int i, n = 0;
 
-	if (!ch)
-		return false;
-	for (i = 0; i < res->ncores; i++) {
+	list[0] = '\0';
+	*worst = 0;
+	for (i = 0; ch && i < res->ncores; i++) {
 		const struct probe_core *c = &res->cores[i];
 
 		if (!c->slow)
 			continue;
-		if (used < sizeof(list))
-			used += (size_t)snprintf(list + used,
-						 sizeof(list) - used, "%s%d",
-						 n ? ", " : "", c->cpu);
-		if (c->fb_ms / ch->fb_ms > worst)
-			worst = c->fb_ms / ch->fb_ms;
+		if (used < len)
+			used += (size_t)snprintf(list + used, len - used,
+						 "%s%d", n ? ", " : "", c->cpu);
+		if (c->fb_ms / ch->fb_ms > *worst)
+			*worst = c->fb_ms / ch->fb_ms;
 		n++;
 	}
+	return n;
+}
+
+static void uncached_warning(const struct probe_result *res, char *buf,
+			     size_t len)
+{
+	const struct probe_core *ref = reference_core(res);
+	const struct memtype *mt = &res->memtype;
+	char where[32], kernel[64] = "", list[128];
+	double worst;
+	int n = slow_cores(res, list, sizeof(list), &worst);
+	size_t l;
+
+	if (ref->cpu >= 0)
+		snprintf(where, sizeof(where), "chosen core %d", ref->cpu);
+	else
+		snprintf(where, sizeof(where), "unpinned");
+	if (memtype_known(res))
+		snprintf(kernel, sizeof(kernel), "; the kernel maps it %s%s",
+			 mt->name, mt->mixed ? " (in part)" : "");
+	if (memtype_known(res) && mt->kind == MEMTYPE_WRITE_COMBINING &&
+	    !mt->mixed)
+		/* The kernel says the mapping is right: the device is slow. */
+		snprintf(buf, len,
+			 "writing the framebuffer takes %.0fx as long as RAM "
+			 "(%s: %.1f ms a frame; write-combining memory takes "
+			 "1-3x), although the kernel maps it write-combining: "
+			 "the device or its bus is slow, not the mapping",
+			 ref->ratio, where, ref->frame_ms);
+	else
+		snprintf(buf, len,
+			 "the whole framebuffer mapping looks uncached: "
+			 "writing it takes %.0fx as long as RAM (%s: %.1f ms a "
+			 "frame; write-combining memory takes 1-3x)%s; %s",
+			 ref->ratio, where, ref->frame_ms, kernel,
+			 platform_uncached_hint());
+	l = strlen(buf);
+	if (n && l < len)
+		snprintf(buf + l, len - l, "; core%s %s slower still (up to "
+			 "%.0fx), avoided", n > 1 ? "s" : "", list, worst);
+}
+
+bool probe_warning(const struct probe_result *res, char *buf, size_t len)
+{
+	const struct probe_core *ch = chosen_core(res);
+	char list[128];
+	double worst;
+	int n;
+
+	if (probe_uncached(res)) {
+		uncached_warning(res, buf, len);
+		return true;
+	}
+	n = slow_cores(res, list, sizeof(list), &worst);
 	if (!n)
 		return false;
 	snprintf(buf, len,
@@ -547,6 +655,43 @@ static const char *verdict(const struct probe_result *res,
 	return buf;
 }
 
+/* The whole mapping: the kernel's memory type and the verdict on it. */
+static void print_mapping(const struct probe_result *res, FILE *f)
+{
+	const struct probe_core *ref = reference_core(res);
+	const struct memtype *mt = &res->memtype;
+	bool uc = memtype_known(res) && (mt->kind == MEMTYPE_UNCACHED ||
+					 mt->kind == MEMTYPE_UNCACHED_MINUS);
+	char where[32];
+
+	if (res->phys_len) {
+		fprintf(f, "video memory: 0x%" PRIx64 "-0x%" PRIx64
+			   " (%" PRIu64 " KiB)",
+			res->phys_start, res->phys_start + res->phys_len - 1,
+			res->phys_len >> 10);
+		if (memtype_known(res))
+			fprintf(f, "; the kernel maps it %s%s%s", mt->name,
+				mt->mixed ? " (in part: other types too)" : "",
+				mt->partial ? " (listed in part)" : "");
+		fputc('\n', f);
+	}
+	if (!ref)
+		return;
+	if (ref->cpu >= 0)
+		snprintf(where, sizeof(where), "on core %d", ref->cpu);
+	else
+		snprintf(where, sizeof(where), "unpinned");
+	if (probe_uncached(res))
+		fprintf(f, "mapping: looks uncached: %.0fx RAM %s, above %.0fx "
+			   "(write-combining video memory takes 1-3x)\n",
+			ref->ratio, where, PROBE_UNCACHED_RATIO);
+	else if (uc)
+		fprintf(f, "mapping: %.1fx RAM %s although %s: the writes are "
+			   "combined all the same (a write-combining MTRR, or "
+			   "an emulated device)\n",
+			ref->ratio, where, mt->name);
+}
+
 void probe_print_table(const struct probe_result *res,
 		       const struct output *out, int configured_cpu, FILE *f)
 {
@@ -621,6 +766,7 @@ void probe_print_table(const struct probe_result *res,
 	if (res->main_cpu >= 0)
 		fprintf(f, "; main thread on core %d", res->main_cpu);
 	fprintf(f, "; probe took %.0f ms\n", res->elapsed_ms);
+	print_mapping(res, f);
 	if (configured_cpu >= 0) {
 		if (platform_cpu_online(configured_cpu)) {
 			fprintf(f, "configured: core %d (--cpu or config) "
@@ -669,10 +815,37 @@ static const char *state_name(enum probe_state s)
 	return "?";
 }
 
+static void print_json_memtype(const struct probe_result *res, FILE *f)
+{
+	const struct memtype *mt = &res->memtype;
+
+	if (res->phys_len)
+		fprintf(f, "  \"video_memory\": {\"start\": %" PRIu64
+			   ", \"length\": %" PRIu64 "},\n",
+			res->phys_start, res->phys_len);
+	else
+		fprintf(f, "  \"video_memory\": null,\n");
+	fprintf(f, "  \"memtype\": ");
+	if (memtype_known(res)) {
+		fprintf(f, "{\"name\": ");
+		json_str(f, mt->name);
+		fprintf(f, ", \"mixed\": %s, \"partial\": %s}",
+			mt->mixed ? "true" : "false",
+			mt->partial ? "true" : "false");
+	} else {
+		fprintf(f, "null");
+	}
+	fprintf(f, ",\n  \"memtype_note\": ");
+	if (!memtype_known(res))
+		json_str(f, res->memtype_why);
+	else
+		fprintf(f, "null");
+}
+
 void probe_print_json(const struct probe_result *res,
 		      const struct output *out, int configured_cpu, FILE *f)
 {
-	char fbuf[64], warn[512];
+	char fbuf[64], warn[PROBE_WARNING_LEN];
 	int i;
 
 	fprintf(f, "{\n  \"output\": ");
@@ -705,6 +878,9 @@ void probe_print_json(const struct probe_result *res,
 		json_str(f, warn);
 	else
 		fprintf(f, "null");
+	fprintf(f, ",\n  \"uncached\": %s,\n  \"uncached_ratio\": %.1f,\n",
+		probe_uncached(res) ? "true" : "false", PROBE_UNCACHED_RATIO);
+	print_json_memtype(res, f);
 	fprintf(f, ",\n  \"elapsed_ms\": %.3f,\n  \"cores\": [",
 		res->elapsed_ms);
 	for (i = 0; i < res->ncores; i++) {
@@ -738,7 +914,7 @@ int probe_command(const struct options *o)
 	struct output out;
 	struct output desc;
 	struct probe_result res;
-	char warn[512];
+	char warn[PROBE_WARNING_LEN];
 	int ret;
 
 	if (signals_setup() < 0)

@@ -280,6 +280,12 @@ static int map_device(struct output *out, struct fb_priv *p)
 	out->map = p->mem + pgoff + (size_t)v->yoffset * line +
 		   (size_t)v->xoffset * Bpp;
 	out->readable = false;
+	/* Deferred-io drivers (the DRM fbdev emulation) report 0: a shadow
+	 * in RAM, no device range. */
+	if (p->fix.smem_start) {
+		out->phys_start = p->fix.smem_start;
+		out->phys_len = p->fix.smem_len;
+	}
 	return 0;
 }
 

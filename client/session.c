@@ -312,17 +312,23 @@ static void in_quit(void *ctx)
 
 /* --- Output events (VT switching) --- */
 
+/* Another console takes the screen: the blitter leaves the mapping, the
+ * input lets go of the devices that console needs. */
 static void out_suspend(void *ctx)
 {
 	struct session *s = ctx;
 
 	blit_suspend(&s->blit);
+	if (s->have_input && s->in.impl->suspend)
+		s->in.impl->suspend(&s->in);
 }
 
 static void out_resume(void *ctx)
 {
 	struct session *s = ctx;
 
+	if (s->have_input && s->in.impl->resume)
+		s->in.impl->resume(&s->in);
 	blit_resume(&s->blit);
 }
 

@@ -1,8 +1,9 @@
 /* vncfb bench: drive the real pipeline (libvncclient -> shadow -> damage ->
  * pinned blitter -> output) against deterministic workloads and time every
  * update; measure the references (memcpy, bare decode, each core) in the
- * same run and print them as ratios. This file plans the runs and drives
- * them; bench_meter.c measures one connection, bench_report.c reports. */
+ * same run and print them as ratios. This file plans the runs, drives
+ * them and compares them with their references; bench_meter.c measures one
+ * connection, bench_report.c reports. */
 #include "config.h"
 
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include "platform.h"
 #include "probe.h"
 #include "signals.h"
+#include "stats.h"
 
 #define DEFAULT_OUTPUT "mem:1920x1080:xrgb8888"
 /* Raw on loopback costs the server least, so the numbers are about vncfb
@@ -252,6 +254,102 @@ static void plan_view(const struct bench *b, struct run *r)
 	}
 }
 
+/* updates/s of r against o: the median over rounds of the ratio of their
+ * slices (same length, measured back to back), so that a burst of load
+ * from elsewhere weighs on one round, not on the result. NAN when no
+ * round has updates on both sides. */
+static double paired_ratio(const struct run *r, const struct run *o)
+{
+	size_t k, n = 0, max = r->slice_updates.n;
+	double *v, ret = NAN;
+
+	v = malloc((max ? max : 1) * sizeof(*v));
+	if (!v)
+		return NAN;
+	for (k = 0; k < max && k < o->slice_updates.n; k++)
+		if (o->slice_updates.v[k] > 0)
+			v[n++] = (double)r->slice_updates.v[k] /
+				 (double)o->slice_updates.v[k];
+	if (n > 0)
+		ret = stats_median_double(v, n);
+	free(v);
+	return ret;
+}
+
+/* A scaled fit run against the 1:1 run on its core: full-frame passes. */
+static void fit_ratios(struct run *r, const struct run *o)
+{
+	r->unscaled = o;
+	if (r->s_full_cpu.n && o->s_full_cpu.n && o->s_full_cpu.median)
+		r->r_fit_cpu =
+		    (double)r->s_full_cpu.median / (double)o->s_full_cpu.median;
+	if (r->s_full.n && o->s_full.n && o->s_full.median)
+		r->r_fit_wall =
+		    (double)r->s_full.median / (double)o->s_full.median;
+}
+
+/* Summarise every run and set its ratios against its references. */
+static void compare(struct bench *b)
+{
+	int i, j;
+
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+
+		stats_summarize(&r->total, &r->s_total);
+		stats_summarize(&r->decode, &r->s_decode);
+		stats_summarize(&r->queue, &r->s_queue);
+		stats_summarize(&r->blit, &r->s_blit);
+		stats_summarize(&r->pass_ns, &r->s_pass);
+		stats_summarize(&r->pass_cpu, &r->s_pass_cpu);
+		stats_summarize(&r->full_ns, &r->s_full);
+		stats_summarize(&r->full_cpu, &r->s_full_cpu);
+		stats_summarize(&r->memcpy_ns, &r->s_memcpy);
+	}
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		uint64_t best = 0;
+
+		if (r->kind == RUN_BARE)
+			continue;
+		for (j = 0; j < b->n_runs; j++) {
+			struct run *o = &b->runs[j];
+
+			if (o->workload != r->workload)
+				continue;
+			if (r->kind == RUN_PIPELINE && r->scaled &&
+			    o->kind == RUN_PIPELINE && !o->scaled &&
+			    o->cpu == r->cpu)
+				fit_ratios(r, o);
+			/* The fit workload's two streams have a reference
+			 * each; scaled and 1:1 are no rivals for /best. */
+			if (o->scaled != r->scaled)
+				continue;
+			if (o->kind == RUN_BARE)
+				r->r_bare = paired_ratio(r, o);
+			if (r->kind == RUN_PIPELINE && o->kind == RUN_MEMCPY &&
+			    o->cpu == r->cpu) {
+				r->ref = o;
+				if (r->s_pass.n && o->s_pass.n &&
+				    o->s_pass.median)
+					r->r_memcpy = (double)r->s_pass.median /
+						      (double)o->s_pass.median;
+				if (r->s_pass_cpu.n && o->s_pass_cpu.n &&
+				    o->s_pass_cpu.median)
+					r->r_memcpy_cpu =
+					    (double)r->s_pass_cpu.median /
+					    (double)o->s_pass_cpu.median;
+			}
+			if (o->kind == RUN_PIPELINE && o->cpu >= 0 &&
+			    o->s_pass.n && (!best || o->s_pass.median < best))
+				best = o->s_pass.median;
+		}
+		if (r->kind == RUN_PIPELINE && best && r->s_pass.n &&
+		    b->n_cpus > 1)
+			r->r_best = (double)r->s_pass.median / (double)best;
+	}
+}
+
 static void free_runs(struct bench *b)
 {
 	int i;
@@ -397,6 +495,7 @@ int bench_run(struct options *o)
 			}
 		b.n_runs += nconf;
 	}
+	compare(&b);
 	bench_report(&b);
 	ret = 0;
 out_runs:

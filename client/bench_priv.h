@@ -121,8 +121,9 @@ struct bench {
  * (logged). */
 int bench_measure(struct bench *b, struct run *r, double seg_s);
 
-/* Summarise, compare and report every run: the tables, histograms and
- * targets on b->rep, JSON and CSV where asked (bench_report.c). */
+/* Report every run, summarised and compared (bench.c): the tables,
+ * histograms and targets on b->rep, JSON and CSV where asked
+ * (bench_report.c). */
 void bench_report(struct bench *b);
 /* The run's workload, "remote" for a remote server. */
 const char *bench_workload_name(const struct run *r);

@@ -1,6 +1,6 @@
-/* vncfb bench's reports: the runs summarised and compared with their
- * references (ratios), as tables, latency histograms and targets for the
- * reader, and as JSON and CSV for tools. */
+/* vncfb bench's reports: the runs, summarised and compared with their
+ * references (in bench.c), as tables, latency histograms and targets
+ * for the reader, and as JSON and CSV for tools. */
 #include "config.h"
 
 #include <math.h>
@@ -125,101 +125,6 @@ static double cpu_pct(const struct run *r)
 static double cpu_us_per_update(const struct run *r, uint64_t ns)
 {
 	return r->updates ? (double)ns / 1e3 / (double)r->updates : NAN;
-}
-
-/* updates/s of r against o: the median over rounds of the ratio of their
- * slices (same length, measured back to back), so that a burst of load
- * from elsewhere weighs on one round, not on the result. NAN when no
- * round has updates on both sides. */
-static double paired_ratio(const struct run *r, const struct run *o)
-{
-	size_t k, n = 0, max = r->slice_updates.n;
-	double *v, ret = NAN;
-
-	v = malloc((max ? max : 1) * sizeof(*v));
-	if (!v)
-		return NAN;
-	for (k = 0; k < max && k < o->slice_updates.n; k++)
-		if (o->slice_updates.v[k] > 0)
-			v[n++] = (double)r->slice_updates.v[k] /
-				 (double)o->slice_updates.v[k];
-	if (n > 0)
-		ret = stats_median_double(v, n);
-	free(v);
-	return ret;
-}
-
-/* A scaled fit run against the 1:1 run on its core: full-frame passes. */
-static void fit_ratios(struct run *r, const struct run *o)
-{
-	r->unscaled = o;
-	if (r->s_full_cpu.n && o->s_full_cpu.n && o->s_full_cpu.median)
-		r->r_fit_cpu =
-		    (double)r->s_full_cpu.median / (double)o->s_full_cpu.median;
-	if (r->s_full.n && o->s_full.n && o->s_full.median)
-		r->r_fit_wall =
-		    (double)r->s_full.median / (double)o->s_full.median;
-}
-
-static void compute_ratios(struct bench *b)
-{
-	int i, j;
-
-	for (i = 0; i < b->n_runs; i++) {
-		struct run *r = &b->runs[i];
-
-		stats_summarize(&r->total, &r->s_total);
-		stats_summarize(&r->decode, &r->s_decode);
-		stats_summarize(&r->queue, &r->s_queue);
-		stats_summarize(&r->blit, &r->s_blit);
-		stats_summarize(&r->pass_ns, &r->s_pass);
-		stats_summarize(&r->pass_cpu, &r->s_pass_cpu);
-		stats_summarize(&r->full_ns, &r->s_full);
-		stats_summarize(&r->full_cpu, &r->s_full_cpu);
-		stats_summarize(&r->memcpy_ns, &r->s_memcpy);
-	}
-	for (i = 0; i < b->n_runs; i++) {
-		struct run *r = &b->runs[i];
-		uint64_t best = 0;
-
-		if (r->kind == RUN_BARE)
-			continue;
-		for (j = 0; j < b->n_runs; j++) {
-			struct run *o = &b->runs[j];
-
-			if (o->workload != r->workload)
-				continue;
-			if (r->kind == RUN_PIPELINE && r->scaled &&
-			    o->kind == RUN_PIPELINE && !o->scaled &&
-			    o->cpu == r->cpu)
-				fit_ratios(r, o);
-			/* The fit workload's two streams have a reference
-			 * each; scaled and 1:1 are no rivals for /best. */
-			if (o->scaled != r->scaled)
-				continue;
-			if (o->kind == RUN_BARE)
-				r->r_bare = paired_ratio(r, o);
-			if (r->kind == RUN_PIPELINE && o->kind == RUN_MEMCPY &&
-			    o->cpu == r->cpu) {
-				r->ref = o;
-				if (r->s_pass.n && o->s_pass.n &&
-				    o->s_pass.median)
-					r->r_memcpy = (double)r->s_pass.median /
-						      (double)o->s_pass.median;
-				if (r->s_pass_cpu.n && o->s_pass_cpu.n &&
-				    o->s_pass_cpu.median)
-					r->r_memcpy_cpu =
-					    (double)r->s_pass_cpu.median /
-					    (double)o->s_pass_cpu.median;
-			}
-			if (o->kind == RUN_PIPELINE && o->cpu >= 0 &&
-			    o->s_pass.n && (!best || o->s_pass.median < best))
-				best = o->s_pass.median;
-		}
-		if (r->kind == RUN_PIPELINE && best && r->s_pass.n &&
-		    b->n_cpus > 1)
-			r->r_best = (double)r->s_pass.median / (double)best;
-	}
 }
 
 static void fmt_ms(char *buf, size_t len, const struct summary *s, uint64_t v)
@@ -884,7 +789,6 @@ void bench_report(struct bench *b)
 
 	for (i = 0; i < b->n_runs; i++)
 		format_encodings(b, &b->runs[i]);
-	compute_ratios(b);
 	print_tables(b);
 	for (i = 0; i < b->n_runs; i++)
 		if (b->runs[i].kind == RUN_PIPELINE)

@@ -159,6 +159,7 @@ struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));
 	struct pixfmt sfmt;
+	int err;
 
 	if (!p) {
 		log_error("cannot allocate the pipeline");
@@ -170,15 +171,25 @@ struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 	p->cpu = cfg->choose_cpu ? probe_pick_core(cfg->out, cfg->samples)
 				 : cfg->cpu;
 	pixfmt_shadow_for(&cfg->out->fmt, &sfmt);
-	if (shadow_init(&p->shadow, &sfmt) < 0)
+	err = shadow_init(&p->shadow, &sfmt);
+	if (err < 0) {
+		log_error("cannot set up the shadow buffer: %s",
+			  strerror(-err));
 		goto fail_free;
+	}
 	cursor_init(&p->cursor);
 	if (!p->drawn)
 		return p;
-	if (damage_init(&p->damage) < 0)
+	err = damage_init(&p->damage);
+	if (err < 0) {
+		log_error("cannot set up the damage set: %s", strerror(-err));
 		goto fail_shadow;
-	if (blit_init(&p->blit, cfg->out, &p->shadow, &p->damage, p->cpu) < 0)
+	}
+	err = blit_init(&p->blit, cfg->out, &p->shadow, &p->damage, p->cpu);
+	if (err < 0) {
+		log_error("cannot set up the blitter: %s", strerror(-err));
 		goto fail_damage;
+	}
 	blit_set_scale(&p->blit, cfg->scale, cfg->zoom);
 	blit_set_cursor(&p->blit, &p->cursor);
 	if (cfg->on_pass)

@@ -16,13 +16,15 @@
 
 struct output;
 
-/* What an output's main-thread events (VT switches) ask of the session. */
+/* What an output's main-thread events (VT switches) ask of the session,
+ * which passes them on to the blitter and the input (input.h). */
 struct output_events {
 	void *ctx;
-	/* Stop drawing; returns once the blitter no longer touches the
-	 * mapping. */
+	/* Another console takes the screen: stop drawing and let go of the
+	 * input; returns once the blitter no longer touches the mapping. */
 	void (*suspend)(void *ctx);
-	/* Drawing may resume; the whole screen must be redrawn. */
+	/* Ours again: take the input back; drawing may resume, and the
+	 * whole screen must be redrawn. */
 	void (*resume)(void *ctx);
 };
 

@@ -13,12 +13,14 @@
 
 #include "clock.h"
 #include "console.h"
+#include "json.h"
 #include "log.h"
 #include "opts.h"
 #include "output.h"
 #include "platform.h"
 #include "probe.h"
 #include "signals.h"
+#include "stats.h"
 
 /* Long enough for a core to leave its idle clock; short enough that many
  * cores still start quickly. */
@@ -127,26 +129,10 @@ static void write_ram(const struct job *j, uint32_t rows)
 	clobber(j->ram);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Median of v[0..n-1] in ns; sorts v. */
-static double median_ns(uint64_t *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_u64);
-	if (n % 2)
-		return (double)v[n / 2];
-	return ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
-}
-
 static double median_so_far(const uint64_t *v, int n, uint64_t *tmp)
 {
 	memcpy(tmp, v, (size_t)n * sizeof(*v));
-	return median_ns(tmp, n);
+	return stats_median_u64(tmp, (size_t)n);
 }
 
 /* Rows per sample on this core: about SAMPLE_TARGET_NS of writing, from
@@ -235,8 +221,10 @@ static void *probe_thread(void *arg)
 	c->samples = n;
 	c->sample_rows = rows;
 	/* Per row, then in the units of the table: one whole stripe. */
-	c->fb_ms = median_ns(j->fb_ns, n) / rows * j->stripe_rows / 1e6;
-	c->ram_ms = median_ns(j->ram_ns, n) / rows * j->stripe_rows / 1e6;
+	c->fb_ms = stats_median_u64(j->fb_ns, (size_t)n) / rows *
+		   j->stripe_rows / 1e6;
+	c->ram_ms = stats_median_u64(j->ram_ns, (size_t)n) / rows *
+		    j->stripe_rows / 1e6;
 	c->state = stopped ? PROBE_STOPPED : PROBE_MEASURED;
 	c->elapsed_ms = (double)(monotonic_ns() - t0) / 1e6;
 	if (j->out->impl->flush) {
@@ -784,22 +772,6 @@ void probe_print_table(const struct probe_result *res,
 	}
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static const char *state_name(enum probe_state s)
 {
 	switch (s) {
@@ -849,10 +821,10 @@ void probe_print_json(const struct probe_result *res,
 	int i;
 
 	fprintf(f, "{\n  \"output\": ");
-	json_str(f, out->impl->name);
+	json_write_string(f, out->impl->name);
 	fprintf(f, ",\n  \"width\": %u,\n  \"height\": %u,\n  \"format\": ",
 		res->width, res->height);
-	json_str(f, pixfmt_name(&out->fmt, fbuf, sizeof(fbuf)));
+	json_write_string(f, pixfmt_name(&out->fmt, fbuf, sizeof(fbuf)));
 	fprintf(f,
 		",\n  \"stripe_rows\": %u,\n  \"stripe_bytes\": %zu,\n"
 		"  \"samples\": %d,\n  \"budgeted\": %s,\n"
@@ -867,7 +839,7 @@ void probe_print_json(const struct probe_result *res,
 	else
 		fprintf(f, "  \"chosen\": null,\n");
 	fprintf(f, "  \"reason\": ");
-	json_str(f, res->reason);
+	json_write_string(f, res->reason);
 	fprintf(f, ",\n  \"configured_cpu\": ");
 	if (configured_cpu >= 0)
 		fprintf(f, "%d", configured_cpu);
@@ -875,7 +847,7 @@ void probe_print_json(const struct probe_result *res,
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"warning\": ");
 	if (probe_warning(res, warn, sizeof(warn)))
-		json_str(f, warn);
+		json_write_string(f, warn);
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"uncached\": %s,\n  \"uncached_ratio\": %.1f,\n",
@@ -890,7 +862,7 @@ void probe_print_json(const struct probe_result *res,
 			i ? "," : "", c->cpu, state_name(c->state));
 		if (c->state == PROBE_PIN_FAILED) {
 			fprintf(f, ", \"error\": ");
-			json_str(f, strerror(-c->pin_error));
+			json_write_string(f, strerror(-c->pin_error));
 		}
 		if (measured(c))
 			fprintf(f,
@@ -907,6 +879,62 @@ void probe_print_json(const struct probe_result *res,
 		fputc('}', f);
 	}
 	fprintf(f, "\n  ]\n}\n");
+}
+
+/* The placement decision, for every command that starts a blit thread:
+ * what probe_run chose, with the table at debug level, the warning and
+ * one line saying where the thread goes and why. */
+int probe_pick_core(struct output *out, int samples)
+{
+	struct probe_result res;
+	const struct probe_core *slowest = NULL, *ch = NULL;
+	char warn[512];
+	int i, cpu;
+
+	if (probe_run(out, samples, &res) < 0) {
+		log_warn("the core probe failed: the blit thread runs "
+			 "unpinned");
+		return -1;
+	}
+	for (i = 0; i < res.ncores; i++) {
+		const struct probe_core *c = &res.cores[i];
+
+		if (!measured(c))
+			continue;
+		log_debug("probe: core %d: fb %.3f ms, RAM %.3f ms per %u-row "
+			  "stripe, ratio %.1f, %.2f ms per frame, %d samples, "
+			  "ran on core %d",
+			  c->cpu, c->fb_ms, c->ram_ms, res.stripe_rows,
+			  c->ratio, c->frame_ms, c->samples, c->ran_on);
+		if (c->cpu == res.chosen)
+			ch = c;
+		else if (!slowest || c->frame_ms > slowest->frame_ms)
+			slowest = c;
+	}
+	if (probe_warning(&res, warn, sizeof(warn)))
+		log_warn("%s", warn);
+	cpu = res.chosen;
+	if (res.pin_denied) {
+		log_warn("cannot pin threads to cores (%s)%s%s: the blit "
+			 "thread runs unpinned",
+			 strerror(-res.pin_error),
+			 platform_pin_hint() ? "; " : "",
+			 platform_pin_hint() ? platform_pin_hint() : "");
+	} else if (ch && slowest) {
+		log_info("blit thread on core %d: %s, %.2f ms per frame there "
+			 "(slowest: core %d, %.2f ms); probe took %.0f ms",
+			 cpu, res.reason, ch->frame_ms, slowest->cpu,
+			 slowest->frame_ms, res.elapsed_ms);
+	} else if (ch) {
+		log_info("blit thread on core %d (%.2f ms per frame there)",
+			 cpu, ch->frame_ms);
+	} else {
+		log_warn("the core probe found no usable core (%s): the blit "
+			 "thread runs unpinned",
+			 res.reason);
+	}
+	probe_free(&res);
+	return cpu;
 }
 
 int probe_command(const struct options *o)

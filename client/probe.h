@@ -125,6 +125,12 @@ void probe_print_table(const struct probe_result *res,
 void probe_print_json(const struct probe_result *res,
 		      const struct output *out, int configured_cpu, FILE *f);
 
+/* --cpu auto: probe out (open, not yet drawn by a blitter) with samples
+ * per core (as probe_run) and return the core for the blit thread, or -1
+ * to leave it unpinned (pinning not permitted, no usable core, the probe
+ * failed). Logs the choice and why (the table at debug level). */
+int probe_pick_core(struct output *out, int samples);
+
 /* Online cores vncfb may use (platform_cpu_online: online and inside its
  * affinity) as a list like "0-3,6", for messages. */
 void probe_online_list(char *buf, size_t len);

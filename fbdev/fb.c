@@ -388,13 +388,12 @@ static int fbdev_dispatch(struct output *out, const struct output_events *ev)
 		if (e == VT_EV_RELEASE) {
 			if (!p->vt.active)
 				continue;
-			/* The blitter must be out of the mapping before the
-			 * kernel hands the screen to someone else. */
+			/* The blitter must be out of the mapping, and the
+			 * input off the keyboard, before the kernel hands
+			 * the screen to someone else. */
 			ev->suspend(ev->ctx);
-			evdev_vt_suspend(true);
 			ret = vt_ack_release(&p->vt);
 			if (ret < 0) {
-				evdev_vt_suspend(false);
 				ev->resume(ev->ctx);
 				return ret;
 			}
@@ -405,7 +404,6 @@ static int fbdev_dispatch(struct output *out, const struct output_events *ev)
 			 * palette. */
 			if (p->cmap_ours)
 				cmap_put(p, p->new_r, p->new_g, p->new_b);
-			evdev_vt_suspend(false);
 			ev->resume(ev->ctx);
 			log_debug("VT %d acquired", p->vt.num);
 		}

@@ -23,10 +23,6 @@ int fbdev_format_from_bitfields(unsigned bpp, unsigned r_off, unsigned r_len,
 				unsigned g_off, unsigned g_len, unsigned b_off,
 				unsigned b_len, struct pixfmt *f);
 
-/* The VT was released (true) or acquired again (false): the input lets go
- * of its grabs and of the keys held, so the other VT gets the keyboard. */
-void evdev_vt_suspend(bool suspended);
-
 /* --- keyboard translation (kbd.c) --- */
 
 /* The QEMU/XT scancode of an evdev key code (0xe0-prefixed codes as

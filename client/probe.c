@@ -800,7 +800,7 @@ static void print_json_memtype(const struct probe_result *res, FILE *f)
 	fprintf(f, "  \"memtype\": ");
 	if (memtype_known(res)) {
 		fprintf(f, "{\"name\": ");
-		json_str(f, mt->name);
+		json_write_string(f, mt->name);
 		fprintf(f, ", \"mixed\": %s, \"partial\": %s}",
 			mt->mixed ? "true" : "false",
 			mt->partial ? "true" : "false");
@@ -809,7 +809,7 @@ static void print_json_memtype(const struct probe_result *res, FILE *f)
 	}
 	fprintf(f, ",\n  \"memtype_note\": ");
 	if (!memtype_known(res))
-		json_str(f, res->memtype_why);
+		json_write_string(f, res->memtype_why);
 	else
 		fprintf(f, "null");
 }
@@ -888,7 +888,7 @@ int probe_pick_core(struct output *out, int samples)
 {
 	struct probe_result res;
 	const struct probe_core *slowest = NULL, *ch = NULL;
-	char warn[512];
+	char warn[PROBE_WARNING_LEN];
 	int i, cpu;
 
 	if (probe_run(out, samples, &res) < 0) {

@@ -47,6 +47,9 @@ struct vnc_client {
 	bool no_password;	/* the server asked, we had none */
 	bool asked_password;	/* the server wanted VNC authentication */
 	const char *tls_refused;	/* why the security type was refused */
+	char refused_buf[128];	/* tls_refused's text when it is made */
+	const uint32_t *schemes;	/* the security types offered */
+	int nschemes;
 	struct tlsguard tls;	/* what libvncclient's TLS leaves behind */
 	uint64_t rx_ns;		/* socket seen readable (vnc_dispatch entry) */
 	char name[LOG_TEXT_SIZE];	/* the desktop name, made visible */
@@ -94,6 +97,12 @@ static void capture(const char *fmt, va_list ap)
 	log_debug("libvncclient: %s", last_msg);
 }
 
+/* The client whose InitialiseRFBConnection runs now (main thread), for
+ * the log hook below; NULL outside it. */
+static struct vnc_client *handshaking;
+
+static void refuse_scheme(struct vnc_client *vc, uint32_t scheme);
+
 __attribute__((format(printf, 1, 2)))
 static void lib_log(const char *fmt, ...)
 {
@@ -102,6 +111,20 @@ static void lib_log(const char *fmt, ...)
 	va_start(ap, fmt);
 	capture(fmt, ap);
 	va_end(ap);
+	/* An RFB 3.3 server dictates the security type, and libvncclient
+	 * 0.9.14 then runs whatever it names, whether vncfb offered it or
+	 * not: Apple's and UltraVNC's Diffie-Hellman types hand the
+	 * server's key length to libgcrypt, which abort()s on a bad one
+	 * (found by the fuzzer). The library names the type here, before
+	 * it acts on it: the one place vncfb can say no. */
+	if (handshaking && strcmp(fmt, "Selected Security Scheme %d\n") == 0) {
+		int scheme;
+
+		va_start(ap, fmt);
+		scheme = va_arg(ap, int);
+		va_end(ap);
+		refuse_scheme(handshaking, (uint32_t)scheme);
+	}
 }
 
 static struct vnc_client *from_cl(rfbClient *cl)
@@ -456,13 +479,56 @@ static void set_security(struct vnc_client *vc)
 	static const uint32_t insecure[] = { rfbVeNCrypt, rfbTLS, rfbVncAuth,
 					     rfbNoAuth };
 
-	if (vc->cfg.ca_file)
-		SetClientAuthSchemes(vc->cl, verified,
-				     vc->cfg.insecure ? 2 : 1);
-	else if (vc->cfg.insecure)
-		SetClientAuthSchemes(vc->cl, insecure, 4);
-	else
-		SetClientAuthSchemes(vc->cl, normal, 3);
+	if (vc->cfg.ca_file) {
+		vc->schemes = verified;
+		vc->nschemes = vc->cfg.insecure ? 2 : 1;
+	} else if (vc->cfg.insecure) {
+		vc->schemes = insecure;
+		vc->nschemes = 4;
+	} else {
+		vc->schemes = normal;
+		vc->nschemes = 3;
+	}
+	SetClientAuthSchemes(vc->cl, vc->schemes, vc->nschemes);
+}
+
+static const char *scheme_name(uint32_t scheme)
+{
+	switch (scheme) {
+	case rfbTLS:
+		return "TLS";
+	case rfbVeNCrypt:
+		return "VeNCrypt";
+	case rfbSASL:
+		return "SASL";
+	case rfbARD:
+		return "Apple Remote Desktop";
+	case rfbMSLogon:
+		return "UltraVNC MS-Logon";
+	case rfbUltraMSLogonII:
+		return "UltraVNC MS-Logon II";
+	}
+	return "unknown";
+}
+
+/* A security type the server chose that vncfb did not offer ends the
+ * handshake before libvncclient acts on it: what it has buffered is
+ * dropped and the socket shut, so its next read fails. */
+static void refuse_scheme(struct vnc_client *vc, uint32_t scheme)
+{
+	int i;
+
+	if (scheme == rfbConnFailed)
+		return;
+	for (i = 0; i < vc->nschemes; i++)
+		if (vc->schemes[i] == scheme)
+			return;
+	snprintf(vc->refused_buf, sizeof(vc->refused_buf),
+		 "dictates security type %u (%s), which vncfb did not offer",
+		 scheme, scheme_name(scheme));
+	vc->tls_refused = vc->refused_buf;
+	vc->cl->buffered = 0;
+	shutdown(vc->cl->sock, SHUT_RDWR);
 }
 
 /* What the negotiated security type is not allowed to be; NULL if fine.
@@ -955,7 +1021,9 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	vc->in_handshake = true;
 	tlsguard_arm(&vc->tls);
 	hold_signals(&sigs);
+	handshaking = vc;
 	ok = InitialiseRFBConnection(cl);
+	handshaking = NULL;
 	release_signals(&sigs);
 	tlsguard_disarm(&vc->tls);
 	if (!ok) {

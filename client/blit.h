@@ -16,6 +16,7 @@
 #include "output.h"
 #include "scale.h"
 #include "shadow.h"
+#include "view.h"
 
 struct cursor;
 
@@ -124,7 +125,7 @@ bool blit_edge_pan(struct blitter *b, int sx, int sy);
  * desktop's edges allow. True when the view moved. Main thread. */
 bool blit_center(struct blitter *b, int rx, int ry);
 
-/* A copy of the mapping (struct view in scale.h). Main thread, or with
+/* A copy of the mapping (struct view in view.h). Main thread, or with
  * the blitter's lock held (blit thread). */
 void blit_get_view(struct blitter *b, struct view *out);
 /* The screen rectangle showing remote rectangle r, clipped to the screen

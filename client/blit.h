@@ -14,11 +14,11 @@
 
 #include "damage.h"
 #include "output.h"
-#include "scale.h"
 #include "shadow.h"
 #include "view.h"
 
 struct cursor;
+struct scaler;
 
 /* Per-pass timing, for vncfb bench. */
 struct blit_stats {
@@ -49,8 +49,7 @@ struct blitter {
 	enum scale_mode mode;	/* --scale */
 	unsigned zoom;
 	struct view view;	/* remote -> screen; written on the main thread */
-	struct scaler scaler;	/* for view when not 1:1 */
-	bool scaled;		/* scaler is set up for view */
+	struct scaler *scaler;	/* for view when not 1:1, else NULL */
 	uint8_t *row;		/* conversion / zero row, blit thread */
 	uint8_t *srow;		/* one scaled row in the shadow's format */
 	size_t row_size;

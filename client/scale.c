@@ -1,8 +1,10 @@
-/* Scaling: the row scalers (pixel replication and an area-averaging box
- * filter), with SSE2, SSSE3 and AVX2 kernels. */
+/* The scaler: C, SSE2, SSSE3 and AVX2 kernels, set-up (filter tables,
+ * the path for a ratio, the kernel set for the CPU) and drawing rows. */
 #include "config.h"
 
+#include <assert.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,89 @@
 #endif
 
 #include "scale.h"
+
+/* Filter tables for one axis: output i is the sum over k < taps of
+ * w[i * taps + k] * source[start[i] + k] / 65536. */
+struct scale_axis {
+	uint32_t src, dst;
+	unsigned taps;
+	unsigned real_taps; /* taps before padding to even */
+	uint32_t unit;	    /* src / gcd(src, dst): what wi sum to */
+	int32_t *start;
+	uint16_t *w;
+	uint16_t *wi; /* exact overlaps, in 1/unit of an output */
+};
+
+/* The gather path, for reductions up to about 5:3 (and any enlargement):
+ * a horizontal pass per source row (cached) in groups of 4 outputs, each
+ * group gathering its taps from one 8-pixel window, then a vertical pass
+ * per output row. Exact (byte weights, one rounded division by unit_x *
+ * unit_y) where the ratio's reduced terms are small, as 1080p to 720p
+ * (3:2 on both axes); wide (below) otherwise. */
+struct scale_exact {
+	uint32_t groups; /* ceil(dw / 4) */
+	int32_t *gsrc;	 /* per group: first pixel of its window */
+	uint32_t *gidx;	 /* per group and pair: 8 window indices */
+	int8_t *gw;	 /* per group and pair: 32 weights */
+	/* wide: ratios too fine for byte weights. The same windows with
+	 * 15-bit weights (gw16, 32 per group, summing to 32768), the rows
+	 * in 8.8 fixed point and the vertical weights of y.w: within 1 of
+	 * the box filter instead of exact. */
+	bool wide;
+	int16_t *gw16;
+	unsigned pairs;	      /* tap pairs per output: gidx, gw and gw16 hold
+			       * this many sets of 8 / 32 / 32 per group */
+	uint8_t *gpairs;      /* per group: the sets it needs (1 or 2) */
+	uint32_t uniform;     /* groups [0, uniform) repeat group 0... */
+	uint32_t step;	      /* ...each window step pixels further */
+	size_t ahead;	      /* bytes to the source row to prefetch */
+	uint16_t bias, magic; /* round(x / N) = (x + bias) * magic >> */
+	unsigned shift;	      /* (16 + shift) */
+	unsigned slots;	      /* cached horizontal rows */
+	int16_t *h;
+	const int16_t **hrows;
+	uint8_t *line;	     /* groups * 16 bytes */
+	int32_t *tag;	     /* source row held by each slot, -1: none */
+	const uint8_t *csrc; /* what the cache was computed for */
+	uint32_t cg0, cg1;
+};
+
+/* Integer ratios on both axes (zoom, identity) replicate pixels in any
+ * format; anything else averages areas on 8-bit channels (32 bpp formats
+ * with byte channels directly, others through xrgb8888 and back):
+ * through the gather path where it applies and the kernels have it
+ * (exact), else a vertical then horizontal fixed-point filter (vsum,
+ * hsum). */
+struct scaler {
+	struct pixfmt fmt;
+	uint32_t rw, rh, dw, dh;
+	bool replicate;
+	bool bytewise; /* 32 bpp, channels on byte boundaries */
+	bool fast16;   /* 16 bpp little-endian, 4..8 bits a channel */
+	struct scale_axis x, y;
+	const struct kernels *kern; /* the set chosen at creation */
+	bool exact; /* use the gather path e (struct scale_exact) */
+	struct scale_exact e;
+	uint16_t *hw;	      /* x weights, each repeated per channel */
+	uint16_t *vsum;	      /* vertical sums, 4 per source pixel */
+	uint8_t *conv;	      /* source rows as xrgb8888 (!bytewise) */
+	uint8_t *line;	      /* one output row as xrgb8888 (!bytewise) */
+	uint32_t *lut;	      /* 8/16 bpp value -> xrgb8888 */
+	uint32_t *pack;	      /* 3 x 256: channel value -> its bits */
+	const uint8_t **rowp; /* per-row tap lists, y.taps long */
+	uint16_t *roww;
+	/* Both axes exactly 3:2 and bytewise, with kernels that have it:
+	 * output rows 2k and 2k+1 come together from source rows 3k..3k+2
+	 * (see p32 below) and are kept for the next call. */
+	bool p32;
+	uint8_t *p32_line[2];	 /* rows 2k, 2k+1; dw pixels each */
+	const uint8_t *p32_src;	 /* the picture they were drawn from */
+	int64_t p32_pair;	 /* k, -1: none */
+	uint32_t p32_g0, p32_g1; /* output pairs drawn */
+	/* Both axes exactly 2:1 and bytewise: each output row from two
+	 * source rows in one pass (the p21 kernels). */
+	bool p21;
+};
 
 /* --- Kernels ---
  *
@@ -1657,12 +1742,12 @@ static int exact_init(struct scaler *sc)
 	size_t hbytes;
 
 	memset(e, 0, sizeof(*e));
-	if (!kern->hx || ax->real_taps > 4)
+	if (!sc->kern->hx || ax->real_taps > 4)
 		return 1;
 	np = ax->taps / 2;
 	e->wide = ax->unit > 127 || (uint64_t)ax->unit * sc->y.unit > 256 ||
 		  !find_magic(e, ax->unit * sc->y.unit);
-	if (e->wide && !kern->hxw)
+	if (e->wide && !sc->kern->hxw)
 		return 1;
 	e->pairs = np;
 	e->groups = (sc->dw + 3) / 4;
@@ -1808,48 +1893,37 @@ static int lut_init(struct scaler *sc)
 	return 0;
 }
 
-int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
-		uint32_t rh, uint32_t dw, uint32_t dh)
+/* Everything the filtering paths need (not replicate). 0 or -ENOMEM; the
+ * caller frees what was made either way. */
+static int filter_init(struct scaler *sc)
 {
+	const struct pixfmt *fmt = &sc->fmt;
+	uint32_t rw = sc->rw, rh = sc->rh, dw = sc->dw, dh = sc->dh;
 	size_t i;
 	unsigned k;
 	int err;
 
-	memset(sc, 0, sizeof(*sc));
-	if (!rw || !rh || !dw || !dh)
-		return -EINVAL;
-	if (!kern)
-		kern = kernels_best();
-	sc->fmt = *fmt;
-	sc->rw = rw;
-	sc->rh = rh;
-	sc->dw = dw;
-	sc->dh = dh;
-	sc->kern = kern;
-	sc->replicate = dw % rw == 0 && dh % rh == 0;
-	if (sc->replicate)
-		return 0;
 	sc->bytewise = fmt_bytewise(fmt);
 	sc->fast16 = fmt->bpp == 16 && !fmt->big_endian && fmt->r_bits >= 4 &&
 		     fmt->g_bits >= 4 && fmt->b_bits >= 4;
 	if (axis_init(&sc->x, rw, dw, true) < 0 ||
 	    axis_init(&sc->y, rh, dh, false) < 0)
-		goto fail;
+		return -ENOMEM;
 	sc->hw = malloc((size_t)dw * sc->x.taps * 4 * sizeof(*sc->hw));
 	/* Padding taps (weight 0) may read past the last pixel. */
 	sc->vsum = calloc(((size_t)rw + sc->x.taps + 4) * 4, sizeof(*sc->vsum));
 	sc->rowp = calloc(sc->y.taps, sizeof(*sc->rowp));
 	sc->roww = calloc(sc->y.taps, sizeof(*sc->roww));
 	if (!sc->hw || !sc->vsum || !sc->rowp || !sc->roww)
-		goto fail;
+		return -ENOMEM;
 	for (i = 0; i < (size_t)dw * sc->x.taps; i++)
 		for (k = 0; k < 4; k++)
 			sc->hw[i * 4 + k] = sc->x.w[i];
 	err = exact_init(sc);
 	if (err < 0)
-		goto fail;
+		return -ENOMEM;
 	sc->exact = err == 0;
-	sc->p32 = sc->bytewise && kern->p32 &&
+	sc->p32 = sc->bytewise && sc->kern->p32 &&
 		  (uint64_t)rw * 2 == (uint64_t)dw * 3 &&
 		  (uint64_t)rh * 2 == (uint64_t)dh * 3;
 	if (sc->p32) {
@@ -1859,19 +1933,19 @@ int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
 		sc->p32_line[0] = aligned_alloc(64, lb);
 		sc->p32_line[1] = aligned_alloc(64, lb);
 		if (!sc->p32_line[0] || !sc->p32_line[1])
-			goto fail;
+			return -ENOMEM;
 		sc->p32_pair = -1;
 	}
-	sc->p21 = sc->bytewise && kern->p21 && (uint64_t)rw == 2ull * dw &&
+	sc->p21 = sc->bytewise && sc->kern->p21 && (uint64_t)rw == 2ull * dw &&
 		  (uint64_t)rh == 2ull * dh;
 	if (!sc->bytewise) {
 		sc->conv = malloc((size_t)rw * 4 * sc->y.taps);
 		sc->line = malloc((size_t)dw * 4);
 		if (!sc->conv || !sc->line)
-			goto fail;
+			return -ENOMEM;
 		sc->pack = malloc(3 * 256 * sizeof(*sc->pack));
 		if (!sc->pack)
-			goto fail;
+			return -ENOMEM;
 		for (i = 0; i < 256; i++) {
 			sc->pack[i] = chan_round((uint32_t)i, fmt->r_bits)
 				      << fmt->r_shift;
@@ -1881,16 +1955,49 @@ int scaler_init(struct scaler *sc, const struct pixfmt *fmt, uint32_t rw,
 					    << fmt->b_shift;
 		}
 		if (fmt->bpp <= 16 && lut_init(sc) < 0)
-			goto fail;
+			return -ENOMEM;
 	}
 	return 0;
-fail:
-	scaler_finish(sc);
-	return -ENOMEM;
 }
 
-void scaler_finish(struct scaler *sc)
+int scaler_create(struct scaler **out, const struct pixfmt *fmt, uint32_t rw,
+		  uint32_t rh, uint32_t dw, uint32_t dh)
 {
+	struct scaler *sc;
+	int err;
+
+	*out = NULL;
+	if (!rw || !rh || !dw || !dh)
+		return -EINVAL;
+	sc = calloc(1, sizeof(*sc));
+	if (!sc)
+		return -ENOMEM;
+	if (!kern)
+		kern = kernels_best();
+	/* Required of every set; the other kernels are optional. */
+	assert(kern->vsum && kern->hsum && kern->unpack16 && kern->pack16);
+	sc->fmt = *fmt;
+	sc->rw = rw;
+	sc->rh = rh;
+	sc->dw = dw;
+	sc->dh = dh;
+	sc->kern = kern;
+	sc->replicate = dw % rw == 0 && dh % rh == 0;
+	if (!sc->replicate) {
+		err = filter_init(sc);
+		if (err < 0) {
+			scaler_destroy(sc);
+			return err;
+		}
+	}
+	*out = sc;
+	return 0;
+}
+
+void scaler_destroy(struct scaler *sc)
+{
+	if (!sc)
+		return;
 	exact_finish(&sc->e);
 	axis_finish(&sc->x);
 	axis_finish(&sc->y);
@@ -1904,7 +2011,26 @@ void scaler_finish(struct scaler *sc)
 	free(sc->roww);
 	free(sc->p32_line[0]);
 	free(sc->p32_line[1]);
-	memset(sc, 0, sizeof(*sc));
+	free(sc);
+}
+
+enum scaler_path scaler_path(const struct scaler *sc)
+{
+	/* In the order scaler_row tries them. */
+	if (sc->replicate)
+		return SCALER_REPLICATE;
+	if (sc->p32)
+		return SCALER_PAIR32;
+	if (sc->p21)
+		return SCALER_PAIR21;
+	if (sc->exact)
+		return sc->e.wide ? SCALER_WIDE : SCALER_EXACT;
+	return SCALER_GENERAL;
+}
+
+const char *scaler_kernels(const struct scaler *sc)
+{
+	return sc->kern->name;
 }
 
 /* --- Drawing --- */
@@ -1974,8 +2100,7 @@ static void to_xrgb(const struct scaler *sc, const uint8_t *src, uint32_t a,
 		       *eg = lo + 768, *eb = lo + 1024;
 
 	if (sc->fast16) {
-		((const struct kernels *)sc->kern)
-		    ->unpack16(d + a, src + (size_t)a * 2, b - a, f);
+		sc->kern->unpack16(d + a, src + (size_t)a * 2, b - a, f);
 		return;
 	}
 
@@ -2005,7 +2130,7 @@ static void from_xrgb(const struct scaler *sc, const uint8_t *line, uint32_t n,
 	uint32_t i;
 
 	if (sc->fast16) {
-		((const struct kernels *)sc->kern)->pack16(out, s, n, f);
+		sc->kern->pack16(out, s, n, f);
 		return;
 	}
 
@@ -2048,9 +2173,8 @@ static const uint8_t *p32_row(struct scaler *sc, const uint8_t *src,
 	    g0 < sc->p32_g0 || g1 > sc->p32_g1) {
 		const uint8_t *r0 = src + (size_t)3 * k * stride;
 
-		((const struct kernels *)sc->kern)
-		    ->p32(sc->p32_line[0], sc->p32_line[1], r0, r0 + stride,
-			  r0 + 2 * stride, g0, g1, false);
+		sc->kern->p32(sc->p32_line[0], sc->p32_line[1], r0, r0 + stride,
+			      r0 + 2 * stride, g0, g1, false);
 		sc->p32_src = src;
 		sc->p32_pair = k;
 		sc->p32_g0 = g0;
@@ -2103,9 +2227,8 @@ static void exact_row(struct scaler *sc, const uint8_t *src, size_t stride,
 			}
 			/* The decoder has just written the shadow on
 			 * another core: fetch two rows ahead. */
-			e->ahead = sc->bytewise && r + 2 < sc->rh
-					   ? 2 * stride
-					   : 0;
+			e->ahead =
+			    sc->bytewise && r + 2 < sc->rh ? 2 * stride : 0;
 			hx(h, row, sc->rw, e, g0, g1);
 			e->tag[slot] = (int32_t)r;
 		}
@@ -2157,9 +2280,8 @@ static void p32_direct(struct scaler *sc, const uint8_t *src, size_t stride,
 	g0 = (x0 + 1) / 2;
 	g1 = x1 / 2;
 	if (g1 > g0)
-		((const struct kernels *)sc->kern)
-		    ->p32(out0 - (size_t)x0 * 4, out1 - (size_t)x0 * 4, r0, r1,
-			  r2, g0, g1, true);
+		sc->kern->p32(out0 - (size_t)x0 * 4, out1 - (size_t)x0 * 4, r0,
+			      r1, r2, g0, g1, true);
 	if (x1 % 2 && x1 - 1 >= x0 + x0 % 2) {
 		p32_one(p, q, r0 + (size_t)g1 * 12, r1 + (size_t)g1 * 12,
 			r2 + (size_t)g1 * 12);
@@ -2182,16 +2304,14 @@ unsigned scaler_direct(struct scaler *sc, const uint8_t *src, size_t stride,
 		const uint8_t *a =
 		    src + (size_t)2 * y * stride + (size_t)x0 * 8;
 
-		((const struct kernels *)sc->kern)
-		    ->p21(out, a, a + stride, x1 - x0, true);
+		sc->kern->p21(out, a, a + stride, x1 - x0, true);
 		return 1;
 	}
 	return 0;
 }
 
-const uint8_t *scaler_row(struct scaler *sc, const uint8_t *src,
-			  size_t stride, uint32_t y, uint32_t x0, uint32_t x1,
-			  uint8_t *out)
+const uint8_t *scaler_row(struct scaler *sc, const uint8_t *src, size_t stride,
+			  uint32_t y, uint32_t x0, uint32_t x1, uint8_t *out)
 {
 	const uint8_t **rows = sc->rowp;
 	uint16_t *wts = sc->roww;
@@ -2213,8 +2333,7 @@ const uint8_t *scaler_row(struct scaler *sc, const uint8_t *src,
 		const uint8_t *a =
 		    src + (size_t)2 * y * stride + (size_t)x0 * 8;
 
-		((const struct kernels *)sc->kern)
-		    ->p21(out, a, a + stride, x1 - x0, false);
+		sc->kern->p21(out, a, a + stride, x1 - x0, false);
 		return out;
 	}
 	if (sc->exact) {
@@ -2244,16 +2363,15 @@ const uint8_t *scaler_row(struct scaler *sc, const uint8_t *src,
 		rows[n] = row;
 		wts[n++] = wy[k];
 	}
-	((const struct kernels *)sc->kern)
-	    ->vsum(sc->vsum, rows, wts, n, (size_t)cx0 * 4, (size_t)cx1 * 4);
+	sc->kern->vsum(sc->vsum, rows, wts, n, (size_t)cx0 * 4,
+		       (size_t)cx1 * 4);
 	if (sc->bytewise) {
-		((const struct kernels *)sc->kern)
-		    ->hsum(out, sc->vsum, sc->x.start, sc->hw, sc->x.taps, x0,
-			   x1);
+		sc->kern->hsum(out, sc->vsum, sc->x.start, sc->hw, sc->x.taps,
+			       x0, x1);
 		return out;
 	}
-	((const struct kernels *)sc->kern)
-	    ->hsum(sc->line, sc->vsum, sc->x.start, sc->hw, sc->x.taps, x0, x1);
+	sc->kern->hsum(sc->line, sc->vsum, sc->x.start, sc->hw, sc->x.taps, x0,
+		       x1);
 	from_xrgb(sc, sc->line, x1 - x0, out);
 	return out;
 }

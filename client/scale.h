@@ -1,6 +1,6 @@
 /* The scaler: draws rows of a remote picture at another size, by pixel
  * replication for integer ratios and by area averaging (a box filter)
- * otherwise, with the fastest kernels the CPU has.
+ * otherwise, with the fastest kernels the CPU has (scale_kern.h).
  *
  * Threads: a scaler's buffers belong to whoever holds the lock guarding
  * it (the blitter's, in blit.c); different scalers are independent.

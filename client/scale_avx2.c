@@ -505,7 +505,11 @@ static void p32_avx2(uint8_t *o0, uint8_t *o1, const uint8_t *r0,
 
 	nt = scale_p32_head(o0, o1, r0, r1, r2, &g, g1, nt);
 	for (; g + 8 <= g1; g += 8) {
-		scale_p32_ahead(r0, r1, r2, g);
+		size_t at = (size_t)g * 12 + SCALE_AHEAD;
+
+		scale_ahead(r0 + at);
+		scale_ahead(r1 + at);
+		scale_ahead(r2 + at);
 		p32_block_avx2(r0, r1, r2, (size_t)g * 12, &t0, &b0);
 		p32_block_avx2(r0, r1, r2, (size_t)g * 12 + 48, &t1, &b1);
 		store32(o0 + (size_t)g * 8, t0, nt);

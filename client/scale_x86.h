@@ -37,22 +37,13 @@ static inline bool scale_p32_head(uint8_t *o0, uint8_t *o1, const uint8_t *r0,
 
 /* A step reads at most 1.5 lines of each source row: two lines at p keep
  * every line asked for. A prefetch never faults, so past the picture's
- * end is harmless. */
+ * end is harmless. Call it from the kernel's loop itself: GCC 12 dropped
+ * every prefetch of the 3:2 kernels while a helper (p32_ahead) made these
+ * calls for their three rows, always_inline or not. */
 static inline void scale_ahead(const uint8_t *p)
 {
 	_mm_prefetch((const char *)p, _MM_HINT_T0);
 	_mm_prefetch((const char *)p + 64, _MM_HINT_T0);
-}
-
-/* The three source rows of pairs g.. of the 3:2 path, SCALE_AHEAD on. */
-static inline void scale_p32_ahead(const uint8_t *r0, const uint8_t *r1,
-				   const uint8_t *r2, uint32_t g)
-{
-	size_t at = (size_t)g * 12 + SCALE_AHEAD;
-
-	scale_ahead(r0 + at);
-	scale_ahead(r1 + at);
-	scale_ahead(r2 + at);
 }
 
 /* The outputs before o's first whole cache line (nt), in C; *nt stays

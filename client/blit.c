@@ -11,6 +11,7 @@
 #include "cursor.h"
 #include "log.h"
 #include "platform.h"
+#include "scale.h"
 #include "statusline.h"
 
 int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
@@ -52,9 +53,8 @@ int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
 
 void blit_finish(struct blitter *b)
 {
-	if (b->scaled)
-		scaler_finish(&b->scaler);
-	b->scaled = false;
+	scaler_destroy(b->scaler);
+	b->scaler = NULL;
 	free(b->row);
 	free(b->srow);
 	b->row = NULL;
@@ -129,12 +129,13 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 	unsigned obpp = pixfmt_bytes(&o->fmt), sbpp = pixfmt_bytes(&s->fmt);
 	bool same = pixfmt_equal(&o->fmt, &s->fmt);
 	/* Rows the scaler can store straight into the mapping. */
-	bool direct = b->scaled && (b->scaler.p32 || b->scaler.p21) && same &&
-		      output_direct(o);
+	bool direct = b->scaler && same && output_direct(o) &&
+		      (scaler_path(b->scaler) == SCALER_PAIR32 ||
+		       scaler_path(b->scaler) == SCALER_PAIR21);
 	int32_t y;
 
-	if (b->scaled)
-		scaler_start(&b->scaler);
+	if (b->scaler)
+		scaler_start(b->scaler);
 	for (y = scr->y; y < scr->y + scr->h; y++) {
 		uint32_t dx0 = (uint32_t)(scr->x - v->dx);
 		uint32_t dy0 = (uint32_t)(y - v->dy);
@@ -144,7 +145,7 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 
 		if (direct) {
 			unsigned n = scaler_direct(
-			    &b->scaler, s->pix, s->stride, dy0, dx0,
+			    b->scaler, s->pix, s->stride, dy0, dx0,
 			    dx0 + (uint32_t)scr->w, dst, o->stride,
 			    (uint32_t)(scr->y + scr->h - y));
 
@@ -153,11 +154,11 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 				continue;
 			}
 		}
-		if (!b->scaled) {
+		if (!b->scaler) {
 			src = s->pix + (size_t)dy0 * s->stride +
 			      (size_t)dx0 * sbpp;
 		} else {
-			src = scaler_row(&b->scaler, s->pix, s->stride, dy0,
+			src = scaler_row(b->scaler, s->pix, s->stride, dy0,
 					 dx0, dx0 + (uint32_t)scr->w, b->srow);
 		}
 		if (same) {
@@ -413,16 +414,13 @@ static void setup_scaler(struct blitter *b)
 	struct view *v = &b->view;
 	int err;
 
-	if (b->scaled)
-		scaler_finish(&b->scaler);
-	b->scaled = false;
+	scaler_destroy(b->scaler);
+	b->scaler = NULL;
 	if (!v->dw || !v->dh || view_identity(v))
 		return;
-	err = scaler_init(&b->scaler, &s->fmt, v->rw, v->rh, v->dw, v->dh);
-	if (err == 0) {
-		b->scaled = true;
+	err = scaler_create(&b->scaler, &s->fmt, v->rw, v->rh, v->dw, v->dh);
+	if (err == 0)
 		return;
-	}
 	log_error("cannot scale %ux%u to %ux%u: %s; showing it 1:1", v->rw,
 		  v->rh, v->dw, v->dh, strerror(-err));
 	view_update(v, SCALE_NONE, 1, v->rw, v->rh, v->sw, v->sh);
@@ -557,8 +555,8 @@ int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb)
 	pthread_mutex_lock(&s->lock);
 	if (!view_current(b) || !view_desktop(v, &desk))
 		desk = (struct rect){ 0, 0, 0, 0 };
-	if (b->scaled)
-		scaler_start(&b->scaler);
+	if (b->scaler)
+		scaler_start(b->scaler);
 	for (y = 0; y < o->height; y++) {
 		uint8_t *d = rgb + (size_t)y * o->width * 3;
 		const uint8_t *row = NULL;
@@ -578,8 +576,8 @@ int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb)
 		    (int32_t)y >= desk.y + desk.h)
 			continue;
 		/* The shadow through the same mapping the blitter uses. */
-		if (b->scaled) {
-			row = scaler_row(&b->scaler, s->pix, s->stride,
+		if (b->scaler) {
+			row = scaler_row(b->scaler, s->pix, s->stride,
 					 (uint32_t)((int32_t)y - v->dy),
 					 (uint32_t)(desk.x - v->dx),
 					 (uint32_t)(desk.x - v->dx + desk.w),

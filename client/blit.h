@@ -14,10 +14,11 @@
 
 #include "damage.h"
 #include "output.h"
-#include "scale.h"
 #include "shadow.h"
+#include "view.h"
 
 struct cursor;
+struct scaler;
 
 /* Per-pass timing, for vncfb bench. */
 struct blit_stats {
@@ -48,8 +49,7 @@ struct blitter {
 	enum scale_mode mode;	/* --scale */
 	unsigned zoom;
 	struct view view;	/* remote -> screen; written on the main thread */
-	struct scaler scaler;	/* for view when not 1:1 */
-	bool scaled;		/* scaler is set up for view */
+	struct scaler *scaler;	/* for view when not 1:1, else NULL */
 	uint8_t *row;		/* conversion / zero row, blit thread */
 	uint8_t *srow;		/* one scaled row in the shadow's format */
 	size_t row_size;
@@ -124,7 +124,7 @@ bool blit_edge_pan(struct blitter *b, int sx, int sy);
  * desktop's edges allow. True when the view moved. Main thread. */
 bool blit_center(struct blitter *b, int rx, int ry);
 
-/* A copy of the mapping (struct view in scale.h). Main thread, or with
+/* A copy of the mapping (struct view in view.h). Main thread, or with
  * the blitter's lock held (blit thread). */
 void blit_get_view(struct blitter *b, struct view *out);
 /* The screen rectangle showing remote rectangle r, clipped to the screen

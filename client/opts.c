@@ -13,7 +13,7 @@
 #include "opts.h"
 #include "output.h"
 #include "platform.h"
-#include "scale.h"
+#include "view.h"
 #include "vnc.h"
 
 void opts_defaults(struct options *o)

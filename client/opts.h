@@ -37,7 +37,7 @@ struct options {
 	char *input;		/* --input DEV,... */
 	char *keymap;		/* layout[:variant] */
 	bool server_cursor;
-	/* --scale none|fit|fill|N (enum scale_mode in scale.h) */
+	/* --scale none|fit|fill|N (enum scale_mode in view.h) */
 	int scale_mode;
 	unsigned scale_zoom;
 	/* Reliability and security */

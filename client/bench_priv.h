@@ -16,7 +16,7 @@
 #include "opts.h"
 #include "output.h"
 #include "pixfmt.h"
-#include "scale.h"
+#include "view.h"
 #include "stats.h"
 
 /* Cores one bench measures at most (--cpu each), unpinned included. */

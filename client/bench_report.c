@@ -15,7 +15,7 @@
 #include "json.h"
 #include "output.h"
 #include "pixfmt.h"
-#include "scale.h"
+#include "view.h"
 #include "stats.h"
 
 #define HIST_ROWS 24

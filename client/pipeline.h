@@ -18,7 +18,7 @@
 #include "blit.h"
 #include "damage.h"
 #include "output.h"
-#include "scale.h"
+#include "view.h"
 #include "shadow.h"
 #include "vnc.h"
 

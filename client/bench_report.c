@@ -15,8 +15,8 @@
 #include "json.h"
 #include "output.h"
 #include "pixfmt.h"
-#include "view.h"
 #include "stats.h"
+#include "view.h"
 
 #define HIST_ROWS 24
 /* Width of the "run" column, at least. */

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""vncfb's DRM/KMS output on a real kernel (qemu VM from ../shared/vm,
+through console_vm.run_case): the picture pixel-exact at the connector's
+mode and at one chosen with --mode, page flips and the one-buffer
+DIRTYFB path, VT switching (DRM master dropped and taken back), the CRTC
+and fbcon's picture back after SIGTERM and SIGKILL, and each error as one
+line with exit status 1 and the console untouched.
+
+usage: drm_vm.py CASE   (CASE: bochs, virtio)
+Exit 0 pass, 77 when qemu or the VM scripts are absent, 1 fail.
+"""
+import re
+import sys
+
+from console_vm import run_case
+
+# Text on tty1 that must be there again after vncfb (fbcon kept).
+TEXT = r'''
+for i in 1 2 3 4 5 6 7 8; do
+	echo '########################################' > /dev/tty1
+done
+'''
+
+# The supervisor (vncfb's child) restores once vncfb is gone; let it.
+WAIT_GONE = r'''
+i=0; while [ -n "$(pidof vncfb)" ] && [ $i -lt 100 ]; do i=$((i+1)); sleep 0.1; done
+'''
+
+
+def same_lines(ref, tags):
+    """A check: the probe line of each tag equals ref's (the CRTC and VT
+    as they were before vncfb)."""
+    def check(out):
+        fails = []
+        want = re.search(r'^%s (.*)$' % ref, out, re.M)
+        if not want:
+            return ['no %s line' % ref]
+        for t in tags:
+            m = re.search(r'^%s (.*)$' % t, out, re.M)
+            if not m or m.group(1) != want.group(1):
+                fails.append('%s: %s, expected %s (as before vncfb)' % (
+                    t, m.group(1) if m else 'missing', want.group(1)))
+        if not fails:
+            print('%s: all as before vncfb (%s)' % (
+                ', '.join(tags), want.group(1)))
+        return fails
+    return check
+
+
+def checks(*fns):
+    return lambda out: sum((f(out) for f in fns), [])
+
+
+CASES = {
+    # bochs-drm: the connector's preferred mode (1024x768, from --res),
+    # page flips; the errors; a VT switch away and back; SIGTERM and
+    # SIGKILL give fbcon's CRTC and picture back.
+    'bochs': {
+        'vm': ['--fb', 'bochs', '--res', '1024x768', '--fbcon', 'keep',
+               '--mouse', 'ps2', '--screendump', '{tmp}/z.ppm'],
+        'srv': [],
+        'bins': ['tests/vm/drmpeek'],
+        'guest': TEXT + r'''
+drmpeek crtc | sed 's/^/BEFORE /'
+kdprobe /dev/tty1 | sed 's/^/BEFOREVT /'
+log STAGE pre
+sleep 3
+# Each error: one line, exit 1, the console as it was.
+vncfb -o drm:/dev/dri/card9 127.0.0.1::$P 2>&1; log "NODEV $?"
+vncfb --connector HDMI-A-1 127.0.0.1::$P 2>&1; log "NOCONN $?"
+vncfb --mode 1000x700 127.0.0.1::$P 2>&1; log "NOMODE $?"
+drmpeek hold 60 > /tmp/hold.log 2>&1 & H=$!
+waitfor /tmp/hold.log HOLDING 20
+vncfb -o drm 127.0.0.1::$P 2>&1; log "MASTER $?"
+# The default output goes to fbdev then, and -v says why.
+vncfb -v --exit-after 1 127.0.0.1::$P > /tmp/vfb.log 2>&1; log "FALLBACK $?"
+grep -E 'default output|output fbdev' /tmp/vfb.log
+kill $H; wait $H
+# A user outside the group that owns the card.
+echo 'video:x:44:' >> /etc/group
+chgrp video /dev/dri/card0; chmod 660 /dev/dri/card0
+su -s /bin/sh nobody -c "HOME=/tmp vncfb -o drm 127.0.0.1::$P" 2>&1
+log "PERM $?"
+drmpeek crtc | sed 's/^/AFTERBAD /'
+kdprobe /dev/tty1 | sed 's/^/AFTERBADVT /'
+# The fallback run above had the server's first update.
+start_vncfb /tmp/v1.log 2
+log STAGE drawn
+waitfor /tmp/srv.log 'KEY 0 0x7a' 60
+kdprobe /dev/tty1 | sed 's/^/DURING /'
+kill -TERM $V; wait $V; log "EXIT1 $?"
+drmpeek crtc | sed 's/^/AFTERTERM /'
+kdprobe /dev/tty1 | sed 's/^/AFTERTERMVT /'
+log STAGE term
+sleep 3
+start_vncfb /tmp/v2.log 3
+kill -KILL $V; wait $V; log "EXIT2 $?"
+''' + WAIT_GONE + r'''
+drmpeek crtc | sed 's/^/AFTERKILL /'
+kdprobe /dev/tty1 | sed 's/^/AFTERKILLVT /'
+''',
+        'events': [
+            'wait STAGE pre', 'screendump {tmp}/pre.ppm',
+            'wait STAGE drawn', 'sleep 2.5', 'screendump {tmp}/a.ppm',
+            'key ctrl alt f2', 'wait VT 1 released timeout=60', 'sleep 1',
+            'screendump {tmp}/b.ppm',
+            'key ctrl alt f1', 'wait VT 1 acquired timeout=60', 'sleep 2',
+            'screendump {tmp}/c.ppm',
+            'type z',
+            'wait STAGE term', 'screendump {tmp}/t.ppm',
+        ],
+        # b: the other VT's text console, not the picture; t and z:
+        # fbcon's picture as before vncfb (after SIGTERM, SIGKILL).
+        'dumps': {'a': True, 'b': False, 'c': True},
+        'same_dumps': [('pre', 't'), ('pre', 'z')],
+        # Ctrl+Alt go to the server and are released at the switch,
+        # in either order.
+        'keys': [(1, 0xffe3), (1, 0xffe9), (0, 0xffe3), (0, 0xffe9),
+                 (1, 0x7a), (0, 0x7a)],
+        'keys_sorted': True,
+        'ptrs': [],
+        'probes': {'DURING': 'KDMODE graphics VTMODE process ACTIVE 1',
+                   'BEFOREVT': 'KDMODE text VTMODE auto ACTIVE 1'},
+        'check': same_lines('BEFORE', ['AFTERBAD', 'AFTERTERM',
+                                       'AFTERKILL']),
+        'exits': {'NODEV': 1, 'NOCONN': 1, 'NOMODE': 1, 'MASTER': 1,
+                  'FALLBACK': 0, 'PERM': 1, 'EXIT1': 0, 'EXIT2': 137},
+        'log': [
+            'vncfb: /dev/dri/card9: no such device (is a KMS driver',
+            'vncfb: /dev/dri/card0: no connector HDMI-A-1 (Virtual-1 '
+            'connected)',
+            'vncfb: /dev/dri/card0: Virtual-1 has no mode 1000x700 (it has '
+            '1024x768@',
+            'vncfb: /dev/dri/card0: another program is the DRM master',
+            'default output: drm not used: /dev/dri/card0: another program',
+            'default output: fbdev',
+            "vncfb: /dev/dri/card0: permission denied (add the user to the "
+            "'video' group",
+            'default output: drm', 'output drm 1024x768 xrgb8888',
+            'two buffers, page flips'],
+    },
+}
+
+
+def vt_probes(case):
+    """The VT lines after each run are as before vncfb too."""
+    prev = case['check']
+    case['check'] = checks(prev, same_lines(
+        'BEFOREVT', ['AFTERBADVT', 'AFTERTERMVT', 'AFTERKILLVT']))
+
+
+vt_probes(CASES['bochs'])
+
+
+def main():
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print('usage: drm_vm.py %s' % '|'.join(CASES), file=sys.stderr)
+        return 2
+    return run_case('drm-' + sys.argv[1], CASES[sys.argv[1]])
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -391,10 +391,15 @@ static int open_card(struct output *out, struct drm_priv *p,
 		ret = -ENODEV;
 		goto out;
 	}
+	if (ci < 0 && s->connector[0]) {
+		fail(out, "%s: connector %s has no display connected (%s)",
+		     path, s->connector, names);
+		ret = -ENODEV;
+		goto out;
+	}
 	if (ci < 0) {
-		fail(out, "%s: no display connected (%s)%s", path,
-		     n ? names : "no connectors",
-		     s->connector[0] ? "" : ": plug one in");
+		fail(out, "%s: no display connected (%s): plug one in", path,
+		     n ? names : "no connectors");
 		ret = -ENODEV;
 		goto out;
 	}

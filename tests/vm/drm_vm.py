@@ -139,6 +139,78 @@ kdprobe /dev/tty1 | sed 's/^/AFTERKILLVT /'
             'default output: drm', 'output drm 1024x768 xrgb8888',
             'two buffers, page flips'],
     },
+    # virtio-gpu at a mode chosen with --mode: page flips with the local
+    # cursor moved about (the buffer that missed a move must not keep
+    # the cursor's old place), then one buffer and DIRTYFB, scaled to
+    # fit; the previous mode back after each; the probe table; a
+    # connector with no display on it.
+    'virtio': {
+        'vm': ['--fb', 'virtio', '--fbcon', 'keep', '--mouse', 'usb',
+               '--qemu-arg=-global', '--qemu-arg=virtio-vga.max_outputs=2',
+               '--screendump', '{tmp}/z.ppm'],
+        'srv': ['--size', '800x600', '--cursor'],
+        'bins': ['tests/vm/drmpeek'],
+        'guest': TEXT + r'''
+drmpeek crtc | sed 's/^/BEFORE /'
+log STAGE pre
+sleep 3
+vncfb --connector Virtual-2 127.0.0.1::$P 2>&1; log "NOTCONN $?"
+vncfb probe -o drm > /tmp/probe.log 2>&1; log "PROBE $?"
+grep '^output' /tmp/probe.log
+VARGS='--connector virtual-1 --mode 800x600'
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+waitfor /tmp/srv.log 'PTR 700 500 0' 60
+sleep 2
+log STAGE moved
+waitfor /tmp/srv.log 'KEY 0 0x71' 60
+kill -TERM $V; wait $V; log "EXIT1 $?"
+drmpeek crtc | sed 's/^/AFTERTERM /'
+log STAGE term
+sleep 3
+# One buffer, DIRTYFB, the desktop scaled to fit 640x480; a server
+# without the cursor, so the picture is the server's alone.
+testserver --size 800x600 > /tmp/srv2.log 2>&1 &
+waitfor /tmp/srv2.log READY 20
+P2=$(sed -n 's/^READY //p' /tmp/srv2.log)
+setsid -c vncfb -v -o drm:buffers=1 --mode 640x480 --scale fit \
+	127.0.0.1::$P2 < /dev/tty1 > /tmp/v2.log 2>&1 &
+V=$!
+waitfor /tmp/srv2.log SENT 60
+sleep 3
+log STAGE single
+waitfor /tmp/srv2.log 'KEY 0 0x77' 60
+kill -TERM $V; wait $V; log "EXIT2 $?"
+drmpeek crtc | sed 's/^/AFTERSINGLE /'
+''',
+        'events': [
+            'wait STAGE pre', 'screendump {tmp}/pre.ppm',
+            'wait STAGE drawn', 'sleep 2.5', 'screendump {tmp}/a.ppm',
+            # The tablet's 0..32767 over 0..799 and 0..599: the last is
+            # 700,500.
+            'abs 8192 8192', 'sleep 0.5', 'abs 16384 24576', 'sleep 0.5',
+            'abs 28707 27352', 'wait STAGE moved timeout=60',
+            'screendump {tmp}/d.ppm', 'key q',
+            'wait STAGE term', 'screendump {tmp}/t.ppm',
+            'wait STAGE single', 'screendump {tmp}/s.ppm', 'key w',
+        ],
+        'dumps': {'a': True, 'd': True, 's': 'fit'},
+        'cursor': {'a': (0, 0), 'd': (700, 500)},
+        'same_dumps': [('pre', 't'), ('pre', 'z')],
+        # srv's keys (the single-buffer run's go to srv2, waited for).
+        'keys': [(1, 0x71), (0, 0x71)],
+        'ptrs': [],
+        'probes': {},
+        'check': same_lines('BEFORE', ['AFTERTERM', 'AFTERSINGLE']),
+        'exits': {'NOTCONN': 1, 'PROBE': 0, 'EXIT1': 0, 'EXIT2': 0},
+        'log': [
+            'vncfb: /dev/dri/card0: connector Virtual-2 has no display '
+            'connected (Virtual-1 connected, Virtual-2 disconnected)',
+            'output drm 1280x800 xrgb8888',
+            'Virtual-1, 800x600@60, CRTC',
+            'output drm 800x600 xrgb8888', 'two buffers, page flips',
+            'Virtual-1, 640x480@60, CRTC', 'one buffer, dirty-fb'],
+    },
 }
 
 

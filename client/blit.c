@@ -265,8 +265,17 @@ static uint64_t draw_status(struct blitter *b, bool drew, struct rect *rects,
 		bytes = statusline_draw(b->out, b->status, b->row);
 		b->status_shown = true;
 	} else if (b->status_shown) {
+		struct rect cur, both;
+
 		bytes = blit_draw_screen(b, &bar);
 		b->status_shown = false;
+		/* That took the cursor away where it was over the bar. */
+		if (b->cursor && cursor_drawn_rect(b->cursor, &cur) &&
+		    rect_intersect(&cur, &bar, &both)) {
+			cursor_invalidate(b->cursor);
+			bytes += cursor_blit(b->cursor, b, NULL, 0, false, rects,
+					     n);
+		}
 	}
 	b->status_dirty = false;
 	if (bytes)
@@ -316,8 +325,9 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 	       struct blit_stats *st)
 {
 	/* Damage or the whole screen, what the back buffer missed, the
-	 * cursor's two places and the status line. */
-	struct rect out_rects[DAMAGE_MAX_RECTS + BLIT_MAX_CHANGED + 4];
+	 * cursor's two places (twice, when the status line goes) and the
+	 * status line. */
+	struct rect out_rects[DAMAGE_MAX_RECTS + BLIT_MAX_CHANGED + 6];
 	/* What the pass changes on the screen (for the next pass). */
 	struct rect changed[BLIT_MAX_CHANGED], was, scr;
 	int i, n = 0, nchanged = 0, before;

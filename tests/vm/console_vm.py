@@ -159,7 +159,8 @@ chgrp input /dev/input/event*; chmod 660 /dev/input/event*
 (while sleep 0.5; do
 	chgrp input /dev/input/event* && chmod 660 /dev/input/event*
 done) &
-VARGS='--user vnc'
+# The fbdev emulation, not the drm output the default would pick.
+VARGS='--user vnc -o fbdev'
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
 waitfor /tmp/srv.log 'KEY 0 0x78' 90
@@ -315,6 +316,7 @@ fbpeek /dev/fb0 cmap | sed 's/^/AFTERKILL /'
         'vm': ['--fb', 'bochs', '--res', '1024x768', '--mouse', 'usb'],
         'srv': ['--size', '1600x1000'],
         'guest': r'''
+VARGS='-o fbdev'
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
 waitfor /tmp/srv.log 'PTR [0-9]* [0-9]* 1$' 90

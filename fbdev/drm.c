@@ -3,9 +3,13 @@
  * it was put back on exit, DRM master given up while another VT is shown.
  *
  * The blit thread draws into the buffer off the screen, flips, and waits
- * for the flip's event before it draws again, so nothing it writes is ever
- * on the screen half done, and no deferred-io timer stands between a pass
- * and the display. */
+ * until the flip is done before it draws again, so nothing it writes is
+ * ever on the screen half done, and no deferred-io timer stands between a
+ * pass and the display. A flip is a blocking atomic commit of the primary
+ * plane's FB_ID where the driver is atomic: it returns once the new
+ * buffer is being scanned out (at the vblank), on the blit thread itself,
+ * without waking a kernel worker and then us; elsewhere a legacy page flip
+ * and its event. */
 #include "config.h"
 
 #include <dirent.h>
@@ -58,7 +62,12 @@ struct drm_priv {
 	struct drm_buf buf[2];
 	int nbuf;
 	int back;		/* buffer the next pass draws into */
+	/* The CRTC's primary plane and its FB_ID property: atomic flips. */
+	uint32_t plane_id, fb_prop;
+	bool atomic;
 	/* Blit thread: */
+	struct rect rects[DRM_MODE_FB_DIRTY_MAX_CLIPS];
+	int nrects;		/* what present handed over; -1: too many */
 	bool flip_pending;
 	bool dirty_works;	/* DIRTYFB does something (not ENOSYS) */
 	bool monotonic;		/* event times are CLOCK_MONOTONIC */
@@ -178,6 +187,8 @@ static void close_card(struct drm_priv *p)
 	p->nbuf = 0;
 	p->pitch = 0;
 	p->saved_ok = false;
+	p->plane_id = p->fb_prop = 0;
+	p->atomic = false;
 	if (p->fd >= 0)
 		close(p->fd);
 	p->fd = -1;
@@ -265,6 +276,7 @@ static uint32_t pick_format(struct drm_priv *p, drmModeRes *res)
 	for (i = 0; pr && i < pr->count_planes; i++) {
 		drmModePlane *pl = drmModeGetPlane(p->fd, pr->planes[i]);
 		drmModeObjectProperties *props;
+		uint32_t fb_prop = 0;
 		bool primary = false;
 
 		if (!pl)
@@ -278,12 +290,18 @@ static uint32_t pick_format(struct drm_priv *p, drmModeRes *res)
 			if (pp && !strcmp(pp->name, "type"))
 				primary = props->prop_values[k] ==
 					  DRM_PLANE_TYPE_PRIMARY;
+			if (pp && !strcmp(pp->name, "FB_ID"))
+				fb_prop = pp->prop_id;
 			drmModeFreeProperty(pp);
 		}
 		drmModeFreeObjectProperties(props);
-		if (primary && (pl->possible_crtcs & (1u << index)))
+		if (primary && (pl->possible_crtcs & (1u << index)) &&
+		    !p->plane_id) {
 			fourcc = drm_choose_format(pl->formats,
 						   (int)pl->count_formats);
+			p->plane_id = pl->plane_id;
+			p->fb_prop = fb_prop;
+		}
 		drmModeFreePlane(pl);
 	}
 	drmModeFreePlaneResources(pr);
@@ -441,6 +459,9 @@ static int open_card(struct output *out, struct drm_priv *p,
 	ret = take_master(out, p);
 	if (ret < 0)
 		goto out;
+	/* Legacy ioctls keep working with the atomic cap set. */
+	p->atomic = p->plane_id && p->fb_prop &&
+		    drmSetClientCap(p->fd, DRM_CLIENT_CAP_ATOMIC, 1) == 0;
 	save_crtc(p, conns, n);
 	ret = create_buf(out, p, &p->buf[0]);
 	if (ret < 0)
@@ -617,15 +638,15 @@ static void go_single(struct output *out, struct drm_priv *p, int err)
 	shown(p, 0, monotonic_ns());
 }
 
-static void dirty(struct drm_priv *p, const struct rect *rects, int n)
+static void dirty(struct drm_priv *p)
 {
 	drmModeClip clips[DRM_MODE_FB_DIRTY_MAX_CLIPS];
-	int i, k = n < DRM_MODE_FB_DIRTY_MAX_CLIPS ? n : 0;
+	int i, k = p->nrects > 0 ? p->nrects : 0;
 	int ret;
 
 	/* More than the ioctl takes: the whole buffer (no clips). */
 	for (i = 0; i < k; i++) {
-		const struct rect *r = &rects[i];
+		const struct rect *r = &p->rects[i];
 
 		clips[i] = (drmModeClip){ (uint16_t)r->x, (uint16_t)r->y,
 					  (uint16_t)(r->x + r->w),
@@ -636,13 +657,44 @@ static void dirty(struct drm_priv *p, const struct rect *rects, int n)
 	/* ENOSYS: the driver scans out of the buffer itself. */
 	if (ret == -ENOSYS)
 		p->dirty_works = false;
-	else if (ret < 0 && !p->warned) {
+	else if (ret < 0 && ret != -EACCES && !p->warned) {
 		log_warn("drmModeDirtyFB on %s: %s", p->path, strerror(-ret));
 		p->warned = true;
 	}
 }
 
+/* Show buffer b with a blocking atomic commit of the primary plane's
+ * FB_ID. 0 or -errno. */
+static int atomic_flip(struct drm_priv *p, int b)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	int ret;
+
+	if (!req)
+		return -ENOMEM;
+	ret = drmModeAtomicAddProperty(req, p->plane_id, p->fb_prop,
+				       p->buf[b].fb) < 0
+		      ? -EINVAL
+		      : drmModeAtomicCommit(p->fd, req, 0, NULL);
+	drmModeAtomicFree(req);
+	return ret < 0 ? (errno ? -errno : ret) : 0;
+}
+
+/* The pass drew rects: the display work is done in finish, outside the
+ * blitter's locks, because it waits for the display. */
 static void drm_present(struct output *out, const struct rect *rects, int n)
+{
+	struct drm_priv *p = out->priv;
+
+	if (n > DRM_MODE_FB_DIRTY_MAX_CLIPS) {
+		p->nrects = -1;
+		return;
+	}
+	memcpy(p->rects, rects, (size_t)n * sizeof(*rects));
+	p->nrects = n;
+}
+
+static uint64_t drm_finish(struct output *out)
 {
 	struct drm_priv *p = out->priv;
 	int b = p->back, ret;
@@ -651,37 +703,39 @@ static void drm_present(struct output *out, const struct rect *rects, int n)
 	if (atomic_exchange(&p->modeset, false)) {
 		if (set_crtc(out, p, b) == 0)
 			shown(p, b, monotonic_ns());
-		return;
+		return p->shown_ns;
 	}
 	if (p->nbuf == 1) {
 		if (p->dirty_works)
-			dirty(p, rects, n);
+			dirty(p);
 		shown(p, 0, monotonic_ns());
-		return;
+		return p->shown_ns;
 	}
-	ret = drmModePageFlip(p->fd, p->crtc_id, p->buf[b].fb,
-			      DRM_MODE_PAGE_FLIP_EVENT, p);
-	if (ret == 0) {
-		p->flip_pending = true;
-		return;
+	if (p->atomic) {
+		ret = atomic_flip(p, b);
+		if (ret == 0) {
+			shown(p, b, monotonic_ns());
+			return p->shown_ns;
+		}
+	} else {
+		ret = drmModePageFlip(p->fd, p->crtc_id, p->buf[b].fb,
+				      DRM_MODE_PAGE_FLIP_EVENT, p) < 0
+			      ? -errno
+			      : 0;
+		if (ret == 0) {
+			p->flip_pending = true;
+			wait_flip(p);
+			return p->shown_ns;
+		}
 	}
-	ret = -errno;
 	if (ret == -EINVAL || ret == -ENOSYS || ret == -EOPNOTSUPP) {
 		go_single(out, p, -ret);
 	} else if (ret != -EACCES && ret != -EPERM && !p->warned) {
 		/* EACCES: master went with a VT switch under way; the
 		 * switch back redraws. */
-		log_warn("drmModePageFlip on %s: %s", p->path, strerror(-ret));
+		log_warn("page flip on %s: %s", p->path, strerror(-ret));
 		p->warned = true;
 	}
-}
-
-static uint64_t drm_finish(struct output *out)
-{
-	struct drm_priv *p = out->priv;
-
-	if (p->flip_pending)
-		wait_flip(p);
 	return p->shown_ns;
 }
 
@@ -754,8 +808,9 @@ static int drm_open(struct output *out, const char *arg)
 		  drm_mode_hz(&p->mode),
 		  p->mode.type & DRM_MODE_TYPE_PREFERRED ? " (preferred)" : "",
 		  p->crtc_id, (const char *)&p->fourcc,
-		  p->nbuf == 2 ? "two buffers, page flips"
-			       : "one buffer, dirty-fb");
+		  p->nbuf == 1 ? "one buffer, dirty-fb"
+		  : p->atomic  ? "two buffers, page flips (atomic)"
+			       : "two buffers, page flips (events)");
 	return 0;
 fail:
 	drm_close(out);

@@ -86,6 +86,10 @@ kdprobe /dev/tty1 | sed 's/^/AFTERBADVT /'
 # The fallback run above had the server's first update.
 start_vncfb /tmp/v1.log 2
 log STAGE drawn
+# Switched away, vncfb is no longer the master: a display server on the
+# other VT could take the card.
+waitfor /tmp/v1.log 'VT 1 released' 60
+drmpeek hold 0 > /tmp/away.log 2>&1; log "AWAYMASTER $?"
 waitfor /tmp/srv.log 'KEY 0 0x7a' 60
 kdprobe /dev/tty1 | sed 's/^/DURING /'
 kill -TERM $V; wait $V; log "EXIT1 $?"
@@ -124,6 +128,7 @@ kdprobe /dev/tty1 | sed 's/^/AFTERKILLVT /'
         'check': same_lines('BEFORE', ['AFTERBAD', 'AFTERTERM',
                                        'AFTERKILL']),
         'exits': {'NODEV': 1, 'NOCONN': 1, 'NOMODE': 1, 'MASTER': 1,
+                  'AWAYMASTER': 0,
                   'FALLBACK': 0, 'PERM': 1, 'EXIT1': 0, 'EXIT2': 137},
         'log': [
             'vncfb: /dev/dri/card9: no such device (is a KMS driver',
@@ -182,6 +187,26 @@ log STAGE single
 waitfor /tmp/srv2.log 'KEY 0 0x77' 60
 kill -TERM $V; wait $V; log "EXIT2 $?"
 drmpeek crtc | sed 's/^/AFTERSINGLE /'
+# Nothing else puts the CRTC back: fbcon unbound (no forced restore at
+# KD_TEXT), the card kept open (no restore at its last close). Without
+# vncfb's own restore the CRTC would be left off.
+for v in /sys/class/vtconsole/vtcon*; do
+	grep -q 'frame buffer' $v/name && echo 0 > $v/bind
+done
+for sig in TERM KILL; do
+	setsid -c vncfb --mode 640x480 127.0.0.1::$P2 < /dev/tty1 \
+		> /tmp/v3.log 2>&1 &
+	V=$!
+	waitfor /tmp/v3.log 'connected to' 60
+	sleep 1
+	# Opened after vncfb, so vncfb stays the master.
+	exec 9< /dev/dri/card0
+	kill -$sig $V; wait $V; log "EXIT$sig $?"
+	# The supervisor (vncfb's child) restores once vncfb is gone.
+	i=0; while [ -n "$(pidof vncfb)" ] && [ $i -lt 100 ]; do i=$((i+1)); sleep 0.1; done
+	drmpeek crtc | sed "s/^/ALONE$sig /"
+	exec 9<&-
+done
 ''',
         'events': [
             'wait STAGE pre', 'screendump {tmp}/pre.ppm',
@@ -201,8 +226,10 @@ drmpeek crtc | sed 's/^/AFTERSINGLE /'
         'keys': [(1, 0x71), (0, 0x71)],
         'ptrs': [],
         'probes': {},
-        'check': same_lines('BEFORE', ['AFTERTERM', 'AFTERSINGLE']),
-        'exits': {'NOTCONN': 1, 'PROBE': 0, 'EXIT1': 0, 'EXIT2': 0},
+        'check': same_lines('BEFORE', ['AFTERTERM', 'AFTERSINGLE',
+                                       'ALONETERM', 'ALONEKILL']),
+        'exits': {'NOTCONN': 1, 'PROBE': 0, 'EXIT1': 0, 'EXIT2': 0,
+                  'EXITTERM': 0, 'EXITKILL': 137},
         'log': [
             'vncfb: /dev/dri/card0: connector Virtual-2 has no display '
             'connected (Virtual-1 connected, Virtual-2 disconnected)',

@@ -61,18 +61,18 @@ struct drm_priv {
 	uint32_t pitch;
 	struct drm_buf buf[2];
 	int nbuf;
-	int back;		/* buffer the next pass draws into */
+	int back; /* buffer the next pass draws into */
 	/* The CRTC's primary plane and its FB_ID property: atomic flips. */
 	uint32_t plane_id, fb_prop;
 	bool atomic;
 	/* Blit thread: */
 	struct rect rects[DRM_MODE_FB_DIRTY_MAX_CLIPS];
-	int nrects;		/* what present handed over; -1: too many */
+	int nrects; /* what present handed over; -1: too many */
 	bool flip_pending;
-	bool dirty_works;	/* DIRTYFB does something (not ENOSYS) */
-	bool monotonic;		/* event times are CLOCK_MONOTONIC */
-	uint64_t shown_ns;	/* when the last present reached the screen */
-	bool warned;		/* a failing present said so once */
+	bool dirty_works;  /* DIRTYFB does something (not ENOSYS) */
+	bool monotonic;	   /* event times are CLOCK_MONOTONIC */
+	uint64_t shown_ns; /* when the last present reached the screen */
+	bool warned;	   /* a failing present said so once */
 	/* The CRTC must be set (not flipped) at the next present: after a
 	 * VT switch back. Set on the main thread. */
 	atomic_bool modeset;
@@ -81,14 +81,14 @@ struct drm_priv {
 	struct drm_mode_crtc saved;
 	uint32_t saved_conns[MAX_SAVED_CONNS];
 	bool saved_ok;
-	bool ours;		/* we set the CRTC: it goes back on close */
+	bool ours; /* we set the CRTC: it goes back on close */
 	struct vt vt;
 };
 
 /* Say why the output cannot be used: an error, or when the default output
  * only tries it, the reason in out->why (shown under -v). */
 static void fail(struct output *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void fail(struct output *out, const char *fmt, ...)
 {
@@ -105,7 +105,7 @@ static void fail(struct output *out, const char *fmt, ...)
 
 static void destroy_buf(struct drm_priv *p, struct drm_buf *b)
 {
-	struct drm_mode_destroy_dumb d = { .handle = b->handle };
+	struct drm_mode_destroy_dumb d = {.handle = b->handle};
 
 	if (b->map)
 		munmap(b->map, b->size);
@@ -116,38 +116,39 @@ static void destroy_buf(struct drm_priv *p, struct drm_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int create_buf(struct output *out, struct drm_priv *p,
-		      struct drm_buf *b)
+static int create_buf(struct output *out, struct drm_priv *p, struct drm_buf *b)
 {
 	struct drm_mode_create_dumb c = {
-		.width = p->mode.hdisplay,
-		.height = p->mode.vdisplay,
-		.bpp = p->fourcc == DRM_FORMAT_RGB565 ? 16 : 32,
+	    .width = p->mode.hdisplay,
+	    .height = p->mode.vdisplay,
+	    .bpp = p->fourcc == DRM_FORMAT_RGB565 ? 16 : 32,
 	};
-	struct drm_mode_map_dumb m = { 0 };
-	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
+	struct drm_mode_map_dumb m = {0};
+	uint32_t handles[4] = {0}, pitches[4] = {0}, offsets[4] = {0};
 	int err;
 
 	if (drmIoctl(p->fd, DRM_IOCTL_MODE_CREATE_DUMB, &c) < 0) {
 		err = errno;
-		fail(out, "ioctl DRM_IOCTL_MODE_CREATE_DUMB (%ux%u, %u bpp) on "
-			  "%s: %s",
+		fail(out,
+		     "ioctl DRM_IOCTL_MODE_CREATE_DUMB (%ux%u, %u bpp) on "
+		     "%s: %s",
 		     c.width, c.height, c.bpp, p->path, strerror(err));
 		return -err;
 	}
 	b->handle = c.handle;
 	b->size = (size_t)c.size;
 	if (p->pitch && c.pitch != p->pitch) {
-		fail(out, "%s: the dumb buffers came with different pitches "
-			  "(%u, %u bytes)",
+		fail(out,
+		     "%s: the dumb buffers came with different pitches "
+		     "(%u, %u bytes)",
 		     p->path, p->pitch, c.pitch);
 		return -EINVAL;
 	}
 	p->pitch = c.pitch;
 	handles[0] = c.handle;
 	pitches[0] = c.pitch;
-	if (drmModeAddFB2(p->fd, c.width, c.height, p->fourcc, handles,
-			  pitches, offsets, &b->fb, 0) < 0) {
+	if (drmModeAddFB2(p->fd, c.width, c.height, p->fourcc, handles, pitches,
+			  offsets, &b->fb, 0) < 0) {
 		err = errno;
 		b->fb = 0;
 		fail(out, "drmModeAddFB2 (%ux%u %.4s) on %s: %s", c.width,
@@ -162,8 +163,8 @@ static int create_buf(struct output *out, struct drm_priv *p,
 		     strerror(err));
 		return -err;
 	}
-	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      p->fd, (off_t)m.offset);
+	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
+		      (off_t)m.offset);
 	if (b->map == MAP_FAILED) {
 		err = errno;
 		b->map = NULL;
@@ -197,16 +198,15 @@ static void close_card(struct drm_priv *p)
 /* The connectors of res, for the choice; conns[i] stays open. */
 static int list_connectors(struct output *out, struct drm_priv *p,
 			   drmModeRes *res, drmModeConnector **conns,
-			   struct drm_conn_info *info, char *names,
-			   size_t nlen)
+			   struct drm_conn_info *info, char *names, size_t nlen)
 {
 	int i, n = 0;
 	size_t used = 0;
 
 	names[0] = '\0';
 	for (i = 0; i < res->count_connectors && i < MAX_CONNECTORS; i++) {
-		drmModeConnector *c = drmModeGetConnector(p->fd,
-							  res->connectors[i]);
+		drmModeConnector *c =
+		    drmModeGetConnector(p->fd, res->connectors[i]);
 
 		if (!c)
 			continue;
@@ -217,10 +217,9 @@ static int list_connectors(struct output *out, struct drm_priv *p,
 		info[n].nmodes = c->count_modes;
 		if (used + 1 < nlen)
 			used += (size_t)snprintf(
-				names + used, nlen - used, "%s%s %s",
-				used ? ", " : "", info[n].name,
-				info[n].connected ? "connected"
-						  : "disconnected");
+			    names + used, nlen - used, "%s%s %s",
+			    used ? ", " : "", info[n].name,
+			    info[n].connected ? "connected" : "disconnected");
 		if (used >= nlen)
 			used = nlen - 1;
 		n++;
@@ -285,7 +284,7 @@ static uint32_t pick_format(struct drm_priv *p, drmModeRes *res)
 						   DRM_MODE_OBJECT_PLANE);
 		for (k = 0; props && k < props->count_props; k++) {
 			drmModePropertyRes *pp =
-				drmModeGetProperty(p->fd, props->props[k]);
+			    drmModeGetProperty(p->fd, props->props[k]);
 
 			if (pp && !strcmp(pp->name, "type"))
 				primary = props->prop_values[k] ==
@@ -330,10 +329,10 @@ static void save_crtc(struct drm_priv *p, drmModeConnector **conns, int n)
 	memcpy(&p->saved.mode, &cr->mode, sizeof(p->saved.mode));
 	drmModeFreeCrtc(cr);
 	for (i = 0; i < n && k < MAX_SAVED_CONNS && p->saved.fb_id; i++) {
-		drmModeEncoder *e = conns[i]->encoder_id
-					    ? drmModeGetEncoder(
-						      p->fd, conns[i]->encoder_id)
-					    : NULL;
+		drmModeEncoder *e =
+		    conns[i]->encoder_id
+			? drmModeGetEncoder(p->fd, conns[i]->encoder_id)
+			: NULL;
 
 		if (e && e->crtc_id == p->crtc_id)
 			p->saved_conns[k++] = conns[i]->connector_id;
@@ -350,15 +349,16 @@ static int take_master(struct output *out, struct drm_priv *p)
 {
 	if (drmIsMaster(p->fd) || drmSetMaster(p->fd) == 0)
 		return 0;
-	fail(out, "%s: another program is the DRM master (a compositor or X "
-		  "server?): stop it, or start vncfb on a VT of its own",
+	fail(out,
+	     "%s: another program is the DRM master (a compositor or X "
+	     "server?): stop it, or start vncfb on a VT of its own",
 	     p->path);
 	return -EBUSY;
 }
 
 /* Everything up to the buffers, on one card. 0 or -errno (said). */
-static int open_card(struct output *out, struct drm_priv *p,
-		     const char *path, const struct drm_spec *s)
+static int open_card(struct output *out, struct drm_priv *p, const char *path,
+		     const struct drm_spec *s)
 {
 	drmModeConnector *conns[MAX_CONNECTORS];
 	struct drm_conn_info info[MAX_CONNECTORS];
@@ -383,8 +383,9 @@ static int open_card(struct output *out, struct drm_priv *p,
 	}
 	res = drmModeGetResources(p->fd);
 	if (!res) {
-		fail(out, "%s: not a KMS display device (drmModeGetResources: "
-			  "%s)",
+		fail(out,
+		     "%s: not a KMS display device (drmModeGetResources: "
+		     "%s)",
 		     path, strerror(errno));
 		ret = -ENODEV;
 		goto out;
@@ -395,16 +396,16 @@ static int open_card(struct output *out, struct drm_priv *p,
 		goto out;
 	}
 	cap = 0;
-	p->monotonic = drmGetCap(p->fd, DRM_CAP_TIMESTAMP_MONOTONIC, &cap) ==
-			       0 &&
-		       cap;
+	p->monotonic =
+	    drmGetCap(p->fd, DRM_CAP_TIMESTAMP_MONOTONIC, &cap) == 0 && cap;
 	/* The primary plane's format list; without it XRGB8888. */
 	drmSetClientCap(p->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
 	n = list_connectors(out, p, res, conns, info, names, sizeof(names));
 	ci = drm_choose_connector(info, n, s->connector);
 	if (ci == -ENOENT) {
-		fail(out, "%s: no connector %s (%s): --connector names one of "
-			  "these",
+		fail(out,
+		     "%s: no connector %s (%s): --connector names one of "
+		     "these",
 		     path, s->connector, n ? names : "none");
 		ret = -ENODEV;
 		goto out;
@@ -429,13 +430,15 @@ static int open_card(struct output *out, struct drm_priv *p,
 		drm_describe_modes(c->modes, c->count_modes, modes,
 				   sizeof(modes));
 		if (s->hz)
-			fail(out, "%s: %s has no mode %ux%u@%u (it has %s): "
-				  "--mode picks one of these",
+			fail(out,
+			     "%s: %s has no mode %ux%u@%u (it has %s): "
+			     "--mode picks one of these",
 			     path, p->conn_name, s->width, s->height, s->hz,
 			     modes);
 		else
-			fail(out, "%s: %s has no mode %ux%u (it has %s): "
-				  "--mode picks one of these",
+			fail(out,
+			     "%s: %s has no mode %ux%u (it has %s): "
+			     "--mode picks one of these",
 			     path, p->conn_name, s->width, s->height, modes);
 		ret = -EINVAL;
 		goto out;
@@ -450,8 +453,9 @@ static int open_card(struct output *out, struct drm_priv *p,
 	}
 	p->fourcc = pick_format(p, res);
 	if (!p->fourcc) {
-		fail(out, "%s: the display plane of %s takes neither XRGB8888 "
-			  "nor RGB565",
+		fail(out,
+		     "%s: the display plane of %s takes neither XRGB8888 "
+		     "nor RGB565",
 		     path, p->conn_name);
 		ret = -ENOTSUP;
 		goto out;
@@ -541,8 +545,8 @@ static int open_first_card(struct output *out, struct drm_priv *p,
 /* Show buffer i (a mode set): at start and after a VT switch back. */
 static int set_crtc(struct output *out, struct drm_priv *p, int i)
 {
-	if (drmModeSetCrtc(p->fd, p->crtc_id, p->buf[i].fb, 0, 0,
-			   &p->conn_id, 1, &p->mode) < 0) {
+	if (drmModeSetCrtc(p->fd, p->crtc_id, p->buf[i].fb, 0, 0, &p->conn_id,
+			   1, &p->mode) < 0) {
 		int err = errno;
 
 		fail(out, "drmModeSetCrtc (%s, %ux%u@%u) on %s: %s",
@@ -568,9 +572,9 @@ static void on_flip(int fd, unsigned int seq, unsigned int sec,
 		    unsigned int usec, void *data)
 {
 	struct drm_priv *p = data;
-	uint64_t ns = p->monotonic ? (uint64_t)sec * 1000000000u +
-					     (uint64_t)usec * 1000u
-				   : monotonic_ns();
+	uint64_t ns = p->monotonic
+			  ? (uint64_t)sec * 1000000000u + (uint64_t)usec * 1000u
+			  : monotonic_ns();
 
 	p->flip_pending = false;
 	shown(p, p->back, ns);
@@ -579,16 +583,16 @@ static void on_flip(int fd, unsigned int seq, unsigned int sec,
 /* Wait for the pending flip's event. */
 static void wait_flip(struct drm_priv *p)
 {
-	drmEventContext ev = { .version = 2, .page_flip_handler = on_flip };
-	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+	drmEventContext ev = {.version = 2, .page_flip_handler = on_flip};
+	struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
 	uint64_t deadline = monotonic_ns() + FLIP_TIMEOUT_MS * 1000000ull;
 
 	while (p->flip_pending) {
 		uint64_t now = monotonic_ns();
-		int r = now < deadline ? poll(&pfd, 1,
-					      (int)((deadline - now) / 1000000u) +
-						      1)
-				       : 0;
+		int r =
+		    now < deadline
+			? poll(&pfd, 1, (int)((deadline - now) / 1000000u) + 1)
+			: 0;
 
 		if (r > 0) {
 			drmHandleEvent(p->fd, &ev);
@@ -596,8 +600,8 @@ static void wait_flip(struct drm_priv *p)
 			/* A lost event must not stop the picture: take the
 			 * flip as done (a next one that finds it pending
 			 * waits again). */
-			log_warn("%s: no page flip event within %d ms",
-				 p->path, FLIP_TIMEOUT_MS);
+			log_warn("%s: no page flip event within %d ms", p->path,
+				 FLIP_TIMEOUT_MS);
 			p->flip_pending = false;
 			shown(p, p->back, 0);
 		}
@@ -648,12 +652,12 @@ static void dirty(struct drm_priv *p)
 	for (i = 0; i < k; i++) {
 		const struct rect *r = &p->rects[i];
 
-		clips[i] = (drmModeClip){ (uint16_t)r->x, (uint16_t)r->y,
-					  (uint16_t)(r->x + r->w),
-					  (uint16_t)(r->y + r->h) };
+		clips[i] = (drmModeClip){(uint16_t)r->x, (uint16_t)r->y,
+					 (uint16_t)(r->x + r->w),
+					 (uint16_t)(r->y + r->h)};
 	}
-	ret = drmModeDirtyFB(p->fd, p->buf[0].fb, k ? clips : NULL,
-			     (uint32_t)k);
+	ret =
+	    drmModeDirtyFB(p->fd, p->buf[0].fb, k ? clips : NULL, (uint32_t)k);
 	/* ENOSYS: the driver scans out of the buffer itself. */
 	if (ret == -ENOSYS)
 		p->dirty_works = false;
@@ -674,8 +678,8 @@ static int atomic_flip(struct drm_priv *p, int b)
 		return -ENOMEM;
 	ret = drmModeAtomicAddProperty(req, p->plane_id, p->fb_prop,
 				       p->buf[b].fb) < 0
-		      ? -EINVAL
-		      : drmModeAtomicCommit(p->fd, req, 0, NULL);
+		  ? -EINVAL
+		  : drmModeAtomicCommit(p->fd, req, 0, NULL);
 	drmModeAtomicFree(req);
 	return ret < 0 ? (errno ? -errno : ret) : 0;
 }
@@ -720,8 +724,8 @@ static uint64_t drm_finish(struct output *out)
 	} else {
 		ret = drmModePageFlip(p->fd, p->crtc_id, p->buf[b].fb,
 				      DRM_MODE_PAGE_FLIP_EVENT, p) < 0
-			      ? -errno
-			      : 0;
+			  ? -errno
+			  : 0;
 		if (ret == 0) {
 			p->flip_pending = true;
 			wait_flip(p);
@@ -841,13 +845,15 @@ static void drm_acquire(void *ctx)
 static int drm_dispatch(struct output *out, const struct output_events *ev)
 {
 	struct drm_priv *p = out->priv;
-	const struct vt_switch sw = { .ctx = p,
-				      .release = drm_release,
-				      .acquire = drm_acquire };
+	const struct vt_switch sw = {
+	    .ctx = p, .release = drm_release, .acquire = drm_acquire};
 
 	return vt_dispatch(&p->vt, ev, &sw);
 }
 
+/* Also what the supervisor runs once vncfb is gone (SIGKILL): its copy of
+ * p is from just after open, and its fd the same open file, which stays
+ * the card's master while either process holds it. */
 static void drm_emergency_restore(struct output *out)
 {
 	struct drm_priv *p = out->priv;

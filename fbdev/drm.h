@@ -19,21 +19,19 @@
 struct drm_spec {
 	char device[256];	/* "": the first card with a display */
 	char connector[32];	/* "": the first connected one */
-	uint32_t width, height;	/* 0: the connector's preferred mode */
+	uint32_t width, height; /* 0: the connector's preferred mode */
 	uint32_t hz;		/* 0: any refresh rate */
 	int buffers;		/* 0: two, one where the driver cannot flip */
 };
 
 /* Parse the part of the spec after "drm:" (NULL: all defaults). 0, or
  * -EINVAL with why saying what is wrong. */
-int drm_spec_parse(const char *arg, struct drm_spec *s, char *why,
-		   size_t len);
+int drm_spec_parse(const char *arg, struct drm_spec *s, char *why, size_t len);
 /* "WxH" or "WxH@HZ". 0 or -EINVAL. */
 int drm_mode_parse(const char *v, uint32_t *w, uint32_t *h, uint32_t *hz);
 
 /* The kernel's name of a connector: type and number, "HDMI-A-1". */
-void drm_connector_name(uint32_t type, uint32_t type_id, char *buf,
-			size_t len);
+void drm_connector_name(uint32_t type, uint32_t type_id, char *buf, size_t len);
 
 /* One connector of a card, as the choice sees it. */
 struct drm_conn_info {

@@ -45,15 +45,15 @@ int drm_mode_parse(const char *v, uint32_t *w, uint32_t *h, uint32_t *hz)
 		      MODE_MAX_DIM, h) < 0 ||
 	    !*h)
 		return -EINVAL;
-	if (at && (parse_u32(at + 1, strlen(at + 1), MODE_MAX_HZ, hz) < 0 ||
-		   !*hz))
+	if (at &&
+	    (parse_u32(at + 1, strlen(at + 1), MODE_MAX_HZ, hz) < 0 || !*hz))
 		return -EINVAL;
 	return 0;
 }
 
 /* One item of the spec; n is its length. */
-static int parse_item(const char *it, size_t n, struct drm_spec *s,
-		      char *why, size_t len)
+static int parse_item(const char *it, size_t n, struct drm_spec *s, char *why,
+		      size_t len)
 {
 	char v[256];
 	const char *eq = memchr(it, '=', n);
@@ -84,8 +84,9 @@ static int parse_item(const char *it, size_t n, struct drm_spec *s,
 		memcpy(s->connector, v, vlen + 1);
 	} else if (klen == 4 && !strncmp(it, "mode", 4)) {
 		if (drm_mode_parse(v, &s->width, &s->height, &s->hz) < 0) {
-			snprintf(why, len, "mode=WIDTHxHEIGHT[@HZ], e.g. "
-					   "1920x1080@60");
+			snprintf(why, len,
+				 "mode=WIDTHxHEIGHT[@HZ], e.g. "
+				 "1920x1080@60");
 			return -EINVAL;
 		}
 	} else if (klen == 7 && !strncmp(it, "buffers", 7)) {
@@ -104,8 +105,7 @@ static int parse_item(const char *it, size_t n, struct drm_spec *s,
 	return 0;
 }
 
-int drm_spec_parse(const char *arg, struct drm_spec *s, char *why,
-		   size_t len)
+int drm_spec_parse(const char *arg, struct drm_spec *s, char *why, size_t len)
 {
 	const char *p = arg;
 
@@ -121,27 +121,24 @@ int drm_spec_parse(const char *arg, struct drm_spec *s, char *why,
 	return 0;
 }
 
-void drm_connector_name(uint32_t type, uint32_t type_id, char *buf,
-			size_t len)
+void drm_connector_name(uint32_t type, uint32_t type_id, char *buf, size_t len)
 {
 	/* The kernel's names (drm_connector.c), indexed by
 	 * DRM_MODE_CONNECTOR_*, so --connector takes what
 	 * /sys/class/drm shows. */
 	static const char *const names[] = {
-		"Unknown", "VGA",     "DVI-I",	   "DVI-D",	"DVI-A",
-		"Composite", "SVIDEO", "LVDS",	   "Component", "DIN",
-		"DP",	     "HDMI-A", "HDMI-B",   "TV",	"eDP",
-		"Virtual",   "DSI",    "DPI",	   "Writeback", "SPI",
-		"USB",
+	    "Unknown",	 "VGA",	 "DVI-I",     "DVI-D",	 "DVI-A", "Composite",
+	    "SVIDEO",	 "LVDS", "Component", "DIN",	 "DP",	  "HDMI-A",
+	    "HDMI-B",	 "TV",	 "eDP",	      "Virtual", "DSI",	  "DPI",
+	    "Writeback", "SPI",	 "USB",
 	};
-	const char *t = type < sizeof(names) / sizeof(names[0]) ? names[type]
-								: "Unknown";
+	const char *t =
+	    type < sizeof(names) / sizeof(names[0]) ? names[type] : "Unknown";
 
 	snprintf(buf, len, "%s-%u", t, type_id);
 }
 
-int drm_choose_connector(const struct drm_conn_info *c, int n,
-			 const char *want)
+int drm_choose_connector(const struct drm_conn_info *c, int n, const char *want)
 {
 	int i;
 
@@ -149,8 +146,8 @@ int drm_choose_connector(const struct drm_conn_info *c, int n,
 		for (i = 0; i < n; i++)
 			if (!strcasecmp(c[i].name, want))
 				return c[i].connected && c[i].nmodes > 0
-					       ? i
-					       : -ENODEV;
+					   ? i
+					   : -ENODEV;
 		return -ENOENT;
 	}
 	for (i = 0; i < n; i++)
@@ -199,8 +196,8 @@ int drm_choose_mode(const drmModeModeInfo *modes, int n,
 	for (i = 0; i < n; i++) {
 		const drmModeModeInfo *m = &modes[i];
 
-		if (s->width && (m->hdisplay != s->width ||
-				 m->vdisplay != s->height))
+		if (s->width &&
+		    (m->hdisplay != s->width || m->vdisplay != s->height))
 			continue;
 		if (s->hz && drm_mode_hz(m) != s->hz)
 			continue;
@@ -278,8 +275,8 @@ uint32_t drm_choose_format(const uint32_t *formats, int n)
 int drm_format_pixfmt(uint32_t fourcc, struct pixfmt *f)
 {
 	const char *name = fourcc == DRM_FORMAT_XRGB8888 ? "xrgb8888"
-			   : fourcc == DRM_FORMAT_RGB565  ? "rgb565"
-							  : NULL;
+			   : fourcc == DRM_FORMAT_RGB565 ? "rgb565"
+							 : NULL;
 
 	if (!name || pixfmt_from_name(name, f) < 0)
 		return -ENOTSUP;

@@ -358,7 +358,7 @@ static void fbdev_acquire(void *ctx)
 static int fbdev_dispatch(struct output *out, const struct output_events *ev)
 {
 	struct fb_priv *p = out->priv;
-	const struct vt_switch sw = { .ctx = p, .acquire = fbdev_acquire };
+	const struct vt_switch sw = {.ctx = p, .acquire = fbdev_acquire};
 
 	return vt_dispatch(&p->vt, ev, &sw);
 }

@@ -47,12 +47,13 @@ static void test_spec(void)
 	CHECK(!strcmp(s.device, "/dev/dri/card2") && s.width == 800 &&
 	      s.height == 600 && s.hz == 0 && s.buffers == 1);
 	CHECK(drm_spec_parse("mode=800x600x", &s, why, sizeof(why)) ==
-		      -EINVAL &&
+		  -EINVAL &&
 	      strstr(why, "mode=WIDTHxHEIGHT"));
 	CHECK(drm_spec_parse("buffers=3", &s, why, sizeof(why)) == -EINVAL);
 	CHECK(drm_spec_parse("connector=", &s, why, sizeof(why)) == -EINVAL);
 	CHECK(drm_spec_parse("vsync=1", &s, why, sizeof(why)) == -EINVAL &&
-	      strstr(why, "unknown drm option 'vsync'"), "why: %s", why);
+		  strstr(why, "unknown drm option 'vsync'"),
+	      "why: %s", why);
 }
 
 static void test_mode_parse(void)
@@ -92,10 +93,10 @@ static void test_names(void)
 static void test_connector(void)
 {
 	const struct drm_conn_info c[] = {
-		{ "VGA-1", false, 0 },
-		{ "HDMI-A-1", true, 5 },
-		{ "DP-1", true, 3 },
-		{ "DP-2", true, 0 }, /* connected, no modes: unusable */
+	    {"VGA-1", false, 0},
+	    {"HDMI-A-1", true, 5},
+	    {"DP-1", true, 3},
+	    {"DP-2", true, 0}, /* connected, no modes: unusable */
 	};
 
 	CHECK(drm_choose_connector(c, 4, NULL) == 1);
@@ -111,12 +112,12 @@ static void test_connector(void)
 static void test_mode_choice(void)
 {
 	drmModeModeInfo m[] = {
-		mode(1920, 1080, 60, false, true),
-		mode(1920, 1080, 50, false, false),
-		mode(1280, 800, 75, true, false),
-		mode(1920, 1080, 60, false, false),
-		mode(1024, 768, 60, false, false),
-		mode(1024, 768, 75, false, false),
+	    mode(1920, 1080, 60, false, true),
+	    mode(1920, 1080, 50, false, false),
+	    mode(1280, 800, 75, true, false),
+	    mode(1920, 1080, 60, false, false),
+	    mode(1024, 768, 60, false, false),
+	    mode(1024, 768, 75, false, false),
 	};
 	struct drm_spec s;
 	char buf[256];
@@ -160,7 +161,7 @@ static void test_mode_choice(void)
 	m[5] = m[4];
 	drm_describe_modes(m, 6, buf, sizeof(buf));
 	CHECK(strstr(buf, "1024x768@60") && !strstr(buf, "@75,") &&
-	      !strstr(buf, "1024x768@60, 1024x768@60"),
+		  !strstr(buf, "1024x768@60, 1024x768@60"),
 	      "got %s", buf);
 	drm_describe_modes(m, 6, buf, 40);
 	CHECK(strlen(buf) < 40 && strstr(buf, ", ..."), "got %s", buf);
@@ -168,9 +169,9 @@ static void test_mode_choice(void)
 
 static void test_format(void)
 {
-	const uint32_t both[] = { DRM_FORMAT_RGB565, DRM_FORMAT_XRGB8888 };
-	const uint32_t only565[] = { DRM_FORMAT_C8, DRM_FORMAT_RGB565 };
-	const uint32_t neither[] = { DRM_FORMAT_C8, DRM_FORMAT_ARGB8888 };
+	const uint32_t both[] = {DRM_FORMAT_RGB565, DRM_FORMAT_XRGB8888};
+	const uint32_t only565[] = {DRM_FORMAT_C8, DRM_FORMAT_RGB565};
+	const uint32_t neither[] = {DRM_FORMAT_C8, DRM_FORMAT_ARGB8888};
 	struct pixfmt f;
 
 	CHECK(drm_choose_format(both, 2) == DRM_FORMAT_XRGB8888);

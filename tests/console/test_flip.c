@@ -31,7 +31,7 @@ struct flip {
 	enum output_buffer age[2];
 	int back;
 	int presented;
-	bool single;	/* present without swapping: DIRTYFB-like */
+	bool single; /* present without swapping: DIRTYFB-like */
 };
 
 static int flip_open(struct output *out, const char *arg)
@@ -86,11 +86,11 @@ static void flip_present(struct output *out, const struct rect *rects, int n)
 }
 
 static const struct output_impl flip_impl = {
-	.name = "flip",
-	.open = flip_open,
-	.close = flip_close,
-	.begin = flip_begin,
-	.present = flip_present,
+    .name = "flip",
+    .open = flip_open,
+    .close = flip_close,
+    .begin = flip_begin,
+    .present = flip_present,
 };
 
 /* --- the scenario --- */
@@ -148,7 +148,7 @@ static void fill(struct shadow *sh, const struct rect *r, uint32_t v)
 		for (x = r->x; x < r->x + r->w; x++)
 			pixfmt_store(&sh->fmt,
 				     sh->pix + (size_t)y * sh->stride +
-					     (size_t)x * 4,
+					 (size_t)x * 4,
 				     v);
 }
 
@@ -181,14 +181,14 @@ static uint64_t run(const char *arg)
 
 		memset(&set, 0, sizeof(set));
 		for (k = 0; k < n; k++) {
-			struct rect r = { (int32_t)rnd(DW), (int32_t)rnd(DH),
-					  1 + (int32_t)rnd(20),
-					  1 + (int32_t)rnd(12) };
+			struct rect r = {(int32_t)rnd(DW), (int32_t)rnd(DH),
+					 1 + (int32_t)rnd(20),
+					 1 + (int32_t)rnd(12)};
 
 			rect_clip(&r, DW, DH);
-			fill(&sh, &r, pixfmt_pack(&fmt, (uint8_t)rnd(256),
-						  (uint8_t)rnd(256),
-						  (uint8_t)rnd(256)));
+			fill(&sh, &r,
+			     pixfmt_pack(&fmt, (uint8_t)rnd(256),
+					 (uint8_t)rnd(256), (uint8_t)rnd(256)));
 			damage_set_add(&set, &r);
 		}
 		if (rnd(3) == 0) {
@@ -225,8 +225,9 @@ static uint64_t run(const char *arg)
 				if (memcmp(f->buf[f->presented] + p * 4,
 					   ref.out.map + p * 4, 4))
 					break;
-			CHECK(0, "%s: pass %d: the buffer shown differs from "
-				 "a full redraw, first at %u,%u",
+			CHECK(0,
+			      "%s: pass %d: the buffer shown differs from "
+			      "a full redraw, first at %u,%u",
 			      arg ? arg : "flip", i, p % SW, p / SW);
 			bad++;
 		}
@@ -247,13 +248,14 @@ int main(void)
 	 * buffer taken as unknown, full redraws feeding each other) would
 	 * cost a frame a pass. */
 	CHECK(flipped < PASSES * frame / 4,
-	      "page flips wrote %.1f frames a pass", (double)flipped / frame /
-						     PASSES);
+	      "page flips wrote %.1f frames a pass",
+	      (double)flipped / frame / PASSES);
 	CHECK(single < PASSES * frame / 4,
-	      "one buffer wrote %.1f frames a pass", (double)single / frame /
-						    PASSES);
-	CHECK(flipped < 3 * single, "page flips wrote %llu bytes, one "
-				    "buffer %llu",
+	      "one buffer wrote %.1f frames a pass",
+	      (double)single / frame / PASSES);
+	CHECK(flipped < 3 * single,
+	      "page flips wrote %llu bytes, one "
+	      "buffer %llu",
 	      (unsigned long long)flipped, (unsigned long long)single);
 	if (!failures)
 		printf("double-buffered blits: %d passes, %.3f frames a pass "

@@ -93,13 +93,12 @@ static void draw(struct shadow *sh, int which)
 	for (y = 0; y < sh->height; y++)
 		for (x = 0; x < sh->width; x++)
 			*(uint32_t *)(sh->pix + y * sh->stride + x * 4) =
-				picture(which, x, y);
+			    picture(which, x, y);
 	pthread_mutex_unlock(&sh->lock);
 }
 
 /* Whether the grid of probe points at the scanout shows picture which. */
-static bool grid_shows(const uint8_t *vram, const struct output *o,
-		       int which)
+static bool grid_shows(const uint8_t *vram, const struct output *o, int which)
 {
 	size_t base = scanout();
 	int i, k;
@@ -110,9 +109,9 @@ static bool grid_shows(const uint8_t *vram, const struct output *o,
 		for (k = 0; k < GRID; k++) {
 			uint32_t x = (uint32_t)k * (o->width - 1) / (GRID - 1);
 			uint32_t y = (uint32_t)i * (o->height - 1) / (GRID - 1);
-			uint32_t v = *(const volatile uint32_t *)(vram + base +
-								  y * o->stride +
-								  x * 4);
+			uint32_t v =
+			    *(const volatile uint32_t *)(vram + base +
+							 y * o->stride + x * 4);
 
 			if ((v & 0xffffff) != picture(which, x, y))
 				return false;
@@ -125,7 +124,7 @@ static bool grid_shows(const uint8_t *vram, const struct output *o,
 static int capture(const uint8_t *vram, const struct output *o, uint8_t *buf)
 {
 	size_t base = scanout(), row = (size_t)o->width * 4;
-	int rows[2] = { 0, 0 };
+	int rows[2] = {0, 0};
 	uint32_t y, x;
 
 	if (base + o->stride * o->height > vram_size)
@@ -158,7 +157,7 @@ static int capture(const uint8_t *vram, const struct output *o, uint8_t *buf)
 /* Kick update k (picture k & 1). Returns when. */
 static uint64_t kick(struct shadow *sh, struct damage *d, int k)
 {
-	struct rect all = { 0, 0, (int32_t)sh->width, (int32_t)sh->height };
+	struct rect all = {0, 0, (int32_t)sh->width, (int32_t)sh->height};
 	uint64_t t0 = monotonic_ns();
 
 	draw(sh, k & 1);

@@ -28,8 +28,8 @@ static int crtc(int fd)
 		return 1;
 	}
 	for (i = 0; i < res->count_connectors; i++) {
-		drmModeConnector *c = drmModeGetConnector(fd,
-							  res->connectors[i]);
+		drmModeConnector *c =
+		    drmModeGetConnector(fd, res->connectors[i]);
 		drmModeEncoder *e;
 		drmModeCrtc *cr;
 

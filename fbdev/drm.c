@@ -71,10 +71,10 @@ struct drm_priv {
 	bool flip_pending;
 	bool dirty_works;  /* DIRTYFB does something (not ENOSYS) */
 	bool monotonic;	   /* event times are CLOCK_MONOTONIC */
-	uint64_t shown_ns; /* when the last present reached the screen */
-	bool warned;	   /* a failing present said so once */
-	/* The CRTC must be set (not flipped) at the next present: after a
-	 * VT switch back. Set on the main thread. */
+	uint64_t shown_ns; /* when the last pass reached the screen */
+	bool warned;	   /* a failing flip or DIRTYFB said so once */
+	/* The CRTC must be set (not flipped) by the next pass: after a VT
+	 * switch back. Set on the main thread. */
 	atomic_bool modeset;
 	/* The CRTC as found, as the restore ioctl takes it, so the fatal
 	 * signal handler and the supervisor can replay it. */
@@ -681,7 +681,7 @@ static int atomic_flip(struct drm_priv *p, int b)
 		  ? -EINVAL
 		  : drmModeAtomicCommit(p->fd, req, 0, NULL);
 	drmModeAtomicFree(req);
-	return ret < 0 ? (errno ? -errno : ret) : 0;
+	return ret < 0 ? ret : 0;
 }
 
 /* The pass drew rects: the display work is done in finish, outside the
@@ -721,16 +721,20 @@ static uint64_t drm_finish(struct output *out)
 			shown(p, b, monotonic_ns());
 			return p->shown_ns;
 		}
-	} else {
-		ret = drmModePageFlip(p->fd, p->crtc_id, p->buf[b].fb,
-				      DRM_MODE_PAGE_FLIP_EVENT, p) < 0
-			  ? -errno
-			  : 0;
-		if (ret == 0) {
-			p->flip_pending = true;
-			wait_flip(p);
-			return p->shown_ns;
-		}
+		if (ret == -EACCES || ret == -EPERM)
+			return 0;
+		log_debug("atomic flip on %s: %s: legacy page flips from now on",
+			  p->path, strerror(-ret));
+		p->atomic = false;
+	}
+	ret = drmModePageFlip(p->fd, p->crtc_id, p->buf[b].fb,
+			      DRM_MODE_PAGE_FLIP_EVENT, p) < 0
+		  ? -errno
+		  : 0;
+	if (ret == 0) {
+		p->flip_pending = true;
+		wait_flip(p);
+		return p->shown_ns;
 	}
 	if (ret == -EINVAL || ret == -ENOSYS || ret == -EOPNOTSUPP) {
 		go_single(out, p, -ret);

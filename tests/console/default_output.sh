@@ -5,27 +5,7 @@
 # console that exists but cannot be opened is its error, for --demo too;
 # the drm spec, --connector and --mode are checked as usage (exit 2), from
 # the command line and from a config file.
-VNCFB=${VNCFB:?VNCFB not set}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-# expect STATUS REGEX CMD...: the command exits STATUS and stderr matches
-expect() {
-	want=$1 rx=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" != "$want" ] || ! grep -Eq "$rx" "$tmp/err"; then
-		echo "FAIL: $*: exit $got (want $want), stderr:"
-		sed 's/^/  /' "$tmp/err"
-		echo "  (wanted /$rx/)"
-		fail=1
-	elif grep -q 'vncfb:.*vncfb:' "$tmp/err"; then
-		echo "FAIL: $*: messages run together"
-		fail=1
-	fi
-}
+. "$(dirname "$0")/expect.sh"
 
 # expect_not REGEX: the last command's stderr does not match.
 expect_not() {

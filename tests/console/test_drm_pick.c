@@ -27,6 +27,19 @@ static drmModeModeInfo mode(uint16_t w, uint16_t h, uint32_t hz, bool pref,
 	return m;
 }
 
+/* drm_choose_mode for --mode WxH@HZ (0: not given). */
+static int pick(const drmModeModeInfo *m, int n, uint32_t w, uint32_t h,
+		uint32_t hz)
+{
+	struct drm_spec s;
+
+	memset(&s, 0, sizeof(s));
+	s.width = w;
+	s.height = h;
+	s.hz = hz;
+	return drm_choose_mode(m, n, &s);
+}
+
 static void test_spec(void)
 {
 	struct drm_spec s;
@@ -119,32 +132,19 @@ static void test_mode_choice(void)
 	    mode(1024, 768, 60, false, false),
 	    mode(1024, 768, 75, false, false),
 	};
-	struct drm_spec s;
 	char buf[256];
 
-	memset(&s, 0, sizeof(s));
-	CHECK(drm_choose_mode(m, 6, &s) == 2);
+	CHECK(pick(m, 6, 0, 0, 0) == 2);
 	/* A size: progressive before interlaced, then the fastest. */
-	s.width = 1920;
-	s.height = 1080;
-	CHECK(drm_choose_mode(m, 6, &s) == 3);
-	s.hz = 50;
-	CHECK(drm_choose_mode(m, 6, &s) == 1);
-	s.width = 1024;
-	s.height = 768;
-	s.hz = 0;
-	CHECK(drm_choose_mode(m, 6, &s) == 5);
-	s.hz = 60;
-	CHECK(drm_choose_mode(m, 6, &s) == 4);
-	s.width = 800;
-	s.height = 600;
-	s.hz = 0;
-	CHECK(drm_choose_mode(m, 6, &s) == -ENOENT);
+	CHECK(pick(m, 6, 1920, 1080, 0) == 3);
+	CHECK(pick(m, 6, 1920, 1080, 50) == 1);
+	CHECK(pick(m, 6, 1024, 768, 0) == 5);
+	CHECK(pick(m, 6, 1024, 768, 60) == 4);
+	CHECK(pick(m, 6, 800, 600, 0) == -ENOENT);
 	/* Nothing preferred: the first, as the driver lists the best
 	 * first. */
-	memset(&s, 0, sizeof(s));
-	CHECK(drm_choose_mode(m + 3, 3, &s) == 0);
-	CHECK(drm_choose_mode(m, 0, &s) == -ENOENT);
+	CHECK(pick(m + 3, 3, 0, 0, 0) == 0);
+	CHECK(pick(m, 0, 0, 0, 0) == -ENOENT);
 	/* vrefresh 0: from the clock (kHz) and totals. */
 	m[0].vrefresh = 0;
 	m[0].clock = 148500;

@@ -5,7 +5,7 @@ pass to the picture in the display device, median and p99, and torn
 updates (tests/vm/drmlat.c measures; doc/drm.md has the method and the
 results).
 
-usage: drm_latency.py [UPDATES [CAPTURES]]   (default 200, 40)
+usage: drm_latency.py [UPDATES [CAPTURES]]   (default 200, 100)
 A benchmark (meson test --benchmark drm-latency): it prints numbers and
 exits 0 when it measured, 77 without a VM, 1 when the guest failed.
 """
@@ -38,7 +38,7 @@ def summary(name, lats, flips):
 
 def main():
     updates = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    captures = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    captures = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     vmrun = vm_run_or_skip()
     build = os.environ['VNCFB_BUILD_ROOT']
     lat = os.path.join(build, 'tests', 'vm', 'drmlat')

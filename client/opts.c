@@ -36,6 +36,9 @@ void opts_free(struct options *o)
 	free(o->target);
 	free(o->host);
 	free(o->output);
+	free(o->output_arg);
+	free(o->connector);
+	free(o->drm_mode);
 	free(o->screenshot);
 	free(o->encodings);
 	free(o->passwd_file);
@@ -111,6 +114,8 @@ enum key_id {
 	K_INSECURE,
 	K_USER,
 	K_TIMEOUT,
+	K_CONNECTOR,
+	K_MODE,
 	K_COUNT
 };
 
@@ -127,6 +132,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_RECONNECT] = "reconnect",   [K_CA] = "ca",
 	[K_INSECURE] = "insecure",     [K_USER] = "user",
 	[K_TIMEOUT] = "timeout",
+	[K_CONNECTOR] = "connector",   [K_MODE] = "mode",
 };
 
 static int parse_seconds(const char *v, double *out)
@@ -139,6 +145,87 @@ static int parse_seconds(const char *v, double *out)
 	if (errno || end == v || *end != '\0' || !(d > 0) || d > 1e7)
 		return -EINVAL;
 	*out = d;
+	return 0;
+}
+
+/* Append ",key=value" (or "key=value" right after the colon) to *spec. */
+static int add_item(char **spec, const char *key, const char *value)
+{
+	size_t len = strlen(*spec);
+	char *s;
+
+	if (!value)
+		return 0;
+	if (asprintf(&s, "%s%s%s=%s", *spec, (*spec)[len - 1] == ':' ? "" : ",",
+		     key, value) < 0)
+		return -ENOMEM;
+	free(*spec);
+	*spec = s;
+	return 0;
+}
+
+/* The spec the commands open, from what was given: -o as it is;
+ * --connector and --mode go into a drm spec (and ask for one); --demo
+ * without -o draws into memory where there is no console ("auto"). 0, or
+ * -EINVAL with *why. */
+static int compose_output(struct options *o, const char **why)
+{
+	const char *given = o->output_arg;
+	bool console = !given || !strcmp(given, "default") ||
+		       !strcmp(given, "auto");
+	char *spec = NULL;
+
+	if (!o->connector && !o->drm_mode) {
+		if (given || o->mode == MODE_DEMO)
+			spec = strdup(given ? given : "auto");
+		if ((given || o->mode == MODE_DEMO) && !spec)
+			return -ENOMEM;
+	} else {
+		if (!console && (strncmp(given, "drm", 3) ||
+				 (given[3] && given[3] != ':'))) {
+			*why = "--connector and --mode are for the drm output "
+			       "(-o drm)";
+			return -EINVAL;
+		}
+		if (asprintf(&spec, "%s%s", console ? "drm" : given,
+			     console || !given[3] ? ":" : "") < 0)
+			return -ENOMEM;
+		if (add_item(&spec, "connector", o->connector) < 0 ||
+		    add_item(&spec, "mode", o->drm_mode) < 0) {
+			free(spec);
+			return -ENOMEM;
+		}
+		if (output_check_spec(spec) < 0) {
+			free(spec);
+			*why = "the drm output (Linux) takes --connector NAME "
+			       "(e.g. HDMI-A-1) and --mode WIDTHxHEIGHT[@HZ] "
+			       "(e.g. 1920x1080@60)";
+			return -EINVAL;
+		}
+	}
+	free(o->output);
+	o->output = spec;
+	return 0;
+}
+
+/* Set one of the strings compose_output reads, and compose; on failure
+ * the old value stays. */
+static int set_output_part(struct options *o, char **dst, const char *v,
+			   const char **why)
+{
+	char *old = *dst, *s = strdup(v);
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	*dst = s;
+	ret = compose_output(o, why);
+	if (ret < 0) {
+		*dst = old;
+		free(s);
+		return ret;
+	}
+	free(old);
 	return 0;
 }
 
@@ -173,7 +260,13 @@ int opts_set(struct options *o, const char *key, const char *v,
 			ret = -EINVAL;
 			break;
 		}
-		ret = set_str(&o->output, v);
+		ret = set_output_part(o, &o->output_arg, v, why);
+		break;
+	case K_CONNECTOR:
+		ret = set_output_part(o, &o->connector, v, why);
+		break;
+	case K_MODE:
+		ret = set_output_part(o, &o->drm_mode, v, why);
 		break;
 	case K_SCREENSHOT:
 		ret = set_str(&o->screenshot, v);
@@ -402,13 +495,18 @@ void opts_usage(void)
 	       "\n"
 	       "Output:\n");
 	if (*specs)
-		printf("  -o, --output SPEC      %s (the default, when it "
-		       "opens; else mem)\n"
-		       "                         or ",
+		printf("  -o, --output SPEC      %s\n"
+		       "                         (default: the first that "
+		       "opens), auto (the same,\n"
+		       "                         else mem), or ",
 		       specs);
 	else
 		printf("  -o, --output SPEC      ");
-	printf("mem:WIDTHxHEIGHT[:FORMAT] (FORMAT: xrgb8888, ...)\n"
+	printf("mem:WIDTHxHEIGHT[:FORMAT] (xrgb8888, ...)\n"
+	       "      --connector NAME   drm: the connector to drive "
+	       "(e.g. HDMI-A-1)\n"
+	       "      --mode WxH[@HZ]    drm: the mode to set (default: the "
+	       "preferred one)\n"
 	       "      --scale MODE       none (1:1, panned), fit (keep "
 	       "aspect), fill (stretch),\n"
 	       "                         or N: zoom by N (pixel "
@@ -526,6 +624,8 @@ static const struct alias aliases[] = {
 	{ "insecure", "insecure", false },
 	{ "user", "user", true },
 	{ "timeout", "timeout", true },
+	{ "connector", "connector", true },
+	{ "mode", "mode", true },
 };
 
 static int usage_error(const char *fmt, ...)
@@ -589,6 +689,8 @@ int opts_parse(struct options *o, int argc, char **argv)
 				return usage_error("--demo is not for this "
 						   "command");
 			o->mode = MODE_DEMO;
+			if (compose_output(o, &(const char *){ NULL }) < 0)
+				return -ENOMEM;
 			continue;
 		}
 		if (!strcmp(a, "--check-config")) {

@@ -20,7 +20,12 @@ struct options {
 	char *target;		/* HOST[:DISPLAY] as given */
 	char *host;		/* parsed host, no brackets */
 	int port;
-	char *output;		/* output spec, NULL: default */
+	/* The output spec the commands open: output_arg with connector and
+	 * drm_mode folded into it (opts.c), NULL: the default. */
+	char *output;
+	char *output_arg;	/* -o / output as given */
+	char *connector;	/* --connector NAME (drm) */
+	char *drm_mode;		/* --mode WxH[@HZ] (drm) */
 	char *screenshot;
 	double exit_after;	/* seconds, 0: never */
 	char *encodings;

@@ -227,12 +227,9 @@ static void *probe_thread(void *arg)
 		    j->stripe_rows / 1e6;
 	c->state = stopped ? PROBE_STOPPED : PROBE_MEASURED;
 	c->elapsed_ms = (double)(monotonic_ns() - t0) / 1e6;
-	if (j->out->impl->flush) {
-		struct rect r = { 0, 0, (int32_t)j->out->width,
-				  (int32_t)j->stripe_rows };
-
-		j->out->impl->flush(j->out, &r, 1);
-	}
+	/* The stores may be streaming ones (mem output): ordered before the
+	 * thread ends. Nothing to show: the stripe was black already. */
+	output_copy_stream_end();
 	return NULL;
 }
 

@@ -1,6 +1,7 @@
 /* What the Linux console parts share among themselves and with their unit
- * tests: the fbdev output, the evdev input, and the pure translation of
- * evdev events (keys through xkb, pointer motion and buttons).
+ * tests: the drm and fbdev outputs, the evdev input, and the pure
+ * translation of evdev events (keys through xkb, pointer motion and
+ * buttons).
  *
  * Threads: main thread only. */
 #ifndef VNCFB_FBDEV_H
@@ -14,8 +15,15 @@
 #include "output.h"
 #include "pixfmt.h"
 
+extern const struct output_impl drm_output_impl;
 extern const struct output_impl fbdev_output_impl;
 extern const struct input_impl evdev_input_impl;
+
+/* Why open(path) failed with err, as one line for the user (devnode.c):
+ * what the node should be ("framebuffer"), what to check when it is
+ * missing, the group to join when access is denied. */
+void devnode_open_error(const char *path, int err, const char *what,
+			const char *absent_hint, char *buf, size_t len);
 
 /* A framebuffer's bitfields as a pixfmt (host byte order). 0 or
  * -ENOTSUP. */

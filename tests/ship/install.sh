@@ -39,6 +39,14 @@ ex="$root/share/doc/vncfb/vncfb.conf.example"
 sed -n 's/^#\([a-z][a-z-]* = .*\)$/\1/p' "$ex" > "$tmp/all.conf"
 keys=$(wc -l < "$tmp/all.conf")
 [ "$keys" -ge 10 ] || bad "example config has only $keys keys"
+# The drm output's own keys are checked with it, apart.
+grep -E '^(connector|mode) = ' "$tmp/all.conf" > "$tmp/drm.conf"
+echo 'output = drm' >> "$tmp/drm.conf"
+out=$(XDG_CONFIG_HOME="$tmp/xdg" "$root/bin/vncfb" --config "$tmp/drm.conf" --check-config 2>&1)
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c . "$tmp/drm.conf")" -eq 3 ] ||
+	bad "vncfb --check-config rejects the example's drm keys (exit $rc): $out"
+sed -i -E '/^(connector|mode) = /d' "$tmp/all.conf"
 # Keep the check off real devices and files: mem output, no password file.
 sed -i -e 's/^output = .*/output = mem:640x480/' \
 	-e "s#^passwd = .*#passwd = $tmp/pw#" \

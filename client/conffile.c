@@ -228,6 +228,12 @@ static int load_file(struct loader *l, int file, bool required)
 		}
 		if (r == 0)
 			r = opts_set(l->o, key, value, false, &why);
+		if (r == -EINVAL) {
+			/* Fine alone, not with what else is set. */
+			bad_line(l, file, line, "%s = %s: %s", key, value,
+				 why ? why : "invalid");
+			continue;
+		}
 		if (r == 0)
 			r = remember(l, key, value, file, line);
 		if (r < 0) {

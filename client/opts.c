@@ -13,7 +13,7 @@
 #include "opts.h"
 #include "output.h"
 #include "platform.h"
-#include "scale.h"
+#include "view.h"
 #include "vnc.h"
 
 void opts_defaults(struct options *o)
@@ -36,6 +36,9 @@ void opts_free(struct options *o)
 	free(o->target);
 	free(o->host);
 	free(o->output);
+	free(o->output_arg);
+	free(o->connector);
+	free(o->drm_mode);
 	free(o->screenshot);
 	free(o->encodings);
 	free(o->passwd_file);
@@ -111,6 +114,8 @@ enum key_id {
 	K_INSECURE,
 	K_USER,
 	K_TIMEOUT,
+	K_CONNECTOR,
+	K_MODE,
 	K_COUNT
 };
 
@@ -127,6 +132,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_RECONNECT] = "reconnect",   [K_CA] = "ca",
 	[K_INSECURE] = "insecure",     [K_USER] = "user",
 	[K_TIMEOUT] = "timeout",
+	[K_CONNECTOR] = "connector",   [K_MODE] = "mode",
 };
 
 static int parse_seconds(const char *v, double *out)
@@ -139,6 +145,87 @@ static int parse_seconds(const char *v, double *out)
 	if (errno || end == v || *end != '\0' || !(d > 0) || d > 1e7)
 		return -EINVAL;
 	*out = d;
+	return 0;
+}
+
+/* Append ",key=value" (or "key=value" right after the colon) to *spec. */
+static int add_item(char **spec, const char *key, const char *value)
+{
+	size_t len = strlen(*spec);
+	char *s;
+
+	if (!value)
+		return 0;
+	if (asprintf(&s, "%s%s%s=%s", *spec, (*spec)[len - 1] == ':' ? "" : ",",
+		     key, value) < 0)
+		return -ENOMEM;
+	free(*spec);
+	*spec = s;
+	return 0;
+}
+
+/* The spec the commands open, from what was given: -o as it is;
+ * --connector and --mode go into a drm spec (and ask for one); --demo
+ * without -o draws into memory where there is no console ("auto"). 0, or
+ * -EINVAL with *why. */
+static int compose_output(struct options *o, const char **why)
+{
+	const char *given = o->output_arg;
+	bool console = !given || !strcmp(given, "default") ||
+		       !strcmp(given, "auto");
+	char *spec = NULL;
+
+	if (!o->connector && !o->drm_mode) {
+		if (given || o->mode == MODE_DEMO)
+			spec = strdup(given ? given : "auto");
+		if ((given || o->mode == MODE_DEMO) && !spec)
+			return -ENOMEM;
+	} else {
+		if (!console && (strncmp(given, "drm", 3) ||
+				 (given[3] && given[3] != ':'))) {
+			*why = "--connector and --mode are for the drm output "
+			       "(-o drm)";
+			return -EINVAL;
+		}
+		if (asprintf(&spec, "%s%s", console ? "drm" : given,
+			     console || !given[3] ? ":" : "") < 0)
+			return -ENOMEM;
+		if (add_item(&spec, "connector", o->connector) < 0 ||
+		    add_item(&spec, "mode", o->drm_mode) < 0) {
+			free(spec);
+			return -ENOMEM;
+		}
+		if (output_check_spec(spec) < 0) {
+			free(spec);
+			*why = "the drm output (Linux) takes --connector NAME "
+			       "(e.g. HDMI-A-1) and --mode WIDTHxHEIGHT[@HZ] "
+			       "(e.g. 1920x1080@60)";
+			return -EINVAL;
+		}
+	}
+	free(o->output);
+	o->output = spec;
+	return 0;
+}
+
+/* Set one of the strings compose_output reads, and compose; on failure
+ * the old value stays. */
+static int set_output_part(struct options *o, char **dst, const char *v,
+			   const char **why)
+{
+	char *old = *dst, *s = strdup(v);
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	*dst = s;
+	ret = compose_output(o, why);
+	if (ret < 0) {
+		*dst = old;
+		free(s);
+		return ret;
+	}
+	free(old);
 	return 0;
 }
 
@@ -161,13 +248,25 @@ int opts_set(struct options *o, const char *key, const char *v,
 	case K_OUTPUT:
 		ret = output_check_spec(v);
 		if (ret < 0) {
-			*why = "expected mem:WIDTHxHEIGHT[:FORMAT] (FORMAT: "
-			       "xrgb8888, bgrx8888, rgb565, rgb888), "
-			       "fbdev[:DEVICE] or wsdisplay[:DEVICE]";
+			static char msg[256];
+			char specs[128];
+
+			snprintf(msg, sizeof(msg),
+				 "expected %s%smem:WIDTHxHEIGHT[:FORMAT] "
+				 "(FORMAT: xrgb8888, rgb565, ...)",
+				 output_platform_specs(specs, sizeof(specs)),
+				 platform_outputs[0] ? " or " : "");
+			*why = msg;
 			ret = -EINVAL;
 			break;
 		}
-		ret = set_str(&o->output, v);
+		ret = set_output_part(o, &o->output_arg, v, why);
+		break;
+	case K_CONNECTOR:
+		ret = set_output_part(o, &o->connector, v, why);
+		break;
+	case K_MODE:
+		ret = set_output_part(o, &o->drm_mode, v, why);
 		break;
 	case K_SCREENSHOT:
 		ret = set_str(&o->screenshot, v);
@@ -376,67 +475,110 @@ int opts_parse_target(const char *s, char **host, int *port)
 	return *host ? 0 : -ENOMEM;
 }
 
+/* Grouped as the man page's OPTIONS; tests/ship/docs.py keeps this, the
+ * man page and the tables below in step. At most 80 columns. */
 void opts_usage(void)
 {
+	char specs[128];
+
+	output_platform_specs(specs, sizeof(specs));
 	printf("usage: vncfb [OPTIONS] HOST[:DISPLAY] | HOST::PORT | "
 	       "[IPV6]:DISPLAY\n"
 	       "       vncfb --demo [OPTIONS]\n"
-	       "       vncfb probe [-o SPEC] [--samples N] [--json]\n"
+	       "       vncfb probe [-o SPEC] [--cpu auto|N] [--samples N] "
+	       "[--json]\n"
 	       "       vncfb bench [-o SPEC] [--cpu auto|N|each] "
 	       "[--workload NAME,...]\n"
 	       "                   [--encodings LIST] [--duration SECS] "
-	       "[--json FILE] [--csv FILE] [HOST]\n"
+	       "[--json FILE]\n"
+	       "                   [--csv FILE] [HOST]\n"
 	       "\n"
-	       "  -o, --output SPEC      mem:WIDTHxHEIGHT[:FORMAT] (FORMAT: "
-	       "xrgb8888 (default),\n"
-	       "                         bgrx8888, rgb565, rgb888); "
-	       "fbdev[:DEVICE]; wsdisplay[:DEVICE]\n"
+	       "Output:\n");
+	if (*specs)
+		printf("  -o, --output SPEC      %s\n"
+		       "                         (default: the first that "
+		       "opens), auto (the same,\n"
+		       "                         else mem), or ",
+		       specs);
+	else
+		printf("  -o, --output SPEC      ");
+	printf("mem:WIDTHxHEIGHT[:FORMAT] (xrgb8888, ...)\n"
+	       "      --connector NAME   drm: the connector to drive "
+	       "(e.g. HDMI-A-1)\n"
+	       "      --mode WxH[@HZ]    drm: the mode to set (default: the "
+	       "preferred one)\n"
+	       "      --scale MODE       none (1:1, panned), fit (keep "
+	       "aspect), fill (stretch),\n"
+	       "                         or N: zoom by N (pixel "
+	       "replication)\n"
+	       "      --cpu auto|N       core for the blit thread (auto: "
+	       "the probe's choice)\n"
 	       "      --screenshot FILE  on exit (and on SIGUSR1) write what "
-	       "the output shows (PPM)\n"
+	       "the output shows\n"
+	       "                         (binary PPM)\n"
 	       "      --exit-after SECS  leave cleanly after SECS seconds\n"
-	       "      --encodings LIST   e.g. \"tight zrle hextile copyrect "
-	       "raw\", in preference order\n"
+	       "      --demo             show a built-in animated VNC "
+	       "server\n"
+	       "Connection:\n"
+	       "      --encodings LIST   in preference order, e.g. \"tight "
+	       "zrle copyrect raw\"\n"
 	       "      --quality N        allow lossy JPEG (tight) at quality "
 	       "0-9\n"
 	       "      --compress N       zlib level 0-9\n"
-	       "      --view-only        send no input\n"
 	       "      --passwd FILE      VNC password file (vncpasswd "
-	       "format); else $VNCFB_PASSWORD,\n"
-	       "                         else a prompt on the terminal\n"
-	       "      --cpu auto|N       core for the blit thread\n"
-	       "      --config FILE      read options from FILE (key = "
-	       "value)\n"
-	       "      --check-config     check the config files, list their "
-	       "settings, exit\n"
-	       "      --input DEV,...    input devices (default: all "
-	       "keyboards and pointers)\n"
-	       "      --keymap L[:V]     keyboard layout (default "
-	       "$XKB_DEFAULT_LAYOUT or us)\n"
-	       "      --server-cursor    let the server draw the cursor\n"
-	       "      --scale MODE       none (1:1, panned), fit (keep aspect), "
-	       "fill (stretch),\n"
-	       "                         or N: zoom by N (pixel "
-	       "replication)\n"
+	       "format); else\n"
+	       "                         $VNCFB_PASSWORD, else a prompt on "
+	       "the terminal\n"
 	       "      --no-reconnect     exit when the server goes away "
-	       "(default: keep the\n"
-	       "                         picture and retry, backing off to "
-	       "30 s)\n"
+	       "(default, --reconnect:\n"
+	       "                         keep the picture and retry, "
+	       "backing off to 30 s)\n"
 	       "      --timeout SECS     a server silent this long is pinged, "
 	       "and dropped\n"
 	       "                         when still silent as long again "
 	       "(default 10);\n"
 	       "                         a message must be complete within "
 	       "it\n"
-	       "      --ca FILE          CA certificates (PEM) to verify a "
-	       "VeNCrypt/TLS server\n"
-	       "      --insecure         TLS without certificate "
-	       "verification (warned)\n"
-	       "      --user NAME        started as root: drop to NAME after "
+	       "Security:\n"
+	       "      --ca FILE          CA certificates (PEM): only a "
+	       "VeNCrypt X509 server\n"
+	       "                         with a certificate they sign is "
+	       "accepted\n"
+	       "      --insecure         accept anonymous TLS (the server is "
+	       "unverified; warned)\n"
+	       "      --user NAME        started as root: become NAME after "
 	       "opening the devices\n"
-	       "      --demo             show a built-in animated VNC "
-	       "server\n"
-	       "  -v, --verbose;  -q, --quiet;  -h, --help;  -V, "
-	       "--version\n");
+	       "                         (default nobody)\n"
+	       "Input:\n"
+	       "      --view-only        send no input\n"
+	       "      --input DEV,...    input devices (default: all "
+	       "keyboards and pointers)\n"
+	       "      --keymap L[:V]     keyboard layout (default "
+	       "$XKB_DEFAULT_LAYOUT or us)\n"
+	       "      --server-cursor    let the server draw the cursor\n"
+	       "Configuration:\n"
+	       "      --config FILE      read FILE instead of the user's "
+	       "config file\n"
+	       "      --check-config     check the config files, list their "
+	       "settings, exit\n"
+	       "probe and bench:\n"
+	       "      --samples N        probe: timed samples per core "
+	       "(1-1000)\n"
+	       "      --json             probe: print the table as JSON\n"
+	       "      --json FILE        bench: write the results as JSON "
+	       "(-: standard output)\n"
+	       "      --csv FILE         bench: write the results as CSV "
+	       "(-: standard output)\n"
+	       "      --workload LIST    bench: fullframe,scroll,typing,idle,"
+	       "fit (default all)\n"
+	       "      --duration SECS    bench: time per configuration "
+	       "(default 3)\n"
+	       "\n"
+	       "  -v, --verbose;  -q, --quiet;  -h, --help;  -V, --version\n"
+	       "  vncviewer spellings: -passwd -viewonly -encodings -quality "
+	       "-compresslevel\n"
+	       "Config keys, hotkeys, environment and exit status: see "
+	       "vncfb(1).\n");
 }
 
 static void version(void)
@@ -449,13 +591,17 @@ static void version(void)
 
 struct alias {
 	const char *name;	/* as typed, without the leading dashes */
-	const char *key;	/* opts_set key, or NULL for special */
+	const char *key;	/* opts_set key; NULL: a file name only */
 	bool takes_value;
 	const char *flag_value;	/* value of a flag; NULL: "yes" */
 };
 
-/* Long options and the vncviewer spellings users type from habit. */
+/* Long options and the vncviewer spellings users type from habit; the
+ * flags opts_parse() matches first (--help, --demo, ...) aside. */
 static const struct alias aliases[] = {
+	{ "config", NULL, true },
+	{ "json", NULL, true },
+	{ "csv", NULL, true },
 	{ "output", "output", true },
 	{ "screenshot", "screenshot", true },
 	{ "exit-after", "exit-after", true },
@@ -480,6 +626,8 @@ static const struct alias aliases[] = {
 	{ "insecure", "insecure", false },
 	{ "user", "user", true },
 	{ "timeout", "timeout", true },
+	{ "connector", "connector", true },
+	{ "mode", "mode", true },
 };
 
 static int usage_error(const char *fmt, ...)
@@ -543,6 +691,8 @@ int opts_parse(struct options *o, int argc, char **argv)
 				return usage_error("--demo is not for this "
 						   "command");
 			o->mode = MODE_DEMO;
+			if (compose_output(o, &(const char *){ NULL }) < 0)
+				return -ENOMEM;
 			continue;
 		}
 		if (!strcmp(a, "--check-config")) {
@@ -570,20 +720,6 @@ int opts_parse(struct options *o, int argc, char **argv)
 		if (name[k] == '=')
 			val = name + k + 1;
 		name = namebuf;
-		if (!strcmp(name, "config") || !strcmp(name, "json") ||
-		    !strcmp(name, "csv")) {
-			char **dst = !strcmp(name, "config") ? &o->config
-				     : !strcmp(name, "json") ? &o->json_file
-							     : &o->csv_file;
-
-			if (!val && i + 1 >= argc)
-				return usage_error("--%s needs a value", name);
-			if (!val)
-				val = argv[++i];
-			if (set_str(dst, val) < 0)
-				return -ENOMEM;
-			continue;
-		}
 		for (k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
 			if (!strcmp(aliases[k].name, name))
 				break;
@@ -598,6 +734,17 @@ int opts_parse(struct options *o, int argc, char **argv)
 		} else if (!val) {
 			val = aliases[k].flag_value ? aliases[k].flag_value
 						    : "yes";
+		}
+		if (!aliases[k].key) {
+			/* Files that are not settings: --config names where
+			 * settings come from, --json/--csv bench's reports. */
+			char **dst = !strcmp(name, "config") ? &o->config
+				     : !strcmp(name, "json") ? &o->json_file
+							     : &o->csv_file;
+
+			if (set_str(dst, val) < 0)
+				return -ENOMEM;
+			continue;
 		}
 		name = aliases[k].key;
 set: {

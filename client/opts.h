@@ -20,7 +20,12 @@ struct options {
 	char *target;		/* HOST[:DISPLAY] as given */
 	char *host;		/* parsed host, no brackets */
 	int port;
-	char *output;		/* output spec, NULL: default */
+	/* The output spec the commands open: output_arg with connector and
+	 * drm_mode folded into it (opts.c), NULL: the default. */
+	char *output;
+	char *output_arg;	/* -o / output as given */
+	char *connector;	/* --connector NAME (drm) */
+	char *drm_mode;		/* --mode WxH[@HZ] (drm) */
 	char *screenshot;
 	double exit_after;	/* seconds, 0: never */
 	char *encodings;
@@ -37,7 +42,7 @@ struct options {
 	char *input;		/* --input DEV,... */
 	char *keymap;		/* layout[:variant] */
 	bool server_cursor;
-	/* --scale none|fit|fill|N (enum scale_mode in scale.h) */
+	/* --scale none|fit|fill|N (enum scale_mode in view.h) */
 	int scale_mode;
 	unsigned scale_zoom;
 	/* Reliability and security */

@@ -20,7 +20,8 @@ struct rfb_reader {
 	struct dec_ctx dc;
 	struct dec_job job; /* reused for every rectangle */
 	uint32_t width, height;
-	char *name;
+	bool named;
+	char name[LOG_TEXT_SIZE]; /* made visible (log_sanitize) */
 	enum vnc_error err;
 	char why[320];
 };
@@ -143,7 +144,6 @@ void rfb_reader_destroy(struct rfb_reader *r)
 		return;
 	dec_ctx_finish(&r->dc);
 	dec_buf_free(&r->job.data);
-	free(r->name);
 	free(r);
 }
 
@@ -170,7 +170,7 @@ uint32_t rfb_reader_height(const struct rfb_reader *r)
 
 const char *rfb_reader_name(const struct rfb_reader *r)
 {
-	return r->name;
+	return r->named ? r->name : NULL;
 }
 
 /* --- FramebufferUpdate rectangles --- */
@@ -228,7 +228,7 @@ static int desktop_name(struct rfb_reader *r)
 {
 	uint8_t lenb[4];
 	uint32_t len;
-	char *name;
+	uint8_t *name;
 
 	if (rd(r, lenb, 4) < 0)
 		return -1;
@@ -237,16 +237,14 @@ static int desktop_name(struct rfb_reader *r)
 		return fail(r, VNC_ERR_PROTOCOL,
 			    "sent a desktop name of %u bytes (more than %d)",
 			    len, RFB_MAX_NAME);
-	name = malloc(len + 1);
+	/* Kept only as it will be shown: escapes made visible, cut. */
+	name = dec_scratch(&r->dc, (size_t)len + 1);
 	if (!name)
 		return fail(r, VNC_ERR_RESOURCE, "out of memory");
-	if (rd(r, name, len) < 0) {
-		free(name);
+	if (rd(r, name, len) < 0)
 		return -1;
-	}
-	name[len] = '\0';
-	free(r->name);
-	r->name = name;
+	log_sanitize(r->name, (const char *)name, len);
+	r->named = true;
 	return 0;
 }
 

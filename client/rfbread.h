@@ -51,7 +51,8 @@ enum vnc_error rfb_reader_error(const struct rfb_reader *r, const char **why);
 
 uint32_t rfb_reader_width(const struct rfb_reader *r);
 uint32_t rfb_reader_height(const struct rfb_reader *r);
-/* The DesktopName pseudo-encoding's name, or NULL if none came. */
+/* The DesktopName pseudo-encoding's name as log_sanitize shows it, or
+ * NULL if none came. */
 const char *rfb_reader_name(const struct rfb_reader *r);
 
 /* The checks on a desktop size (ServerInit, DesktopSize): 0, or the

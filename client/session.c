@@ -14,13 +14,12 @@
 #include "blit.h"
 #include "clock.h"
 #include "console.h"
-#include "cursor.h"
-#include "damage.h"
 #include "demo.h"
 #include "input.h"
 #include "log.h"
 #include "output.h"
 #include "passwd.h"
+#include "pipeline.h"
 #include "platform.h"
 #include "ppm.h"
 #include "privs.h"
@@ -38,14 +37,13 @@
 struct session {
 	struct options *opt;
 	struct output out;
-	struct shadow shadow;
-	struct damage damage;
-	struct blitter blit;
-	struct vnc_client *vnc;
+	struct pipeline *pipe;
+	/* The pipeline's parts the session works with. */
+	struct blitter *blit;
+	const struct shadow *shadow;
 	struct input in;
 	bool have_input;
-	struct cursor cursor;	/* drawn locally when local_cursor */
-	bool local_cursor;
+	bool local_cursor;	/* the pipeline's cursor follows the pointer */
 	int px, py;		/* pointer, remote coordinates */
 	double fx, fy;		/* the same with the fraction a scaled
 				 * relative motion leaves */
@@ -63,7 +61,6 @@ struct session {
 	uint64_t updates;
 	/* Reconnecting (reconnect.h): what to connect with, and when. */
 	struct vnc_config vcfg;
-	struct vnc_events vev;
 	struct reconnect rc;
 	uint64_t last_rx_ns;	/* last data from the server */
 	uint64_t ping_ns;	/* liveness ping in flight since, or 0 */
@@ -71,23 +68,19 @@ struct session {
 	char *password;		/* read before dropping root, or NULL */
 };
 
-/* --- VNC events (main thread) --- */
+/* --- VNC events (main thread, after the pipeline's own part) --- */
 
-static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
+static struct vnc_client *conn(const struct session *s)
+{
+	return pipeline_vnc(s->pipe);
+}
+
+static void ev_resized(void *ctx, uint32_t w, uint32_t h)
 {
 	struct session *s = ctx;
-	uint8_t *pix;
 
-	/* Same size (a reconnect): keep the last picture until the full
-	 * update replaces it. */
-	if (s->shadow.pix && w == s->shadow.width && h == s->shadow.height)
-		return s->shadow.pix;
-	pix = shadow_resize(&s->shadow, w, h);
-
-	if (!pix)
-		return NULL;
-	blit_reset_view(&s->blit);
-	if (s->vnc)
+	/* Not for the first desktop of a connection. */
+	if (conn(s))
 		log_info("remote desktop is now %ux%u", w, h);
 	/* Keep the pointer inside the new desktop. */
 	if (s->px >= (int)w)
@@ -95,18 +88,7 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 	if (s->py >= (int)h)
 		s->py = h ? (int)h - 1 : 0;
 	if (s->local_cursor)
-		cursor_move(&s->cursor, &s->shadow, s->px, s->py);
-	return pix;
-}
-
-static void ev_cursor_shape(void *ctx, int xhot, int yhot, int w, int h,
-			    const uint8_t *pixels, const uint8_t *mask)
-{
-	struct session *s = ctx;
-
-	if (cursor_set_shape(&s->cursor, &s->shadow, xhot, yhot, w, h, pixels,
-			     mask) == 0)
-		damage_kick(&s->damage);
+		pipeline_cursor_move(s->pipe, s->px, s->py);
 }
 
 /* The server moved the pointer (another client, an application). */
@@ -114,21 +96,10 @@ static void ev_cursor_pos(void *ctx, int x, int y)
 {
 	struct session *s = ctx;
 
-	if (x < 0 || y < 0 || x >= (int)s->shadow.width ||
-	    y >= (int)s->shadow.height)
-		return;
 	s->px = x;
 	s->py = y;
-	cursor_move(&s->cursor, &s->shadow, x, y);
-	if (cursor_dirty(&s->cursor, &s->shadow))
-		damage_kick(&s->damage);
-}
-
-static void ev_damage(void *ctx, const struct rect *r)
-{
-	struct session *s = ctx;
-
-	damage_add(&s->damage, r);
+	if (pipeline_cursor_move(s->pipe, x, y))
+		pipeline_kick(s->pipe);
 }
 
 static void ev_update_done(void *ctx)
@@ -136,40 +107,36 @@ static void ev_update_done(void *ctx)
 	struct session *s = ctx;
 
 	s->updates++;
-	damage_kick(&s->damage);
 }
 
 /* --- Input sink (main thread) --- */
 
 static void send_pointer(struct session *s)
 {
-	if (s->vnc)
-		vnc_send_pointer(s->vnc, s->px, s->py, s->buttons);
+	if (conn(s))
+		vnc_send_pointer(conn(s), s->px, s->py, s->buttons);
 	/* The local cursor follows at once, without a round trip. */
-	if (s->local_cursor) {
-		cursor_move(&s->cursor, &s->shadow, s->px, s->py);
-		if (cursor_dirty(&s->cursor, &s->shadow))
-			damage_kick(&s->damage);
-	}
+	if (s->local_cursor && pipeline_cursor_move(s->pipe, s->px, s->py))
+		pipeline_kick(s->pipe);
 }
 
 static void in_key(void *ctx, uint32_t keysym, uint32_t scancode, bool down)
 {
 	struct session *s = ctx;
 
-	if (s->vnc)
-		vnc_send_key(s->vnc, keysym, scancode, down);
+	if (conn(s))
+		vnc_send_key(conn(s), keysym, scancode, down);
 }
 
 static void in_motion_rel(void *ctx, int dx, int dy)
 {
 	struct session *s = ctx;
-	int w = (int)s->shadow.width, h = (int)s->shadow.height;
+	int w = (int)s->shadow->width, h = (int)s->shadow->height;
 	struct view v;
 
 	/* Motion is in screen pixels: on a scaled desktop one of them is
 	 * rw/dw remote pixels; keep the fraction for the next event. */
-	blit_get_view(&s->blit, &v);
+	blit_get_view(s->blit, &v);
 	if ((int)floor(s->fx) != s->px || (int)floor(s->fy) != s->py) {
 		s->fx = s->px + 0.5;
 		s->fy = s->py + 0.5;
@@ -188,7 +155,7 @@ static void in_motion_rel(void *ctx, int dx, int dy)
 	s->py = (int)floor(s->fy);
 	s->edge = false;
 	send_pointer(s);
-	blit_follow(&s->blit, s->px, s->py);
+	blit_follow(s->blit, s->px, s->py);
 }
 
 /* A step of edge scrolling when one is due: the view pans under the
@@ -198,9 +165,9 @@ static void edge_tick(struct session *s, uint64_t now)
 	if (!s->edge_next_ns || now < s->edge_next_ns)
 		return;
 	s->edge_next_ns = 0;
-	if (!s->edge || !blit_edge_pan(&s->blit, s->edge_sx, s->edge_sy))
+	if (!s->edge || !blit_edge_pan(s->blit, s->edge_sx, s->edge_sy))
 		return;
-	blit_screen_to_remote(&s->blit, s->edge_sx, s->edge_sy, &s->px,
+	blit_screen_to_remote(s->blit, s->edge_sx, s->edge_sy, &s->px,
 			      &s->py);
 	send_pointer(s);
 	s->edge_next_ns = now + EDGE_TICK_NS;
@@ -222,9 +189,9 @@ static void in_motion_abs(void *ctx, double fx, double fy)
 		fy = 1;
 	sx = (int)lround(fx * (s->out.width - 1));
 	sy = (int)lround(fy * (s->out.height - 1));
-	blit_screen_to_remote(&s->blit, sx, sy, &s->px, &s->py);
+	blit_screen_to_remote(s->blit, sx, sy, &s->px, &s->py);
 	send_pointer(s);
-	blit_get_view(&s->blit, &v);
+	blit_get_view(s->blit, &v);
 	s->edge = true;
 	s->edge_sx = sx;
 	s->edge_sy = sy;
@@ -263,11 +230,11 @@ static void in_scale(void *ctx)
 							       : SCALE_FIT;
 		zoom = 1;
 	}
-	blit_set_scale(&s->blit, mode, zoom);
-	if (s->shadow.pix) {
-		blit_reset_view(&s->blit);
-		blit_center(&s->blit, s->px, s->py);
-		damage_kick(&s->damage);
+	blit_set_scale(s->blit, mode, zoom);
+	if (s->shadow->pix) {
+		blit_reset_view(s->blit);
+		blit_center(s->blit, s->px, s->py);
+		pipeline_kick(s->pipe);
 	}
 	log_info("scale %s (Ctrl+Alt+Shift+S)",
 		 scale_name(mode, zoom, name, sizeof(name)));
@@ -284,12 +251,12 @@ static void in_pan(void *ctx, int dx, int dy)
 		dx = dx > 0 ? 1000 : -1000;
 	if (dy > 1000 || dy < -1000)
 		dy = dy > 0 ? 1000 : -1000;
-	blit_get_view(&s->blit, &v0);
-	if (!blit_pan(&s->blit, dx * sx, dy * sy))
+	blit_get_view(s->blit, &v0);
+	if (!blit_pan(s->blit, dx * sx, dy * sy))
 		return;
 	/* The pointer keeps its place on the screen, so it scrolls with the
 	 * view (else the view would follow it straight back). */
-	blit_get_view(&s->blit, &v1);
+	blit_get_view(s->blit, &v1);
 	if (!v1.dw || !v1.dh)
 		return;
 	s->px += (int)lround((double)(v1.pan_x - v0.pan_x) * v1.rw / v1.dw);
@@ -315,18 +282,24 @@ static void in_quit(void *ctx)
 
 /* --- Output events (VT switching) --- */
 
+/* Another console takes the screen: the blitter leaves the mapping, the
+ * input lets go of the devices that console needs. */
 static void out_suspend(void *ctx)
 {
 	struct session *s = ctx;
 
-	blit_suspend(&s->blit);
+	blit_suspend(s->blit);
+	if (s->have_input && s->in.impl->suspend)
+		s->in.impl->suspend(&s->in);
 }
 
 static void out_resume(void *ctx)
 {
 	struct session *s = ctx;
 
-	blit_resume(&s->blit);
+	if (s->have_input && s->in.impl->resume)
+		s->in.impl->resume(&s->in);
+	blit_resume(s->blit);
 }
 
 static int take_screenshot(struct session *s, const char *path)
@@ -339,7 +312,7 @@ static int take_screenshot(struct session *s, const char *path)
 		log_error("cannot allocate %zu bytes for a screenshot", n);
 		return -ENOMEM;
 	}
-	blit_snapshot_rgb(&s->blit, rgb);
+	blit_snapshot_rgb(s->blit, rgb);
 	ret = ppm_write(path, s->out.width, s->out.height, rgb);
 	free(rgb);
 	if (ret == 0)
@@ -362,87 +335,6 @@ static int check_cpu(const struct options *o)
 	return -2;
 }
 
-/* cpu auto: probe the open output (before the blitter owns it) and return
- * the core to pin the blit thread to, or -1 to leave it unpinned. */
-static int choose_cpu(struct session *s)
-{
-	struct probe_result res;
-	const struct probe_core *slowest = NULL, *ch = NULL;
-	char warn[512];
-	int i, cpu;
-
-	if (probe_run(&s->out, s->opt->samples, &res) < 0) {
-		log_warn("the core probe failed: the blit thread runs "
-			 "unpinned");
-		return -1;
-	}
-	for (i = 0; i < res.ncores; i++) {
-		const struct probe_core *c = &res.cores[i];
-
-		if (c->state != PROBE_MEASURED && c->state != PROBE_STOPPED)
-			continue;
-		log_debug("probe: core %d: fb %.3f ms, RAM %.3f ms per %u-row "
-			  "stripe, ratio %.1f, %.2f ms per frame, %d samples, "
-			  "ran on core %d",
-			  c->cpu, c->fb_ms, c->ram_ms, res.stripe_rows,
-			  c->ratio, c->frame_ms, c->samples, c->ran_on);
-		if (c->cpu == res.chosen)
-			ch = c;
-		else if (!slowest || c->frame_ms > slowest->frame_ms)
-			slowest = c;
-	}
-	if (probe_warning(&res, warn, sizeof(warn)))
-		log_warn("%s", warn);
-	cpu = res.chosen;
-	if (res.pin_denied) {
-		log_warn("cannot pin threads to cores (%s)%s%s: the blit "
-			 "thread runs unpinned",
-			 strerror(-res.pin_error),
-			 platform_pin_hint() ? "; " : "",
-			 platform_pin_hint() ? platform_pin_hint() : "");
-	} else if (ch && slowest) {
-		log_info("blit thread on core %d: %s, %.2f ms per frame there "
-			 "(slowest: core %d, %.2f ms); probe took %.0f ms",
-			 cpu, res.reason, ch->frame_ms, slowest->cpu,
-			 slowest->frame_ms, res.elapsed_ms);
-	} else if (ch) {
-		log_info("blit thread on core %d (%.2f ms per frame there)",
-			 cpu, ch->frame_ms);
-	} else {
-		log_warn("the core probe found no usable core (%s): the blit "
-			 "thread runs unpinned",
-			 res.reason);
-	}
-	probe_free(&res);
-	return cpu;
-}
-
-/* The worker records where it runs after each pass; blit_start kicks a
- * pass after pinning, so the pinned core shows up within a moment. */
-static void verify_cpu(struct session *s, int cpu)
-{
-	uint64_t until = monotonic_ns() + 2000000000ull;
-	int actual;
-
-	if (platform_current_cpu() < 0)
-		return;
-	for (;;) {
-		actual = blit_actual_cpu(&s->blit);
-		if ((cpu < 0 ? actual >= 0 : actual == cpu) ||
-		    monotonic_ns() > until)
-			break;
-		usleep(1000);
-	}
-	if (cpu < 0)
-		log_debug("blit thread runs unpinned (now on core %d)", actual);
-	else if (actual == cpu)
-		log_debug("blit thread runs on core %d, as pinned", actual);
-	else
-		log_warn("the blit thread was pinned to core %d but runs on "
-			 "core %d",
-			 cpu, actual);
-}
-
 /* --- Reconnect and liveness (main thread) --- */
 
 static const char *server_name(const struct session *s)
@@ -463,7 +355,7 @@ static void show_countdown(struct session *s, uint64_t now)
 	s->shown_s = left;
 	snprintf(text, sizeof(text), "reconnecting to %s in %u s",
 		 server_name(s), left);
-	blit_set_status(&s->blit, text);
+	blit_set_status(s->blit, text);
 }
 
 /* The connection is gone or an attempt failed (err says why, already
@@ -473,8 +365,7 @@ static int session_lost(struct session *s, enum vnc_error err,
 {
 	unsigned d;
 
-	vnc_destroy(s->vnc);
-	s->vnc = NULL;
+	pipeline_disconnect(s->pipe);
 	/* The loop sees the signal or the deadline next. */
 	if (err == VNC_ERR_INTERRUPTED) {
 		s->stopping = true;
@@ -495,12 +386,11 @@ static int session_reconnect(struct session *s)
 	char text[128];
 
 	snprintf(text, sizeof(text), "connecting to %s ...", server_name(s));
-	blit_set_status(&s->blit, text);
-	s->vnc = vnc_connect(&s->vcfg, &s->vev, &err);
-	if (!s->vnc)
+	blit_set_status(s->blit, text);
+	if (pipeline_connect(s->pipe, &s->vcfg, &err) < 0)
 		return session_lost(s, err, false);
 	reconnect_done(&s->rc);
-	blit_set_status(&s->blit, NULL);
+	blit_set_status(s->blit, NULL);
 	s->last_rx_ns = monotonic_ns();
 	s->ping_ns = 0;
 	return 0;
@@ -515,7 +405,7 @@ static int session_tick(struct session *s)
 	uint64_t wait = (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
 
 	edge_tick(s, now);
-	if (!s->vnc) {
+	if (!conn(s)) {
 		if (s->stopping)
 			return 0;
 		if (now >= s->rc.next_ns)
@@ -529,7 +419,7 @@ static int session_tick(struct session *s)
 		return session_lost(s, VNC_ERR_CLOSED, true);
 	}
 	if (!s->ping_ns && now - s->last_rx_ns >= idle) {
-		if (vnc_ping(s->vnc) < 0)
+		if (vnc_ping(conn(s)) < 0)
 			return session_lost(s, VNC_ERR_CLOSED, true);
 		s->ping_ns = now;
 	}
@@ -543,7 +433,7 @@ static int session_timeout(const struct session *s, int timeout)
 	uint64_t now = monotonic_ns(), due;
 	uint64_t ms;
 
-	if (!s->vnc) {
+	if (!conn(s)) {
 		/* The next countdown second, or the attempt. */
 		due = s->rc.next_ns > now ? s->rc.next_ns - now : 0;
 		due %= 1000000000u;
@@ -615,9 +505,9 @@ static int run_loop(struct session *s, int sigfd)
 
 		pfd[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 		i_vnc = -1;
-		if (s->vnc) {
+		if (conn(s)) {
 			i_vnc = n;
-			pfd[n++] = (struct pollfd){ .fd = vnc_fd(s->vnc),
+			pfd[n++] = (struct pollfd){ .fd = vnc_fd(conn(s)),
 						    .events = POLLIN };
 		}
 		if (s->have_input && s->in.fd >= 0) {
@@ -642,7 +532,7 @@ static int run_loop(struct session *s, int sigfd)
 		}
 		timeout = session_timeout(s, timeout);
 		/* Bytes inside libvncclient or TLS do not wake poll(). */
-		if (s->vnc && vnc_pending(s->vnc))
+		if (conn(s) && vnc_pending(conn(s)))
 			timeout = 0;
 		ret = poll(pfd, (nfds_t)n, timeout);
 		if (ret < 0) {
@@ -683,10 +573,10 @@ static int run_loop(struct session *s, int sigfd)
 			if (s->in.impl->dispatch(&s->in, &sink) < 0)
 				return 1;
 		}
-		if (i_vnc >= 0 && s->vnc &&
+		if (i_vnc >= 0 && conn(s) &&
 		    ((pfd[i_vnc].revents & (POLLIN | POLLHUP | POLLERR)) ||
-		     vnc_pending(s->vnc))) {
-			if (vnc_dispatch(s->vnc, &verr) < 0) {
+		     vnc_pending(conn(s)))) {
+			if (vnc_dispatch(conn(s), &verr) < 0) {
 				if (session_lost(s, verr, true))
 					return 1;
 			} else {
@@ -703,12 +593,10 @@ static int run_loop(struct session *s, int sigfd)
 int session_run(struct options *o)
 {
 	struct session s;
-	struct pixfmt sfmt;
-	struct vnc_config vcfg;
-	struct vnc_events vev;
+	struct pipeline_config pcfg;
 	struct demo *demo = NULL;
 	enum vnc_error verr;
-	int sigfd, ret = 1, cpu;
+	int sigfd, ret = 1;
 
 	memset(&s, 0, sizeof(s));
 	s.opt = o;
@@ -720,8 +608,7 @@ int session_run(struct options *o)
 		log_error("--ca %s: %s", o->ca_file, strerror(errno));
 		return 1;
 	}
-	cpu = check_cpu(o);
-	if (cpu == -2)
+	if (check_cpu(o) == -2)
 		return 2;
 	sigfd = signals_setup();
 	if (sigfd < 0)
@@ -729,18 +616,24 @@ int session_run(struct options *o)
 
 	if (console_open(&s.out, o->output) < 0)
 		return 1;
-	if (cpu == CPU_AUTO)
-		cpu = choose_cpu(&s);
-	pixfmt_shadow_for(&s.out.fmt, &sfmt);
-	if (shadow_init(&s.shadow, &sfmt) < 0)
+	pcfg = (struct pipeline_config){
+		.out = &s.out,
+		.draw = PIPELINE_BLIT,
+		.cpu = o->cpu,
+		.choose_cpu = o->cpu == CPU_AUTO,
+		.samples = o->samples,
+		.scale = (enum scale_mode)o->scale_mode,
+		.zoom = o->scale_zoom,
+		.ev = { .ctx = &s,
+			.resized = ev_resized,
+			.update_done = ev_update_done,
+			.cursor_pos = ev_cursor_pos },
+	};
+	s.pipe = pipeline_create(&pcfg);
+	if (!s.pipe)
 		goto out_output;
-	if (damage_init(&s.damage) < 0)
-		goto out_shadow;
-	if (blit_init(&s.blit, &s.out, &s.shadow, &s.damage, cpu) < 0)
-		goto out_damage;
-	blit_set_scale(&s.blit, (enum scale_mode)o->scale_mode, o->scale_zoom);
-	cursor_init(&s.cursor);
-	blit_set_cursor(&s.blit, &s.cursor);
+	s.blit = pipeline_blitter(s.pipe);
+	s.shadow = pipeline_shadow(s.pipe);
 	{
 		char fbuf[64];
 
@@ -749,29 +642,6 @@ int session_run(struct options *o)
 			  pixfmt_name(&s.out.fmt, fbuf, sizeof(fbuf)),
 			  s.out.stride);
 	}
-	if (blit_start(&s.blit) < 0) {
-		int perr = blit_pin_error(&s.blit);
-
-		if (!perr)
-			goto out_blit_init;
-		if (o->cpu != CPU_AUTO) {
-			const char *hint = perr == -EPERM ? platform_pin_hint()
-							  : NULL;
-
-			log_error("cannot pin the blit thread to core %d: "
-				  "%s%s%s",
-				  cpu, strerror(-perr), hint ? "; " : "",
-				  hint ? hint : "");
-			goto out_blit;
-		}
-		/* auto: the thread is running; unpinned beats no picture. */
-		log_warn("cannot pin the blit thread to core %d (%s): it runs "
-			 "unpinned",
-			 cpu, strerror(-perr));
-		cpu = -1;
-		blit_set_cpu(&s.blit, -1);
-	}
-	verify_cpu(&s, cpu);
 	if (platform_input && !o->view_only && s.out.impl != &output_mem_impl) {
 		struct input_config icfg = { o->input, o->keymap, true };
 
@@ -800,61 +670,40 @@ int session_run(struct options *o)
 		o->host = strdup("127.0.0.1");
 		o->port = demo_port(demo);
 	}
-	memset(&vcfg, 0, sizeof(vcfg));
-	vcfg.host = o->host;
-	vcfg.port = o->port;
-	vcfg.encodings = o->encodings;
-	vcfg.quality = o->quality;
-	vcfg.compress = o->compress;
-	vcfg.view_only = o->view_only;
+	pipeline_vnc_config(s.pipe, o, &s.vcfg);
 	/* A local pointer gets a local cursor; without one (view-only, no
 	 * input devices) the server draws it into the picture. */
 	s.local_cursor = s.have_input && !o->server_cursor;
-	vcfg.local_cursor = s.local_cursor;
-	vcfg.fmt = sfmt;
-	vcfg.get_password = passwd_get;
-	vcfg.password_ctx = o->passwd_file;
+	s.vcfg.local_cursor = s.local_cursor;
 	if (s.password) {
-		vcfg.get_password = cached_password;
-		vcfg.password_ctx = &s;
+		s.vcfg.get_password = cached_password;
+		s.vcfg.password_ctx = &s;
 	}
-	vcfg.read_timeout_s = o->timeout;
 	/* A quit signal or the end of --exit-after stops any connection
 	 * step within a few ms (guard.h); the clock starts here. */
-	vcfg.abort_fd = signals_quit_fd();
+	s.vcfg.abort_fd = signals_quit_fd();
 	if (o->exit_after > 0)
 		s.end_ns = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
-	vcfg.end_ns = s.end_ns;
-	vcfg.ca_file = o->ca_file;
-	vcfg.insecure = o->insecure;
-	vev = (struct vnc_events){ .ctx = &s,
-				   .resize = ev_resize,
-				   .damage = ev_damage,
-				   .update_done = ev_update_done,
-				   .cursor_shape = ev_cursor_shape,
-				   .cursor_pos = ev_cursor_pos };
-	s.vnc = vnc_connect(&vcfg, &vev, &verr);
-	if (!s.vnc) {
+	s.vcfg.end_ns = s.end_ns;
+	if (pipeline_connect(s.pipe, &s.vcfg, &verr) < 0) {
 		if (verr == VNC_ERR_INTERRUPTED) {
 			log_info("leaving before the connection was made");
 			ret = 0;
 		}
 		goto out_input;
 	}
-	s.vcfg = vcfg;
+	/* Reconnects give up sooner than a first connect. */
 	s.vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
-	s.vev = vev;
 	reconnect_init(&s.rc, o->reconnect);
 	s.last_rx_ns = monotonic_ns();
-	s.px = (int)s.shadow.width / 2;
-	s.py = (int)s.shadow.height / 2;
+	s.px = (int)s.shadow->width / 2;
+	s.py = (int)s.shadow->height / 2;
 	if (s.local_cursor)
-		cursor_move(&s.cursor, &s.shadow, s.px, s.py);
+		pipeline_cursor_move(s.pipe, s.px, s.py);
 
 	ret = run_loop(&s, sigfd);
 
-	vnc_destroy(s.vnc);
-	s.vnc = NULL;
+	pipeline_disconnect(s.pipe);
 out_input:
 	if (s.have_input)
 		s.in.impl->close(&s.in);
@@ -864,17 +713,12 @@ out_demo:
 			demo_report(demo, s.updates, &s.out);
 		demo_stop(demo);
 	}
-out_blit:
-	blit_stop(&s.blit);
-	if (o->screenshot && s.shadow.pix)
+	/* The stopped worker has drawn the rest: the screenshot shows the
+	 * last picture. */
+	pipeline_stop(s.pipe);
+	if (o->screenshot && s.shadow->pix)
 		take_screenshot(&s, o->screenshot);
-out_blit_init:
-	blit_finish(&s.blit);
-	cursor_finish(&s.cursor);
-out_damage:
-	damage_finish(&s.damage);
-out_shadow:
-	shadow_finish(&s.shadow);
+	pipeline_destroy(s.pipe);
 out_output:
 	console_close(&s.out);
 	if (s.password)

@@ -53,8 +53,6 @@ struct evdev_in {
 	time_t drop_logged;
 };
 
-static struct evdev_in *open_in;
-
 static bool is_event_node(const char *name)
 {
 	unsigned long n;
@@ -365,8 +363,6 @@ static void evdev_close(struct input *inp)
 	if (in->epfd >= 0)
 		close(in->epfd);
 	kbd_destroy(in->kbd);
-	if (open_in == in)
-		open_in = NULL;
 	free(in);
 	inp->priv = NULL;
 	inp->fd = -1;
@@ -428,7 +424,6 @@ static int evdev_open(struct input *inp, const struct input_config *cfg)
 				 INPUT_DIR);
 	}
 	inp->fd = in->epfd;
-	open_in = in;
 	return 0;
 fail:
 	evdev_close(inp);
@@ -581,9 +576,10 @@ static int evdev_dispatch(struct input *inp, const struct input_sink *sink)
 	}
 }
 
-void evdev_vt_suspend(bool suspended)
+/* The VT was released (true) or acquired again (false): the input lets go
+ * of its grabs and of the keys held, so the other VT gets the keyboard. */
+static void set_suspended(struct evdev_in *in, bool suspended)
 {
-	struct evdev_in *in = open_in;
 	struct edev *e;
 
 	if (!in || in->suspended == suspended)
@@ -605,9 +601,21 @@ void evdev_vt_suspend(bool suspended)
 	}
 }
 
+static void evdev_suspend(struct input *inp)
+{
+	set_suspended(inp->priv, true);
+}
+
+static void evdev_resume(struct input *inp)
+{
+	set_suspended(inp->priv, false);
+}
+
 const struct input_impl evdev_input_impl = {
     .name = "evdev",
     .open = evdev_open,
     .close = evdev_close,
     .dispatch = evdev_dispatch,
+    .suspend = evdev_suspend,
+    .resume = evdev_resume,
 };

@@ -2,11 +2,13 @@
 # CI's bounded fuzz run without -Dfuzz: build the libFuzzer targets in a
 # nested clang build of this source tree, then fuzz for FUZZ_SECONDS
 # (default 60) in all: half the session target (harness.c, through
-# vnc.c and libvncclient), half the reader target (reader.c, vncfb's own
-# reader and decoders from memory). Skips (77) only when clang or its
-# libFuzzer runtime is not installed.
+# vnc.c, libvncclient's handshake and vncfb's reader), half the reader
+# target (reader.c, vncfb's own reader and decoders from memory); then
+# the handshake for FUZZ_HANDSHAKE_SECONDS (default 30). Skips (77) only
+# when clang or its libFuzzer runtime is not installed.
 set -u
 secs=${FUZZ_SECONDS:-60}
+hs_secs=${FUZZ_HANDSHAKE_SECONDS:-30}
 if ! command -v clang >/dev/null 2>&1; then
 	echo "SKIP: clang not installed (package clang)" >&2
 	exit 77
@@ -31,6 +33,7 @@ if [ ! -f "$nested/build.ninja" ]; then
 	}
 fi
 ninja -C "$nested" -j2 tests/fuzz/fuzz_server tests/fuzz/fuzz_reader \
+	tests/fuzz/fuzz_handshake \
 	>"$probe/build.log" 2>&1 || {
 	tail -n 40 "$probe/build.log" >&2
 	exit 1
@@ -39,6 +42,9 @@ half=$(( (secs + 1) / 2 ))
 sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
 	"$nested/tests/fuzz/fuzz_server" "$half" "$nested/tests/fuzz" \
 	corpus regress || exit 1
-exec sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
+sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
 	"$nested/tests/fuzz/fuzz_reader" "$half" "$nested/tests/fuzz" \
-	reader-corpus
+	reader-corpus || exit 1
+exec sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
+	"$nested/tests/fuzz/fuzz_handshake" "$hs_secs" "$nested/tests/fuzz" \
+	handshake

@@ -10,42 +10,10 @@ left out (said on stdout).
 import sys
 import os
 import shutil
-import socket
 import subprocess
-import threading
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import vnctest as vt  # noqa: E402
-
-
-class FakeServer:
-    """Accepts one connection at a time on 127.0.0.1 and runs script(conn)
-    on it."""
-
-    def __init__(self, script):
-        self.s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.s.bind(("127.0.0.1", 0))
-        self.s.listen(4)
-        self.port = self.s.getsockname()[1]
-        self.script = script
-        threading.Thread(target=self._run, daemon=True).start()
-
-    def _run(self):
-        while True:
-            try:
-                conn, _ = self.s.accept()
-            except OSError:
-                return
-            try:
-                conn.settimeout(5)
-                self.script(conn)
-            except OSError:
-                pass
-            finally:
-                conn.close()
-
-    def close(self):
-        self.s.close()
 
 
 def close_after_version(conn):
@@ -146,7 +114,7 @@ def main(tmp):
              ["too many connections"]),
             ("server closes after security", close_after_security,
              ["closed"])]:
-        fake = FakeServer(script)
+        fake = vt.FakeServer(script)
         try:
             check(what, [*mem, "127.0.0.1::%d" % fake.port], 1,
                   ["127.0.0.1:%d" % fake.port] + words)

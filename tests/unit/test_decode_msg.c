@@ -110,8 +110,10 @@ static void test_pseudo(void)
 			     "done"),
 	      "events: %s", f.log);
 	CHECK(rfb_reader_width(f.r) == 64 && rfb_reader_height(f.r) == 48);
-	CHECK(rfb_reader_name(f.r) && !strcmp(rfb_reader_name(f.r), "a"),
-	      "name cut at its NUL");
+	CHECK(rfb_reader_name(f.r) &&
+		  !strcmp(rfb_reader_name(f.r), "a\\x00b\\x1b!"),
+	      "name kept as it is shown, escapes visible: %s",
+	      rfb_reader_name(f.r) ? rfb_reader_name(f.r) : "(none)");
 	CHECK(!memcmp(pic_at(&f.fb, 0, 0), "\0\0\0\0", 4),
 	      "the new desktop starts black");
 	s.n = 0;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 #include "opts.h"
 
 static int target_is(const char *s, const char *host, int port)

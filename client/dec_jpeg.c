@@ -24,7 +24,10 @@
 struct dec_jpeg {
 	struct jpeg_decompress_struct ci;
 	struct jpeg_error_mgr mgr;
+	struct jpeg_progress_mgr progress;
 	jmp_buf env;
+	const struct dec_ctx *c; /* the latest draw, for progress() */
+	bool abandoned;		 /* left because dec_check said so */
 };
 
 static bool host_big(void)
@@ -72,6 +75,19 @@ static void fail(j_common_ptr ci)
 	longjmp(j->env, 1);
 }
 
+/* Called by libjpeg in every jpeg_read_scanlines and within its own long
+ * passes (a progressive image's scans, inside jpeg_start_decompress):
+ * the decode stops there once the connection is given up. */
+static void progress(j_common_ptr ci)
+{
+	struct dec_jpeg *j = (struct dec_jpeg *)ci->client_data;
+
+	if (j->c && dec_check(j->c) != DEC_OK) {
+		j->abandoned = true;
+		longjmp(j->env, 1);
+	}
+}
+
 static void quiet(j_common_ptr ci, int level)
 {
 	(void)ci;
@@ -98,12 +114,14 @@ static struct dec_jpeg *jpeg_state(struct dec_ctx *c)
 	j->ci.err = jpeg_std_error(&j->mgr);
 	j->mgr.error_exit = fail;
 	j->mgr.emit_message = quiet;
+	j->progress.progress_monitor = progress;
 	j->ci.client_data = j;
 	if (setjmp(j->env)) {
 		free(j);
 		return NULL;
 	}
 	jpeg_create_decompress(&j->ci);
+	j->ci.progress = &j->progress;
 	c->work.jpeg = j;
 	return j;
 }
@@ -128,11 +146,15 @@ int dec_jpeg_draw(struct dec_ctx *c, const uint8_t *data, size_t len,
 			return DEC_NOMEM;
 	}
 	ci = &j->ci;
+	j->c = c;
+	j->abandoned = false;
 	if (setjmp(j->env)) {
 		char msg[JMSG_LENGTH_MAX];
 
-		j->mgr.format_message((j_common_ptr)ci, msg);
 		jpeg_abort_decompress(ci);
+		if (j->abandoned)
+			return DEC_EOF;
+		j->mgr.format_message((j_common_ptr)ci, msg);
 		return dec_bad(c, "invalid JPEG data (%s)", msg);
 	}
 	jpeg_mem_src(ci, data, (unsigned long)len);

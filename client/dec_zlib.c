@@ -74,8 +74,8 @@ static int step(struct dec_ctx *c, struct dec_zstream *s, uint8_t *out,
 	int ret;
 
 	*got = 0;
-	if (n > UINT_MAX)
-		n = UINT_MAX;
+	if (n > DEC_PIECE)
+		n = DEC_PIECE;
 	if (s->z.avail_in == 0)
 		return DEC_OK;
 	if (s->ended)
@@ -103,7 +103,9 @@ int dec_zstream_some(struct dec_ctx *c, struct dec_zstream *s, uint8_t *out,
 
 	*got = 0;
 	while (*got < n && s->z.avail_in > 0) {
-		ret = step(c, s, out + *got, n - *got, &k);
+		ret = dec_check(c);
+		if (ret == DEC_OK)
+			ret = step(c, s, out + *got, n - *got, &k);
 		if (ret != DEC_OK)
 			return ret;
 		*got += k;

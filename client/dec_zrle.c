@@ -117,6 +117,9 @@ int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
 	for (uint32_t ty = 0; ty < h; ty += tsize) {
 		uint32_t th = h - ty < tsize ? h - ty : tsize;
 
+		if (dec_check(c) != DEC_OK)
+			return DEC_EOF;
+
 		for (uint32_t tx = 0; tx < w; tx += tsize) {
 			uint32_t tw = w - tx < tsize ? w - tx : tsize;
 			uint32_t x = (uint32_t)r->x + tx,

@@ -164,6 +164,11 @@ int dec_read(struct dec_ctx *c, void *buf, size_t n)
 	return vnc_source_read(c->src, buf, n) < 0 ? DEC_EOF : DEC_OK;
 }
 
+int dec_check(const struct dec_ctx *c)
+{
+	return vnc_source_abandoned(c->src) ? DEC_EOF : DEC_OK;
+}
+
 int dec_read_u32(struct dec_ctx *c, uint32_t *v)
 {
 	uint8_t b[4];

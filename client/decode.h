@@ -162,6 +162,13 @@ __attribute__((format(printf, 2, 3))) int dec_bad(struct dec_ctx *c,
 						  const char *fmt, ...);
 /* Exactly n bytes from the source. */
 int dec_read(struct dec_ctx *c, void *buf, size_t n);
+/* DEC_OK while the connection is wanted, DEC_EOF once the source's owner
+ * gave it up (vnc_source_abandoned). Decoding from memory asks between
+ * pieces of work (DEC_PIECE bytes of inflated output, a row of tiles,
+ * JPEG_ROWS rows), so that no rectangle outlasts --exit-after or a quit
+ * signal by more than a few ms, however large. Any thread. */
+int dec_check(const struct dec_ctx *c);
+#define DEC_PIECE ((size_t)1 << 20)
 /* n more bytes from the source appended to j->data; returns where they
  * are (valid until the next append), or NULL with *err set. */
 uint8_t *dec_take(struct dec_ctx *c, struct dec_job *j, size_t n, int *err);

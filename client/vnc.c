@@ -180,13 +180,17 @@ static void done(struct vnc_client *vc)
 		guard_arm(vc->guard, 0);
 }
 
+static const struct vnc_client *from_src(const struct vnc_source *s)
+{
+	return (const struct vnc_client *)(const void *)((const char *)s -
+		offsetof(struct vnc_client, src));
+}
+
 /* The reader's bytes: libvncclient's buffered reader (TLS included), in
  * pieces, stopping as soon as the watchdog fired. */
 static int src_read(struct vnc_source *s, void *buf, size_t n)
 {
-	struct vnc_client *vc =
-		(struct vnc_client *)(void *)((char *)s -
-					      offsetof(struct vnc_client, src));
+	const struct vnc_client *vc = from_src(s);
 	char *p = buf;
 
 	while (n > 0) {
@@ -201,7 +205,16 @@ static int src_read(struct vnc_source *s, void *buf, size_t n)
 	return 0;
 }
 
-static const struct vnc_source_ops src_ops = { .read = src_read };
+/* Once the watchdog fired, decoding what was read stops too. */
+static bool src_abandoned(const struct vnc_source *s)
+{
+	return guard_fired(from_src(s)->guard) != GUARD_NONE;
+}
+
+static const struct vnc_source_ops src_ops = {
+	.read = src_read,
+	.abandoned = src_abandoned,
+};
 
 const char *vnc_library_version(void)
 {

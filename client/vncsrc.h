@@ -7,6 +7,7 @@
 #ifndef VNCFB_VNCSRC_H
 #define VNCFB_VNCSRC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,10 @@ struct vnc_source_ops {
 	 * ended or failed; the source's owner knows why. May block; the
 	 * owner bounds how long (client/guard.h). */
 	int (*read)(struct vnc_source *s, void *buf, size_t n);
+	/* Optional: true once the owner has given the connection up (a
+	 * deadline, a quit signal, --exit-after), so that work on bytes
+	 * already read stops too. Any thread; cheap (an atomic load). */
+	bool (*abandoned)(const struct vnc_source *s);
 };
 
 struct vnc_source {
@@ -26,6 +31,11 @@ struct vnc_source {
 static inline int vnc_source_read(struct vnc_source *s, void *buf, size_t n)
 {
 	return s->ops->read(s, buf, n);
+}
+
+static inline bool vnc_source_abandoned(const struct vnc_source *s)
+{
+	return s->ops->abandoned && s->ops->abandoned(s);
 }
 
 /* A source over a buffer: what a test or fuzzer feeds the reader. Reads

@@ -405,4 +405,35 @@ static inline bool fix_same(const struct fix *f, const struct pic *want,
 	return true;
 }
 
+/* --- a source whose owner gives up --- */
+
+/* A memory source that says it is abandoned (vnc_source_abandoned) from
+ * the (*left + 1)th time it is asked on; *left counts down. */
+struct quit_source {
+	struct vnc_mem_source m;
+	struct vnc_source_ops ops;
+	unsigned *left;
+};
+
+static inline bool quit_abandoned(const struct vnc_source *s)
+{
+	const struct quit_source *q =
+	    (const struct quit_source *)(const void *)s;
+
+	if (*q->left == 0)
+		return true;
+	(*q->left)--;
+	return false;
+}
+
+static inline void quit_source_init(struct quit_source *q, const void *data,
+				    size_t len, unsigned *left)
+{
+	vnc_mem_source_init(&q->m, data, len);
+	q->ops = *q->m.base.ops;
+	q->ops.abandoned = quit_abandoned;
+	q->m.base.ops = &q->ops;
+	q->left = left;
+}
+
 #endif

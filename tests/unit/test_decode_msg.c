@@ -314,9 +314,96 @@ static void test_jobs(void)
 	free(s.p);
 }
 
+/* Decoding from memory stops soon after the connection is given up
+ * (decode.h: dec_check), however large the rectangle: zlib between
+ * pieces of its output, ZRLE between rows of tiles. */
+static void test_abandon(void)
+{
+	enum { W = 1024, H = 512 };
+	struct pixfmt pf;
+	struct dec_fmt df;
+	struct quit_source q;
+	struct dec_ctx c;
+	struct dec_job j = {0};
+	struct buf s = {0}, zd = {0};
+	uint8_t *fb = calloc((size_t)W * H, 4),
+		*pix = malloc((size_t)W * H * 4);
+	z_stream z;
+	unsigned left;
+	size_t half = (size_t)W * H * 2;
+
+	pixfmt_from_name("xrgb8888", &pf);
+	dec_fmt_init(&df, &pf);
+	for (size_t i = 0; i < (size_t)W * H * 4; i++)
+		pix[i] = (uint8_t)(i * 7 + 1);
+	zinit(&z);
+	zsync(&z, pix, (size_t)W * H * 4, &zd);
+	u32(&s, (uint32_t)zd.n);
+	put(&s, zd.p, zd.n);
+	/* Given up after the first piece (1 MiB of the 2 MiB). */
+	left = 1;
+	quit_source_init(&q, s.p, s.n, &left);
+	dec_ctx_init(&c, &q.m.base, &df);
+	c.fb = (struct dec_fb){fb, (size_t)W * 4, W, H, &df};
+	j.r = (struct rect){0, 0, W, H};
+	CHECK(dec_rect(&c, &dec_zlib, &j) == DEC_EOF, "zlib given up");
+	CHECK(fb[half + 5] == 0 && fb[(size_t)W * H * 4 - 1] == 0,
+	      "zlib stopped after its first piece");
+	dec_ctx_finish(&c);
+	/* Not given up: the whole picture. */
+	left = 1000;
+	quit_source_init(&q, s.p, s.n, &left);
+	dec_ctx_init(&c, &q.m.base, &df);
+	c.fb = (struct dec_fb){fb, (size_t)W * 4, W, H, &df};
+	CHECK(dec_rect(&c, &dec_zlib, &j) == DEC_OK &&
+		  !memcmp(fb, pix, (size_t)W * H * 4),
+	      "zlib not given up: %s", c.why);
+	dec_ctx_finish(&c);
+	deflateEnd(&z);
+	/* ZRLE: 8x8 solid tiles; given up at once. */
+	s.n = zd.n = 0;
+	{
+		struct buf t = {0};
+
+		for (int i = 0; i < (W / 64) * (H / 64); i++) {
+			u8(&t, 1);
+			put(&t, "\1\2\3", 3);
+		}
+		zinit(&z);
+		zsync(&z, t.p, t.n, &zd);
+		u32(&s, (uint32_t)zd.n);
+		put(&s, zd.p, zd.n);
+		deflateEnd(&z);
+		free(t.p);
+	}
+	memset(fb, 0, (size_t)W * H * 4);
+	left = 0;
+	quit_source_init(&q, s.p, s.n, &left);
+	dec_ctx_init(&c, &q.m.base, &df);
+	c.fb = (struct dec_fb){fb, (size_t)W * 4, W, H, &df};
+	CHECK(dec_rect(&c, &dec_zrle, &j) == DEC_EOF &&
+		  fb[(size_t)W * H * 4 - 4] == 0,
+	      "zrle given up");
+	dec_ctx_finish(&c);
+	left = 1000000;
+	quit_source_init(&q, s.p, s.n, &left);
+	dec_ctx_init(&c, &q.m.base, &df);
+	c.fb = (struct dec_fb){fb, (size_t)W * 4, W, H, &df};
+	CHECK(dec_rect(&c, &dec_zrle, &j) == DEC_OK &&
+		  fb[(size_t)W * H * 4 - 4] == 1,
+	      "zrle not given up: %s", c.why);
+	dec_ctx_finish(&c);
+	dec_buf_free(&j.data);
+	free(s.p);
+	free(zd.p);
+	free(fb);
+	free(pix);
+}
+
 int test_messages(void)
 {
 	test_jobs();
+	test_abandon();
 	test_simple_messages();
 	test_pseudo();
 	test_cursors();

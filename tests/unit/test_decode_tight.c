@@ -266,6 +266,46 @@ static void bad(const char *fmt, const struct buf *s, const char *why)
 	fix_free(&f);
 }
 
+/* A JPEG stops soon after the connection is given up (decode.h:
+ * dec_check, through libjpeg's progress hook), and draws when it is not. */
+static void jpeg_abandon(const char *fmt)
+{
+	struct pic want;
+	struct buf s = {0};
+	struct quit_source q;
+	struct dec_ctx c;
+	struct dec_job j = {0};
+	unsigned left;
+	size_t stride;
+
+	pic_init(&want, fmt, 256, 128);
+	stride = (size_t)want.w * want.bpp;
+	tight_jpeg(&s, &want, 0, 0, 256, 128);
+	j.r = (struct rect){0, 0, 256, 128};
+	for (int run = 0; run < 2; run++) {
+		/* After the 12-byte rectangle header. */
+		left = run ? 100000 : 0;
+		quit_source_init(&q, s.p + 12, s.n - 12, &left);
+		dec_ctx_init(&c, &q.m.base, &want.df);
+		memset(want.p, 0, stride * want.h);
+		c.fb = (struct dec_fb){want.p, stride, 256, 128, &want.df};
+		if (run)
+			CHECK(dec_rect(&c, &dec_tight, &j) == DEC_OK &&
+				  pic_at(&want, 255, 127)[0] |
+				      pic_at(&want, 255, 127)[1],
+			      "%s: JPEG not given up: %s", fmt, c.why);
+		else
+			CHECK(dec_rect(&c, &dec_tight, &j) == DEC_EOF &&
+				  !(pic_at(&want, 255, 127)[0] |
+				    pic_at(&want, 255, 127)[1]),
+			      "%s: JPEG given up", fmt);
+		dec_ctx_finish(&c);
+	}
+	dec_buf_free(&j.data);
+	free(want.p);
+	free(s.p);
+}
+
 int test_tight(const char *fmt)
 {
 	struct pic want;
@@ -376,5 +416,6 @@ int test_tight(const char *fmt)
 	bad(fmt, &s, "a 16x8 JPEG image in it");
 	free(want.p);
 	free(s.p);
+	jpeg_abandon(fmt);
 	return failures;
 }

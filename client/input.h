@@ -47,6 +47,10 @@ struct input_impl {
 	/* Drain everything pending on in->fd into the sink. 0 or -errno
 	 * (fatal). Required. */
 	int (*dispatch)(struct input *in, const struct input_sink *sink);
+	/* Whether open(cfg) would work, grabbing nothing: the keymap
+	 * compiles (-EINVAL), the listed devices open (-errno). Logged.
+	 * Optional. */
+	int (*check)(const struct input_config *cfg);
 };
 
 struct input {

@@ -12,8 +12,7 @@
 #include "output.h"
 #include "platform.h"
 
-/* Largest mem output: 8K by 8K. */
-#define MEM_MAX_DIM 8192
+#define MEM_MAX_DIM OUTPUT_MEM_MAX_DIM
 
 struct mem_priv {
 	uint8_t *buf;
@@ -270,6 +269,20 @@ int output_check_spec(const char *spec)
 		return output_mem_parse(colon ? colon + 1 : NULL, &w, &h, &f,
 					&slow);
 	return 0;
+}
+
+int output_check_device(const char *spec)
+{
+	const char *colon;
+	const struct output_impl *impl;
+
+	if (!spec || strcmp(spec, "default") == 0)
+		return 0;
+	colon = strchr(spec, ':');
+	impl = find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+	if (!impl)
+		return -EINVAL;
+	return impl->check ? impl->check(colon ? colon + 1 : NULL) : 0;
 }
 
 char *output_platform_specs(char *buf, size_t size)

@@ -752,10 +752,29 @@ int probe_command(const struct options *o)
 	console_close(&out);
 	if (ret < 0)
 		return 1;
-	if (o->json)
-		probe_print_json(&res, &desc, o->cpu, stdout);
-	else
+	if (o->json_file) {
+		/* --json=FILE: the table on the terminal, JSON in FILE. */
+		FILE *f = fopen(o->json_file, "w");
+
+		if (!f) {
+			log_error("cannot write %s: %s", o->json_file,
+				  strerror(errno));
+			probe_free(&res);
+			return 1;
+		}
+		probe_print_json(&res, &desc, o->cpu, f);
+		if (fclose(f) != 0) {
+			log_error("cannot write %s: %s", o->json_file,
+				  strerror(errno));
+			probe_free(&res);
+			return 1;
+		}
 		probe_print_table(&res, &desc, o->cpu, stdout);
+	} else if (o->json) {
+		probe_print_json(&res, &desc, o->cpu, stdout);
+	} else {
+		probe_print_table(&res, &desc, o->cpu, stdout);
+	}
 	fflush(stdout);
 	if (probe_warning(&res, warn, sizeof(warn)))
 		log_warn("%s", warn);

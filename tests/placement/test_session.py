@@ -32,6 +32,12 @@ for slow, fast in ((1, 0), (0, 1)):
     check(("much slower to write from core %d" % slow) in err,
           "%s: no slow-core warning" % what, err)
 
+# The choice is a detail for -v: a plain start says nothing about it.
+rc, out, err = run(["--demo", "-o", SPEC + ",slow-cpu=1", "--exit-after",
+                    "1"], timeout=120)
+check(rc == 0 and "blit thread" not in err,
+      "without -v: the blit core is logged", err)
+
 # --cpu overrides the probe (even onto the slow core: the user knows best).
 rc, out, err = session(",slow-cpu=1", "--cpu", "1")
 check(rc == 0 and pinned(err) == 1, "--cpu 1: runs on %r" % pinned(err), err)

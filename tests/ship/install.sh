@@ -39,12 +39,16 @@ ex="$root/share/doc/vncfb/vncfb.conf.example"
 sed -n 's/^#\([a-z][a-z-]* = .*\)$/\1/p' "$ex" > "$tmp/all.conf"
 keys=$(wc -l < "$tmp/all.conf")
 [ "$keys" -ge 10 ] || bad "example config has only $keys keys"
-# Keep the check off real devices and files: mem output, no password file.
+# Keep the check off real devices and files: mem output, stand-ins for the
+# files (--check-config looks into them: an 8-byte password file, a PEM
+# certificate) and for the input devices (it opens them).
 sed -i -e 's/^output = .*/output = mem:640x480/' \
 	-e "s#^passwd = .*#passwd = $tmp/pw#" \
 	-e "s#^screenshot = .*#screenshot = $tmp/shot.ppm#" \
+	-e "s#^input = .*#input = /dev/null#" \
 	-e "s#^ca = .*#ca = $tmp/ca.pem#" "$tmp/all.conf"
-: > "$tmp/pw"; chmod 600 "$tmp/pw"; : > "$tmp/ca.pem"
+printf '\001\002\003\004\005\006\007\010' > "$tmp/pw"; chmod 600 "$tmp/pw"
+printf -- '-----BEGIN CERTIFICATE-----\nMA==\n-----END CERTIFICATE-----\n' > "$tmp/ca.pem"
 out=$(XDG_CONFIG_HOME="$tmp/xdg" "$root/bin/vncfb" --config "$tmp/all.conf" --check-config 2>&1)
 rc=$?
 [ $rc -eq 0 ] || bad "vncfb --check-config rejects the example (exit $rc): $out"

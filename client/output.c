@@ -251,38 +251,44 @@ static const struct output_impl *find_impl(const char *name, size_t len)
 	return NULL;
 }
 
+/* The backend a "name[:arg]" spec names, and its arg (NULL: none). */
+static const struct output_impl *spec_impl(const char *spec, const char **arg)
+{
+	const char *colon = strchr(spec, ':');
+
+	*arg = colon ? colon + 1 : NULL;
+	return find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+}
+
 int output_check_spec(const char *spec)
 {
-	const char *colon;
 	const struct output_impl *impl;
+	const char *arg;
 	uint32_t w, h;
 	struct pixfmt f;
 	int slow;
 
 	if (!spec || strcmp(spec, "default") == 0)
 		return 0;
-	colon = strchr(spec, ':');
-	impl = find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+	impl = spec_impl(spec, &arg);
 	if (!impl)
 		return -ENOENT;
 	if (impl == &output_mem_impl)
-		return output_mem_parse(colon ? colon + 1 : NULL, &w, &h, &f,
-					&slow);
+		return output_mem_parse(arg, &w, &h, &f, &slow);
 	return 0;
 }
 
 int output_check_device(const char *spec)
 {
-	const char *colon;
 	const struct output_impl *impl;
+	const char *arg;
 
 	if (!spec || strcmp(spec, "default") == 0)
 		return 0;
-	colon = strchr(spec, ':');
-	impl = find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+	impl = spec_impl(spec, &arg);
 	if (!impl)
 		return -EINVAL;
-	return impl->check ? impl->check(colon ? colon + 1 : NULL) : 0;
+	return impl->check ? impl->check(arg) : 0;
 }
 
 char *output_platform_specs(char *buf, size_t size)

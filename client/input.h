@@ -55,6 +55,10 @@ struct input_impl {
 	/* Back on our console (the output's resume): take the devices
 	 * again. Optional. */
 	void (*resume)(struct input *in);
+	/* Whether open(cfg) would work, grabbing nothing: the keymap
+	 * compiles (-EINVAL), the listed devices open (-errno). Logged.
+	 * Optional. */
+	int (*check)(const struct input_config *cfg);
 };
 
 struct input {

@@ -2,6 +2,7 @@
  * (with file:line) under -v. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,6 +14,9 @@
 #include "log.h"
 
 static enum log_level current = LOG_INFO;
+static __thread const char *context;
+static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
+static char last_error[256];
 
 /* Fuzzing and replay builds format every line, shown or not, and stop at
  * one that would carry a control character: text from the network that
@@ -33,14 +37,28 @@ enum log_level log_get_level(void)
 	return current;
 }
 
+void log_set_context(const char *where)
+{
+	context = where;
+}
+
+void log_take_error(char *buf, size_t len)
+{
+	pthread_mutex_lock(&last_lock);
+	snprintf(buf, len, "%s", last_error);
+	last_error[0] = '\0';
+	pthread_mutex_unlock(&last_lock);
+}
+
 void log_msg(enum log_level level, const char *file, int line,
 	     const char *fmt, ...)
 {
 	char buf[1024];
+	const char *ctx = level <= LOG_WARN ? context : NULL;
 	size_t len, i;
 	va_list ap;
 
-	if (level > current && !STRICT)
+	if (level > current && level != LOG_ERROR && !STRICT)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -59,15 +77,22 @@ void log_msg(enum log_level level, const char *file, int line,
 			}
 			buf[i] = '?';
 		}
+	if (level == LOG_ERROR) {
+		pthread_mutex_lock(&last_lock);
+		snprintf(last_error, sizeof(last_error), "%s", buf);
+		pthread_mutex_unlock(&last_lock);
+	}
 	if (level > current)
 		return;
 	/* One fprintf per line, so lines from threads do not interleave. */
 	if (level == LOG_DEBUG)
 		fprintf(stderr, "vncfb: [%s:%d] %s\n", file, line, buf);
 	else if (level == LOG_WARN)
-		fprintf(stderr, "vncfb: warning: %s\n", buf);
+		fprintf(stderr, "vncfb: warning: %s%s%s\n", ctx ? ctx : "",
+			ctx ? ": " : "", buf);
 	else
-		fprintf(stderr, "vncfb: %s\n", buf);
+		fprintf(stderr, "vncfb: %s%s%s\n", ctx ? ctx : "",
+			ctx ? ": " : "", buf);
 }
 
 /* Whether the terminal decodes UTF-8, as the locale says; the program's

@@ -34,6 +34,16 @@ void log_msg(enum log_level level, const char *file, int line,
 #define LOG_TEXT_SIZE (LOG_TEXT_MAX + sizeof("..."))
 const char *log_sanitize(char buf[LOG_TEXT_SIZE], const char *s, size_t len);
 
+/* Until cleared with NULL, start the calling thread's errors and warnings
+ * with "where: " (a config file's "FILE:LINE" while the value it set is
+ * used). where must stay valid meanwhile. */
+void log_set_context(const char *where);
+
+/* The text of the last error logged by any thread (without "vncfb: "),
+ * copied into buf and cleared; "" when none since the last call. For
+ * saying why on the screen (the reconnect status line). */
+void log_take_error(char *buf, size_t len);
+
 #define log_error(...) log_msg(LOG_ERROR, __FILE__, __LINE__, __VA_ARGS__)
 #define log_warn(...) log_msg(LOG_WARN, __FILE__, __LINE__, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_INFO, __FILE__, __LINE__, __VA_ARGS__)

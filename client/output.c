@@ -13,8 +13,7 @@
 #include "output.h"
 #include "platform.h"
 
-/* Largest mem output: 8K by 8K. */
-#define MEM_MAX_DIM 8192
+#define MEM_MAX_DIM OUTPUT_MEM_MAX_DIM
 
 struct mem_priv {
 	uint8_t *buf;
@@ -277,10 +276,19 @@ static bool is_console_spec(const char *spec)
 	       strcmp(spec, "auto") == 0;
 }
 
+/* The backend a "name[:arg]" spec names, and its arg (NULL: none). */
+static const struct output_impl *spec_impl(const char *spec, const char **arg)
+{
+	const char *colon = strchr(spec, ':');
+
+	*arg = colon ? colon + 1 : NULL;
+	return find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+}
+
 int output_check_spec(const char *spec)
 {
-	const char *colon;
 	const struct output_impl *impl;
+	const char *arg;
 	uint32_t w, h;
 	struct pixfmt f;
 	bool uncached;
@@ -288,16 +296,27 @@ int output_check_spec(const char *spec)
 
 	if (is_console_spec(spec))
 		return 0;
-	colon = strchr(spec, ':');
-	impl = find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+	impl = spec_impl(spec, &arg);
 	if (!impl)
 		return -ENOENT;
 	if (impl == &output_mem_impl)
-		return output_mem_parse(colon ? colon + 1 : NULL, &w, &h, &f,
-					&slow, &uncached);
-	if (impl->check)
-		return impl->check(colon ? colon + 1 : NULL);
+		return output_mem_parse(arg, &w, &h, &f, &slow, &uncached);
+	if (impl->check_arg)
+		return impl->check_arg(arg);
 	return 0;
+}
+
+int output_check_device(const char *spec)
+{
+	const struct output_impl *impl;
+	const char *arg;
+
+	if (is_console_spec(spec))
+		return 0;
+	impl = spec_impl(spec, &arg);
+	if (!impl)
+		return -EINVAL;
+	return impl->check ? impl->check(arg) : 0;
 }
 
 char *output_platform_specs(char *buf, size_t size)

@@ -81,6 +81,10 @@ struct output_impl {
 	int (*detect)(char *why, size_t len);
 	/* Check the part of a spec after "name:" without opening anything
 	 * (for usage errors): 0 or -EINVAL. NULL: anything goes. */
+	int (*check_arg)(const char *arg);
+	/* Whether open(arg) would find its device and may use it, without
+	 * touching the console (--check-config, the checks before a run).
+	 * 0 or -errno, logged as open would. Optional. */
 	int (*check)(const char *arg);
 };
 
@@ -120,6 +124,10 @@ int output_open(struct output *out, const char *spec);
 void output_close(struct output *out);
 /* The spec grammar check alone (no device opened), for usage errors. */
 int output_check_spec(const char *spec);
+/* Whether a named output's device is there and usable (impl->check); the
+ * default output is not checked here (its open decides). 0 or -errno,
+ * logged. */
+int output_check_device(const char *spec);
 /* This platform's outputs as specs for messages and --help, the default
  * one first: "fbdev[:DEVICE]" on Linux, "wsdisplay[:DEVICE]" on NetBSD,
  * several joined by ", ". Fills buf (size bytes) and returns it. */
@@ -144,6 +152,9 @@ void output_copy_stream(uint8_t *dst, const uint8_t *src, size_t len);
 void output_copy_stream_end(void);
 
 extern const struct output_impl output_mem_impl;
+
+/* Largest side of a mem output. */
+#define OUTPUT_MEM_MAX_DIM 8192
 
 /* mem output spec helper: "WxH[:FORMAT][,slow-cpu=N][,uncached]". */
 int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,

@@ -918,12 +918,12 @@ int probe_pick_core(struct output *out, int samples)
 			 platform_pin_hint() ? "; " : "",
 			 platform_pin_hint() ? platform_pin_hint() : "");
 	} else if (ch && slowest) {
-		log_info("blit thread on core %d: %s, %.2f ms per frame there "
+		log_debug("blit thread on core %d: %s, %.2f ms per frame there "
 			 "(slowest: core %d, %.2f ms); probe took %.0f ms",
 			 cpu, res.reason, ch->frame_ms, slowest->cpu,
 			 slowest->frame_ms, res.elapsed_ms);
 	} else if (ch) {
-		log_info("blit thread on core %d (%.2f ms per frame there)",
+		log_debug("blit thread on core %d (%.2f ms per frame there)",
 			 cpu, ch->frame_ms);
 	} else {
 		log_warn("the core probe found no usable core (%s): the blit "
@@ -953,10 +953,29 @@ int probe_command(const struct options *o)
 	console_close(&out);
 	if (ret < 0)
 		return 1;
-	if (o->json)
-		probe_print_json(&res, &desc, o->cpu, stdout);
-	else
+	if (o->json_file) {
+		/* --json=FILE: the table on the terminal, JSON in FILE. */
+		FILE *f = fopen(o->json_file, "w");
+
+		if (!f) {
+			log_error("cannot write %s: %s", o->json_file,
+				  strerror(errno));
+			probe_free(&res);
+			return 1;
+		}
+		probe_print_json(&res, &desc, o->cpu, f);
+		if (fclose(f) != 0) {
+			log_error("cannot write %s: %s", o->json_file,
+				  strerror(errno));
+			probe_free(&res);
+			return 1;
+		}
 		probe_print_table(&res, &desc, o->cpu, stdout);
+	} else if (o->json) {
+		probe_print_json(&res, &desc, o->cpu, stdout);
+	} else {
+		probe_print_table(&res, &desc, o->cpu, stdout);
+	}
 	fflush(stdout);
 	if (probe_warning(&res, warn, sizeof(warn)))
 		log_warn("%s", warn);

@@ -65,6 +65,7 @@ struct session {
 	uint64_t last_rx_ns;	/* last data from the server */
 	uint64_t ping_ns;	/* liveness ping in flight since, or 0 */
 	unsigned shown_s;	/* countdown second on the status line */
+	char reason[128];	/* why the last connection or attempt failed */
 	char *password;		/* read before dropping root, or NULL */
 };
 
@@ -313,26 +314,11 @@ static int take_screenshot(struct session *s, const char *path)
 		return -ENOMEM;
 	}
 	blit_snapshot_rgb(s->blit, rgb);
-	ret = ppm_write(path, s->out.width, s->out.height, rgb);
+	ret = image_write(path, s->out.width, s->out.height, rgb);
 	free(rgb);
 	if (ret == 0)
 		log_debug("screenshot written to %s", path);
 	return ret;
-}
-
-/* An explicit core must be online before anything is opened; auto waits
- * for the probe. Returns the core, CPU_AUTO, or -2 after a usage error. */
-static int check_cpu(const struct options *o)
-{
-	char on[128];
-
-	if (o->cpu == CPU_AUTO || platform_cpu_online(o->cpu))
-		return o->cpu;
-	probe_online_list(on, sizeof(on));
-	log_error("core %d for the blit thread is offline or not allowed "
-		  "(online cores: %s)",
-		  o->cpu, on);
-	return -2;
 }
 
 /* --- Reconnect and liveness (main thread) --- */
@@ -353,8 +339,7 @@ static void show_countdown(struct session *s, uint64_t now)
 	if (left == s->shown_s)
 		return;
 	s->shown_s = left;
-	snprintf(text, sizeof(text), "reconnecting to %s in %u s",
-		 server_name(s), left);
+	reconnect_status(text, sizeof(text), server_name(s), s->reason, left);
 	blit_set_status(s->blit, text);
 }
 
@@ -371,8 +356,10 @@ static int session_lost(struct session *s, enum vnc_error err,
 		s->stopping = true;
 		return 0;
 	}
-	if (!s->rc.enabled || !reconnect_retryable(err, established))
+	if (!reconnect_again(&s->rc, err, established))
 		return 1;
+	/* Why, for the status line: what the failing call logged. */
+	log_take_error(s->reason, sizeof(s->reason));
 	d = reconnect_schedule(&s->rc, monotonic_ns());
 	log_info("reconnecting to %s in %u s", server_name(s), d);
 	s->shown_s = 0;
@@ -387,6 +374,8 @@ static int session_reconnect(struct session *s)
 
 	snprintf(text, sizeof(text), "connecting to %s ...", server_name(s));
 	blit_set_status(s->blit, text);
+	/* The reason shown next is this attempt's. */
+	log_take_error(text, sizeof(text));
 	if (pipeline_connect(s->pipe, &s->vcfg, &err) < 0)
 		return session_lost(s, err, false);
 	reconnect_done(&s->rc);
@@ -474,6 +463,7 @@ static char *cached_password(void *ctx)
 static int drop_privileges(struct session *s)
 {
 	struct options *o = s->opt;
+	int ret;
 
 	privs_no_core_dumps();
 	if (!privs_are_root()) {
@@ -486,11 +476,16 @@ static int drop_privileges(struct session *s)
 	if (!o->user && s->out.impl == &output_mem_impl)
 		return 0;
 	if (o->passwd_file) {
+		log_set_context(opts_origin(o, "passwd"));
 		s->password = passwd_read_file(o->passwd_file);
+		log_set_context(NULL);
 		if (!s->password)
 			return -1;
 	}
-	return privs_drop(o->user);
+	log_set_context(opts_origin(o, "user"));
+	ret = privs_drop(o->user);
+	log_set_context(NULL);
+	return ret;
 }
 
 static int run_loop(struct session *s, int sigfd)
@@ -548,7 +543,11 @@ static int run_loop(struct session *s, int sigfd)
 			for (ssize_t i = 0; i < k; i++) {
 				if (sigs[i] == SIGUSR1 && o->screenshot) {
 					take_screenshot(s, o->screenshot);
-				} else if (sigs[i] != SIGUSR1) {
+				} else if (sigs[i] == SIGUSR1) {
+					log_warn("SIGUSR1: no screenshot "
+						 "written (no --screenshot "
+						 "FILE given)");
+				} else {
 					log_info("leaving on signal %d",
 						 sigs[i]);
 					s->quit = true;
@@ -596,25 +595,22 @@ int session_run(struct options *o)
 	struct pipeline_config pcfg;
 	struct demo *demo = NULL;
 	enum vnc_error verr;
-	int sigfd, ret = 1;
+	int sigfd, ret = 1, err;
 
 	memset(&s, 0, sizeof(s));
 	s.opt = o;
 	s.in.fd = -1;
 
-	if (o->passwd_file && passwd_check_file(o->passwd_file) < 0)
-		return 1;
-	if (o->ca_file && access(o->ca_file, R_OK) < 0) {
-		log_error("--ca %s: %s", o->ca_file, strerror(errno));
-		return 1;
-	}
-	if (check_cpu(o) == -2)
-		return 2;
+	/* The files, the core and the devices were checked before (see
+	 * preflight.h); what still fails is named with the config file's
+	 * line that asked for it. */
 	sigfd = signals_setup();
 	if (sigfd < 0)
 		return 1;
-
-	if (console_open(&s.out, o->output) < 0)
+	log_set_context(opts_origin(o, "output"));
+	err = console_open(&s.out, o->output);
+	log_set_context(NULL);
+	if (err < 0)
 		return 1;
 	pcfg = (struct pipeline_config){
 		.out = &s.out,
@@ -646,7 +642,10 @@ int session_run(struct options *o)
 		struct input_config icfg = { o->input, o->keymap, true };
 
 		s.in.impl = platform_input;
-		if (platform_input->open(&s.in, &icfg) < 0) {
+		log_set_context(opts_origin(o, o->input ? "input" : "keymap"));
+		err = platform_input->open(&s.in, &icfg);
+		log_set_context(NULL);
+		if (err < 0) {
 			/* What the user named must work; only autodetection
 			 * may come up empty. */
 			if (o->input || o->keymap)
@@ -685,16 +684,17 @@ int session_run(struct options *o)
 	if (o->exit_after > 0)
 		s.end_ns = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
 	s.vcfg.end_ns = s.end_ns;
-	if (pipeline_connect(s.pipe, &s.vcfg, &verr) < 0) {
-		if (verr == VNC_ERR_INTERRUPTED) {
-			log_info("leaving before the connection was made");
-			ret = 0;
-		}
-		goto out_input;
-	}
+	reconnect_init(&s.rc, o->reconnect);
+	log_set_context(opts_origin(o, "server"));
+	err = pipeline_connect(s.pipe, &s.vcfg, &verr);
+	log_set_context(NULL);
 	/* Reconnects give up sooner than a first connect. */
 	s.vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
-	reconnect_init(&s.rc, o->reconnect);
+	/* A kiosk may come up before its server: reconnect always waits. */
+	if (err == 0)
+		reconnect_done(&s.rc);
+	else if (session_lost(&s, verr, false))
+		goto out_input;
 	s.last_rx_ns = monotonic_ns();
 	s.px = (int)s.shadow->width / 2;
 	s.py = (int)s.shadow->height / 2;
@@ -714,10 +714,12 @@ out_demo:
 		demo_stop(demo);
 	}
 	/* The stopped worker has drawn the rest: the screenshot shows the
-	 * last picture. */
+	 * last picture. The picture asked for was not written: not a clean
+	 * exit. */
 	pipeline_stop(s.pipe);
-	if (o->screenshot && s.shadow->pix)
-		take_screenshot(&s, o->screenshot);
+	if (o->screenshot && s.shadow->pix &&
+	    take_screenshot(&s, o->screenshot) < 0 && ret == 0)
+		ret = 1;
 	pipeline_destroy(s.pipe);
 out_output:
 	console_close(&s.out);

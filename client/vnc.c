@@ -282,6 +282,11 @@ int vnc_check_encodings(const char *list, const char **bad)
 	return 0;
 }
 
+const char *vnc_default_encodings(void)
+{
+	return DEFAULT_ENCODINGS;
+}
+
 /* SetPixelFormat + SetEncodings written by us, not SetFormatAndEncodings:
  * libvncclient 0.9.14 always offers ExtendedDesktopSize and then, when it
  * decodes, ignores QEMU's screen id 0. vncfb's reader handles both

@@ -885,12 +885,55 @@ static int drm_detect(char *why, size_t len)
 	return -ENOENT;
 }
 
-static int drm_check(const char *arg)
+static int drm_check_arg(const char *arg)
 {
 	struct drm_spec s;
 	char why[128];
 
 	return drm_spec_parse(arg, &s, why, sizeof(why));
+}
+
+/* Opening the card and asking for its resources changes nothing on the
+ * screen and needs no DRM master. */
+static int drm_check(const char *arg)
+{
+	struct drm_spec s;
+	char why[256];
+	drmModeRes *res;
+	int fd, ret = 0;
+
+	if (drm_spec_parse(arg, &s, why, sizeof(why)) < 0) {
+		log_error("bad drm output '%s': %s", arg, why);
+		return -EINVAL;
+	}
+	if (!s.device[0]) {
+		ret = drm_detect(why, sizeof(why));
+		if (ret < 0)
+			log_error("no DRM card (/dev/dri/card*): is a KMS "
+				  "driver loaded? -o fbdev uses a framebuffer "
+				  "device");
+		return ret;
+	}
+	fd = open(s.device, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		devnode_open_error(s.device, errno, "DRM device",
+				   "is a KMS driver loaded? -o drm:DEVICE "
+				   "picks another card",
+				   why, sizeof(why));
+		log_error("%s", why);
+		return ret;
+	}
+	res = drmModeGetResources(fd);
+	if (!res) {
+		log_error("%s: not a KMS display device (drmModeGetResources: "
+			  "%s)",
+			  s.device, strerror(errno));
+		ret = -ENODEV;
+	}
+	drmModeFreeResources(res);
+	close(fd);
+	return ret;
 }
 
 const struct output_impl drm_output_impl = {
@@ -903,5 +946,6 @@ const struct output_impl drm_output_impl = {
     .dispatch = drm_dispatch,
     .emergency_restore = drm_emergency_restore,
     .detect = drm_detect,
+    .check_arg = drm_check_arg,
     .check = drm_check,
 };

@@ -185,6 +185,16 @@ static const char *pointer_kind(const struct edev *e)
 	return e->ptr.absolute ? " absolute pointer" : " pointer";
 }
 
+static void open_error(const char *path, int err)
+{
+	if (err == EACCES || err == EPERM)
+		log_error("%s: permission denied (add the user to the 'input' "
+			  "group, then log in again)",
+			  path);
+	else
+		log_error("open %s: %s", path, strerror(err));
+}
+
 /* Open one device node. explicit: named with --input (then every failure
  * is an error, and a device that is neither keyboard nor pointer too).
  * Returns 0, 1 when skipped (not an input we use), or -errno. */
@@ -213,12 +223,8 @@ static int dev_add(struct evdev_in *in, const char *path, bool explicit)
 	e->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (e->fd < 0) {
 		ret = -errno;
-		if (explicit && (errno == EACCES || errno == EPERM))
-			log_error("%s: permission denied (add the user to the "
-				  "'input' group, then log in again)",
-				  path);
-		else if (explicit)
-			log_error("open %s: %s", path, strerror(errno));
+		if (explicit)
+			open_error(path, errno);
 		goto fail;
 	}
 	ret = libevdev_new_from_fd(e->fd, &e->dev);
@@ -611,6 +617,36 @@ static void evdev_resume(struct input *inp)
 	set_suspended(inp->priv, false);
 }
 
+/* The keymap compiles and each listed device opens, as evdev_open needs;
+ * nothing is grabbed. */
+static int evdev_check(const struct input_config *cfg)
+{
+	struct kbd *k = kbd_create(cfg->keymap);
+	char *copy, *tok, *save = NULL;
+	int fd, ret = 0;
+
+	if (!k)
+		return -EINVAL;
+	kbd_destroy(k);
+	if (!cfg->devices)
+		return 0;
+	copy = strdup(cfg->devices);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && ret == 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		fd = open(tok, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
+			ret = -errno;
+			open_error(tok, errno);
+		} else {
+			close(fd);
+		}
+	}
+	free(copy);
+	return ret;
+}
+
 const struct input_impl evdev_input_impl = {
     .name = "evdev",
     .open = evdev_open,
@@ -618,4 +654,5 @@ const struct input_impl evdev_input_impl = {
     .dispatch = evdev_dispatch,
     .suspend = evdev_suspend,
     .resume = evdev_resume,
+    .check = evdev_check,
 };

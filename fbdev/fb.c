@@ -284,14 +284,43 @@ static void fbdev_close(struct output *out)
 	out->fd = -1;
 }
 
-static int fbdev_open(struct output *out, const char *arg)
+/* DEVICE, else $FRAMEBUFFER, else /dev/fb0. */
+static const char *device_path(const char *arg)
 {
 	const char *path = arg && *arg ? arg : getenv("FRAMEBUFFER");
+
+	return path && *path ? path : "/dev/fb0";
+}
+
+/* Opening the node and asking what it is changes nothing on the screen. */
+static int fbdev_check(const char *arg)
+{
+	const char *path = device_path(arg);
+	struct fb_fix_screeninfo fix;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		log_open_error(path, errno);
+		return ret;
+	}
+	if (ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0) {
+		ret = -errno;
+		log_error("%s is not a framebuffer device (ioctl "
+			  "FBIOGET_FSCREENINFO: %s)",
+			  path, strerror(errno));
+	}
+	close(fd);
+	return ret;
+}
+
+static int fbdev_open(struct output *out, const char *arg)
+{
+	const char *path = device_path(arg);
 	struct fb_priv *p;
 	int ret;
 
-	if (!path || !*path)
-		path = "/dev/fb0";
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
@@ -372,11 +401,9 @@ static int fbdev_dispatch(struct output *out, const struct output_events *ev)
 /* The default output looks for the framebuffer only where there is one. */
 static int fbdev_detect(char *why, size_t len)
 {
-	const char *path = getenv("FRAMEBUFFER");
+	const char *path = device_path(NULL);
 	struct stat st;
 
-	if (!path || !*path)
-		path = "/dev/fb0";
 	if (stat(path, &st) == 0 || errno != ENOENT)
 		return 0;
 	snprintf(why, len, "no %s", path);
@@ -401,4 +428,5 @@ const struct output_impl fbdev_output_impl = {
     .dispatch = fbdev_dispatch,
     .emergency_restore = fbdev_emergency_restore,
     .detect = fbdev_detect,
+    .check = fbdev_check,
 };

@@ -315,6 +315,21 @@ static void ws_emergency_restore(struct output *out)
 		restore(p);
 }
 
+/* Opening the screen's node changes nothing on it. */
+static int ws_check(const char *arg)
+{
+	const char *path = arg && *arg ? arg : default_device();
+	int fd = open(path, O_RDWR | O_CLOEXEC), ret;
+
+	if (fd < 0) {
+		ret = -errno;
+		log_error("%s: %s", path, strerror(errno));
+		return ret;
+	}
+	close(fd);
+	return 0;
+}
+
 static int ws_open(struct output *out, const char *arg)
 {
 	struct ws_priv *p;
@@ -457,4 +472,5 @@ const struct output_impl wsdisplay_output_impl = {
     .close = ws_close,
     .dispatch = ws_dispatch,
     .emergency_restore = ws_emergency_restore,
+    .check = ws_check,
 };

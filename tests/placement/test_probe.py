@@ -6,9 +6,10 @@ whole mapping looks uncached; without either, no warning. The slowdown is
 about 50x on this machine, so the thresholds (ratio > 5, the probe's 8x)
 leave a wide margin."""
 import json
+import os
 import sys
 
-from common import check, finish, need_two_cores, run
+from common import TMP, check, finish, need_two_cores, run
 
 need_two_cores()
 SPEC = "mem:1920x1080:xrgb8888"
@@ -133,6 +134,24 @@ check("PAT" in err, "table: warning on stderr", err)
 rc, out, err = run(["probe", "-o", SPEC, "--cpu", "1"])
 check(rc == 0 and "configured: core 1" in out, "probe --cpu 1", out + err)
 
+# --json=FILE and --json FILE: the JSON in FILE, the table on the terminal.
+for args in (["--json=" + os.path.join(TMP, "p1.json")],
+             ["--json", os.path.join(TMP, "p2.json")]):
+    path = args[-1].split("=")[-1]
+    rc, out, err = run(["probe", "-o", SPEC, "--samples", "2"] + args)
+    try:
+        with open(path) as f:
+            res = json.load(f)
+    except (OSError, ValueError) as e:
+        res = None
+        check(False, "probe %s: no JSON in the file (%s)" % (args[0], e))
+    check(rc == 0 and "choice: core" in out and
+          (res is None or res.get("output") == "mem"),
+          "probe %s: exit %d, table %r" % (args[0], rc, out[-200:]), err)
+rc, out, err = run(["probe", "-o", SPEC, "--json=/no/such/dir/p.json"])
+check(rc == 1 and "/no/such/dir/p.json" in err, "probe --json=unwritable",
+      err)
+
 # Usage errors.
 rc, out, err = run(["probe", "somehost"])
 check(rc == 2 and "probe takes no server" in err, "probe HOST", err)
@@ -142,5 +161,10 @@ rc, out, err = run(["probe", "-o", "mem:640x480,uncached=1"])
 check(rc == 2 and "bad value" in err, "probe -o mem:...,uncached=1", err)
 rc, out, err = run(["probe", "--samples", "0"])
 check(rc == 2 and "1-1000" in err, "probe --samples 0", err)
+# Options for another command are refused, not ignored.
+for opt in (["--encodings", "raw"], ["--scale", "fit"], ["--view-only"]):
+    rc, out, err = run(["probe"] + opt)
+    check(rc == 2 and opt[0] in err and "probe" in err,
+          "probe %s accepted" % opt[0], err)
 
 finish()

@@ -40,6 +40,11 @@ check(rc == 0 and err.count("looks uncached") == 1 and
 check(pinned(err) in (0, 1), "session uncached: not pinned", err)
 rc, out, err = session("")
 check(rc == 0 and "warning:" not in err, "session plain: warned", err)
+# The choice is a detail for -v: a plain start says nothing about it.
+rc, out, err = run(["--demo", "-o", SPEC + ",slow-cpu=1", "--exit-after",
+                    "1"], timeout=120)
+check(rc == 0 and "blit thread" not in err,
+      "without -v: the blit core is logged", err)
 
 # --cpu overrides the probe (even onto the slow core: the user knows best).
 rc, out, err = session(",slow-cpu=1", "--cpu", "1")

@@ -117,7 +117,7 @@ else:
 
 # The session's own probe and where its blit thread really runs.
 check("S1_RC=0" in out, "session failed", out)
-m = re.search(r"S1 vncfb: blit thread on core (\d+):", out)
+m = re.search(r"S1 vncfb: (?:\[[^]]*\] )?blit thread on core (\d+):", out)
 check(m is not None, "session did not log its choice", out)
 if m:
     check(re.search(r"S1 .*blit thread runs on core %s, as pinned"

@@ -2,9 +2,10 @@
 """The option table of client/opts.c, vncfb --help, the man page and the
 example config say the same: every option in one is in the others, every
 config key the code takes is in the man page's Keys and in the example,
-and nothing more; the mem formats of client/pixfmt.c are in the man page;
-the page renders without warnings, from the source tree too, and gets the
-build's paths when installed."""
+and nothing more; the TigerVNC parameters of client/opts.c are the rows of
+the man page's TIGERVNC table; the mem formats of client/pixfmt.c are in
+the man page; the page renders without warnings, from the source tree too,
+and gets the build's paths when installed."""
 import json
 import os
 import re
@@ -59,9 +60,15 @@ keys = set(re.findall(r'\]\s*=\s*"([a-z][a-z-]*)"',
 formats = re.findall(r'\{\s*"([a-z0-9]+)"\s*,\s*\{',
                      c_block(read(SRC, "client", "pixfmt.c"),
                              "static const struct named formats[]"))
-if len(options) < 30 or len(keys) < 15 or len(formats) < 4:
+# vncviewer's parameters, as spelled in tiger_params[].
+tiger = set(re.findall(r'\{\s*"([A-Za-z][A-Za-z0-9]*)"\s*,\s*(?:true|false)',
+                       c_block(opts_c, "static const struct tiger "
+                               "tiger_params[]")))
+if len(options) < 30 or len(keys) < 15 or len(formats) < 4 or \
+        len(tiger) < 20:
     fail(f"opts.c/pixfmt.c parse found only {len(options)} options, "
-         f"{len(keys)} keys, {len(formats)} formats: the tables moved?")
+         f"{len(keys)} keys, {len(formats)} formats, {len(tiger)} TigerVNC "
+         "parameters: the tables moved?")
 for k in sorted(keys - options):
     fail(f"config key '{k}' is not also a long option")
 
@@ -81,7 +88,7 @@ help_text = subprocess.run([VNCFB, "--help"], capture_output=True,
 for n, line in enumerate(help_text.splitlines(), 1):
     if len(line) > 80:
         fail(f"--help line {n} is {len(line)} columns: {line}")
-agree(options, names(help_text),
+agree(options, names(help_text) - (tiger - options),
       "option '{0}' of client/opts.c is not in --help",
       "--help names '-{0}' (or --{0}), which client/opts.c does not take")
 
@@ -108,7 +115,8 @@ for line in man_src.splitlines():
         sections[name].append(line)
 for sec in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS",
             "CONFIGURATION", "HOTKEYS", "ENVIRONMENT", "SIGNALS",
-            "EXIT STATUS", "FILES", "PERMISSIONS", "EXAMPLES"]:
+            "EXIT STATUS", "FILES", "PERMISSIONS", "EXAMPLES",
+            "TIGERVNC COMPATIBILITY"]:
     if sec not in sections:
         fail(f"the man page has no {sec} section")
 
@@ -141,9 +149,27 @@ for sec, lines in sections.items():
             continue
         if sec == "EXAMPLES" and not line.startswith(".B vncfb"):
             continue
-        for o in sorted(names(plain(line)) - options):
+        for o in sorted(names(plain(line)) - options - tiger):
             fail(f"the man page's {sec} names '-{o}', which is no option: "
                  f"{line}")
+
+# The TigerVNC table: one parameter per row, first cell.
+rows, on = set(), False
+for line in sections.get("TIGERVNC COMPATIBILITY", []):
+    if line.startswith(".TS"):
+        on = True
+    elif line.startswith(".TE"):
+        on = False
+    elif on and "|" in line:
+        m = re.match(r"\s*(?:\\-)+([A-Za-z][A-Za-z0-9]*)\b",
+                     line.split("|")[0])
+        if m:
+            rows.add(m.group(1))
+agree(tiger, rows,
+      "TigerVNC parameter '{0}' of client/opts.c has no row in the man "
+      "page's TIGERVNC table",
+      "the man page's TIGERVNC table has '{0}', which client/opts.c does "
+      "not take")
 
 key_tags = tags(sections.get("CONFIGURATION", []), after="Keys")
 in_keys = set()
@@ -180,7 +206,9 @@ agree(keys, example,
 
 
 def render(path):
-    r = subprocess.run(["groff", "-ww", "-mandoc", "-Tutf8", "-P-cbou", path],
+    # -t: the TigerVNC table (the page says so on its first line for man).
+    r = subprocess.run(["groff", "-t", "-ww", "-mandoc", "-Tutf8", "-P-cbou",
+                        path],
                        capture_output=True, text=True)
     if r.returncode or r.stderr.strip():
         fail(f"groff on {path}: {r.stderr.strip()} (exit {r.returncode})")
@@ -205,8 +233,15 @@ with tempfile.TemporaryDirectory() as tmp:
                  "vncfb 9.9"]:
         if want not in text:
             fail(f"doc/manpaths.py: the page does not show {want}")
-    if "/usr/local" in text:
-        fail("doc/manpaths.py left /usr/local in the page")
+    # The page names a default build's path once on purpose (where such
+    # a build looks); every path of this build comes from a .ds string.
+    with open(out, encoding="utf-8") as f:
+        left = re.findall(r"^\.ds \w+ .*/usr/local.*$", f.read(), re.M)
+    if left:
+        fail(f"doc/manpaths.py left /usr/local in the page: {left}")
+    if text.count("/usr/local") != 1:
+        fail("the installed page names /usr/local %d times; once (a default "
+             "build's system file) is meant" % text.count("/usr/local"))
 
 try:
     intro = subprocess.run(["meson", "introspect", BUILD, "--buildoptions"],

@@ -405,6 +405,11 @@ static inline bool fix_same(const struct fix *f, const struct pic *want,
 	return true;
 }
 
+/* Feed s to the reader on a w x h desktop in fmt and expect it to fail
+ * with a protocol error whose reason contains why (test_decode.c). */
+void expect_bad(const char *fmt, uint32_t w, uint32_t h, const struct buf *s,
+		const char *why);
+
 /* --- a source whose owner gives up --- */
 
 /* A memory source that says it is abandoned (vnc_source_abandoned) from

@@ -23,9 +23,8 @@ static void expect_same(const struct fix *f, const struct pic *want,
 	      where);
 }
 
-/* Feed s and expect it to fail with a reason containing why. */
-static void expect_bad(const char *fmt, uint32_t w, uint32_t h,
-		       const struct buf *s, const char *why)
+void expect_bad(const char *fmt, uint32_t w, uint32_t h, const struct buf *s,
+		const char *why)
 {
 	struct fix f;
 

@@ -166,17 +166,6 @@ static void rle_rect(struct buf *s, z_stream *z, struct pic *want, uint32_t x,
 	free(zd.p);
 }
 
-static void bad(const char *fmt, const struct buf *s, const char *why)
-{
-	struct fix f;
-
-	fix_open(&f, fmt, 200, 100);
-	CHECK(fix_feed(&f, s) < 0 && f.err == VNC_ERR_PROTOCOL &&
-		  strstr(f.why, why),
-	      "rle %s: got \"%s\", want \"%s\"", fmt, f.why, why);
-	fix_free(&f);
-}
-
 /* A ZRLE rectangle whose zlib data is tile bytes t (n of them). */
 static void zrle_raw(struct buf *s, uint32_t w, uint32_t h, const void *t,
 		     size_t n)
@@ -273,7 +262,7 @@ int test_rle(const char *fmt)
 	t.n -= 3 * (4 - cpixel_size(&want.pf, &(unsigned){0}));
 	u8(&t, 0x1b); /* 0 1 2 3 */
 	zrle_raw(&s, 4, 1, t.p, t.n);
-	bad(fmt, &s, "index 3 past the 3-colour palette");
+	expect_bad(fmt, 200, 100, &s, "index 3 past the 3-colour palette");
 	t.n = 0;
 	u8(&t, 130);
 	for (int i = 0; i < 2 * 4; i++)
@@ -283,13 +272,15 @@ int test_rle(const char *fmt)
 	u8(&t, 2);
 	s.n = 0;
 	zrle_raw(&s, 4, 1, t.p, t.n);
-	bad(fmt, &s, "index 5 past the 2-colour palette");
+	expect_bad(fmt, 200, 100, &s, "index 5 past the 2-colour palette");
 	s.n = 0;
 	zrle_raw(&s, 4, 1, "\x11", 1);
-	bad(fmt, &s, "tile 0,0 has subencoding 17, which does not exist");
+	expect_bad(fmt, 200, 100, &s,
+		   "tile 0,0 has subencoding 17, which does not exist");
 	s.n = 0;
 	zrle_raw(&s, 4, 1, "\x81", 1);
-	bad(fmt, &s, "tile 0,0 has subencoding 129, which does not exist");
+	expect_bad(fmt, 200, 100, &s,
+		   "tile 0,0 has subencoding 129, which does not exist");
 	t.n = 0;
 	u8(&t, 128);
 	for (int i = 0; i < 4; i++)
@@ -298,7 +289,8 @@ int test_rle(const char *fmt)
 	u8(&t, 4); /* a run of 5 in 4 pixels */
 	s.n = 0;
 	zrle_raw(&s, 4, 1, t.p, t.n);
-	bad(fmt, &s, "a run of 5 or more pixels in a tile with 4 left");
+	expect_bad(fmt, 200, 100, &s,
+		   "a run of 5 or more pixels in a tile with 4 left");
 	t.n = 0;
 	u8(&t, 1);
 	for (int i = 0; i < 4; i++)
@@ -307,15 +299,17 @@ int test_rle(const char *fmt)
 	u8(&t, 1); /* one byte too many */
 	s.n = 0;
 	zrle_raw(&s, 4, 1, t.p, t.n);
-	bad(fmt, &s, "zlib data holds more than the rectangle's tiles");
+	expect_bad(fmt, 200, 100, &s,
+		   "zlib data holds more than the rectangle's tiles");
 	s.n = 0;
 	zrle_raw(&s, 4, 100, "\x01", 1);
-	bad(fmt, &s, "zlib data ends inside a tile");
+	expect_bad(fmt, 200, 100, &s, "zlib data ends inside a tile");
 	s.n = 0;
 	fbu(&s, 1);
 	rhdr(&s, 0, 0, 16, 16, RFB_ENC_TRLE);
 	u8(&s, 129);
-	bad(fmt, &s, "tile 0,0 reuses a palette, but no tile before it had");
+	expect_bad(fmt, 200, 100, &s,
+		   "tile 0,0 reuses a palette, but no tile before it had");
 	s.n = 0;
 	fbu(&s, 1);
 	rhdr(&s, 0, 0, 32, 1, RFB_ENC_TRLE);
@@ -326,7 +320,8 @@ int test_rle(const char *fmt)
 	for (int i = 0; i < 16; i++)
 		u8(&s, 0x80 | (i % 20)), u8(&s, 0);
 	u8(&s, 127);
-	bad(fmt, &s, "tile 16,0 packs indices into a 20-colour palette");
+	expect_bad(fmt, 200, 100, &s,
+		   "tile 16,0 packs indices into a 20-colour palette");
 	free(want.p);
 	free(s.p);
 	free(t.p);

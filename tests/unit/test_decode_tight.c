@@ -255,17 +255,6 @@ static double mean_error(const struct pic *a, const struct pic *b, uint32_t x,
 	return sum / ((double)w * h * 3);
 }
 
-static void bad(const char *fmt, const struct buf *s, const char *why)
-{
-	struct fix f;
-
-	fix_open(&f, fmt, 1000, 1000);
-	CHECK(fix_feed(&f, s) < 0 && f.err == VNC_ERR_PROTOCOL &&
-		  strstr(f.why, why),
-	      "tight %s: got \"%s\", want \"%s\"", fmt, f.why, why);
-	fix_free(&f);
-}
-
 /* A JPEG stops soon after the connection is given up (decode.h:
  * dec_check, through libjpeg's progress hook), and draws when it is not. */
 static void jpeg_abandon(const char *fmt)
@@ -371,12 +360,12 @@ int test_tight(const char *fmt)
 	u8(&s, 0xa0);
 	clen(&s, 16);
 	put(&s, "0123456789abcdef", 16);
-	bad(fmt, &s,
-	    tpixel_size(&want.pf) == 3
-		? "bad Tight rectangle 1000x1000 at 0,0: 16 bytes of "
-		  "uncompressed data where 3000000 are needed"
-		: "bad Tight rectangle 1000x1000 at 0,0: 16 bytes of "
-		  "uncompressed data where");
+	expect_bad(fmt, 1000, 1000, &s,
+		   tpixel_size(&want.pf) == 3
+		       ? "bad Tight rectangle 1000x1000 at 0,0: 16 bytes of "
+			 "uncompressed data where 3000000 are needed"
+		       : "bad Tight rectangle 1000x1000 at 0,0: 16 bytes of "
+			 "uncompressed data where");
 	s.n = 0;
 	fbu(&s, 1);
 	rhdr(&s, 0, 0, 4, 1, RFB_ENC_TIGHT);
@@ -387,7 +376,7 @@ int test_tight(const char *fmt)
 		u8(&s, 0);
 	s.n -= 3 * (4 - tpixel_size(&want.pf));
 	put(&s, "\0\1\2\3", 4); /* bare: 4 bytes */
-	bad(fmt, &s, "index 3 past the 3-colour palette");
+	expect_bad(fmt, 1000, 1000, &s, "index 3 past the 3-colour palette");
 	s.n = 0;
 	fbu(&s, 1);
 	rhdr(&s, 0, 0, 9, 1, RFB_ENC_TIGHT);
@@ -396,24 +385,24 @@ int test_tight(const char *fmt)
 	u8(&s, 0); /* 1 colour, 1 bit an index */
 	put(&s, "\0\0\0\0", tpixel_size(&want.pf));
 	put(&s, "\x00\x80", 2);
-	bad(fmt, &s, "index 1 past the 1-colour palette");
+	expect_bad(fmt, 1000, 1000, &s, "index 1 past the 1-colour palette");
 	s.n = 0;
 	fbu(&s, 1);
 	rhdr(&s, 0, 0, 4, 4, RFB_ENC_TIGHT);
 	u8(&s, 0xc0);
-	bad(fmt, &s, "compression control 0xc0");
+	expect_bad(fmt, 1000, 1000, &s, "compression control 0xc0");
 	s.n = 0;
 	fbu(&s, 1);
 	rhdr(&s, 0, 0, 4, 4, RFB_ENC_TIGHT);
 	u8(&s, 0x40);
 	u8(&s, 3);
-	bad(fmt, &s, "filter 3");
+	expect_bad(fmt, 1000, 1000, &s, "filter 3");
 	s.n = 0;
 	fbu(&s, 1);
 	tight_jpeg(&s, &want, 0, 0, 16, 8);
 	/* The JPEG says 16x8; the rectangle says 16x9. */
 	s.p[4 + 6 + 1] = 9;
-	bad(fmt, &s, "a 16x8 JPEG image in it");
+	expect_bad(fmt, 1000, 1000, &s, "a 16x8 JPEG image in it");
 	free(want.p);
 	free(s.p);
 	jpeg_abandon(fmt);

@@ -49,8 +49,8 @@ def same_lines(ref, tags):
 
 def bench_flips(out):
     """A check: vncfb bench -o drm's table of passes shown, with flips
-    in it and a blit-end-to-flip median under a frame's worth at 60 Hz
-    times a few (the flip waits for the next vblank)."""
+    in it, no more than the passes, and a blit-end-to-flip median of a few
+    frames at 60 Hz at most (the flip waits for the next vblank)."""
     rows = [ln.split() for ln in out.splitlines()
             if ln.startswith('BENCHFLIP fullframe')]
     if not re.search(r'^BENCHFLIP Shown on the display \(drm\)', out, re.M):
@@ -64,7 +64,9 @@ def bench_flips(out):
         except (IndexError, ValueError):
             fails.append('bench -o drm: bad row %r' % r)
             continue
-        if shown < 10 or shown > passes or rate <= 0 or not 0 <= med < 100:
+        # Under TCG a 1280x800 full frame takes a good part of a second:
+        # a few flips, each after its own pass.
+        if shown < 2 or shown > passes or rate <= 0 or not 0 <= med < 100:
             fails.append('bench -o drm: %d of %d passes shown, %.1f/s, '
                          '%.3f ms to the flip' % (shown, passes, rate, med))
         else:
@@ -192,7 +194,7 @@ vncfb --connector Virtual-2 127.0.0.1::$P 2>&1; log "NOTCONN $?"
 vncfb probe -o drm > /tmp/probe.log 2>&1; log "PROBE $?"
 grep '^output' /tmp/probe.log
 # bench -o drm: the flips shown and the time from each pass to its flip.
-vncfb bench -o drm --workload fullframe --duration 2 --cpu 0 \
+vncfb bench -o drm --workload fullframe --duration 4 --cpu 0 \
 	> /tmp/bench.log 2>&1; log "BENCH $?"
 sed -n '/^Shown on the display/,/^(/p' /tmp/bench.log | sed 's/^/BENCHFLIP /'
 VARGS='--connector virtual-1 --mode 800x600'

@@ -491,10 +491,13 @@ static const char *scheme_name(uint32_t scheme)
 
 /* A security type the server chose that vncfb did not offer ends the
  * handshake before libvncclient acts on it: what it has buffered is
- * dropped and the socket shut, so its next read fails. */
+ * dropped and the socket shut, and the descriptor then reads as empty,
+ * so its next read fails. (Bytes the kernel already queued stay readable
+ * after shutdown(): a server that sent its key at once still got it to
+ * libgcrypt, found by fuzzing.) */
 static void refuse_scheme(struct vnc_client *vc, uint32_t scheme)
 {
-	int i;
+	int i, nul;
 
 	if (scheme == rfbConnFailed)
 		return;
@@ -507,6 +510,11 @@ static void refuse_scheme(struct vnc_client *vc, uint32_t scheme)
 	vc->tls_refused = vc->refused_buf;
 	vc->cl->buffered = 0;
 	shutdown(vc->cl->sock, SHUT_RDWR);
+	nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (nul >= 0) {
+		dup2(nul, vc->cl->sock);
+		close(nul);
+	}
 }
 
 /* What the negotiated security type is not allowed to be; NULL if fine.

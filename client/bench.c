@@ -27,6 +27,8 @@
 #include "passwd.h"
 #include "platform.h"
 #include "probe.h"
+#include "recorder.h"
+#include "replaysrv.h"
 #include "shadow.h"
 #include "signals.h"
 #include "vnc.h"
@@ -64,6 +66,10 @@
 /* Width of the "run" column, at least. */
 #define LABEL_MIN 15
 #define NS_PER_MS 1e6
+/* --replay: the workload's number, and its plays' defaults. */
+#define WL_REPLAY (-2)
+#define REPLAY_PLAYS 3
+#define REPLAY_PLAY_S 60.0
 
 /* Growable list of nanosecond (or byte) samples. */
 struct samples {
@@ -100,9 +106,10 @@ struct run {
 	uint64_t enc_rects[BENCHSRV_ENCODINGS]; /* rects sent, per encoding */
 	uint64_t server_bytes; /* sent by the server, whole connections */
 	int segments;	       /* connections measured */
-	/* Updates per slice, in round order: slices of one round ran back
-	 * to back, so their ratio sees the same machine. */
-	struct samples slice_updates;
+	/* Updates and window (ns) per slice, in round order: slices of one
+	 * round ran back to back, so their ratio sees the same machine. A
+	 * replay's slices end with the recording, so they differ in length. */
+	struct samples slice_updates, slice_ns;
 	double window_s;
 	uint64_t updates;   /* measured updates, all drawn */
 	uint64_t bytes_out; /* into the mapping by measured passes */
@@ -159,8 +166,9 @@ struct meter {
 	/* Main thread only. */
 	uint64_t t_start, t_end; /* measurement window, 0: not yet */
 	uint64_t cpu0_main, cpu0_proc, cpu0_blit;
-	bool first_decoded; /* the connection's first update is in */
-	bool skip_next;	    /* next update arrived before the window */
+	bool first_decoded;    /* the connection's first update is in */
+	uint64_t conn_updates; /* decoded on this connection */
+	bool skip_next;	       /* next update arrived before the window */
 	/* Under lock. */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -187,6 +195,8 @@ struct bench {
 	 * started only when that workload runs. */
 	struct benchsrv *srv_fit;
 	uint32_t fit_w, fit_h;
+	struct replaysrv *replay; /* --replay: the server instead */
+	char replay_out[64];
 	const char *host;
 	int port;
 	const char *enc_list;  /* for vnc_connect, NULL: viewer default */
@@ -457,6 +467,7 @@ static void ev_update_done(void *ctx)
 		     u.rx_ns < m->t_end;
 	if (m->t_start)
 		m->skip_next = false;
+	m->conn_updates++;
 	if (m->run->kind == RUN_BARE) {
 		if (u.measured) {
 			if (samples_add(&m->run->decode, u.dec_ns - u.rx_ns) <
@@ -522,6 +533,12 @@ static int pump(struct bench *b, struct meter *m)
 		uint64_t now = monotonic_ns(), until;
 		int ret, timeout;
 
+		/* A replay's play ends with its last update. */
+		if (b->replay && m->t_start &&
+		    m->conn_updates >= replaysrv_updates(b->replay)) {
+			m->t_end = now;
+			return 0;
+		}
 		if (m->t_start) {
 			if (now >= m->t_end)
 				return 0;
@@ -741,6 +758,8 @@ static void *copier_thread(void *arg)
 	return NULL;
 }
 
+static const char *kind_name(const struct run *r);
+
 /* Measure one connection of seg_s seconds and add it to r. */
 static int run_one(struct bench *b, struct run *r, double seg_s)
 {
@@ -852,9 +871,17 @@ static int run_one(struct bench *b, struct run *r, double seg_s)
 		else
 			r->actual_cpu = r->cpu;
 	}
+	if (b->replay &&
+	    replaysrv_play_done(b->replay, kind_name(r), m.conn_updates,
+				pipeline ? m.shadow.pix : m.bare_fb,
+				pipeline ? m.shadow.stride
+					 : r->desk_w * pixfmt_bytes(&b->sfmt),
+				r->desk_w, r->desk_h) < 0)
+		goto out_vnc;
 	r->cpu_proc_ns += thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - m.cpu0_proc;
 	r->segments++;
-	if (samples_add(&r->slice_updates, r->updates - updates0) < 0) {
+	if (samples_add(&r->slice_updates, r->updates - updates0) < 0 ||
+	    samples_add(&r->slice_ns, m.t_end - m.t_start) < 0) {
 		log_error("bench: out of memory");
 		goto out_vnc;
 	}
@@ -939,6 +966,8 @@ static double ms(uint64_t ns)
 
 static const char *wl_name(const struct run *r)
 {
+	if (r->workload == WL_REPLAY)
+		return "replay";
 	return r->workload < 0 ? "remote" : benchsrv_workload_name(r->workload);
 }
 
@@ -1044,9 +1073,9 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* updates/s of r against o: the median over rounds of the ratio of their
- * slices (same length, measured back to back), so that a burst of load
- * from elsewhere weighs on one round, not on the result. NAN when no
- * round has updates on both sides. */
+ * slices' rates (measured back to back), so that a burst of load from
+ * elsewhere weighs on one round, not on the result. NAN when no round has
+ * updates on both sides. */
 static double paired_ratio(const struct run *r, const struct run *o)
 {
 	size_t k, n = 0, max = r->slice_updates.n;
@@ -1056,9 +1085,11 @@ static double paired_ratio(const struct run *r, const struct run *o)
 	if (!v)
 		return NAN;
 	for (k = 0; k < max && k < o->slice_updates.n; k++)
-		if (o->slice_updates.v[k] > 0)
+		if (o->slice_updates.v[k] > 0 && r->slice_ns.v[k] > 0)
 			v[n++] = (double)r->slice_updates.v[k] /
-				 (double)o->slice_updates.v[k];
+				 (double)r->slice_ns.v[k] /
+				 ((double)o->slice_updates.v[k] /
+				  (double)o->slice_ns.v[k]);
 	if (n > 0) {
 		qsort(v, n, sizeof(v[0]), cmp_double);
 		ret = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -1228,12 +1259,24 @@ static void print_tables(struct bench *b)
 			b->out.height);
 	if (b->srv_fit)
 		fprintf(rep, "and %ux%u for fit, ", b->fit_w, b->fit_h);
+	else if (b->replay)
+		fprintf(rep, "replay %s, ", b->opt->replay_file);
 	else
 		fprintf(rep, "server %s:%d, ", b->host, b->port);
-	fprintf(rep,
-		"encodings \"%s\",\n%.1f s per configuration (in %d "
-		"interleaved slices), %d cores online\n",
-		b->encodings, b->duration, b->rounds, b->cpus_online);
+	if (b->replay)
+		fprintf(
+		    rep,
+		    "encodings \"%s\",\n%d interleaved plays per "
+		    "configuration (at most %.1f s each), %d cores online\n",
+		    b->encodings, b->rounds, b->duration / b->rounds,
+		    b->cpus_online);
+	else
+		fprintf(rep,
+			"encodings \"%s\",\n%.1f s per configuration (in %d "
+			"interleaved slices), %d cores online\n",
+			b->encodings, b->duration, b->rounds, b->cpus_online);
+	if (b->replay)
+		replaysrv_describe(b->replay, b->opt->replay_file, rep);
 	if (b->out.slow_cpu >= 0)
 		fprintf(rep,
 			"mem output slow-cpu=%d: writes from that core are "
@@ -1646,6 +1689,10 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 		for (size_t k = 0; k < r->slice_updates.n; k++)
 			fprintf(f, "%s%llu", k ? ", " : "",
 				(unsigned long long)r->slice_updates.v[k]);
+		fprintf(f, "], \"slice_s\": [");
+		for (size_t k = 0; k < r->slice_ns.n; k++)
+			fprintf(f, "%s%.6f", k ? ", " : "",
+				(double)r->slice_ns.v[k] / 1e9);
 		fprintf(f, "], ");
 		json_num(f, "mb_per_s", mbps(r), true);
 		fprintf(f, "\n     \"latency_ms\": {");
@@ -2033,6 +2080,7 @@ static void free_runs(struct bench *b)
 		samples_free(&r->full_ns);
 		samples_free(&r->full_cpu);
 		samples_free(&r->slice_updates);
+		samples_free(&r->slice_ns);
 		samples_free(&r->pass_bytes);
 		samples_free(&r->memcpy_ns);
 	}
@@ -2045,26 +2093,40 @@ int bench_run(struct options *o)
 	struct target *targets = NULL;
 	int i, j, k, nt, ret = 1, err, n_wl, max_targets, rounds, nconf;
 
+	if (o->record_file)
+		return recorder_run(o);
+	if (o->replay_file && o->serve_port >= 0)
+		return replaysrv_serve(o);
 	memset(&b, 0, sizeof(b));
 	b.opt = o;
 	b.duration = o->duration > 0 ? o->duration : DEFAULT_DURATION;
+	if (o->replay_file) {
+		b.replay =
+		    replaysrv_for_bench(o, b.replay_out, sizeof(b.replay_out));
+		if (!b.replay)
+			return 1;
+		b.duration = (o->duration > 0 ? o->duration : REPLAY_PLAY_S) *
+			     (o->repeat ? o->repeat : REPLAY_PLAYS);
+	}
 	/* A real server is measured with what the viewer would ask for. */
-	b.enc_list = o->encodings ? o->encodings
-		     : o->host	  ? NULL
-				  : DEFAULT_ENCODINGS;
+	b.enc_list = o->encodings	   ? o->encodings
+		     : o->host || b.replay ? NULL
+					   : DEFAULT_ENCODINGS;
 	b.encodings = b.enc_list ? b.enc_list : "viewer default";
-	b.out_spec = o->output ? o->output : DEFAULT_OUTPUT;
+	b.out_spec = o->output	? o->output
+		     : b.replay ? b.replay_out
+				: DEFAULT_OUTPUT;
 	if (o->host && o->workloads) {
 		fprintf(stderr, "vncfb: --workload needs the embedded server "
 				"(drop HOST)\n");
 		return 2;
 	}
-	if (!o->host &&
+	if (!o->host && !b.replay &&
 	    parse_workloads(&b, o->workloads ? o->workloads
 					     : DEFAULT_WORKLOADS) < 0)
 		return 2;
 	if (o->passwd_file && passwd_check_file(o->passwd_file) < 0)
-		return 1;
+		goto out_files;
 	/* The report goes where the machine-readable output does not. */
 	b.rep = (o->json_file && !strcmp(o->json_file, "-")) ||
 			(o->csv_file && !strcmp(o->csv_file, "-"))
@@ -2079,7 +2141,11 @@ int bench_run(struct options *o)
 	if (console_open(&b.out, b.out_spec) < 0)
 		goto out_files;
 	pixfmt_shadow_for(&b.out.fmt, &b.sfmt);
-	if (!o->host && wants_fit(&b) &&
+	if (b.replay && replaysrv_check_bench(b.replay, &b.sfmt) < 0) {
+		ret = 2;
+		goto out_output;
+	}
+	if (!o->host && !b.replay && wants_fit(&b) &&
 	    plan_fit(&b, o->workloads != NULL) < 0) {
 		ret = 2;
 		goto out_output;
@@ -2092,6 +2158,12 @@ int bench_run(struct options *o)
 	if (o->host) {
 		b.host = o->host;
 		b.port = o->port;
+		n_wl = 1;
+	} else if (b.replay) {
+		if (replaysrv_start(b.replay, 0, true) < 0)
+			goto out_output;
+		b.host = "127.0.0.1";
+		b.port = replaysrv_port(b.replay);
 		n_wl = 1;
 	} else {
 		b.srv = benchsrv_start(b.out.width, b.out.height, &b.sfmt);
@@ -2110,11 +2182,13 @@ int bench_run(struct options *o)
 		goto out_server;
 	}
 	rounds = (int)ceil(b.duration / SEGMENT_S - 1e-9);
+	if (b.replay) /* a play per slice */
+		rounds = o->repeat ? o->repeat : REPLAY_PLAYS;
 	if (rounds < 1)
 		rounds = 1;
 	b.rounds = rounds;
 	for (i = 0; i < n_wl; i++) {
-		int wl = o->host ? -1 : b.workloads[i];
+		int wl = o->host ? -1 : b.replay ? WL_REPLAY : b.workloads[i];
 		struct run *rs = &b.runs[b.n_runs];
 
 		/* Per core: the blitter, then (except when nothing is drawn)
@@ -2173,6 +2247,8 @@ int bench_run(struct options *o)
 	max_targets = 4 * b.n_runs + 1;
 	targets = calloc((size_t)max_targets, sizeof(*targets));
 	nt = targets ? collect_targets(&b, targets, max_targets) : 0;
+	if (b.replay)
+		replaysrv_report(b.replay, b.rep);
 	print_targets(b.rep, targets, nt);
 	fflush(b.rep);
 	ret = 0;
@@ -2192,5 +2268,6 @@ out_files:
 	if (close_out(b.json_f, o->json_file) < 0 ||
 	    close_out(b.csv_f, o->csv_file) < 0)
 		ret = ret ? ret : 1;
+	replaysrv_close(b.replay);
 	return ret;
 }

@@ -29,6 +29,7 @@ void opts_defaults(struct options *o)
 	o->scale_zoom = 1;
 	o->reconnect = true;
 	o->timeout = 10;
+	o->serve_port = -1;
 }
 
 void opts_free(struct options *o)
@@ -47,6 +48,8 @@ void opts_free(struct options *o)
 	free(o->workloads);
 	free(o->ca_file);
 	free(o->user);
+	free(o->record_file);
+	free(o->replay_file);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -386,6 +389,10 @@ void opts_usage(void)
 	       "[--workload NAME,...]\n"
 	       "                   [--encodings LIST] [--duration SECS] "
 	       "[--json FILE] [--csv FILE] [HOST]\n"
+	       "       vncfb bench --record FILE [--updates N] "
+	       "[--exit-after SECS] [-o mem:WxH:FMT] HOST\n"
+	       "       vncfb bench --replay FILE [--repeat N] "
+	       "[--serve PORT] [-o SPEC]\n"
 	       "\n"
 	       "  -o, --output SPEC      mem:WIDTHxHEIGHT[:FORMAT] (FORMAT: "
 	       "xrgb8888 (default),\n"
@@ -482,6 +489,88 @@ static const struct alias aliases[] = {
 
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+
+/* vncfb bench's recorder and replay options, command line only (name
+ * without dashes): 0, or -EINVAL (printed). */
+static int bench_file_option(struct options *o, const char *name,
+			     const char *val)
+{
+	long n;
+
+	if (!strcmp(name, "record") || !strcmp(name, "replay")) {
+		char **dst =
+		    !strcmp(name, "record") ? &o->record_file : &o->replay_file;
+
+		if (!*val)
+			return usage_error("--%s needs a file", name);
+		return set_str(dst, val) < 0 ? -ENOMEM : 0;
+	}
+	if (!strcmp(name, "serve")) {
+		if (parse_int(val, 0, 65535, &n) < 0)
+			return usage_error("bad value '%s' for --serve: "
+					   "expected a port 0-65535 (0: any "
+					   "free one)",
+					   val);
+		o->serve_port = (int)n;
+		return 0;
+	}
+	if (!strcmp(name, "updates")) {
+		if (parse_int(val, 1, 100000000, &n) < 0)
+			return usage_error("bad value '%s' for --updates: "
+					   "expected 1-100000000",
+					   val);
+		o->updates = n;
+		return 0;
+	}
+	if (!strcmp(name, "repeat")) {
+		if (parse_int(val, 1, 1000, &n) < 0)
+			return usage_error("bad value '%s' for --repeat: "
+					   "expected 1-1000",
+					   val);
+		o->repeat = (int)n;
+		return 0;
+	}
+	return usage_error("unknown option '--%s'", name);
+}
+
+static bool is_bench_file_option(const char *name)
+{
+	return !strcmp(name, "record") || !strcmp(name, "replay") ||
+	       !strcmp(name, "serve") || !strcmp(name, "updates") ||
+	       !strcmp(name, "repeat");
+}
+
+/* What the recorder and the replay rule out, once the line is read. */
+static int check_bench_files(const struct options *o)
+{
+	bool rec = o->record_file, rep = o->replay_file;
+
+	if (o->mode != MODE_BENCH &&
+	    (rec || rep || o->serve_port >= 0 || o->updates || o->repeat))
+		return usage_error("--record, --replay, --serve, --updates and "
+				   "--repeat are vncfb bench options");
+	if (rec && rep)
+		return usage_error("--record and --replay go in separate "
+				   "runs");
+	if (rec && !o->target)
+		return usage_error("--record needs a server: vncfb bench "
+				   "--record FILE HOST[:DISPLAY]");
+	if (rep && o->target)
+		return usage_error("--replay takes no server ('%s'): the "
+				   "recording is the server",
+				   o->target);
+	if ((rec || rep) && o->workloads)
+		return usage_error("--workload is for the embedded server, not "
+				   "--%s",
+				   rec ? "record" : "replay");
+	if (o->serve_port >= 0 && !rep)
+		return usage_error("--serve needs --replay FILE");
+	if (o->updates && !rec)
+		return usage_error("--updates needs --record");
+	if (o->repeat && (!rep || o->serve_port >= 0))
+		return usage_error("--repeat needs --replay (and no --serve)");
+	return 0;
+}
 
 static int usage_error(const char *fmt, ...)
 {
@@ -582,6 +671,16 @@ int opts_parse(struct options *o, int argc, char **argv)
 				return -ENOMEM;
 			continue;
 		}
+		if (is_bench_file_option(name)) {
+			if (!val && i + 1 >= argc)
+				return usage_error("--%s needs a value", name);
+			if (!val)
+				val = argv[++i];
+			ret = bench_file_option(o, name, val);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
 		for (k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
 			if (!strcmp(aliases[k].name, name))
 				break;
@@ -620,6 +719,8 @@ set: {
 		return usage_error("--demo takes no server ('%s')", o->target);
 	if (o->mode == MODE_PROBE && o->target)
 		return usage_error("probe takes no server ('%s')", o->target);
+	if (check_bench_files(o) < 0)
+		return -EINVAL;
 	if (o->target && opts_parse_target(o->target, &o->host, &o->port) < 0)
 		return usage_error("bad server '%s': expected HOST[:DISPLAY], "
 				   "HOST::PORT or [IPV6]:DISPLAY", o->target);

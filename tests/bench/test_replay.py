@@ -152,6 +152,7 @@ def record(tmp, xs, xanim, name, enc, q, fmt, frames=FRAMES, updates=None):
         if updates:
             out, _ = rec.communicate(timeout=30)
         else:
+            anim.stdout.readline()  # started
             line = anim.stdout.readline()
             if not line.startswith("done"):
                 raise vt.Fail("%s: xanim said %r" % (name, line))

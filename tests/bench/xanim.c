@@ -13,7 +13,8 @@
  *               until killed (default: run forever)
  *   --bell N    ring the bell N times after each frame (for tests: a VNC
  *               server sends the Bell messages back to back)
- * Prints "done N" on stdout once the last frame is on the X screen. */
+ * Prints "started" on stdout once the first frame is on the X screen, and
+ * "done N" once the last one is. */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -251,6 +252,10 @@ int main(int argc, char **argv)
 		XCopyArea(d, pm, root, gc, 0, 0, (unsigned)w, (unsigned)h, 0,
 			  0);
 		XSync(d, False);
+		if (k == 0) {
+			printf("started\n");
+			fflush(stdout);
+		}
 		for (b = 0; b < bells; b++)
 			XBell(d, 0);
 		if (bells)

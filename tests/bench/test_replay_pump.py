@@ -11,11 +11,14 @@ here from the documented layout (tests/bench/recfile.py), no X server:
 * vncfb bench --replay ends every play on the recorded picture and says
   so; a recorded picture that differs from what the stream draws ends the
   bench with status 1 and one line naming the first differing pixel; a
-  recording too short for the bench is a usage error.
+  recording too short for the bench is a usage error;
+* with the argument vncviewer: TigerVNC's vncviewer (under Xvfb) plays
+  the recording from the pump to its end (exit 77 when not installed).
 """
 import os
 import queue
 import select
+import shutil
 import signal
 import socket
 import struct
@@ -279,12 +282,67 @@ def bench_checks(tmp, msgs, final):
     return good
 
 
+def vncviewer_checks(tmp, msgs, final):
+    """TigerVNC's vncviewer, the peer the replay measures vncfb against,
+    plays the whole recording from the pump."""
+    path = os.path.join(tmp, "viewer.rec")
+    recfile.write(path, W, H, recfile.XRGB8888, msgs, (W, H, final))
+    r, w = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-screen", "0", "320x240x24",
+                             "-nolisten", "tcp", "-displayfd", str(w)],
+                            pass_fds=(w,), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    os.close(w)
+    disp = b""
+    while not disp.endswith(b"\n") and select.select([r], [], [], 20)[0]:
+        chunk = os.read(r, 16)
+        if not chunk:
+            break
+        disp += chunk
+    os.close(r)
+    pump = Pump(path)
+    viewer = None
+    try:
+        check(disp.strip() != b"", "Xvfb did not start")
+        viewer = subprocess.Popen(
+            ["vncviewer", "-AutoSelect=0", "-FullColor=1",
+             "-PreferredEncoding=Raw", "-ViewOnly", "-SecurityTypes=None",
+             "-ReconnectOnError=0", "-AlertOnFatalError=0",
+             "127.0.0.1::%d" % pump.port],
+            env=dict(os.environ, DISPLAY=":" + disp.decode().strip()),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        pump.expect("replay: client 1: playing", 30)
+        line = pump.expect("replay: client 1: played 3 updates", 30)
+        check("2 of them of the whole desktop" in line, line)
+        check(viewer.poll() is None, "vncviewer exited")
+    finally:
+        if viewer:
+            viewer.kill()
+            viewer.wait()
+        pump.expect("replay: client 1: left after 4 of 4 updates")
+        rc, err = pump.stop()
+        xvfb.terminate()
+        xvfb.wait(10)
+    check(rc == 0 and not err.strip(), "pump: exit %d, %r" % (rc, err))
+
+
 def main():
     if not VNCFB:
-        print("usage: VNCFB=... test_replay_pump.py", file=sys.stderr)
+        print("usage: VNCFB=... test_replay_pump.py [vncviewer]",
+              file=sys.stderr)
         return 1
     msgs, final = make_messages()
     with tempfile.TemporaryDirectory() as tmp:
+        if sys.argv[1:] == ["vncviewer"]:
+            missing = [t for t in ("vncviewer", "Xvfb")
+                       if not shutil.which(t)]
+            if missing:
+                print("SKIP: not installed: %s (Debian: tigervnc-viewer, "
+                      "xvfb; see .ci/packages)" % " ".join(missing),
+                      file=sys.stderr)
+                return 77
+            vncviewer_checks(tmp, msgs, final)
+            return finish("replay pump and vncviewer: ok")
         good = bench_checks(tmp, msgs, final)
         serve_checks(good, msgs)
     return finish("replay pump: ok")

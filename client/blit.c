@@ -11,6 +11,7 @@
 #include "cursor.h"
 #include "log.h"
 #include "platform.h"
+#include "scale.h"
 #include "statusline.h"
 
 int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
@@ -52,9 +53,8 @@ int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
 
 void blit_finish(struct blitter *b)
 {
-	if (b->scaled)
-		scaler_finish(&b->scaler);
-	b->scaled = false;
+	scaler_destroy(b->scaler);
+	b->scaler = NULL;
 	free(b->row);
 	free(b->srow);
 	b->row = NULL;
@@ -129,12 +129,13 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 	unsigned obpp = pixfmt_bytes(&o->fmt), sbpp = pixfmt_bytes(&s->fmt);
 	bool same = pixfmt_equal(&o->fmt, &s->fmt);
 	/* Rows the scaler can store straight into the mapping. */
-	bool direct = b->scaled && (b->scaler.p32 || b->scaler.p21) && same &&
-		      output_direct(o);
+	bool direct = b->scaler && same && output_direct(o) &&
+		      (scaler_path(b->scaler) == SCALER_PAIR32 ||
+		       scaler_path(b->scaler) == SCALER_PAIR21);
 	int32_t y;
 
-	if (b->scaled)
-		scaler_start(&b->scaler);
+	if (b->scaler)
+		scaler_start(b->scaler);
 	for (y = scr->y; y < scr->y + scr->h; y++) {
 		uint32_t dx0 = (uint32_t)(scr->x - v->dx);
 		uint32_t dy0 = (uint32_t)(y - v->dy);
@@ -144,7 +145,7 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 
 		if (direct) {
 			unsigned n = scaler_direct(
-			    &b->scaler, s->pix, s->stride, dy0, dx0,
+			    b->scaler, s->pix, s->stride, dy0, dx0,
 			    dx0 + (uint32_t)scr->w, dst, o->stride,
 			    (uint32_t)(scr->y + scr->h - y));
 
@@ -153,11 +154,11 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 				continue;
 			}
 		}
-		if (!b->scaled) {
+		if (!b->scaler) {
 			src = s->pix + (size_t)dy0 * s->stride +
 			      (size_t)dx0 * sbpp;
 		} else {
-			src = scaler_row(&b->scaler, s->pix, s->stride, dy0,
+			src = scaler_row(b->scaler, s->pix, s->stride, dy0,
 					 dx0, dx0 + (uint32_t)scr->w, b->srow);
 		}
 		if (same) {
@@ -265,8 +266,17 @@ static uint64_t draw_status(struct blitter *b, bool drew, struct rect *rects,
 		bytes = statusline_draw(b->out, b->status, b->row);
 		b->status_shown = true;
 	} else if (b->status_shown) {
+		struct rect cur, both;
+
 		bytes = blit_draw_screen(b, &bar);
 		b->status_shown = false;
+		/* That took the cursor away where it was over the bar. */
+		if (b->cursor && cursor_drawn_rect(b->cursor, &cur) &&
+		    rect_intersect(&cur, &bar, &both)) {
+			cursor_invalidate(b->cursor);
+			bytes += cursor_blit(b->cursor, b, NULL, 0, false, rects,
+					     n);
+		}
 	}
 	b->status_dirty = false;
 	if (bytes)
@@ -274,19 +284,65 @@ static uint64_t draw_status(struct blitter *b, bool drew, struct rect *rects,
 	return bytes;
 }
 
+/* Whether r lies inside one of rects[0..n). */
+static bool covered(const struct rect *r, const struct rect *rects, int n)
+{
+	struct rect in;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (rect_intersect(r, &rects[i], &in) && in.w == r->w &&
+		    in.h == r->h)
+			return true;
+	return false;
+}
+
+/* A back buffer that missed the last pass gets what that pass changed on
+ * the screen, except where this pass has drawn already (rects[0..*n)).
+ * Appends what it draws to rects. Inside a pass. */
+static uint64_t catch_up(struct blitter *b, struct rect *rects, int *n)
+{
+	struct rect cur, both;
+	uint64_t bytes = 0;
+	int i, drawn = *n;
+	bool has_cursor = b->cursor && cursor_drawn_rect(b->cursor, &cur);
+
+	for (i = 0; i < b->nchanged; i++) {
+		const struct rect *r = &b->changed[i];
+
+		if (covered(r, rects, drawn))
+			continue;
+		bytes += blit_draw_screen(b, r);
+		rects[(*n)++] = *r;
+		/* The buffer shows the cursor where the screen does, and
+		 * the redraw just erased it there. */
+		if (has_cursor && rect_intersect(r, &cur, &both))
+			cursor_invalidate(b->cursor);
+	}
+	return bytes;
+}
+
 void blit_pass(struct blitter *b, const struct damage_set *set,
 	       struct blit_stats *st)
 {
-	/* Damage or the whole screen, plus the cursor's two places and the
+	/* Damage or the whole screen, what the back buffer missed, the
+	 * cursor's two places (twice, when the status line goes) and the
 	 * status line. */
-	struct rect out_rects[DAMAGE_MAX_RECTS + 4];
-	int i, n = 0;
-	uint64_t bytes = 0;
-	bool full;
+	struct rect out_rects[DAMAGE_MAX_RECTS + BLIT_MAX_CHANGED + 6];
+	/* What the pass changes on the screen (for the next pass). */
+	struct rect changed[BLIT_MAX_CHANGED], was, scr;
+	int i, n = 0, nchanged = 0, before;
+	uint64_t bytes = 0, cbytes;
+	bool full, whole, had_cursor, status_changed;
+	enum output_buffer buf;
 
+	/* Before the locks: a double-buffered output may wait here for its
+	 * back buffer to leave the screen. */
+	buf = output_begin(b->out);
 	pthread_mutex_lock(&b->lock);
 	pthread_mutex_lock(&b->shadow->lock);
 	st->start_ns = monotonic_ns();
+	st->shown_ns = 0;
 	if (b->suspended) {
 		pthread_mutex_unlock(&b->shadow->lock);
 		pthread_mutex_unlock(&b->lock);
@@ -294,37 +350,62 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 		st->bytes = 0;
 		return;
 	}
-	full = b->full;
-	if (b->full) {
+	/* b->full: the whole screen changes. The buffer alone may need a
+	 * full redraw too (unknown contents, or it missed one), and that
+	 * changes nothing on the screen. */
+	whole = b->full;
+	full = whole || buf == OUTPUT_BUF_UNKNOWN ||
+	       (buf == OUTPUT_BUF_PREVIOUS && b->changed_all);
+	b->full = false;
+	if (full) {
 		struct rect all = { 0, 0, (int32_t)b->shadow->width,
 				    (int32_t)b->shadow->height };
 
-		struct rect scr;
-
-		b->full = false;
 		bytes += draw_borders(b);
 		bytes += copy_rect(b, &all, &scr);
 		out_rects[n++] = (struct rect){ 0, 0, (int32_t)b->out->width,
 						(int32_t)b->out->height };
+		for (i = 0; i < set->n && !whole; i++)
+			if (blit_remote_to_screen(b, &set->rects[i], &scr))
+				changed[nchanged++] = scr;
 	} else {
 		for (i = 0; i < set->n; i++) {
-			struct rect scr;
-
 			bytes += copy_rect(b, &set->rects[i], &scr);
 			if (!rect_empty(&scr))
-				out_rects[n++] = scr;
+				out_rects[n++] = changed[nchanged++] = scr;
 		}
+		if (buf == OUTPUT_BUF_PREVIOUS)
+			bytes += catch_up(b, out_rects, &n);
 	}
-	if (b->cursor)
-		bytes += cursor_blit(b->cursor, b, set->rects, set->n, full,
+	if (b->cursor) {
+		had_cursor = cursor_drawn_rect(b->cursor, &was);
+		cbytes = cursor_blit(b->cursor, b, set->rects, set->n, full,
 				     out_rects, &n);
+		if (cbytes && had_cursor)
+			changed[nchanged++] = was;
+		if (cbytes && cursor_drawn_rect(b->cursor, &scr))
+			changed[nchanged++] = scr;
+		bytes += cbytes;
+	}
 	/* Last, so it stays on top of the picture and the cursor. */
+	status_changed = b->status_dirty;
+	before = n;
 	bytes += draw_status(b, n > 0, out_rects, &n);
-	if (b->out->impl->flush && n > 0)
-		b->out->impl->flush(b->out, out_rects, n);
+	if (status_changed && n > before)
+		changed[nchanged++] = out_rects[n - 1];
 	st->end_ns = monotonic_ns();
+	if (n > 0) {
+		/* This pass is what the screen shows next; the buffer that
+		 * missed it catches up from these. */
+		b->changed_all = whole;
+		memcpy(b->changed, changed, (size_t)nchanged * sizeof(*changed));
+		b->nchanged = nchanged;
+		output_present(b->out, out_rects, n);
+	}
 	pthread_mutex_unlock(&b->shadow->lock);
 	pthread_mutex_unlock(&b->lock);
+	if (n > 0)
+		st->shown_ns = output_finish(b->out);
 	st->bytes = bytes;
 	st->rects = n;
 	st->kick_ns = set->kick_ns;
@@ -413,16 +494,13 @@ static void setup_scaler(struct blitter *b)
 	struct view *v = &b->view;
 	int err;
 
-	if (b->scaled)
-		scaler_finish(&b->scaler);
-	b->scaled = false;
+	scaler_destroy(b->scaler);
+	b->scaler = NULL;
 	if (!v->dw || !v->dh || view_identity(v))
 		return;
-	err = scaler_init(&b->scaler, &s->fmt, v->rw, v->rh, v->dw, v->dh);
-	if (err == 0) {
-		b->scaled = true;
+	err = scaler_create(&b->scaler, &s->fmt, v->rw, v->rh, v->dw, v->dh);
+	if (err == 0)
 		return;
-	}
 	log_error("cannot scale %ux%u to %ux%u: %s; showing it 1:1", v->rw,
 		  v->rh, v->dw, v->dh, strerror(-err));
 	view_update(v, SCALE_NONE, 1, v->rw, v->rh, v->sw, v->sh);
@@ -557,8 +635,8 @@ int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb)
 	pthread_mutex_lock(&s->lock);
 	if (!view_current(b) || !view_desktop(v, &desk))
 		desk = (struct rect){ 0, 0, 0, 0 };
-	if (b->scaled)
-		scaler_start(&b->scaler);
+	if (b->scaler)
+		scaler_start(b->scaler);
 	for (y = 0; y < o->height; y++) {
 		uint8_t *d = rgb + (size_t)y * o->width * 3;
 		const uint8_t *row = NULL;
@@ -578,8 +656,8 @@ int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb)
 		    (int32_t)y >= desk.y + desk.h)
 			continue;
 		/* The shadow through the same mapping the blitter uses. */
-		if (b->scaled) {
-			row = scaler_row(&b->scaler, s->pix, s->stride,
+		if (b->scaler) {
+			row = scaler_row(b->scaler, s->pix, s->stride,
 					 (uint32_t)((int32_t)y - v->dy),
 					 (uint32_t)(desk.x - v->dx),
 					 (uint32_t)(desk.x - v->dx + desk.w),

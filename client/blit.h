@@ -14,20 +14,30 @@
 
 #include "damage.h"
 #include "output.h"
-#include "scale.h"
 #include "shadow.h"
+#include "view.h"
 
 struct cursor;
+struct scaler;
 
 /* Per-pass timing, for vncfb bench. */
 struct blit_stats {
 	uint64_t kick_ns;	/* when the oldest update in the pass ended */
 	uint64_t start_ns;	/* pass start (after taking damage) */
 	uint64_t end_ns;	/* last row written */
+	/* When the pass reached the display, as the output reports it (the
+	 * drm output's page flip event), 0 when it does not say: a page
+	 * flip took shown_ns - end_ns. */
+	uint64_t shown_ns;
 	uint64_t bytes;		/* bytes written to the mapping */
 	uint32_t kicks;		/* updates folded into this pass */
 	int rects;
 };
+
+/* Screen rectangles one pass changed, kept for the next: a double-buffered
+ * output's back buffer missed them (OUTPUT_BUF_PREVIOUS). The new damage,
+ * the cursor's old and new places, the status line. */
+#define BLIT_MAX_CHANGED (DAMAGE_MAX_RECTS + 3)
 
 struct blitter {
 	struct output *out;
@@ -48,8 +58,7 @@ struct blitter {
 	enum scale_mode mode;	/* --scale */
 	unsigned zoom;
 	struct view view;	/* remote -> screen; written on the main thread */
-	struct scaler scaler;	/* for view when not 1:1 */
-	bool scaled;		/* scaler is set up for view */
+	struct scaler *scaler;	/* for view when not 1:1, else NULL */
 	uint8_t *row;		/* conversion / zero row, blit thread */
 	uint8_t *srow;		/* one scaled row in the shadow's format */
 	size_t row_size;
@@ -66,6 +75,11 @@ struct blitter {
 	char status[128];
 	bool status_dirty;	/* text changed since the last pass */
 	bool status_shown;	/* the bar is on the screen */
+	/* What the last pass that reached the screen changed there (blit
+	 * thread, under lock): everything, or these rectangles. */
+	bool changed_all;
+	struct rect changed[BLIT_MAX_CHANGED];
+	int nchanged;
 };
 
 int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
@@ -124,7 +138,7 @@ bool blit_edge_pan(struct blitter *b, int sx, int sy);
  * desktop's edges allow. True when the view moved. Main thread. */
 bool blit_center(struct blitter *b, int rx, int ry);
 
-/* A copy of the mapping (struct view in scale.h). Main thread, or with
+/* A copy of the mapping (struct view in view.h). Main thread, or with
  * the blitter's lock held (blit thread). */
 void blit_get_view(struct blitter *b, struct view *out);
 /* The screen rectangle showing remote rectangle r, clipped to the screen

@@ -169,6 +169,15 @@ static int split_line(char *s, char **key, char **value, const char **why)
 	return 1;
 }
 
+/* So that a value found bad only later is reported with its FILE:LINE. */
+static int note_origin(struct loader *l, const char *key, int file, int line)
+{
+	char where[4096 + 16];
+
+	snprintf(where, sizeof(where), "%s:%d", l->paths[file], line);
+	return opts_set_origin(l->o, key, where);
+}
+
 /* Returns settings read (>= 0), -ENOENT for a missing optional file, or
  * -EINVAL/-ENOMEM after reporting. */
 static int load_file(struct loader *l, int file, bool required)
@@ -228,6 +237,14 @@ static int load_file(struct loader *l, int file, bool required)
 		}
 		if (r == 0)
 			r = opts_set(l->o, key, value, false, &why);
+		if (r == -EINVAL) {
+			/* Fine alone, not with what else is set. */
+			bad_line(l, file, line, "%s = %s: %s", key, value,
+				 why ? why : "invalid");
+			continue;
+		}
+		if (r == 0)
+			r = note_origin(l, key, file, line);
 		if (r == 0)
 			r = remember(l, key, value, file, line);
 		if (r < 0) {
@@ -254,15 +271,24 @@ static void print_report(const struct loader *l, const int *counts,
 {
 	int file, i, k;
 
+	static const char *const what[2] = { "system file", "user file" };
+
 	for (file = 0; file < 2; file++) {
-		if (!l->paths[file])
-			continue;
-		if (counts[file] == -ENOENT) {
-			fprintf(out, "%s: not present\n", l->paths[file]);
+		const char *kind = file == 1 && l->o->config ? "--config file"
+							      : what[file];
+
+		if (!l->paths[file]) {
+			fprintf(out, "%s: none (no $HOME)\n", what[file]);
 			continue;
 		}
-		fprintf(out, "%s: %d setting%s\n", l->paths[file],
-			counts[file], counts[file] == 1 ? "" : "s");
+		if (counts[file] == -ENOENT) {
+			fprintf(out, "%s %s: not present\n", kind,
+				l->paths[file]);
+			continue;
+		}
+		fprintf(out, "%s %s: read, %d setting%s\n", kind,
+			l->paths[file], counts[file],
+			counts[file] == 1 ? "" : "s");
 		for (i = 0; i < l->n; i++) {
 			const struct setting *s = &l->set[i];
 			const char *by = NULL;
@@ -305,10 +331,8 @@ int conffile_load(struct options *o, FILE *report)
 		if (counts[i] == -ENOMEM)
 			ret = -ENOMEM;
 	}
-	if (report && ret == 0 && !l.errors) {
+	if (report && ret == 0 && !l.errors)
 		print_report(&l, counts, report);
-		fprintf(report, "configuration OK\n");
-	}
 	for (i = 0; i < l.n; i++) {
 		free(l.set[i].key);
 		free(l.set[i].value);

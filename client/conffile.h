@@ -22,8 +22,10 @@ char *conffile_user_path(const struct options *o);
 /* Read the system file, then the user file, so that the user file wins,
  * through opts_set(o, ..., from_cli = false) so that the command line wins
  * over both. A missing default file is skipped; a missing --config FILE is
- * an error. Every bad line is reported ("FILE:LINE: ..."). With report,
- * also print each file and its settings there (--check-config).
+ * an error. Every bad line is reported ("FILE:LINE: ..."), and each value
+ * that took effect is noted with opts_set_origin(). With report, also
+ * print each file, whether it was read, and its settings there
+ * (--check-config).
  * Returns 0, or -EINVAL after reporting (a usage error: exit 2). */
 int conffile_load(struct options *o, FILE *report);
 

@@ -1,7 +1,9 @@
 /* Console safety: every command that opens an output (view, demo, probe,
  * bench) opens and closes it here, so that the console comes back on every
  * exit: output_close on the normal paths, the output's emergency restore
- * from a fatal-signal handler (SIGSEGV, SIGABRT, ...), and the supervisor
+ * from a fatal-signal handler (SIGSEGV, SIGABRT, ...), which then hands
+ * the signal on to its previous owner (the default action, or in a
+ * sanitizer build the sanitizer, whose report comes out), and the supervisor
  * process (supervise.h) when vncfb dies without running any code of its
  * own (SIGKILL, the OOM killer).
  *

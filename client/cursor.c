@@ -75,6 +75,17 @@ bool cursor_dirty(struct cursor *c, struct shadow *sh)
 	return d;
 }
 
+bool cursor_drawn_rect(const struct cursor *c, struct rect *scr)
+{
+	*scr = c->drawn_rect;
+	return c->drawn;
+}
+
+void cursor_invalidate(struct cursor *c)
+{
+	c->dirty = true;
+}
+
 /* The cursor's opaque pixels at screen rectangle cur, clipped to the
  * screen. Returns the bytes written. */
 static uint64_t draw_shape(struct cursor *c, struct blitter *b,

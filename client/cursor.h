@@ -23,7 +23,7 @@ struct cursor {
 	int x, y;		/* hot spot, remote coordinates */
 	bool dirty;		/* shape or position changed since drawn */
 	bool drawn;		/* on screen at drawn_rect */
-	struct rect drawn_rect; /* remote coordinates */
+	struct rect drawn_rect; /* screen coordinates */
 	/* Blit thread: one composed row, shadow format. */
 	uint8_t *row;
 	size_t row_size;
@@ -39,6 +39,13 @@ int cursor_set_shape(struct cursor *c, struct shadow *sh, int xhot, int yhot,
 void cursor_move(struct cursor *c, struct shadow *sh, int x, int y);
 /* Whether the blitter has something to redraw (shape or position). */
 bool cursor_dirty(struct cursor *c, struct shadow *sh);
+
+/* Blit thread, shadow->lock held. Where the cursor is on the screen (the
+ * rectangle its shape covers), false when it is not drawn. */
+bool cursor_drawn_rect(const struct cursor *c, struct rect *scr);
+/* The screen under the cursor was redrawn from the shadow (a back buffer
+ * catching up): the next cursor_blit draws the cursor again. */
+void cursor_invalidate(struct cursor *c);
 
 /* Blit thread, shadow->lock held, after the pass has copied its damage:
  * redraw the cursor's old and new places when it moved, changed, or the

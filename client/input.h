@@ -47,6 +47,18 @@ struct input_impl {
 	/* Drain everything pending on in->fd into the sink. 0 or -errno
 	 * (fatal). Required. */
 	int (*dispatch)(struct input *in, const struct input_sink *sink);
+	/* The console was switched away (the output's suspend, which the
+	 * session passes on): let go of what the console now shown needs
+	 * (grabs, keyboards), leave no key down on the server, and pass
+	 * nothing on until resume. Optional. */
+	void (*suspend)(struct input *in);
+	/* Back on our console (the output's resume): take the devices
+	 * again. Optional. */
+	void (*resume)(struct input *in);
+	/* Whether open(cfg) would work, grabbing nothing: the keymap
+	 * compiles (-EINVAL), the listed devices open (-errno). Logged.
+	 * Optional. */
+	int (*check)(const struct input_config *cfg);
 };
 
 struct input {

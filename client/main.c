@@ -8,6 +8,7 @@
 #include "conffile.h"
 #include "log.h"
 #include "opts.h"
+#include "preflight.h"
 #include "probe.h"
 #include "session.h"
 
@@ -22,16 +23,21 @@ int main(int argc, char **argv)
 		opts_free(&o);
 		return ret > 0 ? 0 : 2;
 	}
-	/* Config files fill in what the command line left unset. */
-	ret = conffile_load(&o, o.check_config ? stdout : NULL);
-	if (ret < 0 || o.check_config) {
-		opts_free(&o);
-		return ret < 0 ? 2 : 0;
-	}
 	if (o.verbose)
 		log_set_level(LOG_DEBUG);
 	else if (o.quiet)
 		log_set_level(LOG_WARN);
+	/* Config files fill in what the command line left unset; what a run
+	 * would refuse is found before anything opens. */
+	ret = conffile_load(&o, o.check_config ? stdout : NULL);
+	ret = ret < 0 || opts_finish(&o) < 0 ? 2 : preflight_check(&o);
+	if (ret || o.check_config) {
+		/* --check-config: any problem is one of configuration. */
+		if (o.check_config)
+			ret = ret ? 2 : printf("configuration OK\n") < 0;
+		opts_free(&o);
+		return ret;
+	}
 	switch (o.mode) {
 	case MODE_VIEW:
 	case MODE_DEMO:

@@ -15,12 +15,27 @@ enum vncfb_mode {
 #define CPU_AUTO (-1)
 #define CPU_EACH (-2)
 
+/* When a session reconnects (the reconnect key). */
+enum reconnect_mode {
+	RECONNECT_NO,		/* never: exit when the server goes away */
+	RECONNECT_LOST,		/* a lost connection (the default) */
+	RECONNECT_ALWAYS,	/* the first connection too (kiosks) */
+};
+
+/* Room for this many keys (cli_set and origin are per key). */
+#define OPTS_MAX_KEYS 64
+
 struct options {
 	enum vncfb_mode mode;
-	char *target;		/* HOST[:DISPLAY] as given */
+	char *target;		/* HOST[:DISPLAY] as given (or the server key) */
 	char *host;		/* parsed host, no brackets */
 	int port;
-	char *output;		/* output spec, NULL: default */
+	/* The output spec the commands open: output_arg with connector and
+	 * drm_mode folded into it (opts.c), NULL: the default. */
+	char *output;
+	char *output_arg;	/* -o / output as given */
+	char *connector;	/* --connector NAME (drm) */
+	char *drm_mode;		/* --mode WxH[@HZ] (drm) */
 	char *screenshot;
 	double exit_after;	/* seconds, 0: never */
 	char *encodings;
@@ -37,19 +52,19 @@ struct options {
 	char *input;		/* --input DEV,... */
 	char *keymap;		/* layout[:variant] */
 	bool server_cursor;
-	/* --scale none|fit|fill|N (enum scale_mode in scale.h) */
+	/* --scale none|fit|fill|N (enum scale_mode in view.h) */
 	int scale_mode;
 	unsigned scale_zoom;
 	/* Reliability and security */
-	bool reconnect;		/* retry when the server goes away */
+	enum reconnect_mode reconnect;
 	int timeout;		/* seconds of silence before a ping/drop */
 	char *ca_file;		/* --ca: CA certificates for TLS */
 	bool insecure;		/* --insecure: TLS without verification */
 	char *user;		/* --user: drop root to this user */
 	/* probe / bench */
 	int samples;
-	bool json;
-	char *json_file;
+	bool json;		/* probe --json */
+	char *json_file;	/* bench --json FILE, probe --json=FILE */
 	char *csv_file;
 	char *workloads;
 	double duration;
@@ -62,6 +77,8 @@ struct options {
 	int repeat;		/* --replay: plays per configuration, 0: 3 */
 	/* Which keys came from the command line (config must not override). */
 	unsigned long long cli_set;
+	/* "FILE:LINE" of the config line that set each key, or NULL. */
+	char *origin[OPTS_MAX_KEYS];
 };
 
 void opts_defaults(struct options *o);
@@ -70,6 +87,9 @@ void opts_free(struct options *o);
 /* Parse argv. Returns 0 to go on, 1 when done (help/version printed), or
  * -EINVAL after printing a one-line usage error. */
 int opts_parse(struct options *o, int argc, char **argv);
+/* After the config files: what the command needs (a server to view, none
+ * for --demo and probe). 0, or -EINVAL after a one-line usage error. */
+int opts_finish(struct options *o);
 
 /* Set one option by its config-file key ("cpu", "output", ...). from_cli
  * marks it as given on the command line; a later config value for it is
@@ -81,8 +101,17 @@ int opts_set(struct options *o, const char *key, const char *value,
 /* Whether key was set on the command line (a config value is ignored). */
 bool opts_from_cli(const struct options *o, const char *key);
 
-/* "host", "host:display", "host::port", "[v6]:display", "[v6]::port".
- * 0 or -EINVAL. *host is malloc'd. */
+/* Where a config file set key: conffile.c records "FILE:LINE" after a
+ * value took effect; opts_origin returns it, or NULL when the value is the
+ * command line's or the default. Messages about a value found bad only
+ * later (a missing device, an unknown user) start with it. */
+int opts_set_origin(struct options *o, const char *key, const char *where);
+const char *opts_origin(const struct options *o, const char *key);
+
+/* The server forms of vncviewer: "host" (display 0), "host:N" (display N,
+ * port 5900 + N; N of 100 or more is the port itself), "host::port", and
+ * the same with "[v6]" for host; no host means localhost (":1"). 0 or
+ * -EINVAL. *host is malloc'd. */
 int opts_parse_target(const char *s, char **host, int *port);
 
 void opts_usage(void);

@@ -1,5 +1,6 @@
-/* Output selection by spec, and the in-memory output used by tests,
- * benchmarks and the demo when no console framebuffer is usable. */
+/* Output selection by spec (the default console output among them), and
+ * the in-memory output used by tests, benchmarks and the demo on a machine
+ * without a console. */
 #include "config.h"
 
 #include <errno.h>
@@ -12,16 +13,17 @@
 #include "output.h"
 #include "platform.h"
 
-/* Largest mem output: 8K by 8K. */
-#define MEM_MAX_DIM 8192
+#define MEM_MAX_DIM OUTPUT_MEM_MAX_DIM
 
 struct mem_priv {
 	uint8_t *buf;
 	size_t size;
+	/* Writes from every core made uncached (the "uncached" option). */
+	bool uncached;
 };
 
 int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
-		     struct pixfmt *fmt, int *slow_cpu)
+		     struct pixfmt *fmt, int *slow_cpu, bool *uncached)
 {
 	char fmtname[32] = "xrgb8888";
 	const char *p = arg, *opts;
@@ -29,6 +31,7 @@ int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
 	unsigned long v;
 
 	*slow_cpu = -1;
+	*uncached = false;
 	if (!arg || !*arg) {
 		*w = 1024;
 		*h = 768;
@@ -68,6 +71,9 @@ int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
 			    v > 4095)
 				return -EINVAL;
 			*slow_cpu = (int)v;
+		} else if (strncmp(o, "uncached", 8) == 0 &&
+			   (o[8] == '\0' || o[8] == ',')) {
+			*uncached = true;
 		} else {
 			return -EINVAL;
 		}
@@ -80,12 +86,13 @@ static int mem_open(struct output *out, const char *arg)
 	struct mem_priv *mp;
 	uint32_t w, h;
 	struct pixfmt fmt;
+	bool uncached;
 	int slow;
 
-	if (output_mem_parse(arg, &w, &h, &fmt, &slow) < 0) {
+	if (output_mem_parse(arg, &w, &h, &fmt, &slow, &uncached) < 0) {
 		log_error("bad mem output '%s' (expected "
-			  "mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N], FORMAT one "
-			  "of xrgb8888 bgrx8888 rgb565 rgb888)",
+			  "mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N][,uncached], "
+			  "FORMAT one of xrgb8888 bgrx8888 rgb565 rgb888)",
 			  arg ? arg : "");
 		return -EINVAL;
 	}
@@ -108,6 +115,7 @@ static int mem_open(struct output *out, const char *arg)
 	out->map = mp->buf;
 	out->readable = true;
 	out->slow_cpu = slow;
+	mp->uncached = uncached;
 	out->priv = mp;
 	return 0;
 }
@@ -204,10 +212,19 @@ void output_copy_stream_end(void)
 }
 #endif
 
+/* Whether writes from the calling thread's core are made uncached. */
+static bool mem_slow_here(struct output *out)
+{
+	const struct mem_priv *mp = out->priv;
+
+	return mp->uncached || (out->slow_cpu >= 0 &&
+				platform_current_cpu() == out->slow_cpu);
+}
+
 static void mem_write_row(struct output *out, uint8_t *dst,
 			  const uint8_t *src, size_t len)
 {
-	if (out->slow_cpu >= 0 && platform_current_cpu() == out->slow_cpu) {
+	if (mem_slow_here(out)) {
 		memcpy(dst, src, len);
 		flush_lines(dst, len);
 		return;
@@ -215,15 +232,15 @@ static void mem_write_row(struct output *out, uint8_t *dst,
 	output_copy_stream(dst, src, len);
 }
 
-/* The slow core's writes must go through mem_write_row to be slow. */
+/* Slow writes must go through mem_write_row to be slow. */
 static bool mem_direct(struct output *out)
 {
-	return out->slow_cpu < 0 || platform_current_cpu() != out->slow_cpu;
+	return !mem_slow_here(out);
 }
 
 /* Streaming stores are weakly ordered: fence once per pass, so the pass
  * is in memory when the blitter says it is done. */
-static void mem_flush(struct output *out, const struct rect *rects, int n)
+static void mem_present(struct output *out, const struct rect *rects, int n)
 {
 	output_copy_stream_end();
 }
@@ -234,7 +251,7 @@ const struct output_impl output_mem_impl = {
 	.close = mem_close,
 	.write_row = mem_write_row,
 	.direct = mem_direct,
-	.flush = mem_flush,
+	.present = mem_present,
 };
 
 static const struct output_impl *find_impl(const char *name, size_t len)
@@ -252,28 +269,74 @@ static const struct output_impl *find_impl(const char *name, size_t len)
 	return NULL;
 }
 
+/* "default" and "auto" name the console output, whichever it is. */
+static bool is_console_spec(const char *spec)
+{
+	return !spec || strcmp(spec, "default") == 0 ||
+	       strcmp(spec, "auto") == 0;
+}
+
+/* The backend a "name[:arg]" spec names, and its arg (NULL: none). */
+static const struct output_impl *spec_impl(const char *spec, const char **arg)
+{
+	const char *colon = strchr(spec, ':');
+
+	*arg = colon ? colon + 1 : NULL;
+	return find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+}
+
 int output_check_spec(const char *spec)
 {
-	const char *colon;
 	const struct output_impl *impl;
+	const char *arg;
 	uint32_t w, h;
 	struct pixfmt f;
+	bool uncached;
 	int slow;
 
-	if (!spec || strcmp(spec, "default") == 0)
+	if (is_console_spec(spec))
 		return 0;
-	colon = strchr(spec, ':');
-	impl = find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+	impl = spec_impl(spec, &arg);
 	if (!impl)
 		return -ENOENT;
 	if (impl == &output_mem_impl)
-		return output_mem_parse(colon ? colon + 1 : NULL, &w, &h, &f,
-					&slow);
+		return output_mem_parse(arg, &w, &h, &f, &slow, &uncached);
+	if (impl->check_arg)
+		return impl->check_arg(arg);
 	return 0;
 }
 
+int output_check_device(const char *spec)
+{
+	const struct output_impl *impl;
+	const char *arg;
+
+	if (is_console_spec(spec))
+		return 0;
+	impl = spec_impl(spec, &arg);
+	if (!impl)
+		return -EINVAL;
+	return impl->check ? impl->check(arg) : 0;
+}
+
+char *output_platform_specs(char *buf, size_t size)
+{
+	size_t i, n = 0;
+	int w;
+
+	buf[0] = '\0';
+	for (i = 0; platform_outputs[i] && n < size; i++) {
+		w = snprintf(buf + n, size - n, "%s%s[:DEVICE]", i ? ", " : "",
+			     platform_outputs[i]->name);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
+}
+
 static int open_impl(struct output *out, const struct output_impl *impl,
-		     const char *arg)
+		     const char *arg, bool trial)
 {
 	int ret;
 
@@ -281,7 +344,9 @@ static int open_impl(struct output *out, const struct output_impl *impl,
 	out->impl = impl;
 	out->fd = -1;
 	out->slow_cpu = -1;
+	out->trial = trial;
 	ret = impl->open(out, arg);
+	out->trial = false;
 	if (ret < 0) {
 		out->impl = NULL;
 		return ret;
@@ -300,32 +365,97 @@ static int open_impl(struct output *out, const struct output_impl *impl,
 	return 0;
 }
 
+/* A console output that failed this way is not there at all (no device,
+ * no display on it), rather than there and unusable. */
+static bool absent(int err)
+{
+	return err == -ENOENT || err == -ENODEV || err == -ENXIO;
+}
+
+static void append_why(char *buf, size_t len, const char *why)
+{
+	size_t used = strlen(buf);
+
+	if (used + 3 < len)
+		snprintf(buf + used, len - used, "%s%s", used ? "; " : "", why);
+}
+
+/* The platform's console output: each of platform_outputs in turn, those
+ * before the last only tried (they fail quietly, the next one is the
+ * fallback). What was not used, and why, goes to -v. */
+static int open_console(struct output *out, bool mem_if_none)
+{
+	char none[512] = "", failed[sizeof(out->why)] = "";
+	int i, ret = -ENOENT, failed_ret = 0;
+
+	for (i = 0; platform_outputs[i]; i++) {
+		const struct output_impl *impl = platform_outputs[i];
+		bool last = !platform_outputs[i + 1];
+		char why[sizeof(out->why)];
+
+		if (impl->detect && impl->detect(why, sizeof(why)) < 0) {
+			log_debug("default output: no %s (%s)", impl->name,
+				  why);
+			append_why(none, sizeof(none), why);
+			ret = -ENOENT;
+			continue;
+		}
+		ret = open_impl(out, impl, NULL, !last);
+		if (ret == 0) {
+			log_debug("default output: %s", impl->name);
+			return 0;
+		}
+		if (last) {
+			/* It said why itself; only a demo on a machine
+			 * without a console goes on. */
+			if (!(mem_if_none && absent(ret) && !failed[0]))
+				return ret;
+			append_why(none, sizeof(none), impl->name);
+			break;
+		}
+		log_debug("default output: %s not used: %s", impl->name,
+			  out->why);
+		if (absent(ret)) {
+			append_why(none, sizeof(none), out->why);
+		} else if (!failed[0]) {
+			snprintf(failed, sizeof(failed), "%s", out->why);
+			failed_ret = ret;
+		}
+	}
+	if (failed[0]) {
+		log_error("%s", failed);
+		return failed_ret;
+	}
+	if (mem_if_none) {
+		log_info("no console output (%s): the demo draws into memory "
+			 "(mem:1024x768)",
+			 none[0] ? none : "none on this platform");
+		return open_impl(out, &output_mem_impl, NULL, false);
+	}
+	log_error("no console output (%s); -o mem:WIDTHxHEIGHT draws into "
+		  "memory",
+		  none[0] ? none : "none on this platform");
+	return absent(ret) ? -ENODEV : ret;
+}
+
 int output_open(struct output *out, const char *spec)
 {
 	const struct output_impl *impl;
 	const char *colon;
-	int ret;
 
-	if (!spec || strcmp(spec, "default") == 0) {
-		impl = platform_outputs[0];
-		if (impl) {
-			ret = open_impl(out, impl, NULL);
-			if (ret == 0)
-				return 0;
-			log_info("no usable console framebuffer; drawing into "
-				 "memory (-o mem:1024x768)");
-		}
-		return open_impl(out, &output_mem_impl, NULL);
-	}
+	if (is_console_spec(spec))
+		return open_console(out, spec && strcmp(spec, "auto") == 0);
 	colon = strchr(spec, ':');
 	impl = find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
 	if (!impl) {
-		log_error("unknown output '%s' (expected mem:WxH[:FORMAT], "
-			  "fbdev[:DEVICE] or wsdisplay[:DEVICE])",
-			  spec);
+		char specs[128];
+
+		log_error("unknown output '%s' (expected %s%smem:WxH[:FORMAT])",
+			  spec, output_platform_specs(specs, sizeof(specs)),
+			  platform_outputs[0] ? " or " : "");
 		return -EINVAL;
 	}
-	return open_impl(out, impl, colon ? colon + 1 : NULL);
+	return open_impl(out, impl, colon ? colon + 1 : NULL, false);
 }
 
 void output_close(struct output *out)
@@ -350,4 +480,24 @@ void output_write_row(struct output *out, uint8_t *dst, const uint8_t *src,
 		out->impl->write_row(out, dst, src, len);
 	else
 		memcpy(dst, src, len);
+}
+
+enum output_buffer output_begin(struct output *out)
+{
+	if (out->impl->begin)
+		return out->impl->begin(out);
+	return OUTPUT_BUF_CURRENT;
+}
+
+void output_present(struct output *out, const struct rect *rects, int n)
+{
+	if (out->impl->present && n > 0)
+		out->impl->present(out, rects, n);
+}
+
+uint64_t output_finish(struct output *out)
+{
+	if (out->impl->finish)
+		return out->impl->finish(out);
+	return 0;
 }

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +35,52 @@ void passwd_free(char *pw)
 	free(pw);
 }
 
+/* Printable text (and line ends) only: what an editor or echo writes. */
+static bool is_text(const unsigned char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((b[i] < 0x20 || b[i] > 0x7e) && b[i] != '\n' &&
+		    b[i] != '\r' && b[i] != '\t')
+			return false;
+	return true;
+}
+
+/* vncpasswd writes 8 bytes of DES output (16 with a view-only password).
+ * Text ending in a newline is a plain password: an encrypted file looks
+ * like that once in about 200000. */
+static int check_format(const char *path, int fd, off_t size)
+{
+	unsigned char b[64];
+	ssize_t n = read(fd, b, sizeof(b));
+	bool text = n > 0 && is_text(b, (size_t)n);
+	bool vnc = size == 8 || size == 16;
+
+	if (n < 0) {
+		log_error("cannot read password file %s: %s", path,
+			  strerror(errno));
+		return -errno;
+	}
+	if (text && (!vnc || b[n - 1] == '\n')) {
+		log_error("password file %s holds plain text; vncfb reads the "
+			  "vncpasswd format (make it with: vncpasswd %s)",
+			  path, path);
+		return -EINVAL;
+	}
+	if (!vnc) {
+		log_error("password file %s is %lld bytes, not a vncpasswd "
+			  "file (8 bytes; make it with: vncpasswd %s)",
+			  path, (long long)size, path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int passwd_check_file(const char *path)
 {
 	struct stat st;
-	int fd;
+	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -52,20 +95,16 @@ int passwd_check_file(const char *path)
 		close(fd);
 		return -EINVAL;
 	}
-	close(fd);
 	if (st.st_mode & 077) {
 		log_error("password file %s is accessible by others (mode "
 			  "%03o); it must be private: chmod 600 %s",
 			  path, (unsigned)(st.st_mode & 0777), path);
+		close(fd);
 		return -EPERM;
 	}
-	if (st.st_size < 8) {
-		log_error("password file %s is too short to be a vncpasswd "
-			  "file (%lld bytes)",
-			  path, (long long)st.st_size);
-		return -EINVAL;
-	}
-	return 0;
+	ret = check_format(path, fd, st.st_size);
+	close(fd);
+	return ret;
 }
 
 char *passwd_read_file(const char *path)

@@ -6,8 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Check that path is a regular file readable by us and not readable or
- * writable by group/other (as ssh insists for keys). 0 or -errno, logged. */
+/* Check that path is a regular file readable by us, not readable or
+ * writable by group/other (as ssh insists for keys), and in vncpasswd's
+ * format (8 or 16 bytes, not a plain-text password). 0 or -errno, logged. */
 int passwd_check_file(const char *path);
 /* Decode the 8 obfuscated bytes vncpasswd writes. Returns a malloc'd
  * string, or NULL (logged). */

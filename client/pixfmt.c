@@ -30,6 +30,12 @@ static const struct named formats[] = {
 	{ "rgb332", { 8, 8, 5, 2, 0, 3, 3, 2, false } },
 };
 
+const char *pixfmt_name_at(size_t i)
+{
+	return i < sizeof(formats) / sizeof(formats[0]) ? formats[i].name
+							 : NULL;
+}
+
 int pixfmt_from_name(const char *name, struct pixfmt *out)
 {
 	size_t i;

@@ -22,6 +22,8 @@ struct pixfmt {
  * top byte of the 24-bit value, i.e. bytes B,G,R in memory on little endian),
  * bgr888, xrgb1555, rgb332. Returns 0 or -EINVAL. */
 int pixfmt_from_name(const char *name, struct pixfmt *out);
+/* The i-th of those names, or NULL past the last (for messages). */
+const char *pixfmt_name_at(size_t i);
 /* Writes a short name ("xrgb8888") or a descriptive one into buf. */
 const char *pixfmt_name(const struct pixfmt *f, char *buf, size_t len);
 /* Sanity of a layout (from a device or the network): channels fit in bpp,

@@ -5,6 +5,8 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct output_impl;
 
@@ -24,6 +26,38 @@ void platform_name_thread(const char *name);
 /* How to let users pin threads where pinning failed with EPERM (NULL if
  * nothing to say); used in the error message. */
 const char *platform_pin_hint(void);
+
+/* Memory types (caching modes) as a kernel names them for a physical
+ * range, slowest to write last. */
+enum memtype_kind {
+	MEMTYPE_UNKNOWN,	/* a word this code does not know */
+	MEMTYPE_WRITE_BACK,
+	MEMTYPE_WRITE_COMBINING,
+	MEMTYPE_WRITE_THROUGH,
+	MEMTYPE_WRITE_PROTECTED,
+	MEMTYPE_UNCACHED_MINUS,	/* uncached unless an MTRR says otherwise */
+	MEMTYPE_UNCACHED,
+};
+
+/* What the kernel says about the output's video memory. */
+struct memtype {
+	enum memtype_kind kind;	/* the slowest type over the range */
+	char name[24];		/* the kernel's word: "write-combining" */
+	bool mixed;		/* parts of the range have other types */
+	bool partial;		/* the kernel lists only part of the range */
+};
+
+/* The kernel's memory type for the physical range [start, start + len),
+ * for the probe's report. 0 with *mt filled, or -errno with why (one
+ * phrase) filled: -ENOSYS where the platform lists no memory types, -EACCES
+ * or -ENOENT where the list cannot be read (not root, not mounted), -ESRCH
+ * where it does not hold the range. Logs nothing. Main thread. */
+int platform_memtype(uint64_t start, uint64_t len, struct memtype *mt,
+		     char *why, size_t why_len);
+/* What to check when the whole framebuffer mapping looks uncached (the
+ * driver, boot options, the kernel's tables), one phrase for the
+ * warning. */
+const char *platform_uncached_hint(void);
 
 /* Dropping root (privs.c) while keeping what the console needs: called
  * right before and right after the switch of user ids. On Linux the VT

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -12,12 +13,14 @@
 
 #include "clock.h"
 #include "console.h"
+#include "json.h"
 #include "log.h"
 #include "opts.h"
 #include "output.h"
 #include "platform.h"
 #include "probe.h"
 #include "signals.h"
+#include "stats.h"
 
 /* Long enough for a core to leave its idle clock; short enough that many
  * cores still start quickly. */
@@ -126,26 +129,10 @@ static void write_ram(const struct job *j, uint32_t rows)
 	clobber(j->ram);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Median of v[0..n-1] in ns; sorts v. */
-static double median_ns(uint64_t *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_u64);
-	if (n % 2)
-		return (double)v[n / 2];
-	return ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
-}
-
 static double median_so_far(const uint64_t *v, int n, uint64_t *tmp)
 {
 	memcpy(tmp, v, (size_t)n * sizeof(*v));
-	return median_ns(tmp, n);
+	return stats_median_u64(tmp, (size_t)n);
 }
 
 /* Rows per sample on this core: about SAMPLE_TARGET_NS of writing, from
@@ -234,16 +221,15 @@ static void *probe_thread(void *arg)
 	c->samples = n;
 	c->sample_rows = rows;
 	/* Per row, then in the units of the table: one whole stripe. */
-	c->fb_ms = median_ns(j->fb_ns, n) / rows * j->stripe_rows / 1e6;
-	c->ram_ms = median_ns(j->ram_ns, n) / rows * j->stripe_rows / 1e6;
+	c->fb_ms = stats_median_u64(j->fb_ns, (size_t)n) / rows *
+		   j->stripe_rows / 1e6;
+	c->ram_ms = stats_median_u64(j->ram_ns, (size_t)n) / rows *
+		    j->stripe_rows / 1e6;
 	c->state = stopped ? PROBE_STOPPED : PROBE_MEASURED;
 	c->elapsed_ms = (double)(monotonic_ns() - t0) / 1e6;
-	if (j->out->impl->flush) {
-		struct rect r = { 0, 0, (int32_t)j->out->width,
-				  (int32_t)j->stripe_rows };
-
-		j->out->impl->flush(j->out, &r, 1);
-	}
+	/* The stores may be streaming ones (mem output): ordered before the
+	 * thread ends. Nothing to show: the stripe was black already. */
+	output_copy_stream_end();
 	return NULL;
 }
 
@@ -277,6 +263,38 @@ static int run_job(struct job *j)
 static bool measured(const struct probe_core *c)
 {
 	return c->state == PROBE_MEASURED || c->state == PROBE_STOPPED;
+}
+
+static bool memtype_known(const struct probe_result *res)
+{
+	return res->phys_len && !res->memtype_err;
+}
+
+/* What the kernel says about the output's video memory: the probe
+ * measures the symptom, the kernel's table names the cause. Unreadable is
+ * not worth more than a quiet line. */
+static void lookup_memtype(const struct output *out, struct probe_result *res)
+{
+	res->phys_start = out->phys_start;
+	res->phys_len = out->phys_len;
+	res->memtype_err = -ENODATA;
+	snprintf(res->memtype_why, sizeof(res->memtype_why),
+		 "the output has no physical video memory range");
+	if (!out->phys_len)
+		return;
+	res->memtype_err = platform_memtype(out->phys_start, out->phys_len,
+					    &res->memtype, res->memtype_why,
+					    sizeof(res->memtype_why));
+	if (res->memtype_err == 0)
+		log_debug("kernel memory type of the video memory at 0x%" PRIx64
+			  "-0x%" PRIx64 ": %s%s%s",
+			  res->phys_start, res->phys_start + res->phys_len - 1,
+			  res->memtype.name,
+			  res->memtype.mixed ? " (and others)" : "",
+			  res->memtype.partial ? " (listed in part)" : "");
+	else
+		log_debug("kernel memory type of the video memory unknown: %s",
+			  res->memtype_why);
 }
 
 int probe_run(struct output *out, int samples, struct probe_result *res)
@@ -367,6 +385,7 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 		finish_core(&res->cores[0], res);
 	}
 	probe_choose(res);
+	lookup_memtype(out, res);
 out:
 	res->elapsed_ms = (double)(monotonic_ns() - t0) / 1e6;
 	free(j.fb_ns);
@@ -445,29 +464,103 @@ static const struct probe_core *chosen_core(const struct probe_result *res)
 	return NULL;
 }
 
-bool probe_warning(const struct probe_result *res, char *buf, size_t len)
+/* The measurement the uncached verdict rests on: the chosen core, or the
+ * one unpinned measurement when pinning is not permitted. */
+static const struct probe_core *reference_core(const struct probe_result *res)
 {
 	const struct probe_core *ch = chosen_core(res);
-	char list[128] = "";
+
+	if (ch)
+		return ch;
+	if (res->pin_denied && res->ncores == 1 && measured(&res->cores[0]))
+		return &res->cores[0];
+	return NULL;
+}
+
+bool probe_uncached(const struct probe_result *res)
+{
+	const struct probe_core *ref = reference_core(res);
+
+	return ref && ref->ratio > PROBE_UNCACHED_RATIO;
+}
+
+/* "cores 1, 3" for the slow ones; the count, and the worst slowdown
+ * against the chosen core in *worst. */
+static int slow_cores(const struct probe_result *res, char *list, size_t len,
+		      double *worst)
+{
+	const struct probe_core *ch = chosen_core(res);
 	size_t used = 0;
-	double worst = 0;
 	int i, n = 0;
 
-	if (!ch)
-		return false;
-	for (i = 0; i < res->ncores; i++) {
+	list[0] = '\0';
+	*worst = 0;
+	for (i = 0; ch && i < res->ncores; i++) {
 		const struct probe_core *c = &res->cores[i];
 
 		if (!c->slow)
 			continue;
-		if (used < sizeof(list))
-			used += (size_t)snprintf(list + used,
-						 sizeof(list) - used, "%s%d",
-						 n ? ", " : "", c->cpu);
-		if (c->fb_ms / ch->fb_ms > worst)
-			worst = c->fb_ms / ch->fb_ms;
+		if (used < len)
+			used += (size_t)snprintf(list + used, len - used,
+						 "%s%d", n ? ", " : "", c->cpu);
+		if (c->fb_ms / ch->fb_ms > *worst)
+			*worst = c->fb_ms / ch->fb_ms;
 		n++;
 	}
+	return n;
+}
+
+static void uncached_warning(const struct probe_result *res, char *buf,
+			     size_t len)
+{
+	const struct probe_core *ref = reference_core(res);
+	const struct memtype *mt = &res->memtype;
+	char where[32], kernel[64] = "", list[128];
+	double worst;
+	int n = slow_cores(res, list, sizeof(list), &worst);
+	size_t l;
+
+	if (ref->cpu >= 0)
+		snprintf(where, sizeof(where), "chosen core %d", ref->cpu);
+	else
+		snprintf(where, sizeof(where), "unpinned");
+	if (memtype_known(res))
+		snprintf(kernel, sizeof(kernel), "; the kernel maps it %s%s",
+			 mt->name, mt->mixed ? " (in part)" : "");
+	if (memtype_known(res) && mt->kind == MEMTYPE_WRITE_COMBINING &&
+	    !mt->mixed)
+		/* The kernel says the mapping is right: the device is slow. */
+		snprintf(buf, len,
+			 "writing the framebuffer takes %.0fx as long as RAM "
+			 "(%s: %.1f ms a frame; write-combining memory takes "
+			 "1-3x), although the kernel maps it write-combining: "
+			 "the device or its bus is slow, not the mapping",
+			 ref->ratio, where, ref->frame_ms);
+	else
+		snprintf(buf, len,
+			 "the whole framebuffer mapping looks uncached: "
+			 "writing it takes %.0fx as long as RAM (%s: %.1f ms a "
+			 "frame; write-combining memory takes 1-3x)%s; %s",
+			 ref->ratio, where, ref->frame_ms, kernel,
+			 platform_uncached_hint());
+	l = strlen(buf);
+	if (n && l < len)
+		snprintf(buf + l, len - l, "; core%s %s slower still (up to "
+			 "%.0fx), avoided", n > 1 ? "s" : "", list, worst);
+}
+
+bool probe_warning(const struct probe_result *res, char *buf, size_t len)
+{
+	const struct probe_core *ch = chosen_core(res);
+	char list[128];
+	double worst;
+	int n;
+
+	if (probe_uncached(res)) {
+		uncached_warning(res, buf, len);
+		return true;
+	}
+	n = slow_cores(res, list, sizeof(list), &worst);
 	if (!n)
 		return false;
 	snprintf(buf, len,
@@ -547,6 +640,43 @@ static const char *verdict(const struct probe_result *res,
 	return buf;
 }
 
+/* The whole mapping: the kernel's memory type and the verdict on it. */
+static void print_mapping(const struct probe_result *res, FILE *f)
+{
+	const struct probe_core *ref = reference_core(res);
+	const struct memtype *mt = &res->memtype;
+	bool uc = memtype_known(res) && (mt->kind == MEMTYPE_UNCACHED ||
+					 mt->kind == MEMTYPE_UNCACHED_MINUS);
+	char where[32];
+
+	if (res->phys_len) {
+		fprintf(f, "video memory: 0x%" PRIx64 "-0x%" PRIx64
+			   " (%" PRIu64 " KiB)",
+			res->phys_start, res->phys_start + res->phys_len - 1,
+			res->phys_len >> 10);
+		if (memtype_known(res))
+			fprintf(f, "; the kernel maps it %s%s%s", mt->name,
+				mt->mixed ? " (in part: other types too)" : "",
+				mt->partial ? " (listed in part)" : "");
+		fputc('\n', f);
+	}
+	if (!ref)
+		return;
+	if (ref->cpu >= 0)
+		snprintf(where, sizeof(where), "on core %d", ref->cpu);
+	else
+		snprintf(where, sizeof(where), "unpinned");
+	if (probe_uncached(res))
+		fprintf(f, "mapping: looks uncached: %.0fx RAM %s, above %.0fx "
+			   "(write-combining video memory takes 1-3x)\n",
+			ref->ratio, where, PROBE_UNCACHED_RATIO);
+	else if (uc)
+		fprintf(f, "mapping: %.1fx RAM %s although %s: the writes are "
+			   "combined all the same (a write-combining MTRR, or "
+			   "an emulated device)\n",
+			ref->ratio, where, mt->name);
+}
+
 void probe_print_table(const struct probe_result *res,
 		       const struct output *out, int configured_cpu, FILE *f)
 {
@@ -621,6 +751,7 @@ void probe_print_table(const struct probe_result *res,
 	if (res->main_cpu >= 0)
 		fprintf(f, "; main thread on core %d", res->main_cpu);
 	fprintf(f, "; probe took %.0f ms\n", res->elapsed_ms);
+	print_mapping(res, f);
 	if (configured_cpu >= 0) {
 		if (platform_cpu_online(configured_cpu)) {
 			fprintf(f, "configured: core %d (--cpu or config) "
@@ -638,22 +769,6 @@ void probe_print_table(const struct probe_result *res,
 	}
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static const char *state_name(enum probe_state s)
 {
 	switch (s) {
@@ -669,17 +784,44 @@ static const char *state_name(enum probe_state s)
 	return "?";
 }
 
+static void print_json_memtype(const struct probe_result *res, FILE *f)
+{
+	const struct memtype *mt = &res->memtype;
+
+	if (res->phys_len)
+		fprintf(f, "  \"video_memory\": {\"start\": %" PRIu64
+			   ", \"length\": %" PRIu64 "},\n",
+			res->phys_start, res->phys_len);
+	else
+		fprintf(f, "  \"video_memory\": null,\n");
+	fprintf(f, "  \"memtype\": ");
+	if (memtype_known(res)) {
+		fprintf(f, "{\"name\": ");
+		json_write_string(f, mt->name);
+		fprintf(f, ", \"mixed\": %s, \"partial\": %s}",
+			mt->mixed ? "true" : "false",
+			mt->partial ? "true" : "false");
+	} else {
+		fprintf(f, "null");
+	}
+	fprintf(f, ",\n  \"memtype_note\": ");
+	if (!memtype_known(res))
+		json_write_string(f, res->memtype_why);
+	else
+		fprintf(f, "null");
+}
+
 void probe_print_json(const struct probe_result *res,
 		      const struct output *out, int configured_cpu, FILE *f)
 {
-	char fbuf[64], warn[512];
+	char fbuf[64], warn[PROBE_WARNING_LEN];
 	int i;
 
 	fprintf(f, "{\n  \"output\": ");
-	json_str(f, out->impl->name);
+	json_write_string(f, out->impl->name);
 	fprintf(f, ",\n  \"width\": %u,\n  \"height\": %u,\n  \"format\": ",
 		res->width, res->height);
-	json_str(f, pixfmt_name(&out->fmt, fbuf, sizeof(fbuf)));
+	json_write_string(f, pixfmt_name(&out->fmt, fbuf, sizeof(fbuf)));
 	fprintf(f,
 		",\n  \"stripe_rows\": %u,\n  \"stripe_bytes\": %zu,\n"
 		"  \"samples\": %d,\n  \"budgeted\": %s,\n"
@@ -694,7 +836,7 @@ void probe_print_json(const struct probe_result *res,
 	else
 		fprintf(f, "  \"chosen\": null,\n");
 	fprintf(f, "  \"reason\": ");
-	json_str(f, res->reason);
+	json_write_string(f, res->reason);
 	fprintf(f, ",\n  \"configured_cpu\": ");
 	if (configured_cpu >= 0)
 		fprintf(f, "%d", configured_cpu);
@@ -702,9 +844,12 @@ void probe_print_json(const struct probe_result *res,
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"warning\": ");
 	if (probe_warning(res, warn, sizeof(warn)))
-		json_str(f, warn);
+		json_write_string(f, warn);
 	else
 		fprintf(f, "null");
+	fprintf(f, ",\n  \"uncached\": %s,\n  \"uncached_ratio\": %.1f,\n",
+		probe_uncached(res) ? "true" : "false", PROBE_UNCACHED_RATIO);
+	print_json_memtype(res, f);
 	fprintf(f, ",\n  \"elapsed_ms\": %.3f,\n  \"cores\": [",
 		res->elapsed_ms);
 	for (i = 0; i < res->ncores; i++) {
@@ -714,7 +859,7 @@ void probe_print_json(const struct probe_result *res,
 			i ? "," : "", c->cpu, state_name(c->state));
 		if (c->state == PROBE_PIN_FAILED) {
 			fprintf(f, ", \"error\": ");
-			json_str(f, strerror(-c->pin_error));
+			json_write_string(f, strerror(-c->pin_error));
 		}
 		if (measured(c))
 			fprintf(f,
@@ -733,12 +878,68 @@ void probe_print_json(const struct probe_result *res,
 	fprintf(f, "\n  ]\n}\n");
 }
 
+/* The placement decision, for every command that starts a blit thread:
+ * what probe_run chose, with the table at debug level, the warning and
+ * one line saying where the thread goes and why. */
+int probe_pick_core(struct output *out, int samples)
+{
+	struct probe_result res;
+	const struct probe_core *slowest = NULL, *ch = NULL;
+	char warn[PROBE_WARNING_LEN];
+	int i, cpu;
+
+	if (probe_run(out, samples, &res) < 0) {
+		log_warn("the core probe failed: the blit thread runs "
+			 "unpinned");
+		return -1;
+	}
+	for (i = 0; i < res.ncores; i++) {
+		const struct probe_core *c = &res.cores[i];
+
+		if (!measured(c))
+			continue;
+		log_debug("probe: core %d: fb %.3f ms, RAM %.3f ms per %u-row "
+			  "stripe, ratio %.1f, %.2f ms per frame, %d samples, "
+			  "ran on core %d",
+			  c->cpu, c->fb_ms, c->ram_ms, res.stripe_rows,
+			  c->ratio, c->frame_ms, c->samples, c->ran_on);
+		if (c->cpu == res.chosen)
+			ch = c;
+		else if (!slowest || c->frame_ms > slowest->frame_ms)
+			slowest = c;
+	}
+	if (probe_warning(&res, warn, sizeof(warn)))
+		log_warn("%s", warn);
+	cpu = res.chosen;
+	if (res.pin_denied) {
+		log_warn("cannot pin threads to cores (%s)%s%s: the blit "
+			 "thread runs unpinned",
+			 strerror(-res.pin_error),
+			 platform_pin_hint() ? "; " : "",
+			 platform_pin_hint() ? platform_pin_hint() : "");
+	} else if (ch && slowest) {
+		log_debug("blit thread on core %d: %s, %.2f ms per frame there "
+			 "(slowest: core %d, %.2f ms); probe took %.0f ms",
+			 cpu, res.reason, ch->frame_ms, slowest->cpu,
+			 slowest->frame_ms, res.elapsed_ms);
+	} else if (ch) {
+		log_debug("blit thread on core %d (%.2f ms per frame there)",
+			 cpu, ch->frame_ms);
+	} else {
+		log_warn("the core probe found no usable core (%s): the blit "
+			 "thread runs unpinned",
+			 res.reason);
+	}
+	probe_free(&res);
+	return cpu;
+}
+
 int probe_command(const struct options *o)
 {
 	struct output out;
 	struct output desc;
 	struct probe_result res;
-	char warn[512];
+	char warn[PROBE_WARNING_LEN];
 	int ret;
 
 	if (signals_setup() < 0)
@@ -752,10 +953,29 @@ int probe_command(const struct options *o)
 	console_close(&out);
 	if (ret < 0)
 		return 1;
-	if (o->json)
-		probe_print_json(&res, &desc, o->cpu, stdout);
-	else
+	if (o->json_file) {
+		/* --json=FILE: the table on the terminal, JSON in FILE. */
+		FILE *f = fopen(o->json_file, "w");
+
+		if (!f) {
+			log_error("cannot write %s: %s", o->json_file,
+				  strerror(errno));
+			probe_free(&res);
+			return 1;
+		}
+		probe_print_json(&res, &desc, o->cpu, f);
+		if (fclose(f) != 0) {
+			log_error("cannot write %s: %s", o->json_file,
+				  strerror(errno));
+			probe_free(&res);
+			return 1;
+		}
 		probe_print_table(&res, &desc, o->cpu, stdout);
+	} else if (o->json) {
+		probe_print_json(&res, &desc, o->cpu, stdout);
+	} else {
+		probe_print_table(&res, &desc, o->cpu, stdout);
+	}
 	fflush(stdout);
 	if (probe_warning(&res, warn, sizeof(warn)))
 		log_warn("%s", warn);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "output.h"
+#include "platform.h"
 
 struct options;
 
@@ -32,6 +33,17 @@ struct options;
 /* A core whose fb/RAM ratio is this many times the chosen core's is
  * reported as slow (a mapping problem, not a busy core). */
 #define PROBE_SLOW_FACTOR 4.0
+/* A chosen core whose fb/RAM ratio is above this writes a framebuffer
+ * that looks uncached as a whole. Write-combining video memory takes
+ * 1-3x the time of RAM; measured here: 0.4-1.5x for the mem output (RAM
+ * written with streaming stores), 0.85-1.1x for the vesafb VRAM of the
+ * qemu VM (tests/vm). Uncached writes go out one store at a time and in
+ * order instead of in 64-byte bursts: a gain of 7-9x in x11perf was
+ * reported when uvesafb's uncached-minus mapping became write-combining
+ * (the driver fix: Linux commit 803a4e14a7dc), and the mem output's
+ * emulation (a cache line flush and fence per line) measures 33-176x. 8x
+ * sits well above write-combining and at the bottom of uncached. */
+#define PROBE_UNCACHED_RATIO 8.0
 
 enum probe_state {
 	PROBE_OFFLINE,		/* not online, or not in our affinity mask */
@@ -73,6 +85,13 @@ struct probe_result {
 	int chosen;		/* core for the blit thread, -1: unpinned */
 	double elapsed_ms;	/* whole probe */
 	char reason[160];	/* why chosen, one phrase */
+	/* The output's video memory (output.phys_start, phys_len; 0 and 0
+	 * when it has none) and the kernel's memory type for it: memtype_err
+	 * 0 when known, else -errno and memtype_why says why. */
+	uint64_t phys_start, phys_len;
+	int memtype_err;
+	struct memtype memtype;
+	char memtype_why[160];
 };
 
 /* Probe every online core writing into out (which must be open and not yet
@@ -86,8 +105,18 @@ void probe_free(struct probe_result *res);
  * res->reason and each core's slow flag. Exposed for tests. */
 void probe_choose(struct probe_result *res);
 
-/* One plain-words warning when some core is far slower at writing the
- * framebuffer than the chosen one; false (buf untouched) when none. */
+/* Whether the whole mapping looks uncached: the chosen core (or the
+ * unpinned measurement) takes over PROBE_UNCACHED_RATIO times as long to
+ * write the framebuffer as RAM. */
+bool probe_uncached(const struct probe_result *res);
+
+/* Room for any warning probe_warning writes. */
+#define PROBE_WARNING_LEN 512
+
+/* One plain-words warning: the whole mapping looks uncached (what it
+ * costs, what the kernel says, what to check), or some core is far slower
+ * at writing the framebuffer than the chosen one. False (buf untouched)
+ * when neither. */
 bool probe_warning(const struct probe_result *res, char *buf, size_t len);
 
 /* Print the table and bar chart, or JSON. out names the output. */
@@ -95,6 +124,12 @@ void probe_print_table(const struct probe_result *res,
 		       const struct output *out, int configured_cpu, FILE *f);
 void probe_print_json(const struct probe_result *res,
 		      const struct output *out, int configured_cpu, FILE *f);
+
+/* --cpu auto: probe out (open, not yet drawn by a blitter) with samples
+ * per core (as probe_run) and return the core for the blit thread, or -1
+ * to leave it unpinned (pinning not permitted, no usable core, the probe
+ * failed). Logs the choice and why (the table at debug level). */
+int probe_pick_core(struct output *out, int samples);
 
 /* Online cores vncfb may use (platform_cpu_online: online and inside its
  * affinity) as a list like "0-3,6", for messages. */

@@ -1,11 +1,15 @@
 /* Reconnect policy: exponential backoff and what is retried. */
 #include "config.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include "reconnect.h"
 
-void reconnect_init(struct reconnect *r, bool enabled)
+void reconnect_init(struct reconnect *r, enum reconnect_mode mode)
 {
-	r->enabled = enabled;
+	r->mode = mode;
+	r->connected = false;
 	r->failures = 0;
 	r->next_ns = 0;
 }
@@ -36,6 +40,16 @@ bool reconnect_retryable(enum vnc_error err, bool established)
 	return false;
 }
 
+bool reconnect_again(const struct reconnect *r, enum vnc_error err,
+		     bool established)
+{
+	if (r->mode == RECONNECT_NO)
+		return false;
+	if (!r->connected && r->mode != RECONNECT_ALWAYS)
+		return false;
+	return reconnect_retryable(err, established);
+}
+
 unsigned reconnect_schedule(struct reconnect *r, uint64_t now_ns)
 {
 	unsigned d = reconnect_delay_s(r->failures);
@@ -47,6 +61,30 @@ unsigned reconnect_schedule(struct reconnect *r, uint64_t now_ns)
 
 void reconnect_done(struct reconnect *r)
 {
+	r->connected = true;
 	r->failures = 0;
 	r->next_ns = 0;
+}
+
+void reconnect_status(char *buf, size_t len, const char *server,
+		      const char *reason, unsigned left)
+{
+	char tail[48];
+	size_t room, n;
+
+	if (!len)
+		return;
+	if (!reason || !*reason) {
+		snprintf(buf, len, "reconnecting to %s in %u s", server, left);
+		return;
+	}
+	snprintf(tail, sizeof(tail), " - reconnecting in %u s", left);
+	n = strlen(reason);
+	room = len > strlen(tail) ? len - strlen(tail) - 1 : 0;
+	/* The countdown always shows; a long reason loses its end. */
+	if (n > room)
+		snprintf(buf, len, "%.*s...%s", room > 3 ? (int)(room - 3) : 0,
+			 reason, tail);
+	else
+		snprintf(buf, len, "%s%s", reason, tail);
 }

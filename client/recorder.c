@@ -21,6 +21,7 @@
 #include "log.h"
 #include "output.h"
 #include "passwd.h"
+#include "pipeline.h"
 #include "recorder.h"
 #include "recording.h"
 #include "rect.h"
@@ -547,6 +548,7 @@ static int record_format(const struct options *o, struct pixfmt *f)
 	struct pixfmt of;
 	uint32_t w, h;
 	int slow;
+	bool uncached;
 
 	if (!spec) {
 		pixfmt_from_name("xrgb8888", f);
@@ -559,8 +561,8 @@ static int record_format(const struct options *o, struct pixfmt *f)
 			spec);
 		return -EINVAL;
 	}
-	if (output_mem_parse(spec[3] ? spec + 4 : NULL, &w, &h, &of, &slow) <
-	    0) {
+	if (output_mem_parse(spec[3] ? spec + 4 : NULL, &w, &h, &of, &slow,
+			     &uncached) < 0) {
 		fprintf(stderr, "vncfb: bad -o '%s'\n", spec);
 		return -EINVAL;
 	}
@@ -576,21 +578,12 @@ static int connect_server(struct recorder *rc, struct rec_header *h)
 	enum vnc_error verr;
 	uint64_t end;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.host = o->host;
-	cfg.port = o->port;
-	cfg.encodings = o->encodings;
-	cfg.quality = o->quality;
-	cfg.compress = o->compress;
+	/* What the viewer would ask for, watching only, with no cursor
+	 * shapes. TLS is refused once connected, with a line of its own;
+	 * the policy for getting that far is the viewer's. */
+	pipeline_vnc_config_fmt(o, &rc->fmt, &cfg);
 	cfg.view_only = true;
 	cfg.local_cursor = false;
-	cfg.fmt = rc->fmt;
-	cfg.get_password = passwd_get;
-	cfg.password_ctx = o->passwd_file;
-	/* TLS is refused once connected, with a line of its own; the
-	 * policy for getting that far is the viewer's. */
-	cfg.ca_file = o->ca_file;
-	cfg.insecure = o->insecure;
 	cfg.wrap_fd = tap_attach;
 	cfg.wrap_ctx = &rc->tap;
 	ev = (struct vnc_events){.ctx = rc,

@@ -14,13 +14,12 @@
 #include "blit.h"
 #include "clock.h"
 #include "console.h"
-#include "cursor.h"
-#include "damage.h"
 #include "demo.h"
 #include "input.h"
 #include "log.h"
 #include "output.h"
 #include "passwd.h"
+#include "pipeline.h"
 #include "platform.h"
 #include "ppm.h"
 #include "privs.h"
@@ -38,14 +37,13 @@
 struct session {
 	struct options *opt;
 	struct output out;
-	struct shadow shadow;
-	struct damage damage;
-	struct blitter blit;
-	struct vnc_client *vnc;
+	struct pipeline *pipe;
+	/* The pipeline's parts the session works with. */
+	struct blitter *blit;
+	const struct shadow *shadow;
 	struct input in;
 	bool have_input;
-	struct cursor cursor;	/* drawn locally when local_cursor */
-	bool local_cursor;
+	bool local_cursor;	/* the pipeline's cursor follows the pointer */
 	int px, py;		/* pointer, remote coordinates */
 	double fx, fy;		/* the same with the fraction a scaled
 				 * relative motion leaves */
@@ -60,31 +58,27 @@ struct session {
 	uint64_t updates;
 	/* Reconnecting (reconnect.h): what to connect with, and when. */
 	struct vnc_config vcfg;
-	struct vnc_events vev;
 	struct reconnect rc;
 	uint64_t last_rx_ns;	/* last data from the server */
 	uint64_t ping_ns;	/* liveness ping in flight since, or 0 */
 	unsigned shown_s;	/* countdown second on the status line */
+	char reason[128];	/* why the last connection or attempt failed */
 	char *password;		/* read before dropping root, or NULL */
 };
 
-/* --- VNC events (main thread) --- */
+/* --- VNC events (main thread, after the pipeline's own part) --- */
 
-static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
+static struct vnc_client *conn(const struct session *s)
+{
+	return pipeline_vnc(s->pipe);
+}
+
+static void ev_resized(void *ctx, uint32_t w, uint32_t h)
 {
 	struct session *s = ctx;
-	uint8_t *pix;
 
-	/* Same size (a reconnect): keep the last picture until the full
-	 * update replaces it. */
-	if (s->shadow.pix && w == s->shadow.width && h == s->shadow.height)
-		return s->shadow.pix;
-	pix = shadow_resize(&s->shadow, w, h);
-
-	if (!pix)
-		return NULL;
-	blit_reset_view(&s->blit);
-	if (s->vnc)
+	/* Not for the first desktop of a connection. */
+	if (conn(s))
 		log_info("remote desktop is now %ux%u", w, h);
 	/* Keep the pointer inside the new desktop. */
 	if (s->px >= (int)w)
@@ -92,18 +86,7 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 	if (s->py >= (int)h)
 		s->py = h ? (int)h - 1 : 0;
 	if (s->local_cursor)
-		cursor_move(&s->cursor, &s->shadow, s->px, s->py);
-	return pix;
-}
-
-static void ev_cursor_shape(void *ctx, int xhot, int yhot, int w, int h,
-			    const uint8_t *pixels, const uint8_t *mask)
-{
-	struct session *s = ctx;
-
-	if (cursor_set_shape(&s->cursor, &s->shadow, xhot, yhot, w, h, pixels,
-			     mask) == 0)
-		damage_kick(&s->damage);
+		pipeline_cursor_move(s->pipe, s->px, s->py);
 }
 
 /* The server moved the pointer (another client, an application). */
@@ -111,21 +94,10 @@ static void ev_cursor_pos(void *ctx, int x, int y)
 {
 	struct session *s = ctx;
 
-	if (x < 0 || y < 0 || x >= (int)s->shadow.width ||
-	    y >= (int)s->shadow.height)
-		return;
 	s->px = x;
 	s->py = y;
-	cursor_move(&s->cursor, &s->shadow, x, y);
-	if (cursor_dirty(&s->cursor, &s->shadow))
-		damage_kick(&s->damage);
-}
-
-static void ev_damage(void *ctx, const struct rect *r)
-{
-	struct session *s = ctx;
-
-	damage_add(&s->damage, r);
+	if (pipeline_cursor_move(s->pipe, x, y))
+		pipeline_kick(s->pipe);
 }
 
 static void ev_update_done(void *ctx)
@@ -133,40 +105,36 @@ static void ev_update_done(void *ctx)
 	struct session *s = ctx;
 
 	s->updates++;
-	damage_kick(&s->damage);
 }
 
 /* --- Input sink (main thread) --- */
 
 static void send_pointer(struct session *s)
 {
-	if (s->vnc)
-		vnc_send_pointer(s->vnc, s->px, s->py, s->buttons);
+	if (conn(s))
+		vnc_send_pointer(conn(s), s->px, s->py, s->buttons);
 	/* The local cursor follows at once, without a round trip. */
-	if (s->local_cursor) {
-		cursor_move(&s->cursor, &s->shadow, s->px, s->py);
-		if (cursor_dirty(&s->cursor, &s->shadow))
-			damage_kick(&s->damage);
-	}
+	if (s->local_cursor && pipeline_cursor_move(s->pipe, s->px, s->py))
+		pipeline_kick(s->pipe);
 }
 
 static void in_key(void *ctx, uint32_t keysym, uint32_t scancode, bool down)
 {
 	struct session *s = ctx;
 
-	if (s->vnc)
-		vnc_send_key(s->vnc, keysym, scancode, down);
+	if (conn(s))
+		vnc_send_key(conn(s), keysym, scancode, down);
 }
 
 static void in_motion_rel(void *ctx, int dx, int dy)
 {
 	struct session *s = ctx;
-	int w = (int)s->shadow.width, h = (int)s->shadow.height;
+	int w = (int)s->shadow->width, h = (int)s->shadow->height;
 	struct view v;
 
 	/* Motion is in screen pixels: on a scaled desktop one of them is
 	 * rw/dw remote pixels; keep the fraction for the next event. */
-	blit_get_view(&s->blit, &v);
+	blit_get_view(s->blit, &v);
 	if ((int)floor(s->fx) != s->px || (int)floor(s->fy) != s->py) {
 		s->fx = s->px + 0.5;
 		s->fy = s->py + 0.5;
@@ -185,7 +153,7 @@ static void in_motion_rel(void *ctx, int dx, int dy)
 	s->py = (int)floor(s->fy);
 	s->edge = false;
 	send_pointer(s);
-	blit_follow(&s->blit, s->px, s->py);
+	blit_follow(s->blit, s->px, s->py);
 }
 
 /* A step of edge scrolling when one is due: the view pans under the
@@ -195,9 +163,9 @@ static void edge_tick(struct session *s, uint64_t now)
 	if (!s->edge_next_ns || now < s->edge_next_ns)
 		return;
 	s->edge_next_ns = 0;
-	if (!s->edge || !blit_edge_pan(&s->blit, s->edge_sx, s->edge_sy))
+	if (!s->edge || !blit_edge_pan(s->blit, s->edge_sx, s->edge_sy))
 		return;
-	blit_screen_to_remote(&s->blit, s->edge_sx, s->edge_sy, &s->px,
+	blit_screen_to_remote(s->blit, s->edge_sx, s->edge_sy, &s->px,
 			      &s->py);
 	send_pointer(s);
 	s->edge_next_ns = now + EDGE_TICK_NS;
@@ -219,9 +187,9 @@ static void in_motion_abs(void *ctx, double fx, double fy)
 		fy = 1;
 	sx = (int)lround(fx * (s->out.width - 1));
 	sy = (int)lround(fy * (s->out.height - 1));
-	blit_screen_to_remote(&s->blit, sx, sy, &s->px, &s->py);
+	blit_screen_to_remote(s->blit, sx, sy, &s->px, &s->py);
 	send_pointer(s);
-	blit_get_view(&s->blit, &v);
+	blit_get_view(s->blit, &v);
 	s->edge = true;
 	s->edge_sx = sx;
 	s->edge_sy = sy;
@@ -260,11 +228,11 @@ static void in_scale(void *ctx)
 							       : SCALE_FIT;
 		zoom = 1;
 	}
-	blit_set_scale(&s->blit, mode, zoom);
-	if (s->shadow.pix) {
-		blit_reset_view(&s->blit);
-		blit_center(&s->blit, s->px, s->py);
-		damage_kick(&s->damage);
+	blit_set_scale(s->blit, mode, zoom);
+	if (s->shadow->pix) {
+		blit_reset_view(s->blit);
+		blit_center(s->blit, s->px, s->py);
+		pipeline_kick(s->pipe);
 	}
 	log_info("scale %s (Ctrl+Alt+Shift+S)",
 		 scale_name(mode, zoom, name, sizeof(name)));
@@ -281,12 +249,12 @@ static void in_pan(void *ctx, int dx, int dy)
 		dx = dx > 0 ? 1000 : -1000;
 	if (dy > 1000 || dy < -1000)
 		dy = dy > 0 ? 1000 : -1000;
-	blit_get_view(&s->blit, &v0);
-	if (!blit_pan(&s->blit, dx * sx, dy * sy))
+	blit_get_view(s->blit, &v0);
+	if (!blit_pan(s->blit, dx * sx, dy * sy))
 		return;
 	/* The pointer keeps its place on the screen, so it scrolls with the
 	 * view (else the view would follow it straight back). */
-	blit_get_view(&s->blit, &v1);
+	blit_get_view(s->blit, &v1);
 	if (!v1.dw || !v1.dh)
 		return;
 	s->px += (int)lround((double)(v1.pan_x - v0.pan_x) * v1.rw / v1.dw);
@@ -312,18 +280,24 @@ static void in_quit(void *ctx)
 
 /* --- Output events (VT switching) --- */
 
+/* Another console takes the screen: the blitter leaves the mapping, the
+ * input lets go of the devices that console needs. */
 static void out_suspend(void *ctx)
 {
 	struct session *s = ctx;
 
-	blit_suspend(&s->blit);
+	blit_suspend(s->blit);
+	if (s->have_input && s->in.impl->suspend)
+		s->in.impl->suspend(&s->in);
 }
 
 static void out_resume(void *ctx)
 {
 	struct session *s = ctx;
 
-	blit_resume(&s->blit);
+	if (s->have_input && s->in.impl->resume)
+		s->in.impl->resume(&s->in);
+	blit_resume(s->blit);
 }
 
 static int take_screenshot(struct session *s, const char *path)
@@ -336,108 +310,12 @@ static int take_screenshot(struct session *s, const char *path)
 		log_error("cannot allocate %zu bytes for a screenshot", n);
 		return -ENOMEM;
 	}
-	blit_snapshot_rgb(&s->blit, rgb);
-	ret = ppm_write(path, s->out.width, s->out.height, rgb);
+	blit_snapshot_rgb(s->blit, rgb);
+	ret = image_write(path, s->out.width, s->out.height, rgb);
 	free(rgb);
 	if (ret == 0)
 		log_debug("screenshot written to %s", path);
 	return ret;
-}
-
-/* An explicit core must be online before anything is opened; auto waits
- * for the probe. Returns the core, CPU_AUTO, or -2 after a usage error. */
-static int check_cpu(const struct options *o)
-{
-	char on[128];
-
-	if (o->cpu == CPU_AUTO || platform_cpu_online(o->cpu))
-		return o->cpu;
-	probe_online_list(on, sizeof(on));
-	log_error("core %d for the blit thread is offline or not allowed "
-		  "(online cores: %s)",
-		  o->cpu, on);
-	return -2;
-}
-
-/* cpu auto: probe the open output (before the blitter owns it) and return
- * the core to pin the blit thread to, or -1 to leave it unpinned. */
-static int choose_cpu(struct session *s)
-{
-	struct probe_result res;
-	const struct probe_core *slowest = NULL, *ch = NULL;
-	char warn[512];
-	int i, cpu;
-
-	if (probe_run(&s->out, s->opt->samples, &res) < 0) {
-		log_warn("the core probe failed: the blit thread runs "
-			 "unpinned");
-		return -1;
-	}
-	for (i = 0; i < res.ncores; i++) {
-		const struct probe_core *c = &res.cores[i];
-
-		if (c->state != PROBE_MEASURED && c->state != PROBE_STOPPED)
-			continue;
-		log_debug("probe: core %d: fb %.3f ms, RAM %.3f ms per %u-row "
-			  "stripe, ratio %.1f, %.2f ms per frame, %d samples, "
-			  "ran on core %d",
-			  c->cpu, c->fb_ms, c->ram_ms, res.stripe_rows,
-			  c->ratio, c->frame_ms, c->samples, c->ran_on);
-		if (c->cpu == res.chosen)
-			ch = c;
-		else if (!slowest || c->frame_ms > slowest->frame_ms)
-			slowest = c;
-	}
-	if (probe_warning(&res, warn, sizeof(warn)))
-		log_warn("%s", warn);
-	cpu = res.chosen;
-	if (res.pin_denied) {
-		log_warn("cannot pin threads to cores (%s)%s%s: the blit "
-			 "thread runs unpinned",
-			 strerror(-res.pin_error),
-			 platform_pin_hint() ? "; " : "",
-			 platform_pin_hint() ? platform_pin_hint() : "");
-	} else if (ch && slowest) {
-		log_info("blit thread on core %d: %s, %.2f ms per frame there "
-			 "(slowest: core %d, %.2f ms); probe took %.0f ms",
-			 cpu, res.reason, ch->frame_ms, slowest->cpu,
-			 slowest->frame_ms, res.elapsed_ms);
-	} else if (ch) {
-		log_info("blit thread on core %d (%.2f ms per frame there)",
-			 cpu, ch->frame_ms);
-	} else {
-		log_warn("the core probe found no usable core (%s): the blit "
-			 "thread runs unpinned",
-			 res.reason);
-	}
-	probe_free(&res);
-	return cpu;
-}
-
-/* The worker records where it runs after each pass; blit_start kicks a
- * pass after pinning, so the pinned core shows up within a moment. */
-static void verify_cpu(struct session *s, int cpu)
-{
-	uint64_t until = monotonic_ns() + 2000000000ull;
-	int actual;
-
-	if (platform_current_cpu() < 0)
-		return;
-	for (;;) {
-		actual = blit_actual_cpu(&s->blit);
-		if ((cpu < 0 ? actual >= 0 : actual == cpu) ||
-		    monotonic_ns() > until)
-			break;
-		usleep(1000);
-	}
-	if (cpu < 0)
-		log_debug("blit thread runs unpinned (now on core %d)", actual);
-	else if (actual == cpu)
-		log_debug("blit thread runs on core %d, as pinned", actual);
-	else
-		log_warn("the blit thread was pinned to core %d but runs on "
-			 "core %d",
-			 cpu, actual);
 }
 
 /* --- Reconnect and liveness (main thread) --- */
@@ -458,9 +336,8 @@ static void show_countdown(struct session *s, uint64_t now)
 	if (left == s->shown_s)
 		return;
 	s->shown_s = left;
-	snprintf(text, sizeof(text), "reconnecting to %s in %u s",
-		 server_name(s), left);
-	blit_set_status(&s->blit, text);
+	reconnect_status(text, sizeof(text), server_name(s), s->reason, left);
+	blit_set_status(s->blit, text);
 }
 
 /* The connection is gone or an attempt failed (err says why, already
@@ -470,10 +347,11 @@ static int session_lost(struct session *s, enum vnc_error err,
 {
 	unsigned d;
 
-	vnc_destroy(s->vnc);
-	s->vnc = NULL;
-	if (!s->rc.enabled || !reconnect_retryable(err, established))
+	pipeline_disconnect(s->pipe);
+	if (!reconnect_again(&s->rc, err, established))
 		return 1;
+	/* Why, for the status line: what the failing call logged. */
+	log_take_error(s->reason, sizeof(s->reason));
 	d = reconnect_schedule(&s->rc, monotonic_ns());
 	log_info("reconnecting to %s in %u s", server_name(s), d);
 	s->shown_s = 0;
@@ -487,12 +365,13 @@ static int session_reconnect(struct session *s)
 	char text[128];
 
 	snprintf(text, sizeof(text), "connecting to %s ...", server_name(s));
-	blit_set_status(&s->blit, text);
-	s->vnc = vnc_connect(&s->vcfg, &s->vev, &err);
-	if (!s->vnc)
+	blit_set_status(s->blit, text);
+	/* The reason shown next is this attempt's. */
+	log_take_error(text, sizeof(text));
+	if (pipeline_connect(s->pipe, &s->vcfg, &err) < 0)
 		return session_lost(s, err, false);
 	reconnect_done(&s->rc);
-	blit_set_status(&s->blit, NULL);
+	blit_set_status(s->blit, NULL);
 	s->last_rx_ns = monotonic_ns();
 	s->ping_ns = 0;
 	return 0;
@@ -507,7 +386,7 @@ static int session_tick(struct session *s)
 	uint64_t wait = (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
 
 	edge_tick(s, now);
-	if (!s->vnc) {
+	if (!conn(s)) {
 		if (now >= s->rc.next_ns)
 			return session_reconnect(s);
 		show_countdown(s, now);
@@ -519,7 +398,7 @@ static int session_tick(struct session *s)
 		return session_lost(s, VNC_ERR_CLOSED, true);
 	}
 	if (!s->ping_ns && now - s->last_rx_ns >= idle) {
-		if (vnc_ping(s->vnc) < 0)
+		if (vnc_ping(conn(s)) < 0)
 			return session_lost(s, VNC_ERR_CLOSED, true);
 		s->ping_ns = now;
 	}
@@ -533,7 +412,7 @@ static int session_timeout(const struct session *s, int timeout)
 	uint64_t now = monotonic_ns(), due;
 	uint64_t ms;
 
-	if (!s->vnc) {
+	if (!conn(s)) {
 		/* The next countdown second, or the attempt. */
 		due = s->rc.next_ns > now ? s->rc.next_ns - now : 0;
 		due %= 1000000000u;
@@ -574,6 +453,7 @@ static char *cached_password(void *ctx)
 static int drop_privileges(struct session *s)
 {
 	struct options *o = s->opt;
+	int ret;
 
 	privs_no_core_dumps();
 	if (!privs_are_root()) {
@@ -586,11 +466,16 @@ static int drop_privileges(struct session *s)
 	if (!o->user && s->out.impl == &output_mem_impl)
 		return 0;
 	if (o->passwd_file) {
+		log_set_context(opts_origin(o, "passwd"));
 		s->password = passwd_read_file(o->passwd_file);
+		log_set_context(NULL);
 		if (!s->password)
 			return -1;
 	}
-	return privs_drop(o->user);
+	log_set_context(opts_origin(o, "user"));
+	ret = privs_drop(o->user);
+	log_set_context(NULL);
+	return ret;
 }
 
 static int run_loop(struct session *s, int sigfd)
@@ -607,9 +492,9 @@ static int run_loop(struct session *s, int sigfd)
 
 		pfd[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 		i_vnc = -1;
-		if (s->vnc) {
+		if (conn(s)) {
 			i_vnc = n;
-			pfd[n++] = (struct pollfd){ .fd = vnc_fd(s->vnc),
+			pfd[n++] = (struct pollfd){ .fd = vnc_fd(conn(s)),
 						    .events = POLLIN };
 		}
 		if (s->have_input && s->in.fd >= 0) {
@@ -644,7 +529,11 @@ static int run_loop(struct session *s, int sigfd)
 			for (ssize_t i = 0; i < k; i++) {
 				if (sigs[i] == SIGUSR1 && o->screenshot) {
 					take_screenshot(s, o->screenshot);
-				} else if (sigs[i] != SIGUSR1) {
+				} else if (sigs[i] == SIGUSR1) {
+					log_warn("SIGUSR1: no screenshot "
+						 "written (no --screenshot "
+						 "FILE given)");
+				} else {
 					log_info("leaving on signal %d",
 						 sigs[i]);
 					s->quit = true;
@@ -671,7 +560,7 @@ static int run_loop(struct session *s, int sigfd)
 		}
 		if (i_vnc >= 0 &&
 		    (pfd[i_vnc].revents & (POLLIN | POLLHUP | POLLERR))) {
-			if (vnc_dispatch(s->vnc, &verr) < 0) {
+			if (vnc_dispatch(conn(s), &verr) < 0) {
 				if (session_lost(s, verr, true))
 					return 1;
 			} else {
@@ -688,44 +577,44 @@ static int run_loop(struct session *s, int sigfd)
 int session_run(struct options *o)
 {
 	struct session s;
-	struct pixfmt sfmt;
-	struct vnc_config vcfg;
-	struct vnc_events vev;
+	struct pipeline_config pcfg;
 	struct demo *demo = NULL;
 	enum vnc_error verr;
-	int sigfd, ret = 1, cpu;
+	int sigfd, ret = 1, err;
 
 	memset(&s, 0, sizeof(s));
 	s.opt = o;
 	s.in.fd = -1;
 
-	if (o->passwd_file && passwd_check_file(o->passwd_file) < 0)
-		return 1;
-	if (o->ca_file && access(o->ca_file, R_OK) < 0) {
-		log_error("--ca %s: %s", o->ca_file, strerror(errno));
-		return 1;
-	}
-	cpu = check_cpu(o);
-	if (cpu == -2)
-		return 2;
+	/* The files, the core and the devices were checked before (see
+	 * preflight.h); what still fails is named with the config file's
+	 * line that asked for it. */
 	sigfd = signals_setup();
 	if (sigfd < 0)
 		return 1;
-
-	if (console_open(&s.out, o->output) < 0)
+	log_set_context(opts_origin(o, "output"));
+	err = console_open(&s.out, o->output);
+	log_set_context(NULL);
+	if (err < 0)
 		return 1;
-	if (cpu == CPU_AUTO)
-		cpu = choose_cpu(&s);
-	pixfmt_shadow_for(&s.out.fmt, &sfmt);
-	if (shadow_init(&s.shadow, &sfmt) < 0)
+	pcfg = (struct pipeline_config){
+		.out = &s.out,
+		.draw = PIPELINE_BLIT,
+		.cpu = o->cpu,
+		.choose_cpu = o->cpu == CPU_AUTO,
+		.samples = o->samples,
+		.scale = (enum scale_mode)o->scale_mode,
+		.zoom = o->scale_zoom,
+		.ev = { .ctx = &s,
+			.resized = ev_resized,
+			.update_done = ev_update_done,
+			.cursor_pos = ev_cursor_pos },
+	};
+	s.pipe = pipeline_create(&pcfg);
+	if (!s.pipe)
 		goto out_output;
-	if (damage_init(&s.damage) < 0)
-		goto out_shadow;
-	if (blit_init(&s.blit, &s.out, &s.shadow, &s.damage, cpu) < 0)
-		goto out_damage;
-	blit_set_scale(&s.blit, (enum scale_mode)o->scale_mode, o->scale_zoom);
-	cursor_init(&s.cursor);
-	blit_set_cursor(&s.blit, &s.cursor);
+	s.blit = pipeline_blitter(s.pipe);
+	s.shadow = pipeline_shadow(s.pipe);
 	{
 		char fbuf[64];
 
@@ -734,34 +623,14 @@ int session_run(struct options *o)
 			  pixfmt_name(&s.out.fmt, fbuf, sizeof(fbuf)),
 			  s.out.stride);
 	}
-	if (blit_start(&s.blit) < 0) {
-		int perr = blit_pin_error(&s.blit);
-
-		if (!perr)
-			goto out_blit_init;
-		if (o->cpu != CPU_AUTO) {
-			const char *hint = perr == -EPERM ? platform_pin_hint()
-							  : NULL;
-
-			log_error("cannot pin the blit thread to core %d: "
-				  "%s%s%s",
-				  cpu, strerror(-perr), hint ? "; " : "",
-				  hint ? hint : "");
-			goto out_blit;
-		}
-		/* auto: the thread is running; unpinned beats no picture. */
-		log_warn("cannot pin the blit thread to core %d (%s): it runs "
-			 "unpinned",
-			 cpu, strerror(-perr));
-		cpu = -1;
-		blit_set_cpu(&s.blit, -1);
-	}
-	verify_cpu(&s, cpu);
 	if (platform_input && !o->view_only && s.out.impl != &output_mem_impl) {
 		struct input_config icfg = { o->input, o->keymap, true };
 
 		s.in.impl = platform_input;
-		if (platform_input->open(&s.in, &icfg) < 0) {
+		log_set_context(opts_origin(o, o->input ? "input" : "keymap"));
+		err = platform_input->open(&s.in, &icfg);
+		log_set_context(NULL);
+		if (err < 0) {
 			/* What the user named must work; only autodetection
 			 * may come up empty. */
 			if (o->input || o->keymap)
@@ -785,50 +654,35 @@ int session_run(struct options *o)
 		o->host = strdup("127.0.0.1");
 		o->port = demo_port(demo);
 	}
-	memset(&vcfg, 0, sizeof(vcfg));
-	vcfg.host = o->host;
-	vcfg.port = o->port;
-	vcfg.encodings = o->encodings;
-	vcfg.quality = o->quality;
-	vcfg.compress = o->compress;
-	vcfg.view_only = o->view_only;
+	pipeline_vnc_config(s.pipe, o, &s.vcfg);
 	/* A local pointer gets a local cursor; without one (view-only, no
 	 * input devices) the server draws it into the picture. */
 	s.local_cursor = s.have_input && !o->server_cursor;
-	vcfg.local_cursor = s.local_cursor;
-	vcfg.fmt = sfmt;
-	vcfg.get_password = passwd_get;
-	vcfg.password_ctx = o->passwd_file;
+	s.vcfg.local_cursor = s.local_cursor;
 	if (s.password) {
-		vcfg.get_password = cached_password;
-		vcfg.password_ctx = &s;
+		s.vcfg.get_password = cached_password;
+		s.vcfg.password_ctx = &s;
 	}
-	vcfg.read_timeout_s = o->timeout;
-	vcfg.ca_file = o->ca_file;
-	vcfg.insecure = o->insecure;
-	vev = (struct vnc_events){ .ctx = &s,
-				   .resize = ev_resize,
-				   .damage = ev_damage,
-				   .update_done = ev_update_done,
-				   .cursor_shape = ev_cursor_shape,
-				   .cursor_pos = ev_cursor_pos };
-	s.vnc = vnc_connect(&vcfg, &vev, &verr);
-	if (!s.vnc)
-		goto out_input;
-	s.vcfg = vcfg;
-	s.vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
-	s.vev = vev;
 	reconnect_init(&s.rc, o->reconnect);
+	log_set_context(opts_origin(o, "server"));
+	err = pipeline_connect(s.pipe, &s.vcfg, &verr);
+	log_set_context(NULL);
+	/* Reconnects give up sooner than a first connect. */
+	s.vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
+	/* A kiosk may come up before its server: reconnect always waits. */
+	if (err == 0)
+		reconnect_done(&s.rc);
+	else if (session_lost(&s, verr, false))
+		goto out_input;
 	s.last_rx_ns = monotonic_ns();
-	s.px = (int)s.shadow.width / 2;
-	s.py = (int)s.shadow.height / 2;
+	s.px = (int)s.shadow->width / 2;
+	s.py = (int)s.shadow->height / 2;
 	if (s.local_cursor)
-		cursor_move(&s.cursor, &s.shadow, s.px, s.py);
+		pipeline_cursor_move(s.pipe, s.px, s.py);
 
 	ret = run_loop(&s, sigfd);
 
-	vnc_destroy(s.vnc);
-	s.vnc = NULL;
+	pipeline_disconnect(s.pipe);
 out_input:
 	if (s.have_input)
 		s.in.impl->close(&s.in);
@@ -838,17 +692,14 @@ out_demo:
 			demo_report(demo, s.updates, &s.out);
 		demo_stop(demo);
 	}
-out_blit:
-	blit_stop(&s.blit);
-	if (o->screenshot && s.shadow.pix)
-		take_screenshot(&s, o->screenshot);
-out_blit_init:
-	blit_finish(&s.blit);
-	cursor_finish(&s.cursor);
-out_damage:
-	damage_finish(&s.damage);
-out_shadow:
-	shadow_finish(&s.shadow);
+	/* The stopped worker has drawn the rest: the screenshot shows the
+	 * last picture. The picture asked for was not written: not a clean
+	 * exit. */
+	pipeline_stop(s.pipe);
+	if (o->screenshot && s.shadow->pix &&
+	    take_screenshot(&s, o->screenshot) < 0 && ret == 0)
+		ret = 1;
+	pipeline_destroy(s.pipe);
 out_output:
 	console_close(&s.out);
 	if (s.password)

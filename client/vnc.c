@@ -26,6 +26,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "tlsguard.h"
 #include "vnc.h"
 
 /* Remote desktops larger than this are refused: RFB allows 65535x65535,
@@ -46,24 +47,36 @@ struct vnc_client {
 	bool no_password;	/* the server asked, we had none */
 	bool asked_password;	/* the server wanted VNC authentication */
 	const char *tls_refused;	/* why the security type was refused */
+	char refused_buf[128];	/* tls_refused's text when it is made */
+	const uint32_t *schemes;	/* the security types offered */
+	int nschemes;
+	struct tlsguard tls;	/* what libvncclient's TLS leaves behind */
 	uint64_t rx_ns;		/* socket seen readable (vnc_dispatch entry) */
 	void (*msg_hook)(void *ctx);	/* vnc_set_message_hook */
 	void *msg_ctx;
+	char name[LOG_TEXT_SIZE];	/* the desktop name, made visible */
 };
 
 static int client_tag;
 
 /* libvncclient reports through two global hooks; keep its last words to
- * explain a failure in one line of our own, and show the rest under -v. */
-static char last_msg[256];
+ * explain a failure in one line of our own, and show the rest under -v.
+ * Its words quote what the server sent (reasons, the version string, the
+ * desktop name), so they are kept only as log_sanitize makes them. */
+static char last_msg[512];
 /* The first word on a certificate problem: the TLS error that follows it
  * only says "Error in the certificate". */
-static char cert_msg[256];
+static char cert_msg[LOG_TEXT_SIZE];
+/* The reason the server gave for refusing the connection or the
+ * password, made visible; "" if it gave none. */
+static char reason[LOG_TEXT_SIZE];
+
+#define REASON_PREFIX "VNC connection failed: "
 
 __attribute__((format(printf, 1, 0)))
 static void capture(const char *fmt, va_list ap)
 {
-	char buf[sizeof(last_msg)];
+	char buf[1024];
 	size_t n;
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -72,12 +85,25 @@ static void capture(const char *fmt, va_list ap)
 		buf[--n] = '\0';
 	if (n == 0)
 		return;
-	memcpy(last_msg, buf, n + 1);
+	log_sanitize(last_msg, buf, n);
+	if (strncmp(buf, REASON_PREFIX, strlen(REASON_PREFIX)) == 0)
+		log_sanitize(reason, buf + strlen(REASON_PREFIX),
+			     n - strlen(REASON_PREFIX));
 	if (!cert_msg[0] && strstr(buf, "The certificate") &&
-	    !strstr(buf, "TLS handshake"))
-		memcpy(cert_msg, buf, n + 1);
-	log_debug("libvncclient: %s", buf);
+	    !strstr(buf, "TLS handshake")) {
+		log_sanitize(cert_msg, buf, n);
+		n = strlen(cert_msg);
+		while (n > 0 && cert_msg[n - 1] == '.')
+			cert_msg[--n] = '\0';
+	}
+	log_debug("libvncclient: %s", last_msg);
 }
+
+/* The client whose InitialiseRFBConnection runs now (main thread), for
+ * the log hook below; NULL outside it. */
+static struct vnc_client *handshaking;
+
+static void refuse_scheme(struct vnc_client *vc, uint32_t scheme);
 
 __attribute__((format(printf, 1, 2)))
 static void lib_log(const char *fmt, ...)
@@ -87,6 +113,20 @@ static void lib_log(const char *fmt, ...)
 	va_start(ap, fmt);
 	capture(fmt, ap);
 	va_end(ap);
+	/* An RFB 3.3 server dictates the security type, and libvncclient
+	 * 0.9.14 then runs whatever it names, whether vncfb offered it or
+	 * not: Apple's and UltraVNC's Diffie-Hellman types hand the
+	 * server's key length to libgcrypt, which abort()s on a bad one
+	 * (found by the fuzzer). The library names the type here, before
+	 * it acts on it: the one place vncfb can say no. */
+	if (handshaking && strcmp(fmt, "Selected Security Scheme %d\n") == 0) {
+		int scheme;
+
+		va_start(ap, fmt);
+		scheme = va_arg(ap, int);
+		va_end(ap);
+		refuse_scheme(handshaking, (uint32_t)scheme);
+	}
 }
 
 static struct vnc_client *from_cl(rfbClient *cl)
@@ -158,6 +198,11 @@ int vnc_check_encodings(const char *list, const char **bad)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+const char *vnc_default_encodings(void)
+{
+	return DEFAULT_ENCODINGS;
 }
 
 /* SetPixelFormat + SetEncodings written by us, not SetFormatAndEncodings:
@@ -404,7 +449,11 @@ out:
 
 /* --- Security types and TLS --- */
 
+/* Fuzz builds point this at a one-certificate file: the system bundle
+ * takes tens of milliseconds to load, for each X509 handshake. */
+#ifndef SYSTEM_CA_FILE
 #define SYSTEM_CA_FILE "/etc/ssl/certs/ca-certificates.crt"
+#endif
 
 static bool tls_anonymous(const rfbClient *cl)
 {
@@ -437,13 +486,56 @@ static void set_security(struct vnc_client *vc)
 	static const uint32_t insecure[] = { rfbVeNCrypt, rfbTLS, rfbVncAuth,
 					     rfbNoAuth };
 
-	if (vc->cfg.ca_file)
-		SetClientAuthSchemes(vc->cl, verified,
-				     vc->cfg.insecure ? 2 : 1);
-	else if (vc->cfg.insecure)
-		SetClientAuthSchemes(vc->cl, insecure, 4);
-	else
-		SetClientAuthSchemes(vc->cl, normal, 3);
+	if (vc->cfg.ca_file) {
+		vc->schemes = verified;
+		vc->nschemes = vc->cfg.insecure ? 2 : 1;
+	} else if (vc->cfg.insecure) {
+		vc->schemes = insecure;
+		vc->nschemes = 4;
+	} else {
+		vc->schemes = normal;
+		vc->nschemes = 3;
+	}
+	SetClientAuthSchemes(vc->cl, vc->schemes, vc->nschemes);
+}
+
+static const char *scheme_name(uint32_t scheme)
+{
+	switch (scheme) {
+	case rfbTLS:
+		return "TLS";
+	case rfbVeNCrypt:
+		return "VeNCrypt";
+	case rfbSASL:
+		return "SASL";
+	case rfbARD:
+		return "Apple Remote Desktop";
+	case rfbMSLogon:
+		return "UltraVNC MS-Logon";
+	case rfbUltraMSLogonII:
+		return "UltraVNC MS-Logon II";
+	}
+	return "unknown";
+}
+
+/* A security type the server chose that vncfb did not offer ends the
+ * handshake before libvncclient acts on it: what it has buffered is
+ * dropped and the socket shut, so its next read fails. */
+static void refuse_scheme(struct vnc_client *vc, uint32_t scheme)
+{
+	int i;
+
+	if (scheme == rfbConnFailed)
+		return;
+	for (i = 0; i < vc->nschemes; i++)
+		if (vc->schemes[i] == scheme)
+			return;
+	snprintf(vc->refused_buf, sizeof(vc->refused_buf),
+		 "dictates security type %u (%s), which vncfb did not offer",
+		 scheme, scheme_name(scheme));
+	vc->tls_refused = vc->refused_buf;
+	vc->cl->buffered = 0;
+	shutdown(vc->cl->sock, SHUT_RDWR);
 }
 
 /* What the negotiated security type is not allowed to be; NULL if fine.
@@ -476,10 +568,17 @@ static rfbCredential *cb_credential(rfbClient *cl, int type)
 		return NULL;
 	}
 	if (access(ca, R_OK) < 0) {
-		snprintf(last_msg, sizeof(last_msg),
-			 "cannot read CA certificates %s: %s (use --ca FILE)",
-			 ca, strerror(errno));
-		return NULL;
+		if (vc->cfg.insecure && !vc->cfg.ca_file) {
+			/* Nothing to verify against, and nothing has to be:
+			 * the check finds no issuer, and says so. */
+			ca = "/dev/null";
+		} else {
+			snprintf(last_msg, sizeof(last_msg),
+				 "cannot read CA certificates %s: %s (use "
+				 "--ca FILE)",
+				 ca, strerror(errno));
+			return NULL;
+		}
 	}
 	cred = calloc(1, sizeof(*cred));
 	if (!cred)
@@ -688,6 +787,12 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 		log_error("%s %s", vc->peer, vc->tls_refused);
 		return VNC_ERR_PROTOCOL;
 	}
+	/* It quotes the server's first 12 bytes, which must not steer what
+	 * follows (a "version" holding the word "password"). */
+	if (strncmp(m, "Not a valid VNC server", 22) == 0) {
+		log_error("VNC handshake with %s failed: %s", vc->peer, m);
+		return VNC_ERR_PROTOCOL;
+	}
 	if (strstr(m, "Unknown authentication scheme") ||
 	    strstr(m, "Unknown VeNCrypt authentication")) {
 		log_error("%s offers none of the security types vncfb accepts "
@@ -709,6 +814,18 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 			log_error("TLS with %s failed: %s", vc->peer, m);
 		return VNC_ERR_PROTOCOL;
 	}
+	if (reason[0]) {
+		/* After the password went out, a refusal is the password's. */
+		if (handshake && vc->asked_password) {
+			log_error("authentication failed for %s (wrong "
+				  "password?); the server says: %s",
+				  vc->peer, reason);
+			return VNC_ERR_AUTH;
+		}
+		log_error("%s refused the connection; the server says: %s",
+			  vc->peer, reason);
+		return VNC_ERR_PROTOCOL;
+	}
 	if (vc->no_password) {
 		log_error("%s asks for a password and none was given (use "
 			  "--passwd FILE or VNCFB_PASSWORD)",
@@ -717,9 +834,11 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 	}
 	/* A handshake that fails after the password went out is an auth
 	 * failure whatever the server's reason text says: retrying it could
-	 * lock the account. */
-	if (strcasestr(m, "authentication") || strcasestr(m, "password") ||
-	    (handshake && vc->asked_password)) {
+	 * lock the account. ("Server refused VeNCrypt authentication N" is
+	 * the server turning down the sub-type it offered, before any
+	 * password.) */
+	if ((strcasestr(m, "authentication") && !strstr(m, "VeNCrypt")) ||
+	    strcasestr(m, "password") || (handshake && vc->asked_password)) {
 		if (strcasestr(m, "too many"))
 			log_error("%s refused the connection: %s", vc->peer,
 				  m);
@@ -757,6 +876,8 @@ static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
  * frame buffer is the session's shadow, not ours to free. */
 static void client_cleanup(rfbClient *cl)
 {
+	struct vnc_client *vc = from_cl(cl);
+
 	drop_cursor_buffers(cl);
 	if (cl->tjhnd) {
 		tjDestroy(cl->tjhnd);
@@ -764,6 +885,8 @@ static void client_cleanup(rfbClient *cl)
 	}
 	cl->frameBuffer = NULL;
 	rfbClientCleanup(cl);
+	/* Its TLS session is gone: now its credentials may go. */
+	tlsguard_finish(&vc->tls);
 }
 
 /* Allocate the wrapper for cfg; NULL when out of memory (logged). */
@@ -776,6 +899,7 @@ static struct vnc_client *client_new(const struct vnc_config *cfg,
 	rfbClientErr = lib_log;
 	last_msg[0] = '\0';
 	cert_msg[0] = '\0';
+	reason[0] = '\0';
 
 	vc = calloc(1, sizeof(*vc));
 	if (!vc)
@@ -788,6 +912,8 @@ static struct vnc_client *client_new(const struct vnc_config *cfg,
 					      : DEFAULT_ENCODINGS);
 	if (!vc->encodings)
 		goto err_free_vc;
+	tlsguard_init(&vc->tls, cfg->host ? cfg->host : "", vc->peer,
+		      cfg->insecure);
 	return vc;
 
 err_free_vc:
@@ -799,6 +925,7 @@ err_nomem:
 
 static void client_free(struct vnc_client *vc)
 {
+	tlsguard_finish(&vc->tls);
 	free(vc->encodings);
 	free(vc);
 }
@@ -899,9 +1026,13 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	cl->GotXCutText = cb_cut_text;
 
 	vc->in_handshake = true;
+	tlsguard_arm(&vc->tls);
 	hold_signals(&sigs);
+	handshaking = vc;
 	ok = InitialiseRFBConnection(cl);
+	handshaking = NULL;
 	release_signals(&sigs);
+	tlsguard_disarm(&vc->tls);
 	if (!ok) {
 		*err = classify_failure(vc, true);
 		goto err_client;
@@ -916,7 +1047,7 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 			 "(--insecure): anyone on the way can pose as the "
 			 "server",
 			 vc->peer);
-	else if (tls_verified(cl))
+	else if (tls_verified(cl) && !tlsguard_unverified(&vc->tls))
 		log_debug("%s: TLS, certificate verified", vc->peer);
 	cl->width = cl->si.framebufferWidth;
 	cl->height = cl->si.framebufferHeight;
@@ -931,9 +1062,10 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 		goto err_client;
 	}
 	vc->in_handshake = false;
-	log_info("connected to %s (\"%s\", %dx%d)", vc->peer,
-		 cl->desktopName ? cl->desktopName : "", cl->width,
-		 cl->height);
+	log_sanitize(vc->name, cl->desktopName ? cl->desktopName : "",
+		     cl->desktopName ? strlen(cl->desktopName) : 0);
+	log_info("connected to %s (\"%s\", %dx%d)", vc->peer, vc->name,
+		 cl->width, cl->height);
 	return 0;
 
 err_client:
@@ -1074,7 +1206,7 @@ uint32_t vnc_height(const struct vnc_client *vc)
 
 const char *vnc_desktop_name(const struct vnc_client *vc)
 {
-	return vc->cl->desktopName ? vc->cl->desktopName : "";
+	return vc->name;
 }
 
 int vnc_send_key(struct vnc_client *vc, uint32_t keysym, uint32_t scancode,

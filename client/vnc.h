@@ -51,8 +51,10 @@ struct vnc_config {
 	/* TLS (VeNCrypt): CA certificates (PEM) that must have signed the
 	 * server's certificate. Set: only verified X509 TLS is accepted.
 	 * NULL: TLS is used when the server insists, X509 verified against
-	 * the system's CAs. insecure also accepts anonymous TLS, which
-	 * cannot prove who the server is. */
+	 * the system's CAs. insecure: no certificate verification; any X509
+	 * certificate is accepted (the check still runs, and a failure is a
+	 * warning naming it and the certificate's SHA-256 fingerprint), and
+	 * so is anonymous TLS, which cannot prove who the server is. */
 	const char *ca_file;
 	bool insecure;
 	/* Called when the server asks for a VNC password; returns a
@@ -96,6 +98,7 @@ int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err);
 
 uint32_t vnc_width(const struct vnc_client *vc);
 uint32_t vnc_height(const struct vnc_client *vc);
+/* The desktop name the server gave, as log_sanitize shows it. */
 const char *vnc_desktop_name(const struct vnc_client *vc);
 
 /* Input towards the server; no-ops in view-only mode. 0 or -1. */
@@ -126,6 +129,8 @@ bool vnc_encrypted(const struct vnc_client *vc);
 /* Encoding name list check for usage errors: 0 or -EINVAL, *bad set to
  * the first unknown name (static storage). */
 int vnc_check_encodings(const char *list, const char **bad);
+/* What is offered without --encodings, in order of preference. */
+const char *vnc_default_encodings(void);
 
 /* Library version string (compile-time). */
 const char *vnc_library_version(void);

@@ -53,8 +53,6 @@ struct evdev_in {
 	time_t drop_logged;
 };
 
-static struct evdev_in *open_in;
-
 static bool is_event_node(const char *name)
 {
 	unsigned long n;
@@ -187,6 +185,16 @@ static const char *pointer_kind(const struct edev *e)
 	return e->ptr.absolute ? " absolute pointer" : " pointer";
 }
 
+static void open_error(const char *path, int err)
+{
+	if (err == EACCES || err == EPERM)
+		log_error("%s: permission denied (add the user to the 'input' "
+			  "group, then log in again)",
+			  path);
+	else
+		log_error("open %s: %s", path, strerror(err));
+}
+
 /* Open one device node. explicit: named with --input (then every failure
  * is an error, and a device that is neither keyboard nor pointer too).
  * Returns 0, 1 when skipped (not an input we use), or -errno. */
@@ -215,12 +223,8 @@ static int dev_add(struct evdev_in *in, const char *path, bool explicit)
 	e->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (e->fd < 0) {
 		ret = -errno;
-		if (explicit && (errno == EACCES || errno == EPERM))
-			log_error("%s: permission denied (add the user to the "
-				  "'input' group, then log in again)",
-				  path);
-		else if (explicit)
-			log_error("open %s: %s", path, strerror(errno));
+		if (explicit)
+			open_error(path, errno);
 		goto fail;
 	}
 	ret = libevdev_new_from_fd(e->fd, &e->dev);
@@ -365,8 +369,6 @@ static void evdev_close(struct input *inp)
 	if (in->epfd >= 0)
 		close(in->epfd);
 	kbd_destroy(in->kbd);
-	if (open_in == in)
-		open_in = NULL;
 	free(in);
 	inp->priv = NULL;
 	inp->fd = -1;
@@ -428,7 +430,6 @@ static int evdev_open(struct input *inp, const struct input_config *cfg)
 				 INPUT_DIR);
 	}
 	inp->fd = in->epfd;
-	open_in = in;
 	return 0;
 fail:
 	evdev_close(inp);
@@ -581,9 +582,10 @@ static int evdev_dispatch(struct input *inp, const struct input_sink *sink)
 	}
 }
 
-void evdev_vt_suspend(bool suspended)
+/* The VT was released (true) or acquired again (false): the input lets go
+ * of its grabs and of the keys held, so the other VT gets the keyboard. */
+static void set_suspended(struct evdev_in *in, bool suspended)
 {
-	struct evdev_in *in = open_in;
 	struct edev *e;
 
 	if (!in || in->suspended == suspended)
@@ -605,9 +607,52 @@ void evdev_vt_suspend(bool suspended)
 	}
 }
 
+static void evdev_suspend(struct input *inp)
+{
+	set_suspended(inp->priv, true);
+}
+
+static void evdev_resume(struct input *inp)
+{
+	set_suspended(inp->priv, false);
+}
+
+/* The keymap compiles and each listed device opens, as evdev_open needs;
+ * nothing is grabbed. */
+static int evdev_check(const struct input_config *cfg)
+{
+	struct kbd *k = kbd_create(cfg->keymap);
+	char *copy, *tok, *save = NULL;
+	int fd, ret = 0;
+
+	if (!k)
+		return -EINVAL;
+	kbd_destroy(k);
+	if (!cfg->devices)
+		return 0;
+	copy = strdup(cfg->devices);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && ret == 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		fd = open(tok, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
+			ret = -errno;
+			open_error(tok, errno);
+		} else {
+			close(fd);
+		}
+	}
+	free(copy);
+	return ret;
+}
+
 const struct input_impl evdev_input_impl = {
     .name = "evdev",
     .open = evdev_open,
     .close = evdev_close,
     .dispatch = evdev_dispatch,
+    .suspend = evdev_suspend,
+    .resume = evdev_resume,
+    .check = evdev_check,
 };

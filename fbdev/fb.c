@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <linux/fb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,38 +39,13 @@ struct fb_priv {
 
 static void log_open_error(const char *path, int err)
 {
-	struct stat st;
-	struct group *gr;
-	char group[64] = "video";
+	char msg[320];
 
-	switch (err) {
-	case ENOENT:
-		log_error("%s: no such device (is a framebuffer driver "
-			  "loaded? -o fbdev:DEVICE picks another one)",
-			  path);
-		break;
-	case EACCES:
-	case EPERM:
-		/* Name the group that actually owns the node, when known. */
-		if (stat(path, &st) == 0) {
-			gr = getgrgid(st.st_gid);
-			if (gr && gr->gr_name && st.st_gid != 0)
-				snprintf(group, sizeof(group), "%s",
-					 gr->gr_name);
-		}
-		log_error("%s: permission denied (add the user to the '%s' "
-			  "group, then log in again)",
-			  path, group);
-		break;
-	case ENXIO:
-	case ENODEV:
-		log_error("%s: no framebuffer behind this device node (%s)",
-			  path, strerror(err));
-		break;
-	default:
-		log_error("open %s: %s", path, strerror(err));
-		break;
-	}
+	devnode_open_error(path, err, "framebuffer",
+			   "is a framebuffer driver loaded? -o fbdev:DEVICE "
+			   "picks another one",
+			   msg, sizeof(msg));
+	log_error("%s", msg);
 }
 
 static uint16_t scale16(unsigned v, unsigned max)
@@ -280,6 +254,12 @@ static int map_device(struct output *out, struct fb_priv *p)
 	out->map = p->mem + pgoff + (size_t)v->yoffset * line +
 		   (size_t)v->xoffset * Bpp;
 	out->readable = false;
+	/* Deferred-io drivers (the DRM fbdev emulation) report 0: a shadow
+	 * in RAM, no device range. */
+	if (p->fix.smem_start) {
+		out->phys_start = p->fix.smem_start;
+		out->phys_len = p->fix.smem_len;
+	}
 	return 0;
 }
 
@@ -304,14 +284,43 @@ static void fbdev_close(struct output *out)
 	out->fd = -1;
 }
 
-static int fbdev_open(struct output *out, const char *arg)
+/* DEVICE, else $FRAMEBUFFER, else /dev/fb0. */
+static const char *device_path(const char *arg)
 {
 	const char *path = arg && *arg ? arg : getenv("FRAMEBUFFER");
+
+	return path && *path ? path : "/dev/fb0";
+}
+
+/* Opening the node and asking what it is changes nothing on the screen. */
+static int fbdev_check(const char *arg)
+{
+	const char *path = device_path(arg);
+	struct fb_fix_screeninfo fix;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		log_open_error(path, errno);
+		return ret;
+	}
+	if (ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0) {
+		ret = -errno;
+		log_error("%s is not a framebuffer device (ioctl "
+			  "FBIOGET_FSCREENINFO: %s)",
+			  path, strerror(errno));
+	}
+	close(fd);
+	return ret;
+}
+
+static int fbdev_open(struct output *out, const char *arg)
+{
+	const char *path = device_path(arg);
 	struct fb_priv *p;
 	int ret;
 
-	if (!path || !*path)
-		path = "/dev/fb0";
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
@@ -372,39 +381,33 @@ fail:
 	return ret;
 }
 
+/* The text console on the other VT loaded its own palette. */
+static void fbdev_acquire(void *ctx)
+{
+	struct fb_priv *p = ctx;
+
+	if (p->cmap_ours)
+		cmap_put(p, p->new_r, p->new_g, p->new_b);
+}
+
 static int fbdev_dispatch(struct output *out, const struct output_events *ev)
 {
 	struct fb_priv *p = out->priv;
-	enum vt_request e;
-	int ret;
+	const struct vt_switch sw = {.ctx = p, .acquire = fbdev_acquire};
 
-	while ((e = vt_next_event(&p->vt)) != VT_EV_NONE) {
-		if (e == VT_EV_RELEASE) {
-			if (!p->vt.active)
-				continue;
-			/* The blitter must be out of the mapping before the
-			 * kernel hands the screen to someone else. */
-			ev->suspend(ev->ctx);
-			evdev_vt_suspend(true);
-			ret = vt_ack_release(&p->vt);
-			if (ret < 0) {
-				evdev_vt_suspend(false);
-				ev->resume(ev->ctx);
-				return ret;
-			}
-			log_debug("VT %d released", p->vt.num);
-		} else {
-			vt_ack_acquire(&p->vt);
-			/* The text console on the other VT loaded its own
-			 * palette. */
-			if (p->cmap_ours)
-				cmap_put(p, p->new_r, p->new_g, p->new_b);
-			evdev_vt_suspend(false);
-			ev->resume(ev->ctx);
-			log_debug("VT %d acquired", p->vt.num);
-		}
-	}
-	return 0;
+	return vt_dispatch(&p->vt, ev, &sw);
+}
+
+/* The default output looks for the framebuffer only where there is one. */
+static int fbdev_detect(char *why, size_t len)
+{
+	const char *path = device_path(NULL);
+	struct stat st;
+
+	if (stat(path, &st) == 0 || errno != ENOENT)
+		return 0;
+	snprintf(why, len, "no %s", path);
+	return -ENOENT;
 }
 
 static void fbdev_emergency_restore(struct output *out)
@@ -424,4 +427,6 @@ const struct output_impl fbdev_output_impl = {
     .close = fbdev_close,
     .dispatch = fbdev_dispatch,
     .emergency_restore = fbdev_emergency_restore,
+    .detect = fbdev_detect,
+    .check = fbdev_check,
 };

@@ -1,6 +1,7 @@
 /* What the Linux console parts share among themselves and with their unit
- * tests: the fbdev output, the evdev input, and the pure translation of
- * evdev events (keys through xkb, pointer motion and buttons).
+ * tests: the drm and fbdev outputs, the evdev input, and the pure
+ * translation of evdev events (keys through xkb, pointer motion and
+ * buttons).
  *
  * Threads: main thread only. */
 #ifndef VNCFB_FBDEV_H
@@ -14,18 +15,21 @@
 #include "output.h"
 #include "pixfmt.h"
 
+extern const struct output_impl drm_output_impl;
 extern const struct output_impl fbdev_output_impl;
 extern const struct input_impl evdev_input_impl;
+
+/* Why open(path) failed with err, as one line for the user (devnode.c):
+ * what the node should be ("framebuffer"), what to check when it is
+ * missing, the group to join when access is denied. */
+void devnode_open_error(const char *path, int err, const char *what,
+			const char *absent_hint, char *buf, size_t len);
 
 /* A framebuffer's bitfields as a pixfmt (host byte order). 0 or
  * -ENOTSUP. */
 int fbdev_format_from_bitfields(unsigned bpp, unsigned r_off, unsigned r_len,
 				unsigned g_off, unsigned g_len, unsigned b_off,
 				unsigned b_len, struct pixfmt *f);
-
-/* The VT was released (true) or acquired again (false): the input lets go
- * of its grabs and of the keys held, so the other VT gets the keyboard. */
-void evdev_vt_suspend(bool suspended);
 
 /* --- keyboard translation (kbd.c) --- */
 

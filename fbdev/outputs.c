@@ -1,5 +1,6 @@
-/* The Linux outputs and input source, in the order the default output is
- * tried. */
+/* The Linux outputs and input source, in the order the default output
+ * tries them: DRM/KMS where a card drives a display and vncfb can be its
+ * master, else the framebuffer device. */
 #include "config.h"
 
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include "platform.h"
 
 const struct output_impl *const platform_outputs[] = {
+    &drm_output_impl,
     &fbdev_output_impl,
     NULL,
 };

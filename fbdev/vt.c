@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "fbdev.h"
 #include "log.h"
 #include "vt.h"
 
@@ -212,6 +213,28 @@ fail:
 	return ret;
 }
 
+/* When vncfb led the session whose controlling terminal is the VT (a
+ * login there, systemd's TTYPath) and died, the kernel hung up every file
+ * of the VT, the supervisor's copy of ours too: ioctls on it fail with
+ * EIO. A fresh open of the VT still works. Async-signal-safe. */
+static void reopen_if_hung_up(struct vt *vt)
+{
+	char path[16] = "/dev/tty";
+	int kd, fd, i = 8;
+
+	if (ioctl(vt->fd, KDGETMODE, &kd) == 0 || errno != EIO)
+		return;
+	if (vt->num >= 10)
+		path[i++] = (char)('0' + vt->num / 10);
+	path[i++] = (char)('0' + vt->num % 10);
+	path[i] = '\0';
+	fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	dup2(fd, vt->fd);
+	close(fd);
+}
+
 /* Async-signal-safe body of the restore. */
 static void restore(struct vt *vt)
 {
@@ -219,6 +242,7 @@ static void restore(struct vt *vt)
 
 	if (vt->fd < 0)
 		return;
+	reopen_if_hung_up(vt);
 	if (vt->graphics) {
 		ioctl(vt->fd, KDSETMODE, KD_TEXT);
 		vt->graphics = false;
@@ -306,6 +330,41 @@ int vt_ack_acquire(struct vt *vt)
 		log_debug("ioctl VT_RELDISP VT_ACKACQ: %s", strerror(errno));
 	}
 	vt->active = true;
+	return 0;
+}
+
+int vt_dispatch(struct vt *vt, const struct output_events *ev,
+		const struct vt_switch *sw)
+{
+	enum vt_request e;
+	int ret;
+
+	while ((e = vt_next_event(vt)) != VT_EV_NONE) {
+		if (e == VT_EV_RELEASE) {
+			if (!vt->active)
+				continue;
+			/* The blitter must be out of the mapping, and the
+			 * input off the keyboard, before the kernel hands
+			 * the screen to someone else. */
+			ev->suspend(ev->ctx);
+			if (sw->release)
+				sw->release(sw->ctx);
+			ret = vt_ack_release(vt);
+			if (ret < 0) {
+				if (sw->acquire)
+					sw->acquire(sw->ctx);
+				ev->resume(ev->ctx);
+				return ret;
+			}
+			log_debug("VT %d released", vt->num);
+		} else {
+			vt_ack_acquire(vt);
+			if (sw->acquire)
+				sw->acquire(sw->ctx);
+			ev->resume(ev->ctx);
+			log_debug("VT %d acquired", vt->num);
+		}
+	}
 	return 0;
 }
 

@@ -10,6 +10,8 @@
 #include <linux/vt.h>
 #include <termios.h>
 
+#include "output.h"
+
 enum vt_request {
 	VT_EV_NONE = 0,
 	VT_EV_RELEASE, /* the user switches away: stop drawing, then ack */
@@ -47,6 +49,22 @@ enum vt_request vt_next_event(struct vt *vt);
  * drawing resumes). 0 or -errno (logged). */
 int vt_ack_release(struct vt *vt);
 int vt_ack_acquire(struct vt *vt);
+
+/* What an output does at a VT switch besides stopping and restarting the
+ * blitter (both optional). */
+struct vt_switch {
+	void *ctx;
+	/* Drawing has stopped; the screen goes to the other VT next. */
+	void (*release)(void *ctx);
+	/* Back on our VT; drawing (a full redraw) resumes next. */
+	void (*acquire)(void *ctx);
+};
+
+/* Handle the pending switch requests, as an output's dispatch hook: on a
+ * release stop the blitter (ev), let the input go, sw->release, then let
+ * the kernel switch; on an acquire the reverse. 0 or -errno (logged). */
+int vt_dispatch(struct vt *vt, const struct output_events *ev,
+		const struct vt_switch *sw);
 
 /* Switch to VT n (Ctrl+Alt+Fn). Uses the open VT's fd when there is one,
  * else /dev/tty0. 0 or -errno (logged once). */

@@ -397,9 +397,9 @@ static int add_device(struct ws_input *wi, const char *path, size_t len,
 	return kq_watch(wi, wi->ndev - 1, true);
 }
 
-static void on_focus(void *ctx, bool shown)
+/* vncfb's screen is shown (true) or another one is (false). */
+static void set_shown(struct ws_input *wi, bool shown)
 {
-	struct ws_input *wi = ctx;
 	int i;
 
 	wi->shown = shown;
@@ -427,7 +427,6 @@ static void ws_in_close(struct input *in)
 
 	if (!wi)
 		return;
-	wscons_set_focus_hook(NULL, NULL);
 	for (i = 0; i < wi->ndev; i++) {
 		dev_close(wi, i);
 		if (wi->dev[i].kind == DEV_KBD)
@@ -490,7 +489,6 @@ static int ws_in_open(struct input *in, const struct input_config *cfg)
 		ret = -ENODEV;
 		goto fail;
 	}
-	wscons_set_focus_hook(on_focus, wi);
 	in->fd = wi->kq;
 	return 0;
 fail:
@@ -618,9 +616,21 @@ static int ws_in_dispatch(struct input *in, const struct input_sink *sink)
 	return 0;
 }
 
+static void ws_in_suspend(struct input *in)
+{
+	set_shown(in->priv, false);
+}
+
+static void ws_in_resume(struct input *in)
+{
+	set_shown(in->priv, true);
+}
+
 const struct input_impl wscons_input_impl = {
     .name = "wscons",
     .open = ws_in_open,
     .close = ws_in_close,
     .dispatch = ws_in_dispatch,
+    .suspend = ws_in_suspend,
+    .resume = ws_in_resume,
 };

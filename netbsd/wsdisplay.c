@@ -55,20 +55,6 @@ struct ws_priv {
  * signal handler. */
 static struct ws_priv *cur;
 static volatile int sig_wfd = -1;
-static void (*focus_fn)(void *ctx, bool shown);
-static void *focus_ctx;
-
-void wscons_set_focus_hook(void (*fn)(void *ctx, bool shown), void *ctx)
-{
-	focus_fn = fn;
-	focus_ctx = ctx;
-}
-
-static void focus(bool shown)
-{
-	if (focus_fn)
-		focus_fn(focus_ctx, shown);
-}
 
 int wscons_switch_screen(int n)
 {
@@ -329,6 +315,21 @@ static void ws_emergency_restore(struct output *out)
 		restore(p);
 }
 
+/* Opening the screen's node changes nothing on it. */
+static int ws_check(const char *arg)
+{
+	const char *path = arg && *arg ? arg : default_device();
+	int fd = open(path, O_RDWR | O_CLOEXEC), ret;
+
+	if (fd < 0) {
+		ret = -errno;
+		log_error("%s: %s", path, strerror(errno));
+		return ret;
+	}
+	close(fd);
+	return 0;
+}
+
 static int ws_open(struct output *out, const char *arg)
 {
 	struct ws_priv *p;
@@ -444,10 +445,9 @@ static int ws_dispatch(struct output *out, const struct output_events *ev)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
 	for (i = 0; i < n; i++) {
 		if (buf[i] == 'R' && p->shown) {
-			/* Leaving: stop drawing before the console gets the
-			 * framebuffer back. */
+			/* Leaving: stop drawing, and let go of the keyboard,
+			 * before the console gets the framebuffer back. */
 			ev->suspend(ev->ctx);
-			focus(false);
 			p->shown = false;
 			if (ioctl(p->fd, VT_RELDISP, VT_TRUE) < 0)
 				log_warn("ioctl VT_RELDISP: %s",
@@ -460,7 +460,6 @@ static int ws_dispatch(struct output *out, const struct output_events *ev)
 			/* The text screen loaded its own palette. */
 			if (p->cmap_set)
 				program_cmap(p);
-			focus(true);
 			ev->resume(ev->ctx);
 		}
 	}
@@ -473,4 +472,5 @@ const struct output_impl wsdisplay_output_impl = {
     .close = ws_close,
     .dispatch = ws_dispatch,
     .emergency_restore = ws_emergency_restore,
+    .check = ws_check,
 };

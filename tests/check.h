@@ -3,6 +3,8 @@
  *
  *   CHECK(cond);                        "FAIL file:line: cond"
  *   CHECK(cond, "got %d, want %d", a, b);  the message instead
+ *   CHECK_EQ(got, want);                both as integers, with their values
+ *   return check_done("name");          "name: N checks, N failed"; 0 or 1
  *
  * The message is a string literal: the macro prefixes it with a space,
  * so that a message-less CHECK still passes a format (" ") to a function
@@ -15,6 +17,7 @@
 #include <string.h>
 
 static int failures;
+static int checks;
 
 __attribute__((format(printf, 4, 5))) static inline void
 check_fail(const char *file, int line, const char *cond, const char *fmt, ...)
@@ -50,9 +53,24 @@ log_append(char *buf, size_t size, const char *fmt, ...)
 
 #define CHECK(cond, ...)                                                       \
 	do {                                                                   \
+		checks++;                                                      \
 		if (!(cond))                                                   \
 			check_fail(__FILE__, __LINE__, #cond,                  \
 				   " " __VA_ARGS__);                           \
 	} while (0)
+
+#define CHECK_EQ(got, want)                                                    \
+	do {                                                                   \
+		long long got_ = (long long)(got), want_ = (long long)(want);  \
+		CHECK(got_ == want_, "%s == %s: got %lld, want %lld", #got,    \
+		      #want, got_, want_);                                     \
+	} while (0)
+
+/* The end of main(): one summary line, and the exit status. */
+static inline int check_done(const char *name)
+{
+	printf("%s: %d checks, %d failed\n", name, checks, failures);
+	return failures ? 1 : 0;
+}
 
 #endif

@@ -2,27 +2,7 @@
 # fbdev output errors without a framebuffer: a missing device, a device
 # that is not a framebuffer, and permission denied (naming the group), each
 # one line and exit status 1; --input with a bad device likewise.
-VNCFB=${VNCFB:?VNCFB not set}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-# expect STATUS REGEX CMD...: the command exits STATUS and stderr matches
-expect() {
-	want=$1 rx=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" != "$want" ] || ! grep -Eq "$rx" "$tmp/err"; then
-		echo "FAIL: $*: exit $got (want $want), stderr:"
-		sed 's/^/  /' "$tmp/err"
-		echo "  (wanted /$rx/)"
-		fail=1
-	elif grep -q 'vncfb:.*vncfb:' "$tmp/err"; then
-		echo "FAIL: $*: messages run together"
-		fail=1
-	fi
-}
+. "$(dirname "$0")/expect.sh"
 
 # Port 1 on loopback: the output fails before any connection is tried.
 expect 1 '^vncfb: /nonexistent/fb7: no such device' \

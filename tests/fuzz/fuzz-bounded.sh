@@ -1,10 +1,12 @@
 #!/bin/sh
-# CI's bounded fuzz run without -Dfuzz: build the libFuzzer target in a
-# nested clang build of this source tree, then fuzz for FUZZ_SECONDS
-# (default 60). Skips (77) only when clang or its libFuzzer runtime is
+# CI's bounded fuzz run without -Dfuzz: build the libFuzzer targets in a
+# nested clang build of this source tree, then fuzz the whole session for
+# FUZZ_SECONDS (default 60) and the handshake for FUZZ_HANDSHAKE_SECONDS
+# (default 30). Skips (77) only when clang or its libFuzzer runtime is
 # not installed.
 set -u
 secs=${FUZZ_SECONDS:-60}
+hs_secs=${FUZZ_HANDSHAKE_SECONDS:-30}
 if ! command -v clang >/dev/null 2>&1; then
 	echo "SKIP: clang not installed (package clang)" >&2
 	exit 77
@@ -28,9 +30,13 @@ if [ ! -f "$nested/build.ninja" ]; then
 		exit 1
 	}
 fi
-ninja -C "$nested" -j2 tests/fuzz/fuzz_server >"$probe/build.log" 2>&1 || {
+ninja -C "$nested" -j2 tests/fuzz/fuzz_server tests/fuzz/fuzz_handshake \
+	>"$probe/build.log" 2>&1 || {
 	tail -n 40 "$probe/build.log" >&2
 	exit 1
 }
+sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
+	"$nested/tests/fuzz/fuzz_server" "$secs" "$nested/tests/fuzz" || exit 1
 exec sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
-	"$nested/tests/fuzz/fuzz_server" "$secs" "$nested/tests/fuzz"
+	"$nested/tests/fuzz/fuzz_handshake" "$hs_secs" "$nested/tests/fuzz" \
+	handshake

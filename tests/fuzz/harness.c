@@ -1,6 +1,8 @@
 /* Fuzz harness: a socketpair stands in for the server, a pump thread
  * feeds it the input, and vncfb's real pipeline (vnc.c, shadow, damage,
- * blitter, mem output) consumes it on this thread. */
+ * blitter, mem output) consumes it on this thread. Built as two libFuzzer
+ * targets: the whole session (fuzz_server) and the handshake with the
+ * client's security settings varied (fuzz_handshake, -DFUZZ_HANDSHAKE). */
 #include "config.h"
 
 #include <errno.h>
@@ -105,7 +107,7 @@ static void ev_bell(void *ctx)
 
 static char *get_password(void *ctx)
 {
-	return strdup("fuzz");
+	return ctx ? strdup("fuzz") : NULL;
 }
 
 struct pump {
@@ -176,7 +178,8 @@ const char *fuzz_error_name(int error)
 	return names[error];
 }
 
-int fuzz_run(const uint8_t *data, size_t size, struct fuzz_result *res)
+static int run(const uint8_t *data, size_t size, struct fuzz_result *res,
+	       bool handshake_only)
 {
 	struct pipeline p;
 	struct pixfmt sfmt;
@@ -223,6 +226,14 @@ int fuzz_run(const uint8_t *data, size_t size, struct fuzz_result *res)
 	cfg.fmt = sfmt;
 	cfg.read_timeout_s = 5;
 	cfg.get_password = get_password;
+	cfg.password_ctx = &cfg;
+	if (handshake_only) {
+		cfg.insecure = data[0] & FUZZ_HS_INSECURE;
+		cfg.ca_file = data[0] & FUZZ_HS_CA ? VNCFB_FUZZ_CA : NULL;
+		if (data[0] & FUZZ_HS_NOPASS)
+			cfg.password_ctx = NULL;
+		cfg.view_only = data[0] & FUZZ_HS_VIEWONLY;
+	}
 	ev = (struct vnc_events){ .ctx = &p,
 				  .resize = ev_resize,
 				  .damage = ev_damage,
@@ -233,7 +244,7 @@ int fuzz_run(const uint8_t *data, size_t size, struct fuzz_result *res)
 	vc = vnc_connect_fd(&cfg, &ev, sv[0], &err);
 	if (vc) {
 		res->connected = 1;
-		while (vnc_dispatch(vc, &err) == 0)
+		while (!handshake_only && vnc_dispatch(vc, &err) == 0)
 			;
 		vnc_destroy(vc);
 	}
@@ -254,6 +265,17 @@ out_output:
 	return ret;
 }
 
+int fuzz_run(const uint8_t *data, size_t size, struct fuzz_result *res)
+{
+	return run(data, size, res, false);
+}
+
+int fuzz_handshake(const uint8_t *data, size_t size,
+		   struct fuzz_result *res)
+{
+	return run(data, size, res, true);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool once;
@@ -265,6 +287,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			log_set_level(LOG_SILENT);
 		signal(SIGPIPE, SIG_IGN);
 	}
+#ifdef FUZZ_HANDSHAKE
+	fuzz_handshake(data, size, &res);
+#else
 	fuzz_run(data, size, &res);
+#endif
 	return 0;
 }

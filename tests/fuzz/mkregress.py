@@ -137,6 +137,13 @@ cases["security-types-none"] = b"RFB 003.008\n" + bytes([0]) + struct.pack(
 cases["version-garbage"] = b"HTTP/1.1 400 Bad Request\r\n\r\n"
 cases["version-3.3-auth-fail"] = b"RFB 003.003\n" + struct.pack(
     ">I", 2) + b"\x00" * 16 + struct.pack(">I", 1)
+# RFB 3.3 lets the server dictate the type: one vncfb did not offer ends
+# the handshake before libvncclient runs it (its Diffie-Hellman types
+# abort() inside libgcrypt on a bad key length).
+cases["security-3.3-ard-dictated"] = b"RFB 003.003\n" + struct.pack(
+    ">IHH", 30, 0x140a, 1) + b"\x40\x14" + b"\x02" * 32
+cases["security-3.3-mslogon-dictated"] = b"RFB 003.003\n" + struct.pack(
+    ">IQQQ", 0xfffffffa, 0, 0, 0)
 cases["vnc-auth-fail-reason"] = b"RFB 003.008\n" + bytes([1, 2]) + \
     b"\x11" * 16 + struct.pack(">I", 1) + struct.pack(">I", 6) + b"denied"
 cases["colourmap-huge"] = hello() + struct.pack(">BxHH", 1, 0, 65535) + \

@@ -1,5 +1,5 @@
 /* Replay driver: runs fuzz inputs (files or directories) through the
- * harness once each, prints what vncfb did with them and, with --expect,
+ * harness once each (--handshake: the handshake target's), prints what vncfb did with them and, with --expect,
  * checks it against the expectations file. Built with ASan/UBSan where the
  * compiler has them, so a memory error fails the test. */
 #include <dirent.h>
@@ -14,6 +14,8 @@
 
 static int failures;
 static int cases;
+static int (*run_case)(const uint8_t *, size_t, struct fuzz_result *) =
+	fuzz_run;
 static char *expect_text;
 
 static int read_file(const char *path, uint8_t **data, size_t *size)
@@ -119,7 +121,7 @@ static void run_one(const char *path)
 		failures++;
 		return;
 	}
-	if (fuzz_run(data, size, &r) < 0) {
+	if (run_case(data, size, &r) < 0) {
 		fprintf(stderr, "replay: harness setup failed for %s\n", path);
 		failures++;
 	}
@@ -186,18 +188,23 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!getenv("VNCFB_FUZZ_VERBOSE"))
 		log_set_level(LOG_SILENT);
-	if (argc > 2 && !strcmp(argv[1], "--expect")) {
+	if (argc > i && !strcmp(argv[i], "--handshake")) {
+		run_case = fuzz_handshake;
+		i++;
+	}
+	if (argc > i + 1 && !strcmp(argv[i], "--expect")) {
 		uint8_t *t;
 		size_t n;
 
-		if (read_file(argv[2], &t, &n) < 0)
+		if (read_file(argv[i + 1], &t, &n) < 0)
 			return 1;
 		expect_text = realloc(t, n + 1);
 		expect_text[n] = '\0';
-		i = 3;
+		i += 2;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: replay [--expect FILE] PATH...\n");
+		fprintf(stderr, "usage: replay [--handshake] [--expect FILE] "
+				"PATH...\n");
 		return 2;
 	}
 	for (; i < argc; i++)

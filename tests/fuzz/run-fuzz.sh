@@ -1,19 +1,27 @@
 #!/bin/sh
-# Bounded libFuzzer run: FUZZER SECONDS WORKDIR. Starts from the committed
-# corpus and regression cases, writes new inputs and any crash into
-# WORKDIR/fuzz-run (fixed seed, FUZZ_SEED overrides, so CI runs repeat), prints libFuzzer's final stats, fails on a finding.
+# Bounded libFuzzer run: FUZZER SECONDS WORKDIR [handshake]. Starts from
+# the committed corpus and regression cases (the handshake target: from
+# tests/fuzz/handshake), writes new inputs and any crash into
+# WORKDIR/fuzz-run[-handshake] (fixed seed, FUZZ_SEED overrides, so CI runs
+# repeat), prints libFuzzer's final stats, fails on a finding.
 set -u
-fuzzer=$1 secs=$2 work=$3
+fuzzer=$1 secs=$2 work=$3 kind=${4:-server}
 src=$(cd "$(dirname "$0")" && pwd)
-out=$work/fuzz-run
+if [ "$kind" = handshake ]; then
+	out=$work/fuzz-run-handshake
+	seeds="$src/handshake"
+else
+	out=$work/fuzz-run
+	seeds="$src/corpus $src/regress"
+fi
 rm -rf "$out"
 mkdir -p "$out/corpus" "$out/artifacts" || exit 1
-echo "fuzzing for ${secs}s; new inputs in $out/corpus" >&2
+echo "fuzzing ($kind) for ${secs}s; new inputs in $out/corpus" >&2
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
 "$fuzzer" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=65536 \
 	-max_len=65536 -print_final_stats=1 -seed=${FUZZ_SEED:-1} \
 	-artifact_prefix="$out/artifacts/" \
-	"$out/corpus" "$src/corpus" "$src/regress" 2>"$out/log"
+	"$out/corpus" $seeds 2>"$out/log"
 rc=$?
 grep -E '^(stat::|#[0-9]+.*DONE|INFO: Running with|==[0-9]+==ERROR|SUMMARY)' \
 	"$out/log" >&2

@@ -5,8 +5,8 @@
  *
  * The server runs in inetd mode on one end of a socketpair; this program
  * plays the client on the other end with hand-written RFB messages, so no
- * port is used. Run by hand to refresh tests/fuzz/corpus (see README.md
- * there); the output is committed. */
+ * port is used. Run by hand to refresh tests/fuzz/corpus (see
+ * doc/testing.md); the output is committed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>

@@ -10,42 +10,10 @@ left out (said on stdout).
 import sys
 import os
 import shutil
-import socket
 import subprocess
-import threading
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import vnctest as vt  # noqa: E402
-
-
-class FakeServer:
-    """Accepts one connection at a time on 127.0.0.1 and runs script(conn)
-    on it."""
-
-    def __init__(self, script):
-        self.s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.s.bind(("127.0.0.1", 0))
-        self.s.listen(4)
-        self.port = self.s.getsockname()[1]
-        self.script = script
-        threading.Thread(target=self._run, daemon=True).start()
-
-    def _run(self):
-        while True:
-            try:
-                conn, _ = self.s.accept()
-            except OSError:
-                return
-            try:
-                conn.settimeout(5)
-                self.script(conn)
-            except OSError:
-                pass
-            finally:
-                conn.close()
-
-    def close(self):
-        self.s.close()
 
 
 def close_after_version(conn):
@@ -146,20 +114,90 @@ def main(tmp):
              ["too many connections"]),
             ("server closes after security", close_after_security,
              ["closed"])]:
-        fake = FakeServer(script)
+        fake = vt.FakeServer(script)
         try:
             check(what, [*mem, "127.0.0.1::%d" % fake.port], 1,
                   ["127.0.0.1:%d" % fake.port] + words)
         finally:
             fake.close()
 
-    # A VNC password file that is not one.
+    # A VNC password file that is not one: found before anything opens,
+    # a configuration error (2).
     short = tmp("short")
     with open(short, "wb") as f:
         f.write(b"abc")
     os.chmod(short, 0o600)
-    check("short password file", [*mem, "--passwd", short, "127.0.0.1"], 1,
-          [short])
+    check("short password file", [*mem, "--passwd", short, "127.0.0.1"], 2,
+          [short, "vncpasswd"])
+    plain = tmp("plain")
+    with open(plain, "w") as f:
+        f.write("secret password\n")
+    os.chmod(plain, 0o600)
+    check("plain-text password file", [*mem, "--passwd", plain,
+                                       "127.0.0.1"], 2,
+          [plain, "plain text", "vncpasswd"])
+    public = tmp("public")
+    with open(public, "wb") as f:
+        f.write(bytes(range(8)))
+    os.chmod(public, 0o644)
+    check("public password file", [*mem, "--passwd", public, "127.0.0.1"],
+          2, [public, "chmod 600"])
+    check("missing password file", [*mem, "--passwd", tmp("none"),
+                                    "127.0.0.1"], 2, [tmp("none")])
+
+    # What a run would refuse is refused before it connects.
+    check("offline core", [*mem, "--cpu", "4000", "127.0.0.1"], 2,
+          ["core 4000", "offline"])
+    check("screenshot directory", [*mem, "--screenshot",
+                                   "/no/such/dir/x.ppm", "127.0.0.1"], 2,
+          ["/no/such/dir"])
+    check("screenshot format", [*mem, "--screenshot", "x.gif",
+                                "127.0.0.1"], 2, ["x.gif", ".png"])
+    check("missing framebuffer", ["-o", "fbdev:/dev/no-such-fb",
+                                  "127.0.0.1"], 1, ["/dev/no-such-fb"])
+    check("mem too large", ["-o", "mem:9000x100", "127.0.0.1"], 2,
+          ["8192"])
+    if os.uname().sysname == "Linux":
+        check("another platform's output", ["-o", "wsdisplay", "127.0.0.1"],
+              2, ["wsdisplay", "NetBSD", "fbdev"])
+    check("CA file without a certificate", [*mem, "--ca", short,
+                                            "127.0.0.1"], 2,
+          [short, "certificate"])
+    check("unknown user", [*mem, "--user", "no-such-user-vncfb",
+                           "127.0.0.1"], 2, ["no-such-user-vncfb"])
+
+    # Options of another command; TigerVNC's parameters that are refused.
+    check("probe takes no encodings", ["probe", "--encodings", "raw"], 2,
+          ["--encodings", "probe"], quiet=False)
+    check("session takes no workload", [*mem, "--workload", "idle",
+                                        "127.0.0.1"], 2, ["--workload"])
+    check("-via", [*mem, "-via", "gw", "127.0.0.1"], 2, ["-via", "ssh"])
+    check("-SecurityTypes", [*mem, "-SecurityTypes", "X509Vnc",
+                             "127.0.0.1"], 2, ["-SecurityTypes", "--ca"])
+    check("-X509CRL", [*mem, "-X509CRL=crl.pem", "127.0.0.1"], 2,
+          ["-X509CRL", "revocation"])
+    check("unknown TigerVNC value", [*mem, "-PreferredEncoding", "H.264",
+                                     "127.0.0.1"], 2, ["H.264"])
+    # An ignored one says so once, and the run goes on (here to a refused
+    # port: the second line).
+    sock, port = vt.free_port()
+    try:
+        rc, out = vt.run_vncfb([*mem, "-FullScreen", "-geometry", "10x10",
+                                "127.0.0.1::%d" % port])
+        lines = [l for l in out.splitlines() if l.strip()]
+        if rc != 1 or len(lines) != 3 or \
+                "-FullScreen is ignored" not in lines[0] or \
+                "-geometry is ignored" not in lines[1] or \
+                "refused" not in lines[2]:
+            raise vt.Fail("ignored TigerVNC parameters: exit %d, %r"
+                          % (rc, lines))
+        vt.log("ok: ignored TigerVNC parameters -> warned, then %r"
+               % lines[2])
+        # TigerVNC's host forms: :N and host:N >= 100.
+        check("host:N >= 100 is a port", [*mem, "127.0.0.1:%d" % port], 1,
+              ["127.0.0.1:%d" % port, "refused"])
+    finally:
+        sock.close()
 
 
 if __name__ == "__main__":

@@ -17,6 +17,9 @@
  *   scroll DX DY     move the whole picture by DX,DY with CopyRect and
  *                    draw the uncovered strip (incremental update)
  *   resize W H       new desktop size, scene redrawn (DesktopSize)
+ *   frames N         N full-frame updates, one after the other: every
+ *                    pixel changes, the next frame is drawn once the
+ *                    last one is sent; then "FRAMES done N"
  *   dump FILE        write the framebuffer as binary PPM, then print
  *                    "DUMPED FILE"
  *   stats            print "STATS <encoding> <rects>" for every encoding
@@ -28,7 +31,7 @@
  *   CLIENT connected | CLIENT gone
  *   KEY down keysym=0x61 | KEY up keysym=0x61
  *   PTR <x> <y> <button mask>
- *   RESIZED <w> <h> | DUMPED <file> | STATS ...
+ *   RESIZED <w> <h> | DUMPED <file> | STATS ... | FRAMES done <n>
  *   ERROR <why>      for a command it could not run
  *
  * --timeout SECS (default 300, 0: none) ends the server regardless, so a
@@ -50,6 +53,7 @@
 #include <unistd.h>
 
 #include <rfb/rfb.h>
+#include <rfb/rfbregion.h>
 
 #define MAX_AFTER 16
 
@@ -67,6 +71,8 @@ static struct after afters[MAX_AFTER];
 static int n_afters;
 static double first_client = -1;
 static int clients;
+/* "frames N": full frames still to send, and sent so far. */
+static int frames_left, frames_sent;
 
 static double now(void)
 {
@@ -348,6 +354,49 @@ static void step(unsigned n)
 	rfbMarkRectAsModified(screen, x, y, x + w, y + h);
 }
 
+/* Whether every client has been sent all that was marked modified. */
+static bool all_sent(void)
+{
+	rfbClientIteratorPtr it = rfbGetClientIterator(screen);
+	rfbClientPtr cl;
+	bool sent = true;
+
+	while ((cl = rfbClientIteratorNext(it)))
+		if (!sraRgnEmpty(cl->modifiedRegion))
+			sent = false;
+	rfbReleaseClientIterator(it);
+	return sent;
+}
+
+/* The next full frame of a "frames N" run, once the last one is out:
+ * every pixel flips some bits, so every encoding sends the whole screen
+ * (and it costs little to draw in a slow VM). */
+static void next_frame(void)
+{
+	uint32_t mask;
+	size_t i, n = (size_t)fb_w * fb_h;
+
+	if (!frames_left || !all_sent())
+		return;
+	if (frames_sent) {
+		frames_left--;
+		if (!frames_left) {
+			emit("FRAMES done %d", frames_sent);
+			return;
+		}
+	}
+	if (!clients) {
+		emit("ERROR frames: no client");
+		frames_left = 0;
+		return;
+	}
+	mask = (hash((uint32_t)frames_sent) & 0xffffff) | 0x010101;
+	for (i = 0; i < n; i++)
+		fb[i] ^= mask;
+	rfbMarkRectAsModified(screen, 0, 0, fb_w, fb_h);
+	frames_sent++;
+}
+
 /* Returns false to quit. */
 static bool command(char *line)
 {
@@ -359,6 +408,10 @@ static bool command(char *line)
 		step((unsigned)a);
 	} else if (sscanf(line, "scroll %d %d", &a, &b) == 2) {
 		scroll(a, b);
+	} else if (sscanf(line, "frames %d", &a) == 1 && a > 0) {
+		frames_left = a;
+		frames_sent = 0;
+		next_frame();
 	} else if (sscanf(line, "resize %d %d", &a, &b) == 2) {
 		if (resize(a, b) < 0)
 			emit("ERROR cannot resize to %dx%d", a, b);
@@ -555,6 +608,7 @@ int main(int argc, char **argv)
 			}
 		}
 		rfbProcessEvents(screen, 5000);
+		next_frame();
 	}
 out:
 	close(lfd);

@@ -409,6 +409,36 @@ def border_black(img, sw, sh):
     return None
 
 
+class FakeServer:
+    """Accepts one connection at a time on 127.0.0.1 and runs script(conn)
+    on it."""
+
+    def __init__(self, script):
+        self.s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.s.bind(("127.0.0.1", 0))
+        self.s.listen(4)
+        self.port = self.s.getsockname()[1]
+        self.script = script
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        while True:
+            try:
+                conn, _ = self.s.accept()
+            except OSError:
+                return
+            try:
+                conn.settimeout(5)
+                self.script(conn)
+            except OSError:
+                pass
+            finally:
+                conn.close()
+
+    def close(self):
+        self.s.close()
+
+
 def free_port():
     """A loopback TCP port nobody listens on, kept bound (not listening)
     so that nobody else takes it: connect() to it is refused."""

@@ -179,19 +179,11 @@ int kevent(int kq, const struct kevent *ch, size_t nch, struct kevent *ev,
 /* --- the wsdisplay side --- */
 
 static int switched_to = -1;
-static void (*focus_fn)(void *ctx, bool shown);
-static void *focus_ctx;
 
 int wscons_switch_screen(int n)
 {
 	switched_to = n;
 	return 0;
-}
-
-void wscons_set_focus_hook(void (*fn)(void *ctx, bool shown), void *ctx)
-{
-	focus_fn = fn;
-	focus_ctx = ctx;
 }
 
 /* --- the session side --- */
@@ -282,7 +274,8 @@ int main(void)
 
 	/* open: event mode, the map, the LEDs (Caps on) */
 	CHECK(wscons_input_impl.open(&in, &cfg) == 0);
-	CHECK(in.fd >= 0 && focus_fn != NULL);
+	CHECK(in.fd >= 0);
+	CHECK(wscons_input_impl.suspend && wscons_input_impl.resume);
 	CHECK(strcmp(calls, "kbd-SETVERSION=1 GETMAP=512 GETLEDS "
 			    "mouse-SETVERSION=1") == 0);
 	kbd_w = open(kbd_path, O_WRONLY | O_NONBLOCK);
@@ -322,17 +315,18 @@ int main(void)
 		    "k-0xffe9/0x38");
 	CHECK(switched_to == 1);
 
-	/* the screen goes away: the keyboard is let go, with its LEDs as
-	 * the console had them; the mouse is ignored meanwhile */
+	/* the screen goes away (the session passes the output's suspend
+	 * on): the keyboard is let go, with its LEDs as the console had
+	 * them; the mouse is ignored meanwhile */
 	calls[0] = '\0';
-	focus_fn(focus_ctx, false);
+	wscons_input_impl.suspend(&in);
 	CHECK(strcmp(calls, "SETLEDS=1") == 0);
 	send_ev(mouse_w, WSCONS_EVENT_MOUSE_DELTA_X, 5);
 	expect(&in, "");
 	/* back: the keyboard again, its locks re-read */
 	calls[0] = '\0';
 	leds = WSKBD_LED_NUM;
-	focus_fn(focus_ctx, true);
+	wscons_input_impl.resume(&in);
 	CHECK(strcmp(calls, "kbd-SETVERSION=1 GETLEDS") == 0);
 	close(kbd_w);
 	kbd_w = open(kbd_path, O_WRONLY | O_NONBLOCK);
@@ -365,7 +359,7 @@ int main(void)
 	expect(&in, "k+0x61/0x1e");
 
 	wscons_input_impl.close(&in);
-	CHECK(in.priv == NULL && in.fd == -1 && focus_fn == NULL);
+	CHECK(in.priv == NULL && in.fd == -1);
 
 	/* a multiplexer with two keyboards is worth a warning; no devices
 	 * at all is an error */

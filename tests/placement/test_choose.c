@@ -1,5 +1,6 @@
-/* The placement choice and the slow-core warning, on made-up probe
- * results: ties, slow cores, offline cores, no pinning. */
+/* The placement choice and the warnings, on made-up probe results: ties,
+ * slow cores, offline cores, no pinning, a mapping uncached on every core
+ * with and without the kernel's memory type. */
 #include "config.h"
 
 #include <errno.h>
@@ -90,12 +91,75 @@ int main(void)
 		      strstr(w, "avoids them"),
 	      "4 cores warning: %s", w);
 
-	/* A slow fb that is slow on every core is not a per-core problem. */
+	/* A slow fb that is slow on every core is not a per-core problem:
+	 * the whole mapping looks uncached. */
 	setup(&r, 2, 0);
 	core(0, 50.0, 1.0);
 	core(1, 52.0, 1.0);
 	probe_choose(&r);
-	CHECK(!probe_warning(&r, w, sizeof(w)), "uniformly slow warned");
+	CHECK(probe_uncached(&r), "50x on every core: not uncached");
+	CHECK(!cores[0].slow && !cores[1].slow, "uniform: slow flags");
+	CHECK(probe_warning(&r, w, sizeof(w)), "uniformly slow: no warning");
+	CHECK(strstr(w, "looks uncached") && strstr(w, "52x") &&
+		      strstr(w, "chosen core 1: 416.0 ms a frame") &&
+		      strstr(w, platform_uncached_hint()) &&
+		      !strstr(w, "kernel maps") && !strstr(w, "slower still"),
+	      "uncached warning: %s", w);
+	CHECK(strlen(w) < PROBE_WARNING_LEN - 1, "warning cut: %zu bytes",
+	      strlen(w));
+
+	/* The threshold: write-combining's 1-3x and a margin are not. */
+	setup(&r, 2, 0);
+	core(0, PROBE_UNCACHED_RATIO * 0.95, 1.0);
+	core(1, PROBE_UNCACHED_RATIO * 0.97, 1.0);
+	probe_choose(&r);
+	CHECK(!probe_uncached(&r) && !probe_warning(&r, w, sizeof(w)),
+	      "just below the threshold warned: %s", w);
+	core(0, PROBE_UNCACHED_RATIO * 1.05, 1.0);
+	core(1, PROBE_UNCACHED_RATIO * 1.07, 1.0);
+	probe_choose(&r);
+	CHECK(probe_uncached(&r), "just above the threshold: not uncached");
+
+	/* The kernel's word is quoted. */
+	setup(&r, 2, 0);
+	core(0, 40.0, 1.0);
+	core(1, 41.0, 1.0);
+	r.phys_start = 0xfd000000;
+	r.phys_len = 6u << 20;
+	r.memtype.kind = MEMTYPE_UNCACHED_MINUS;
+	snprintf(r.memtype.name, sizeof(r.memtype.name), "uncached-minus");
+	probe_choose(&r);
+	CHECK(probe_warning(&r, w, sizeof(w)) && strstr(w, "looks uncached") &&
+		      strstr(w, "the kernel maps it uncached-minus;"),
+	      "uncached-minus warning: %s", w);
+	/* ... and when it says write-combining, the mapping is not blamed. */
+	r.memtype.kind = MEMTYPE_WRITE_COMBINING;
+	snprintf(r.memtype.name, sizeof(r.memtype.name), "write-combining");
+	CHECK(probe_warning(&r, w, sizeof(w)) &&
+		      !strstr(w, "looks uncached") &&
+		      strstr(w, "although the kernel maps it "
+				"write-combining") &&
+		      strstr(w, "41x"),
+	      "write-combining warning: %s", w);
+	/* Unknown (unreadable) is not quoted. */
+	r.memtype_err = -EACCES;
+	CHECK(probe_warning(&r, w, sizeof(w)) && strstr(w, "looks uncached") &&
+		      !strstr(w, "kernel maps"),
+	      "unreadable memtype quoted: %s", w);
+
+	/* Uncached everywhere and one core far worse still: one warning
+	 * saying both. */
+	setup(&r, 4, 0);
+	core(0, 20.0, 1.0);
+	core(1, 21.0, 1.0);
+	core(2, 20.5, 1.0);
+	core(3, 200.0, 1.0);
+	probe_choose(&r);
+	CHECK(probe_warning(&r, w, sizeof(w)) && strstr(w, "looks uncached") &&
+		      strstr(w, "core 3 slower still (up to 10x), avoided"),
+	      "uncached and slow: %s", w);
+	CHECK(strlen(w) < PROBE_WARNING_LEN - 1, "warning cut: %zu bytes",
+	      strlen(w));
 
 	/* Offline and unpinnable cores are never chosen. */
 	setup(&r, 3, 0);
@@ -127,6 +191,12 @@ int main(void)
 	CHECK(strstr(r.reason, "not permitted") != NULL, "reason %s",
 	      r.reason);
 	CHECK(!probe_warning(&r, w, sizeof(w)), "pin denied warned");
+	/* ... but an uncached mapping shows in the unpinned measurement. */
+	core(0, 30.0, 1.0);
+	probe_choose(&r);
+	CHECK(probe_uncached(&r) && probe_warning(&r, w, sizeof(w)) &&
+		      strstr(w, "(unpinned: 240.0 ms a frame"),
+	      "pin denied, uncached: %s", w);
 
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);

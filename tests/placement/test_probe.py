@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """`vncfb probe` on a mem output with one core made uncached (slow-cpu=N):
 the probe must pick the other core, report a high fb/RAM ratio for the
-slow one and warn; without a slow core, no warning. The slowdown is about
-50x on this machine, so the thresholds (ratio > 5) leave a wide margin."""
+slow one and warn; with every core uncached (uncached) it must say the
+whole mapping looks uncached; without either, no warning. The slowdown is
+about 50x on this machine, so the thresholds (ratio > 5, the probe's 8x)
+leave a wide margin."""
 import json
+import os
 import sys
 
-from common import check, finish, need_two_cores, run
+from common import TMP, check, finish, need_two_cores, run
 
 need_two_cores()
 SPEC = "mem:1920x1080:xrgb8888"
@@ -49,6 +52,8 @@ for slow, fast in ((1, 0), (0, 1)):
           "PAT" in res["warning"], "%s: warning %r" % (what, res["warning"]))
     check(err.count("warning:") == 1 and ("core %d" % slow) in err,
           "%s: one warning on stderr expected" % what, err)
+    check(res["uncached"] is False and "looks uncached" not in err,
+          "%s: one slow core called uncached" % what, err)
 
 # Core 1 is probed after the fast core 0, so it is clearly slow early (or
 # the budget cuts it, on a busy machine); its samples are smaller than
@@ -69,6 +74,37 @@ for i in range(2):
           "plain: unexpected warning", err + str(res["warning"]))
     check(all(not c["slow"] for c in res["cores"]), "plain: a core is slow",
           json.dumps(res, indent=1))
+    check(res["uncached"] is False and res["uncached_ratio"] == 8.0,
+          "plain: uncached %r" % res["uncached"])
+    check(res["video_memory"] is None and res["memtype"] is None and
+          "no physical video memory" in res["memtype_note"],
+          "plain: memtype of a mem output", json.dumps(res, indent=1))
+
+# Every core uncached: one warning for the whole mapping, with what it
+# costs (the chosen core's ratio) and what to check; --json carries it.
+res, err = probe_json(",uncached")
+cores = {c["cpu"]: c for c in res["cores"]}
+check(res["chosen"] in (0, 1), "uncached: chose %r" % res["chosen"])
+ratio = cores[res["chosen"]]["ratio"]
+check(all(c["ratio"] > 8 for c in res["cores"]) and
+      not any(c["slow"] for c in res["cores"]),
+      "uncached: ratios and slow flags", json.dumps(res, indent=1))
+check(res["uncached"] is True, "uncached: not flagged", json.dumps(res))
+w = res["warning"] or ""
+check("looks uncached" in w and "nopat" in w and "pat_memtype_list" in w and
+      ("chosen core %d" % res["chosen"]) in w and
+      any("%dx as long" % r in w for r in (int(ratio), int(ratio) + 1)),
+      "uncached: warning %r (ratio %.2f)" % (w, ratio))
+check(err.count("warning:") == 1 and "looks uncached" in err,
+      "uncached: one warning on stderr expected", err)
+rc, out, err = run(["probe", "-o", SPEC + ",uncached"])
+check(rc == 0 and "mapping: looks uncached" in out and
+      "above 8x" in out, "uncached: table", out)
+check(err.count("warning:") == 1, "uncached table: one warning", err)
+# Both options: still the whole mapping.
+res, err = probe_json(",slow-cpu=1,uncached")
+check(res["uncached"] is True and err.count("warning:") == 1,
+      "slow-cpu=1,uncached: uncached %r" % res["uncached"], err)
 
 # --samples N is honoured exactly (no budget) on the fast core.
 res, _ = probe_json(",slow-cpu=1", "--samples", "5")
@@ -98,12 +134,37 @@ check("PAT" in err, "table: warning on stderr", err)
 rc, out, err = run(["probe", "-o", SPEC, "--cpu", "1"])
 check(rc == 0 and "configured: core 1" in out, "probe --cpu 1", out + err)
 
+# --json=FILE and --json FILE: the JSON in FILE, the table on the terminal.
+for args in (["--json=" + os.path.join(TMP, "p1.json")],
+             ["--json", os.path.join(TMP, "p2.json")]):
+    path = args[-1].split("=")[-1]
+    rc, out, err = run(["probe", "-o", SPEC, "--samples", "2"] + args)
+    try:
+        with open(path) as f:
+            res = json.load(f)
+    except (OSError, ValueError) as e:
+        res = None
+        check(False, "probe %s: no JSON in the file (%s)" % (args[0], e))
+    check(rc == 0 and "choice: core" in out and
+          (res is None or res.get("output") == "mem"),
+          "probe %s: exit %d, table %r" % (args[0], rc, out[-200:]), err)
+rc, out, err = run(["probe", "-o", SPEC, "--json=/no/such/dir/p.json"])
+check(rc == 1 and "/no/such/dir/p.json" in err, "probe --json=unwritable",
+      err)
+
 # Usage errors.
 rc, out, err = run(["probe", "somehost"])
 check(rc == 2 and "probe takes no server" in err, "probe HOST", err)
 rc, out, err = run(["probe", "-o", "mem:0x0"])
 check(rc == 2 and "bad value" in err, "probe -o mem:0x0", err)
+rc, out, err = run(["probe", "-o", "mem:640x480,uncached=1"])
+check(rc == 2 and "bad value" in err, "probe -o mem:...,uncached=1", err)
 rc, out, err = run(["probe", "--samples", "0"])
 check(rc == 2 and "1-1000" in err, "probe --samples 0", err)
+# Options for another command are refused, not ignored.
+for opt in (["--encodings", "raw"], ["--scale", "fit"], ["--view-only"]):
+    rc, out, err = run(["probe"] + opt)
+    check(rc == 2 and opt[0] in err and "probe" in err,
+          "probe %s accepted" % opt[0], err)
 
 finish()

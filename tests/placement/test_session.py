@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A session (the built-in demo on a mem output) pins its blit thread where
-the probe said, and the blit thread itself reports running there; --cpu
+the probe said, and the blit thread itself reports running there; a
+mapping uncached on every core is warned about once; --cpu
 and the config file's cpu override the probe; bad cores are usage errors."""
 import os
 import re
@@ -31,6 +32,19 @@ for slow, fast in ((1, 0), (0, 1)):
           % (what, pinned(err), fast), err)
     check(("much slower to write from core %d" % slow) in err,
           "%s: no slow-core warning" % what, err)
+
+# Every core uncached: the session's start says so once, and still runs.
+rc, out, err = session(",uncached")
+check(rc == 0 and err.count("looks uncached") == 1 and
+      err.count("warning:") == 1, "session uncached: one warning", err)
+check(pinned(err) in (0, 1), "session uncached: not pinned", err)
+rc, out, err = session("")
+check(rc == 0 and "warning:" not in err, "session plain: warned", err)
+# The choice is a detail for -v: a plain start says nothing about it.
+rc, out, err = run(["--demo", "-o", SPEC + ",slow-cpu=1", "--exit-after",
+                    "1"], timeout=120)
+check(rc == 0 and "blit thread" not in err,
+      "without -v: the blit core is logged", err)
 
 # --cpu overrides the probe (even onto the slow core: the user knows best).
 rc, out, err = session(",slow-cpu=1", "--cpu", "1")

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Placement on a real kernel's /dev/fb0 (qemu VM with 2 vCPUs, see
 ../shared/vm/README.md): `vncfb probe` measures both cores on the fbdev
-output, --json agrees, and a session pins its blit thread where its probe
-said (and to --cpu 0 when asked), as the blit thread itself reports.
-Exit 77 when qemu or the VM scripts are absent."""
+output, --json agrees, the table and --json name the kernel's memory type
+of vesafb's video memory as the guest's own PAT list has it (and without
+debugfs say so in one quiet -v line), and a session pins its blit thread
+where its probe said (and to --cpu 0 when asked), as the blit thread
+itself reports. Exit 77 when qemu or the VM scripts are absent."""
 import json
 import os
 import re
@@ -20,6 +22,10 @@ if not VNCFB:
 vmrun = vm_run_or_skip()
 
 GUEST = r'''
+vncfb probe -v > /tmp/q.txt 2>&1; echo "QUIET_RC=$?"
+echo QUIET_BEGIN; cat /tmp/q.txt; echo QUIET_END
+mount -t debugfs none /sys/kernel/debug
+echo PAT_BEGIN; cat /sys/kernel/debug/x86/pat_memtype_list; echo PAT_END
 vncfb probe > /tmp/t.txt 2>&1; echo "PROBE_RC=$?"
 echo TABLE_BEGIN; cat /tmp/t.txt; echo TABLE_END
 vncfb probe --json > /tmp/p.json 2> /tmp/p.err; echo "JSON_RC=$?"
@@ -71,9 +77,47 @@ if res:
               "core %d not measured on core %d" % (c, c), json.dumps(res))
     check(res["chosen"] in (0, 1), "JSON chosen %r" % res["chosen"])
 
+# The kernel's memory type. Without debugfs: one quiet line, nothing in
+# the table.
+quiet = between("QUIET_BEGIN", "QUIET_END")
+check("QUIET_RC=0" in out, "vncfb probe -v failed", quiet)
+check(len([l for l in quiet.splitlines() if "kernel memory type" in l]) == 1
+      and "memory unknown: debugfs is not mounted" in quiet and
+      "the kernel maps it" not in quiet,
+      "without debugfs: not one quiet line", quiet)
+# With it: what the guest's PAT list says for vesafb's range, read here
+# independently of fbdev/pat.c.
+pat = between("PAT_BEGIN", "PAT_END")
+if res and res.get("video_memory"):
+    start = res["video_memory"]["start"]
+    end = start + res["video_memory"]["length"]
+    types = set()
+    for l in pat.splitlines():
+        m = re.match(r"PAT: \[mem 0x([0-9a-f]+)-0x([0-9a-f]+)\] (\S+)", l)
+        if m and int(m.group(1), 16) < end and int(m.group(2), 16) > start:
+            types.add(m.group(3))
+    check(len(types) == 1, "vesafb range 0x%x-0x%x in the PAT list: %s"
+          % (start, end, types), pat)
+    want = types.pop() if len(types) == 1 else "?"
+    check((res.get("memtype") or {}).get("name") == want and
+          res["memtype_note"] is None,
+          "JSON memtype %r, the kernel says %r" % (res.get("memtype"), want),
+          json.dumps(res))
+    check("video memory: 0x%x-0x%x (%d KiB); the kernel maps it %s"
+          % (start, end - 1, (end - start) >> 10, want) in table,
+          "table: no memory type line for %s" % want, table)
+    check(res["uncached"] is False and res["warning"] is None,
+          "vesafb under TCG called uncached", json.dumps(res))
+    if want.startswith("uncached"):
+        # Under TCG memory types cost nothing: the table says so.
+        check("the writes are combined all the same" in table,
+              "table: uncached type without the measured verdict", table)
+else:
+    check(False, "JSON has no video_memory for vesafb", json.dumps(res))
+
 # The session's own probe and where its blit thread really runs.
 check("S1_RC=0" in out, "session failed", out)
-m = re.search(r"S1 vncfb: blit thread on core (\d+):", out)
+m = re.search(r"S1 vncfb: (?:\[[^]]*\] )?blit thread on core (\d+):", out)
 check(m is not None, "session did not log its choice", out)
 if m:
     check(re.search(r"S1 .*blit thread runs on core %s, as pinned"

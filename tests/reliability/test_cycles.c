@@ -23,33 +23,7 @@
 #include "pixfmt.h"
 #include "vnc.h"
 
-struct ctx {
-	uint8_t *fb;
-	size_t size;
-	int done;
-};
-
-static uint8_t *ev_resize(void *p, uint32_t w, uint32_t h)
-{
-	struct ctx *c = p;
-	size_t n = (size_t)w * h * 4;
-
-	if (n != c->size) {
-		free(c->fb);
-		c->fb = calloc(1, n ? n : 1);
-		c->size = n;
-	}
-	return c->fb;
-}
-
-static void ev_damage(void *p, const struct rect *r)
-{
-}
-
-static void ev_done(void *p)
-{
-	((struct ctx *)p)->done++;
-}
+#include "cycle_sink.h"
 
 static int count_fds(void)
 {
@@ -64,13 +38,6 @@ static int count_fds(void)
 			n++;
 	closedir(d);
 	return n - 1;	/* the DIR's own fd */
-}
-
-static size_t heap_in_use(void)
-{
-	struct mallinfo2 mi = mallinfo2();
-
-	return mi.uordblks + mi.hblkhd;
 }
 
 struct server {
@@ -113,8 +80,6 @@ static void *serve(void *arg)
 
 static int start_server(struct server *sv, const char *path, int *port)
 {
-	struct sockaddr_in sa;
-	socklen_t sl = sizeof(sa);
 	FILE *f = fopen(path, "rb");
 	uint8_t *buf;
 	long n;
@@ -137,27 +102,12 @@ static int start_server(struct server *sv, const char *path, int *port)
 	sv->buf = buf;
 	sv->data = buf + 1;
 	sv->size = (size_t)n - 1;
-	sv->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(sv->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(sv->lfd, 4) < 0 ||
-	    getsockname(sv->lfd, (struct sockaddr *)&sa, &sl) < 0 ||
-	    pthread_create(&sv->thread, NULL, serve, sv) != 0) {
-		perror("server");
-		return -1;
-	}
-	*port = ntohs(sa.sin_port);
-	return 0;
+	return serve_loopback(&sv->lfd, &sv->thread, serve, sv, port);
 }
 
 static int cycle(const struct vnc_config *cfg, struct ctx *c)
 {
-	const struct vnc_events ev = { .ctx = c,
-				       .resize = ev_resize,
-				       .damage = ev_damage,
-				       .update_done = ev_done };
+	const struct vnc_events ev = sink_events(c);
 	enum vnc_error err;
 	struct vnc_client *vc = vnc_connect(cfg, &ev, &err);
 	int tries;

@@ -8,6 +8,7 @@ goes, and the new screen appears. Loopback only, ports picked by the
 kernel.
 """
 import os
+import shutil
 import signal
 import socket
 import struct
@@ -51,8 +52,11 @@ class Server:
 
 class Client:
     def __init__(self, port, shot, extra=(), env=None):
+        """port None: the server comes from a config file in extra."""
         args = [VNCFB, "-o", f"mem:{W}x{H}", "--screenshot", shot,
-                "--timeout", "2", *extra, f"127.0.0.1::{port}"]
+                "--timeout", "2", *extra]
+        if port is not None:
+            args.append(f"127.0.0.1::{port}")
         self.shot = shot
         self.lines = []
         self.cond = threading.Condition()
@@ -300,11 +304,161 @@ def test_auth_not_retried(tmp):
         srv.kill()
 
 
+def refused_port():
+    """A loopback port that refuses connections now (bound, not listening)
+    and is free for a server later."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    return s, port
+
+
+def test_first_connect(tmp):
+    """A kiosk that boots before its server: without reconnect always the
+    first failure ends vncfb (status 1, one line); with it, from the
+    command line or a config file, vncfb waits with the status line up and
+    shows the server once it is there."""
+    sock, port = refused_port()
+    try:
+        r = subprocess.run([VNCFB, "-o", f"mem:{W}x{H}",
+                            f"127.0.0.1::{port}"], capture_output=True,
+                           text=True, timeout=30)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 1 and len(lines) == 1 and
+              "refused" in lines[0],
+              f"first failure without always: exit {r.returncode}, "
+              f"{lines}")
+    finally:
+        sock.close()
+    conf = os.path.join(tmp, "kiosk.conf")
+    for how in ("option", "config"):
+        sock, port = refused_port()
+        if how == "option":
+            extra, cport = ["--reconnect", "always"], port
+        else:
+            with open(conf, "w") as f:
+                f.write(f"server = 127.0.0.1::{port}\nreconnect = always\n")
+            extra, cport = ["--config", conf], None
+        cl = Client(cport, os.path.join(tmp, f"first-{how}.ppm"), extra)
+        srv = None
+        try:
+            check(cl.wait_for("reconnecting to", timeout=10) is not None,
+                  f"{how}: refused first connection not retried:\n" +
+                  cl.log())
+            check(cl.count("refused") >= 1,
+                  f"{how}: the reason is not said:\n" + cl.log())
+            time.sleep(0.3)
+            check(cl.p.poll() is None, f"{how}: vncfb exited while waiting")
+            pic = cl.screenshot()
+            check(near(pic(0, H - 1), BAR_BG),
+                  f"{how}: no status line while waiting: {pic(0, H - 1)}")
+            sock.close()
+            srv = restart_on(port, colour="00ff00")
+            check(cl.wait_for("connected to", timeout=10) is not None,
+                  f"{how}: not connected once the server is up:\n" +
+                  cl.log())
+            time.sleep(0.5)
+            pic = cl.screenshot()
+            check(near(pic(W // 2, H // 2), (0, 255, 0)) and
+                  near(pic(0, H - 1), (0, 255, 0)),
+                  f"{how}: server's picture not shown: "
+                  f"{pic(W // 2, H // 2)} {pic(0, H - 1)}")
+        finally:
+            rc = cl.stop()
+            sock.close()
+            if srv:
+                srv.kill()
+        check(rc == 0, f"{how}: exit status {rc} on SIGTERM")
+
+
+def read_png(path):
+    """(width, height, pixel(x, y)) of an 8-bit RGB PNG without filters
+    other than none, as vncfb writes it; checks every chunk's CRC."""
+    import zlib
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG signature")
+    pos, idat, w = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        crc, = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])
+        if zlib.crc32(kind + body) != crc:
+            raise ValueError(f"bad CRC in {kind}")
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            if (depth, ctype) != (8, 2):
+                raise ValueError(f"depth {depth} colour type {ctype}")
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = 1 + 3 * w
+    if len(raw) != stride * h or any(raw[y * stride] for y in range(h)):
+        raise ValueError("rows are not filter 0 or the size is wrong")
+    return w, h, lambda x, y: tuple(raw[y * stride + 1 + 3 * x:
+                                        y * stride + 4 + 3 * x])
+
+
+def test_screenshots(tmp):
+    """--screenshot FILE.png writes a PNG (read here and by netpbm's
+    pngtopnm when it is there); SIGUSR1 without --screenshot is warned; a
+    screenshot that cannot be written at exit makes the status 1."""
+    srv = Server(colour="00ffff")
+    try:
+        png = os.path.join(tmp, "shot.png")
+        r = subprocess.run([VNCFB, "-o", f"mem:{W}x{H}", "--screenshot", png,
+                            "--exit-after", "1.5", f"127.0.0.1::{srv.port}"],
+                           capture_output=True, text=True, timeout=30)
+        check(r.returncode == 0, f"PNG screenshot: exit {r.returncode}: "
+              f"{r.stderr}")
+        try:
+            w, h, pix = read_png(png)
+            check((w, h) == (W, H) and near(pix(W // 2, H // 2),
+                                            (0, 255, 255)),
+                  f"PNG screenshot: {w}x{h}, centre {pix(W // 2, H // 2)}")
+        except (OSError, ValueError) as e:
+            check(False, f"PNG screenshot unreadable: {e}")
+        if shutil.which("pngtopnm"):
+            p = subprocess.run(["pngtopnm", png], capture_output=True)
+            check(p.returncode == 0 and p.stdout.startswith(b"P6"),
+                  f"pngtopnm refuses vncfb's PNG: {p.stderr!r}")
+
+        # SIGUSR1 with nothing to write: one warning, and it goes on.
+        cl = subprocess.Popen([VNCFB, "-o", f"mem:{W}x{H}", "--exit-after",
+                               "3", f"127.0.0.1::{srv.port}"],
+                              stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        cl.send_signal(signal.SIGUSR1)
+        _, err = cl.communicate(timeout=20)
+        check(cl.returncode == 0 and "SIGUSR1" in err and
+              "--screenshot" in err,
+              f"SIGUSR1 without --screenshot: exit {cl.returncode}: {err}")
+
+        # The directory goes away while vncfb runs: status 1 at exit.
+        gone = os.path.join(tmp, "gone")
+        os.mkdir(gone)
+        cl = subprocess.Popen([VNCFB, "-o", f"mem:{W}x{H}", "--screenshot",
+                               os.path.join(gone, "x.ppm"), "--exit-after",
+                               "2", f"127.0.0.1::{srv.port}"],
+                              stderr=subprocess.PIPE, text=True)
+        time.sleep(0.7)
+        os.rmdir(gone)
+        _, err = cl.communicate(timeout=20)
+        check(cl.returncode == 1 and "cannot write screenshot" in err,
+              f"screenshot lost at exit: exit {cl.returncode}: {err}")
+    finally:
+        srv.kill()
+
+
 def main():
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         for t in (test_kill_restart_stall, test_killed_mid_update,
-                  test_no_reconnect, test_auth_not_retried):
+                  test_no_reconnect, test_auth_not_retried,
+                  test_first_connect, test_screenshots):
             n = len(failures)
             t(tmp)
             print(f"{t.__name__}: {'ok' if len(failures) == n else 'FAIL'}")

@@ -66,7 +66,7 @@ def main():
         r = subprocess.run([VNCFB, "-o", "mem:64x48", "--user",
                             "no-such-user-vncfb", f"127.0.0.1::{port}"],
                            capture_output=True, text=True, timeout=20)
-        if r.returncode != 1 or "no user 'no-such-user-vncfb'" not in \
+        if r.returncode != 2 or "no user 'no-such-user-vncfb'" not in \
                 r.stderr or r.stderr.strip().count("\n") > 1:
             print(f"FAIL: unknown user: exit {r.returncode}: {r.stderr}",
                   file=sys.stderr)

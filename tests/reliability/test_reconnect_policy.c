@@ -1,5 +1,7 @@
-/* Reconnect policy: the backoff sequence and which errors are retried. */
+/* Reconnect policy: the backoff sequence, which errors are retried, the
+ * first connection under reconnect always, the status line text. */
 #include <stdio.h>
+#include <string.h>
 
 #include "reconnect.h"
 #include "../check.h"
@@ -32,7 +34,50 @@ int main(void)
 	CHECK(reconnect_retryable(VNC_ERR_RESOLVE, false),
 	      "resolve failure not retried");
 
-	reconnect_init(&r, true);
+	/* The first connection: retried only under reconnect always; once
+	 * connected, as any other. */
+	reconnect_init(&r, RECONNECT_LOST);
+	CHECK(!reconnect_again(&r, VNC_ERR_CONNECT, false),
+	      "first connection retried without always");
+	reconnect_init(&r, RECONNECT_ALWAYS);
+	CHECK(reconnect_again(&r, VNC_ERR_CONNECT, false),
+	      "always: refused first connection not retried");
+	CHECK(reconnect_again(&r, VNC_ERR_RESOLVE, false),
+	      "always: unresolved first connection not retried");
+	CHECK(!reconnect_again(&r, VNC_ERR_AUTH, false),
+	      "always: auth failure retried");
+	CHECK(!reconnect_again(&r, VNC_ERR_PROTOCOL, false),
+	      "always: handshake refusal retried");
+	reconnect_init(&r, RECONNECT_LOST);
+	reconnect_done(&r);
+	CHECK(reconnect_again(&r, VNC_ERR_CONNECT, false),
+	      "a failed reconnect attempt not retried");
+	CHECK(reconnect_again(&r, VNC_ERR_CLOSED, true), "lost not retried");
+	reconnect_init(&r, RECONNECT_NO);
+	reconnect_done(&r);
+	CHECK(!reconnect_again(&r, VNC_ERR_CLOSED, true),
+	      "--no-reconnect retried");
+
+	/* The status line: why, then the countdown, which always fits. */
+	{
+		char buf[128], small[40];
+		const char *why = "cannot connect to 192.0.2.1:5901: "
+				  "Connection refused";
+
+		reconnect_status(buf, sizeof(buf), "h:1", "", 4);
+		CHECK(!strcmp(buf, "reconnecting to h:1 in 4 s"), "'%s'", buf);
+		reconnect_status(buf, sizeof(buf), "h:1", why, 16);
+		CHECK(!strcmp(buf, "cannot connect to 192.0.2.1:5901: "
+				   "Connection refused - reconnecting in 16 s"),
+		      "'%s'", buf);
+		reconnect_status(small, sizeof(small), "h:1", why, 30);
+		CHECK(strlen(small) == sizeof(small) - 1 &&
+			      strstr(small, "... - reconnecting in 30 s") &&
+			      !strncmp(small, "cannot", 6),
+		      "shortened '%s'", small);
+	}
+
+	reconnect_init(&r, RECONNECT_LOST);
 	d = reconnect_schedule(&r, 1000);
 	CHECK(d == 1 && r.next_ns == 1000 + 1000000000ull,
 	      "first schedule %u at %llu", d, (unsigned long long)r.next_ns);

@@ -3,7 +3,10 @@
 made here by a throw-away CA: verified X509 connects; a certificate from
 another CA, a wrong host name, and anonymous TLS are refused with one line
 and exit 1 (never retried); --insecure accepts anonymous TLS with a
-warning; --ca refuses a server without TLS.
+warning; --ca refuses a server without TLS. A self-signed X509 server:
+refused by default, verified with --ca naming its certificate, accepted
+with --insecure and a one-line warning naming what the check found and
+the certificate's SHA-256 fingerprint, verified (no warning) with both.
 """
 import os
 import shutil
@@ -13,6 +16,10 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from certs import make_certs  # noqa: E402
+
 VNCFB = os.environ["VNCFB"]
 failures = []
 
@@ -21,30 +28,6 @@ def check(cond, msg):
     if not cond:
         failures.append(msg)
         print("FAIL:", msg, file=sys.stderr)
-
-
-def sh(*args, cwd):
-    subprocess.run(args, cwd=cwd, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-
-
-def make_certs(d):
-    def req(name, subj):
-        sh("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout",
-           f"{name}.key", "-out", f"{name}.csr", "-subj", subj, cwd=d)
-
-    for ca in ("ca", "other"):
-        sh("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
-           "-keyout", f"{ca}.key", "-out", f"{ca}.crt", "-days", "2",
-           "-subj", f"/CN=vncfb test {ca}", cwd=d)
-    for name, san in (("srv", "IP:127.0.0.1,DNS:localhost"),
-                      ("wrong", "DNS:wrong.example")):
-        req(name, "/CN=" + name)
-        with open(os.path.join(d, name + ".ext"), "w") as f:
-            f.write(f"subjectAltName={san}\n")
-        sh("openssl", "x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt",
-           "-CAkey", "ca.key", "-CAcreateserial", "-out", f"{name}.crt",
-           "-days", "2", "-extfile", f"{name}.ext", cwd=d)
 
 
 def free_port():
@@ -123,6 +106,38 @@ def main():
             rc, err = run(d, x.port, "--ca", "ca.crt")
             check(rc == 1 and "does not match" in err,
                   f"wrong host name: exit {rc}: {err}")
+        finally:
+            x.stop()
+
+        x = Xvnc(d, "X509None", cert="self")
+        try:
+            out = subprocess.run(
+                ["openssl", "x509", "-in", "self.crt", "-noout",
+                 "-fingerprint", "-sha256"], cwd=d, capture_output=True,
+                text=True, check=True).stdout
+            fp = out.strip().split("=")[1].replace(":", "").lower()
+            peer = f"127.0.0.1:{x.port}"
+            rc, err = run(d, x.port)
+            check(rc == 1 and err == f"vncfb: TLS with {peer} failed: The "
+                  "certificate is not trusted (--ca FILE names the CA that "
+                  "signed the server's certificate)",
+                  f"self-signed, no options: exit {rc}: {err}")
+            rc, err = run(d, x.port, "--ca", "self.crt")
+            check(rc == 0 and err == "",
+                  f"self-signed with --ca: exit {rc}: {err}")
+            warning = (f"vncfb: warning: {peer}: TLS certificate accepted "
+                       "without verification (--insecure): The certificate "
+                       "is NOT trusted. The certificate issuer is unknown; "
+                       f"SHA-256 {fp}")
+            rc, err = run(d, x.port, "--insecure")
+            check(rc == 0 and err == warning,
+                  f"self-signed with --insecure: exit {rc}: {err}")
+            rc, err = run(d, x.port, "--ca", "self.crt", "--insecure")
+            check(rc == 0 and err == "",
+                  f"self-signed with --ca and --insecure: exit {rc}: {err}")
+            rc, err = run(d, x.port, "--ca", "other.crt", "--insecure")
+            check(rc == 0 and err == warning,
+                  f"another CA with --insecure: exit {rc}: {err}")
         finally:
             x.stop()
 

@@ -22,6 +22,7 @@
 #include "output.h"
 #include "platform.h"
 #include "scale.h"
+#include "view.h"
 #include "shadow.h"
 
 struct rig {

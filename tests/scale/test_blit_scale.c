@@ -14,7 +14,7 @@
 #include "damage.h"
 #include "output.h"
 #include "ref_box.h"
-#include "scale.h"
+#include "view.h"
 #include "shadow.h"
 #include "../check.h"
 

@@ -13,6 +13,7 @@
 
 #include "ref_box.h"
 #include "scale.h"
+#include "view.h"
 #include "../check.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -99,7 +100,7 @@ static double chan_max(const struct pixfmt *f, int c)
 struct size_case {
 	uint32_t rw, rh, dw, dh;
 	/* The path kernels with all three must take: 0 any, 1 exact, 2
-	 * wide (see struct scale_exact). */
+	 * wide (see enum scaler_path). */
 	int exact;
 };
 
@@ -135,7 +136,7 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 			 int pattern, int *path)
 {
 	struct pixfmt f;
-	struct scaler s;
+	struct scaler *s;
 	struct guarded g;
 	unsigned bpp;
 	size_t stride, n, i;
@@ -160,12 +161,27 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 	out = calloc(n, bpp);
 	part = calloc(sc->dw, bpp);
 	ref = calloc(n * 3, sizeof(double));
-	err = scaler_init(&s, &f, sc->rw, sc->rh, sc->dw, sc->dh);
-	CHECK(err == 0, "scaler_init %d", err);
+	err = scaler_create(&s, &f, sc->rw, sc->rh, sc->dw, sc->dh);
+	CHECK(err == 0, "scaler_create %d", err);
 	if (err)
 		exit(1);
+	CHECK(!strcmp(scaler_kernels(s), scale_simd_name()),
+	      "scaler draws with %s, not the %s set", scaler_kernels(s),
+	      scale_simd_name());
 	/* The 3:2 and 2:1 paths compute the exact path's integers. */
-	*path = s.p32 || s.p21 ? 1 : s.exact ? (s.e.wide ? 2 : 1) : 0;
+	switch (scaler_path(s)) {
+	case SCALER_PAIR32:
+	case SCALER_PAIR21:
+	case SCALER_EXACT:
+		*path = 1;
+		break;
+	case SCALER_WIDE:
+		*path = 2;
+		break;
+	default:
+		*path = 0;
+		break;
+	}
 	/* c and avx2 have the exact and wide paths; the test must reach
 	 * them. */
 	if (sc->exact && strcmp(scale_simd_name(), "sse2") &&
@@ -177,18 +193,20 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 	/* Both axes 2:1 with byte channels: the 2:1 path. */
 	if (bpp == 4 &&
 	    sc->rw == 2 * sc->dw && sc->rh == 2 * sc->dh)
-		CHECK(s.p21, "%s %s %ux%u->%ux%u: 2:1 path not taken",
+		CHECK(scaler_path(s) == SCALER_PAIR21,
+		      "%s %s %ux%u->%ux%u: 2:1 path not taken",
 		      scale_simd_name(), fmtname, sc->rw, sc->rh, sc->dw,
 		      sc->dh);
 	/* Both axes 3:2 with byte channels: the two-row 3:2 path. */
 	if (bpp == 4 &&
 	    sc->rw * 2 == sc->dw * 3 && sc->rh * 2 == sc->dh * 3)
-		CHECK(s.p32, "%s %s %ux%u->%ux%u: 3:2 path not taken",
+		CHECK(scaler_path(s) == SCALER_PAIR32,
+		      "%s %s %ux%u->%ux%u: 3:2 path not taken",
 		      scale_simd_name(), fmtname, sc->rw, sc->rh, sc->dw,
 		      sc->dh);
 	for (y = 0; y < sc->dh; y++) {
 		uint8_t *o = out + (size_t)y * sc->dw * bpp;
-		const uint8_t *r = scaler_row(&s, src, stride, y, 0, sc->dw, o);
+		const uint8_t *r = scaler_row(s, src, stride, y, 0, sc->dw, o);
 
 		if (r != o)
 			memcpy(o, r, (size_t)sc->dw * bpp);
@@ -232,7 +250,7 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 			 x1 = x0 + 1 + rnd() % (sc->dw - x0);
 
 		y = rnd() % sc->dh;
-		CHECK(!memcmp(scaler_row(&s, src, stride, y, x0, x1, part),
+		CHECK(!memcmp(scaler_row(s, src, stride, y, x0, x1, part),
 			      out + ((size_t)y * sc->dw + x0) * bpp,
 			      (size_t)(x1 - x0) * bpp),
 		      "%s %s partial row %u [%u,%u) differs", scale_simd_name(),
@@ -246,9 +264,9 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 			 y0 = rnd() % sc->dh,
 			 y1 = y0 + 1 + rnd() % (sc->dh - y0);
 
-		scaler_start(&s);
+		scaler_start(s);
 		for (y = y0; y < y1; y++)
-			if (memcmp(scaler_row(&s, src, stride, y, x0, x1, part),
+			if (memcmp(scaler_row(s, src, stride, y, x0, x1, part),
 				   out + ((size_t)y * sc->dw + x0) * bpp,
 				   (size_t)(x1 - x0) * bpp)) {
 				CHECK(0,
@@ -260,7 +278,7 @@ static uint8_t *run_case(const char *fmtname, const struct size_case *sc,
 			}
 	}
 done:
-	scaler_finish(&s);
+	scaler_destroy(s);
 	guarded_free(&g);
 	free(part);
 	free(ref);
@@ -569,7 +587,7 @@ static void test_direct(void)
 			bool half = rw == 2 * dw;
 			size_t stride = (size_t)rw * 4, n;
 			struct pixfmt f;
-			struct scaler s;
+			struct scaler *s;
 			uint8_t *src, *ref, *buf;
 
 			pixfmt_from_name("xrgb8888", &f);
@@ -580,13 +598,17 @@ static void test_direct(void)
 			buf = aligned_alloc(64, n);
 			for (i = 0; i < (int)(stride * rh); i++)
 				src[i] = (uint8_t)rnd();
-			CHECK(scaler_init(&s, &f, rw, rh, dw, dh) == 0,
-			      "scaler_init");
-			CHECK(half ? s.p21 : s.p32, "%s %ux%u: no %s path",
+			CHECK(scaler_create(&s, &f, rw, rh, dw, dh) == 0,
+			      "scaler_create");
+			if (!s)
+				exit(1);
+			CHECK(scaler_path(s) ==
+				  (half ? SCALER_PAIR21 : SCALER_PAIR32),
+			      "%s %ux%u: no %s path",
 			      simds[si], rw, rh, half ? "2:1" : "3:2");
 			for (y = 0; y < dh; y++)
 				memcpy(ref + (size_t)y * dw * 4,
-				       scaler_row(&s, src, stride, y, 0, dw,
+				       scaler_row(s, src, stride, y, 0, dw,
 						  ref + (size_t)y * dw * 4),
 				       (size_t)dw * 4);
 			for (i = 0; i < 300; i++) {
@@ -607,7 +629,7 @@ static void test_direct(void)
 				       : y % 2 || y + 1 >= dh ? 0
 							      : 2;
 				memset(buf, 0xa5, n);
-				got = scaler_direct(&s, src, stride, y, x0, x1,
+				got = scaler_direct(s, src, stride, y, x0, x1,
 						    r0, gap, 2);
 				CHECK(got == want,
 				      "%s %ux%u: scaler_direct drew %u rows "
@@ -641,7 +663,7 @@ static void test_direct(void)
 					break;
 				}
 			}
-			scaler_finish(&s);
+			scaler_destroy(s);
 			free(src);
 			free(ref);
 			free(buf);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "../check.h"
 #include "clock.h"
 #include "damage.h"
 

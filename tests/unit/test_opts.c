@@ -1,11 +1,16 @@
 /* Unit test: server address parsing (HOST[:DISPLAY], HOST::PORT,
- * [IPV6]:DISPLAY, [IPV6]::PORT) and the vncviewer option spellings. */
+ * [IPV6]:DISPLAY, [IPV6]::PORT, vncviewer's display rules), the option
+ * spellings, TigerVNC's parameters, the reconnect values, options of
+ * another command, ~ in file names. */
 #include "config.h"
 
+#include <errno.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "check.h"
+#include "../check.h"
 #include "opts.h"
 
 static int target_is(const char *s, const char *host, int port)
@@ -45,7 +50,17 @@ static void test_targets(void)
 	CHECK(target_is("host::5999", "host", 5999));
 	CHECK(target_is("host::1", "host", 1));
 	CHECK(target_is("host::65535", "host", 65535));
-	CHECK(target_is("host:59635", "host", 65535));
+	/* vncviewer: a display of 100 or more is the port itself. */
+	CHECK(target_is("host:99", "host", 5999));
+	CHECK(target_is("host:100", "host", 100));
+	CHECK(target_is("localhost:5905", "localhost", 5905));
+	CHECK(target_is("host:65535", "host", 65535));
+	CHECK(target_is("[::1]:5901", "::1", 5901));
+	/* No host: this machine. */
+	CHECK(target_is(":5", "localhost", 5905));
+	CHECK(target_is(":0", "localhost", 5900));
+	CHECK(target_is("::5901", "localhost", 5901));
+	CHECK(target_is("::1", "localhost", 1));
 	CHECK(target_is("127.0.0.1:7", "127.0.0.1", 5907));
 	CHECK(target_is("vnc.example.org::443", "vnc.example.org", 443));
 	CHECK(target_is("[::1]", "::1", 5900));
@@ -56,14 +71,15 @@ static void test_targets(void)
 
 	CHECK(target_bad(""));
 	CHECK(target_bad(NULL));
-	CHECK(target_bad(":1"));
-	CHECK(target_bad("::5900"));
+	CHECK(target_bad(":"));
+	CHECK(target_bad("::"));
+	CHECK(target_bad(":x"));
 	CHECK(target_bad("host:"));
 	CHECK(target_bad("host::"));
 	CHECK(target_bad("host:abc"));
 	CHECK(target_bad("host:1x"));
 	CHECK(target_bad("host:-1"));
-	CHECK(target_bad("host:59636"));
+	CHECK(target_bad("host:65536"));
 	CHECK(target_bad("host::0"));
 	CHECK(target_bad("host::65536"));
 	CHECK(target_bad("host::99999999999999999999"));
@@ -73,8 +89,9 @@ static void test_targets(void)
 	CHECK(target_bad("[::1]x"));
 	CHECK(target_bad("[::1]:"));
 	CHECK(target_bad("[::1]:abc"));
-	/* A bare IPv6 address is ambiguous: brackets are required. */
-	CHECK(target_bad("::1"));
+	/* A bare IPv6 address is ambiguous: brackets are required ("::1" is
+	 * vncviewer's localhost port 1, above) ... */
+	CHECK(target_bad("::1:2"));
 	/* ... while "name::port" is HOST::PORT, even when the name looks
 	 * like the start of an address. */
 	CHECK(target_is("fe80::1", "fe80", 1));
@@ -98,11 +115,22 @@ static void test_spellings(void)
 			       "-viewonly", "-encodings", "tight raw",
 			       "-quality",  "3",	  "-compresslevel",
 			       "6",	    "h:3",	  NULL};
-	const char **argvs[] = {modern, habit};
+	/* TigerVNC's names, any case, both value forms, one or two dashes. */
+	const char *tiger[] = {"vncfb",
+			       "-PasswordFile=/p",
+			       "--VIEWONLY",
+			       "--encodings=tight raw",
+			       "-QualityLevel",
+			       "3",
+			       "-compresslevel=6",
+			       "h:3",
+			       NULL};
+	const char **argvs[] = {modern, habit, tiger};
+	const int argcs[] = {11, 11, 8};
 	size_t i;
 
-	for (i = 0; i < 2; i++) {
-		CHECK_EQ(parse(&o, 11, argvs[i]), 0);
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(parse(&o, argcs[i], argvs[i]), 0);
 		CHECK(o.passwd_file && strcmp(o.passwd_file, "/p") == 0);
 		CHECK(o.view_only);
 		CHECK(o.encodings && strcmp(o.encodings, "tight raw") == 0);
@@ -200,10 +228,245 @@ static void test_bench_files(void)
 	stderr = saved;
 }
 
+static int parses(int argc, const char **argv)
+{
+	struct options o;
+	int ret = parse(&o, argc, argv);
+
+	opts_free(&o);
+	return ret;
+}
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
+
+static void test_tiger(void)
+{
+	struct options o;
+
+	{
+		/* Bools alone are yes, =0 no; a bool takes no next argument. */
+		const char *argv[] = {"vncfb", "-ViewOnly=0", "-Shared",
+				      "-FullColor", "h", NULL};
+
+		CHECK_EQ(parse(&o, N(argv), argv), 0);
+		CHECK(!o.view_only);
+		CHECK(o.target && !strcmp(o.target, "h"));
+		opts_free(&o);
+	}
+	{
+		/* Ignored ones take their value along, and go on. */
+		const char *argv[] = {"vncfb",	  "-geometry", "800x600",
+				      "-FullScreen", "-DesktopSize=1x1",
+				      "h:1",	  NULL};
+
+		CHECK_EQ(parse(&o, N(argv), argv), 0);
+		CHECK(o.target && !strcmp(o.target, "h:1"));
+		CHECK_EQ(o.port, 5901);
+		opts_free(&o);
+	}
+	{
+		/* NoJPEG wins, before or after QualityLevel. */
+		const char *a1[] = {"vncfb", "-NoJPEG", "-QualityLevel", "7",
+				    "h", NULL};
+		const char *a2[] = {"vncfb", "-QualityLevel=7", "-nojpeg", "h",
+				    NULL};
+
+		CHECK_EQ(parse(&o, N(a1), a1), 0);
+		CHECK_EQ(o.quality, -1);
+		opts_free(&o);
+		CHECK_EQ(parse(&o, N(a2), a2), 0);
+		CHECK_EQ(o.quality, -1);
+		CHECK(opts_from_cli(&o, "quality"));
+		opts_free(&o);
+	}
+	{
+		const char *argv[] = {"vncfb", "-PreferredEncoding", "ZRLE",
+				      "-X509CA", "/ca.pem", "h", NULL};
+
+		CHECK_EQ(parse(&o, N(argv), argv), 0);
+		CHECK(o.encodings && !strncmp(o.encodings, "zrle ", 5) &&
+			      !strstr(o.encodings + 4, "zrle") &&
+			      strstr(o.encodings, "tight"),
+		      "encodings '%s'", o.encodings ? o.encodings : "");
+		CHECK(o.ca_file && !strcmp(o.ca_file, "/ca.pem"));
+		opts_free(&o);
+	}
+	{
+		const char *via[] = {"vncfb", "-via", "gw", "h", NULL};
+		const char *sec[] = {"vncfb", "-SecurityTypes=None", "h", NULL};
+		const char *h264[] = {"vncfb", "-PreferredEncoding=H.264", "h",
+				      NULL};
+		const char *bad[] = {"vncfb", "-ViewOnly=maybe", "h", NULL};
+		const char *miss[] = {"vncfb", "h", "-QualityLevel", NULL};
+
+		CHECK(parses(N(via), via) < 0);
+		CHECK(parses(N(sec), sec) < 0);
+		CHECK(parses(N(h264), h264) < 0);
+		CHECK(parses(N(bad), bad) < 0);
+		CHECK(parses(N(miss), miss) < 0);
+	}
+	{
+		/* ReconnectOnError=0 is --no-reconnect. */
+		const char *argv[] = {"vncfb", "-ReconnectOnError=0", "h", NULL};
+
+		CHECK_EQ(parse(&o, N(argv), argv), 0);
+		CHECK_EQ(o.reconnect, RECONNECT_NO);
+		opts_free(&o);
+	}
+}
+
+static void test_reconnect(void)
+{
+	struct options o;
+	static const struct {
+		const char *argv[4];
+		int want;	/* enum reconnect_mode, -1: a usage error */
+	} cases[] = {
+		{{"vncfb", "h", NULL}, RECONNECT_LOST},
+		{{"vncfb", "--no-reconnect", "h"}, RECONNECT_NO},
+		{{"vncfb", "--no-reconnect=yes", "h"}, RECONNECT_NO},
+		{{"vncfb", "--no-reconnect=no", "h"}, RECONNECT_LOST},
+		{{"vncfb", "--no-reconnect=always", "h"}, -1},
+		{{"vncfb", "--reconnect", "h"}, RECONNECT_LOST},
+		{{"vncfb", "--reconnect", "always", "h"}, RECONNECT_ALWAYS},
+		{{"vncfb", "--reconnect=always", "h"}, RECONNECT_ALWAYS},
+		{{"vncfb", "--reconnect=no", "h"}, RECONNECT_NO},
+		{{"vncfb", "--reconnect=sometimes", "h"}, -1},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int argc = 0, ret;
+
+		while (argc < 4 && cases[i].argv[argc])
+			argc++;
+		ret = parse(&o, argc, (const char **)cases[i].argv);
+		if (cases[i].want < 0)
+			CHECK(ret < 0, "case %zu accepted", i);
+		else
+			CHECK(ret == 0 && (int)o.reconnect == cases[i].want,
+			      "case %zu: ret %d, reconnect %d, want %d", i, ret,
+			      (int)o.reconnect, cases[i].want);
+		opts_free(&o);
+	}
+}
+
+static void test_modes(void)
+{
+	struct options o;
+	const char *p1[] = {"vncfb", "probe", "--encodings", "raw", NULL};
+	const char *p2[] = {"vncfb", "probe", "--scale", "fit", NULL};
+	const char *p3[] = {"vncfb", "probe", "h", NULL};
+	const char *v1[] = {"vncfb", "--workload", "idle", "h", NULL};
+	const char *v2[] = {"vncfb", "--csv", "x.csv", "h", NULL};
+	const char *d1[] = {"vncfb", "--demo", "--passwd", "/p", NULL};
+	const char *ok1[] = {"vncfb", "probe", "-o", "mem", "--cpu", "0",
+			     "--samples", "3", NULL};
+	const char *ok2[] = {"vncfb", "bench", "--encodings", "raw",
+			     "--workload", "idle", NULL};
+
+	CHECK(parses(N(p1), p1) < 0);
+	CHECK(parses(N(p2), p2) < 0);
+	CHECK(parses(N(p3), p3) < 0);
+	CHECK(parses(N(v1), v1) < 0);
+	CHECK(parses(N(v2), v2) < 0);
+	CHECK(parses(N(d1), d1) < 0);
+	CHECK_EQ(parses(N(ok1), ok1), 0);
+	CHECK_EQ(parses(N(ok2), ok2), 0);
+	{
+		/* probe --json: to standard output, or to a file either way. */
+		const char *j1[] = {"vncfb", "probe", "--json", NULL};
+		const char *j2[] = {"vncfb", "probe", "--json=x.json", NULL};
+		const char *j3[] = {"vncfb", "probe", "--json", "y.json", NULL};
+
+		CHECK_EQ(parse(&o, N(j1), j1), 0);
+		CHECK(o.json && !o.json_file);
+		opts_free(&o);
+		CHECK_EQ(parse(&o, N(j2), j2), 0);
+		CHECK(o.json_file && !strcmp(o.json_file, "x.json"));
+		opts_free(&o);
+		CHECK_EQ(parse(&o, N(j3), j3), 0);
+		CHECK(o.json_file && !strcmp(o.json_file, "y.json"));
+		opts_free(&o);
+	}
+}
+
+/* The server key, from a config file's side: the command line wins, and
+ * only a session takes it. */
+static void test_server_key(void)
+{
+	struct options o;
+	const char *why = NULL;
+	const char *view[] = {"vncfb", "--check-config", NULL};
+	const char *cli[] = {"vncfb", "other:2", NULL};
+	const char *demo[] = {"vncfb", "--demo", NULL};
+
+	CHECK_EQ(parse(&o, N(view), view), 0);
+	CHECK_EQ(opts_set(&o, "server", "kiosk:5905", false, &why), 0);
+	CHECK(o.host && !strcmp(o.host, "kiosk") && o.port == 5905);
+	CHECK_EQ(opts_set(&o, "server", "a:b", false, &why), -EINVAL);
+	CHECK(why && strstr(why, "HOST[:DISPLAY]"));
+	CHECK_EQ(opts_finish(&o), 0);
+	opts_free(&o);
+
+	CHECK_EQ(parse(&o, N(cli), cli), 0);
+	CHECK_EQ(opts_set(&o, "server", "kiosk:1", false, &why), 0);
+	CHECK(o.host && !strcmp(o.host, "other") && o.port == 5902);
+	opts_free(&o);
+
+	CHECK_EQ(parse(&o, N(demo), demo), 0);
+	CHECK_EQ(opts_set(&o, "server", "kiosk:1", false, &why), 0);
+	CHECK_EQ(opts_finish(&o), 0);
+	CHECK(!o.host && !o.target, "--demo took the config's server");
+	opts_free(&o);
+
+	/* A session with no server anywhere is a usage error. */
+	opts_defaults(&o);
+	CHECK(opts_finish(&o) < 0);
+	opts_free(&o);
+}
+
+static void test_home(void)
+{
+	struct options o;
+	const char *why = NULL;
+	struct passwd *root = getpwuid(0);
+	char want[512];
+
+	setenv("HOME", "/home/kiosk", 1);
+	opts_defaults(&o);
+	CHECK_EQ(opts_set(&o, "passwd", "~/.vnc/passwd", true, &why), 0);
+	CHECK(o.passwd_file && !strcmp(o.passwd_file, "/home/kiosk/.vnc/passwd"),
+	      "~/ gave '%s'", o.passwd_file ? o.passwd_file : "");
+	CHECK_EQ(opts_set(&o, "screenshot", "~/shot.png", true, &why), 0);
+	CHECK(o.screenshot && !strcmp(o.screenshot, "/home/kiosk/shot.png"));
+	if (root) {
+		snprintf(want, sizeof(want), "%s/x", root->pw_dir);
+		CHECK_EQ(opts_set(&o, "ca", "~root/x", true, &why), 0);
+		CHECK(o.ca_file && !strcmp(o.ca_file, want));
+	}
+	CHECK_EQ(opts_set(&o, "passwd", "~no-such-user-vncfb/p", true, &why),
+		 -EINVAL);
+	CHECK(why && strstr(why, "no such user"));
+	/* A ~ inside the name is a name. */
+	CHECK_EQ(opts_set(&o, "passwd", "/a/~b", true, &why), 0);
+	CHECK(!strcmp(o.passwd_file, "/a/~b"));
+	/* Screenshots are PPM or PNG, by name. */
+	CHECK_EQ(opts_set(&o, "screenshot", "x.jpg", true, &why), -EINVAL);
+	CHECK_EQ(opts_set(&o, "screenshot", "x.PNG", true, &why), 0);
+	CHECK_EQ(opts_set(&o, "screenshot", "dir.png/x", true, &why), -EINVAL);
+	opts_free(&o);
+}
+
 int main(void)
 {
 	test_targets();
 	test_spellings();
 	test_bench_files();
+	test_tiger();
+	test_reconnect();
+	test_modes();
+	test_server_key();
+	test_home();
 	return check_done("opts");
 }

@@ -13,7 +13,7 @@
 
 #include <rfb/rfb.h>
 
-#include "check.h"
+#include "../check.h"
 #include "passwd.h"
 
 static char dir[] = "/tmp/vncfb-passwd-XXXXXX";

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 #include "pixfmt.h"
 
 static struct pixfmt fmt(const char *name)

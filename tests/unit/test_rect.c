@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "check.h"
+#include "../check.h"
 #include "rect.h"
 
 static int rect_is(const struct rect *r, int32_t x, int32_t y, int32_t w,

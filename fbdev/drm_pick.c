@@ -1,0 +1,286 @@
+/* The DRM output's choices, without a device (drm.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <drm_fourcc.h>
+
+#include "drm.h"
+
+/* Largest mode we take from a user: the drm core's own limit. */
+#define MODE_MAX_DIM 16384
+#define MODE_MAX_HZ 1000
+
+static int parse_u32(const char *s, size_t n, uint32_t max, uint32_t *out)
+{
+	uint32_t v = 0;
+	size_t i;
+
+	if (n == 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		v = v * 10 + (uint32_t)(s[i] - '0');
+		if (v > max)
+			return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int drm_mode_parse(const char *v, uint32_t *w, uint32_t *h, uint32_t *hz)
+{
+	const char *x = strpbrk(v, "xX"), *at;
+
+	*hz = 0;
+	if (!x || parse_u32(v, (size_t)(x - v), MODE_MAX_DIM, w) < 0 || !*w)
+		return -EINVAL;
+	at = strchr(x + 1, '@');
+	if (parse_u32(x + 1, at ? (size_t)(at - x - 1) : strlen(x + 1),
+		      MODE_MAX_DIM, h) < 0 ||
+	    !*h)
+		return -EINVAL;
+	if (at &&
+	    (parse_u32(at + 1, strlen(at + 1), MODE_MAX_HZ, hz) < 0 || !*hz))
+		return -EINVAL;
+	return 0;
+}
+
+/* One item of the spec; n is its length. */
+static int parse_item(const char *it, size_t n, struct drm_spec *s, char *why,
+		      size_t len)
+{
+	char v[256];
+	const char *eq = memchr(it, '=', n);
+	size_t klen = eq ? (size_t)(eq - it) : n, vlen = eq ? n - klen - 1 : 0;
+
+	if (n == 0)
+		return 0;
+	if (!eq) {
+		if (n >= sizeof(s->device)) {
+			snprintf(why, len, "device path too long");
+			return -EINVAL;
+		}
+		memcpy(s->device, it, n);
+		s->device[n] = '\0';
+		return 0;
+	}
+	if (vlen >= sizeof(v)) {
+		snprintf(why, len, "value too long");
+		return -EINVAL;
+	}
+	memcpy(v, eq + 1, vlen);
+	v[vlen] = '\0';
+	if (klen == 9 && !strncmp(it, "connector", 9)) {
+		if (!vlen || vlen >= sizeof(s->connector)) {
+			snprintf(why, len, "connector=NAME, e.g. HDMI-A-1");
+			return -EINVAL;
+		}
+		memcpy(s->connector, v, vlen + 1);
+	} else if (klen == 4 && !strncmp(it, "mode", 4)) {
+		if (drm_mode_parse(v, &s->width, &s->height, &s->hz) < 0) {
+			snprintf(why, len,
+				 "mode=WIDTHxHEIGHT[@HZ], e.g. "
+				 "1920x1080@60");
+			return -EINVAL;
+		}
+	} else if (klen == 7 && !strncmp(it, "buffers", 7)) {
+		if (strcmp(v, "1") && strcmp(v, "2")) {
+			snprintf(why, len, "buffers=1 or buffers=2");
+			return -EINVAL;
+		}
+		s->buffers = v[0] - '0';
+	} else {
+		snprintf(why, len,
+			 "unknown drm option '%.*s' (connector=, mode=, "
+			 "buffers=)",
+			 (int)klen, it);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int drm_spec_parse(const char *arg, struct drm_spec *s, char *why, size_t len)
+{
+	const char *p = arg;
+
+	memset(s, 0, sizeof(*s));
+	while (p && *p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (parse_item(p, n, s, why, len) < 0)
+			return -EINVAL;
+		p = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
+void drm_connector_name(uint32_t type, uint32_t type_id, char *buf, size_t len)
+{
+	/* The kernel's names (drm_connector.c), indexed by
+	 * DRM_MODE_CONNECTOR_*, so --connector takes what
+	 * /sys/class/drm shows. */
+	static const char *const names[] = {
+	    "Unknown",	 "VGA",	 "DVI-I",     "DVI-D",	 "DVI-A", "Composite",
+	    "SVIDEO",	 "LVDS", "Component", "DIN",	 "DP",	  "HDMI-A",
+	    "HDMI-B",	 "TV",	 "eDP",	      "Virtual", "DSI",	  "DPI",
+	    "Writeback", "SPI",	 "USB",
+	};
+	const char *t =
+	    type < sizeof(names) / sizeof(names[0]) ? names[type] : "Unknown";
+
+	snprintf(buf, len, "%s-%u", t, type_id);
+}
+
+int drm_choose_connector(const struct drm_conn_info *c, int n, const char *want)
+{
+	int i;
+
+	if (want && *want) {
+		for (i = 0; i < n; i++)
+			if (!strcasecmp(c[i].name, want))
+				return c[i].connected && c[i].nmodes > 0
+					   ? i
+					   : -ENODEV;
+		return -ENOENT;
+	}
+	for (i = 0; i < n; i++)
+		if (c[i].connected && c[i].nmodes > 0)
+			return i;
+	return -ENODEV;
+}
+
+uint32_t drm_mode_hz(const drmModeModeInfo *m)
+{
+	uint64_t total = (uint64_t)m->htotal * m->vtotal;
+
+	if (m->vrefresh)
+		return m->vrefresh;
+	if (!total)
+		return 0;
+	/* clock is in kHz. */
+	return (uint32_t)(((uint64_t)m->clock * 1000 + total / 2) / total);
+}
+
+static bool interlaced(const drmModeModeInfo *m)
+{
+	return (m->flags & DRM_MODE_FLAG_INTERLACE) != 0;
+}
+
+static bool preferred(const drmModeModeInfo *m)
+{
+	return (m->type & DRM_MODE_TYPE_PREFERRED) != 0;
+}
+
+/* Whether a is a better pick than b among modes that fit. */
+static bool better(const drmModeModeInfo *a, const drmModeModeInfo *b)
+{
+	if (interlaced(a) != interlaced(b))
+		return !interlaced(a);
+	if (preferred(a) != preferred(b))
+		return preferred(a);
+	return drm_mode_hz(a) > drm_mode_hz(b);
+}
+
+int drm_choose_mode(const drmModeModeInfo *modes, int n,
+		    const struct drm_spec *s)
+{
+	int i, best = -1;
+
+	for (i = 0; i < n; i++) {
+		const drmModeModeInfo *m = &modes[i];
+
+		if (s->width &&
+		    (m->hdisplay != s->width || m->vdisplay != s->height))
+			continue;
+		if (s->hz && drm_mode_hz(m) != s->hz)
+			continue;
+		if (!s->width && !preferred(m))
+			continue;
+		if (best < 0 || better(m, &modes[best]))
+			best = i;
+	}
+	/* No size asked for and none preferred: drivers list the best
+	 * first. */
+	if (best < 0 && !s->width && n > 0)
+		return 0;
+	return best >= 0 ? best : -ENOENT;
+}
+
+/* Whether modes[i] looks like one listed before it. */
+static bool listed(const drmModeModeInfo *modes, int i)
+{
+	int k;
+
+	for (k = 0; k < i; k++)
+		if (modes[k].hdisplay == modes[i].hdisplay &&
+		    modes[k].vdisplay == modes[i].vdisplay &&
+		    drm_mode_hz(&modes[k]) == drm_mode_hz(&modes[i]) &&
+		    interlaced(&modes[k]) == interlaced(&modes[i]))
+			return true;
+	return false;
+}
+
+void drm_describe_modes(const drmModeModeInfo *modes, int n, char *buf,
+			size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < n && used + 1 < len; i++) {
+		const drmModeModeInfo *m = &modes[i];
+		int k;
+
+		if (listed(modes, i))
+			continue;
+		k = snprintf(buf + used, len - used, "%s%ux%u@%u%s%s",
+			     used ? ", " : "", m->hdisplay, m->vdisplay,
+			     drm_mode_hz(m), interlaced(m) ? "i" : "",
+			     preferred(m) ? " (preferred)" : "");
+		if (k < 0 || (size_t)k >= len - used) {
+			/* Cut at a whole entry. */
+			buf[used] = '\0';
+			if (used + 5 < len)
+				snprintf(buf + used, len - used, ", ...");
+			return;
+		}
+		used += (size_t)k;
+	}
+}
+
+uint32_t drm_choose_format(const uint32_t *formats, int n)
+{
+	bool rgb565 = false;
+	int i;
+
+	if (n == 0)
+		return DRM_FORMAT_XRGB8888;
+	for (i = 0; i < n; i++) {
+		if (formats[i] == DRM_FORMAT_XRGB8888)
+			return DRM_FORMAT_XRGB8888;
+		if (formats[i] == DRM_FORMAT_RGB565)
+			rgb565 = true;
+	}
+	return rgb565 ? DRM_FORMAT_RGB565 : 0;
+}
+
+int drm_format_pixfmt(uint32_t fourcc, struct pixfmt *f)
+{
+	const char *name = fourcc == DRM_FORMAT_XRGB8888 ? "xrgb8888"
+			   : fourcc == DRM_FORMAT_RGB565 ? "rgb565"
+							 : NULL;
+
+	if (!name || pixfmt_from_name(name, f) < 0)
+		return -ENOTSUP;
+	/* DRM formats are little-endian whatever the host. */
+	f->big_endian = false;
+	return 0;
+}

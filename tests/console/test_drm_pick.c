@@ -1,0 +1,200 @@
+/* The DRM output's choices without a device (fbdev/drm.h): the spec's
+ * grammar, the kernel's connector names, which connector, mode and format,
+ * and the mode list an error message shows. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <drm_fourcc.h>
+
+#include "drm.h"
+#include "../check.h"
+
+static drmModeModeInfo mode(uint16_t w, uint16_t h, uint32_t hz, bool pref,
+			    bool interlace)
+{
+	drmModeModeInfo m;
+
+	memset(&m, 0, sizeof(m));
+	m.hdisplay = w;
+	m.vdisplay = h;
+	m.vrefresh = hz;
+	m.type = pref ? DRM_MODE_TYPE_PREFERRED : DRM_MODE_TYPE_DRIVER;
+	m.flags = interlace ? DRM_MODE_FLAG_INTERLACE : 0;
+	snprintf(m.name, sizeof(m.name), "%ux%u", w, h);
+	return m;
+}
+
+/* drm_choose_mode for --mode WxH@HZ (0: not given). */
+static int pick(const drmModeModeInfo *m, int n, uint32_t w, uint32_t h,
+		uint32_t hz)
+{
+	struct drm_spec s;
+
+	memset(&s, 0, sizeof(s));
+	s.width = w;
+	s.height = h;
+	s.hz = hz;
+	return drm_choose_mode(m, n, &s);
+}
+
+static void test_spec(void)
+{
+	struct drm_spec s;
+	char why[128];
+
+	CHECK(drm_spec_parse(NULL, &s, why, sizeof(why)) == 0);
+	CHECK(!s.device[0] && !s.connector[0] && !s.width && !s.buffers);
+	CHECK(drm_spec_parse("/dev/dri/card1", &s, why, sizeof(why)) == 0);
+	CHECK(!strcmp(s.device, "/dev/dri/card1"));
+	CHECK(drm_spec_parse("connector=HDMI-A-1,mode=1920x1080@60", &s, why,
+			     sizeof(why)) == 0);
+	CHECK(!s.device[0] && !strcmp(s.connector, "HDMI-A-1"));
+	CHECK(s.width == 1920 && s.height == 1080 && s.hz == 60);
+	/* Items in any order, the device among them, empty ones skipped
+	 * (what opts.c composes: "drm:,mode=..."). */
+	CHECK(drm_spec_parse(",mode=800x600,/dev/dri/card2,buffers=1", &s, why,
+			     sizeof(why)) == 0);
+	CHECK(!strcmp(s.device, "/dev/dri/card2") && s.width == 800 &&
+	      s.height == 600 && s.hz == 0 && s.buffers == 1);
+	CHECK(drm_spec_parse("mode=800x600x", &s, why, sizeof(why)) ==
+		  -EINVAL &&
+	      strstr(why, "mode=WIDTHxHEIGHT"));
+	CHECK(drm_spec_parse("buffers=3", &s, why, sizeof(why)) == -EINVAL);
+	CHECK(drm_spec_parse("connector=", &s, why, sizeof(why)) == -EINVAL);
+	CHECK(drm_spec_parse("vsync=1", &s, why, sizeof(why)) == -EINVAL &&
+		  strstr(why, "unknown drm option 'vsync'"),
+	      "why: %s", why);
+}
+
+static void test_mode_parse(void)
+{
+	uint32_t w, h, hz;
+
+	CHECK(drm_mode_parse("1024x768", &w, &h, &hz) == 0 && w == 1024 &&
+	      h == 768 && hz == 0);
+	CHECK(drm_mode_parse("640X480@75", &w, &h, &hz) == 0 && w == 640 &&
+	      h == 480 && hz == 75);
+	CHECK(drm_mode_parse("0x480", &w, &h, &hz) < 0);
+	CHECK(drm_mode_parse("640x", &w, &h, &hz) < 0);
+	CHECK(drm_mode_parse("640x480@", &w, &h, &hz) < 0);
+	CHECK(drm_mode_parse("640x480@0", &w, &h, &hz) < 0);
+	CHECK(drm_mode_parse("99999x480", &w, &h, &hz) < 0);
+	CHECK(drm_mode_parse("-640x480", &w, &h, &hz) < 0);
+	CHECK(drm_mode_parse("640x480@60Hz", &w, &h, &hz) < 0);
+	CHECK(drm_mode_parse("4294967296x1", &w, &h, &hz) < 0);
+}
+
+static void test_names(void)
+{
+	char b[32];
+
+	drm_connector_name(DRM_MODE_CONNECTOR_HDMIA, 1, b, sizeof(b));
+	CHECK(!strcmp(b, "HDMI-A-1"), "got %s", b);
+	drm_connector_name(DRM_MODE_CONNECTOR_eDP, 2, b, sizeof(b));
+	CHECK(!strcmp(b, "eDP-2"), "got %s", b);
+	drm_connector_name(DRM_MODE_CONNECTOR_VIRTUAL, 1, b, sizeof(b));
+	CHECK(!strcmp(b, "Virtual-1"), "got %s", b);
+	drm_connector_name(DRM_MODE_CONNECTOR_USB, 3, b, sizeof(b));
+	CHECK(!strcmp(b, "USB-3"), "got %s", b);
+	drm_connector_name(999, 1, b, sizeof(b));
+	CHECK(!strcmp(b, "Unknown-1"), "got %s", b);
+}
+
+static void test_connector(void)
+{
+	const struct drm_conn_info c[] = {
+	    {"VGA-1", false, 0},
+	    {"HDMI-A-1", true, 5},
+	    {"DP-1", true, 3},
+	    {"DP-2", true, 0}, /* connected, no modes: unusable */
+	};
+
+	CHECK(drm_choose_connector(c, 4, NULL) == 1);
+	CHECK(drm_choose_connector(c, 4, "") == 1);
+	CHECK(drm_choose_connector(c, 4, "dp-1") == 2);
+	CHECK(drm_choose_connector(c, 4, "VGA-1") == -ENODEV);
+	CHECK(drm_choose_connector(c, 4, "DP-2") == -ENODEV);
+	CHECK(drm_choose_connector(c, 4, "HDMI-A-2") == -ENOENT);
+	CHECK(drm_choose_connector(c, 1, NULL) == -ENODEV);
+	CHECK(drm_choose_connector(c, 0, NULL) == -ENODEV);
+}
+
+static void test_mode_choice(void)
+{
+	drmModeModeInfo m[] = {
+	    mode(1920, 1080, 60, false, true),
+	    mode(1920, 1080, 50, false, false),
+	    mode(1280, 800, 75, true, false),
+	    mode(1920, 1080, 60, false, false),
+	    mode(1024, 768, 60, false, false),
+	    mode(1024, 768, 75, false, false),
+	};
+	char buf[256];
+
+	CHECK(pick(m, 6, 0, 0, 0) == 2);
+	/* A size: progressive before interlaced, then the fastest. */
+	CHECK(pick(m, 6, 1920, 1080, 0) == 3);
+	CHECK(pick(m, 6, 1920, 1080, 50) == 1);
+	CHECK(pick(m, 6, 1024, 768, 0) == 5);
+	CHECK(pick(m, 6, 1024, 768, 60) == 4);
+	CHECK(pick(m, 6, 800, 600, 0) == -ENOENT);
+	/* Nothing preferred: the first, as the driver lists the best
+	 * first. */
+	CHECK(pick(m + 3, 3, 0, 0, 0) == 0);
+	CHECK(pick(m, 0, 0, 0, 0) == -ENOENT);
+	/* vrefresh 0: from the clock (kHz) and totals. */
+	m[0].vrefresh = 0;
+	m[0].clock = 148500;
+	m[0].htotal = 2200;
+	m[0].vtotal = 1125;
+	CHECK(drm_mode_hz(&m[0]) == 60, "hz %u", drm_mode_hz(&m[0]));
+
+	drm_describe_modes(m, 6, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "1920x1080@60i, 1920x1080@50, 1280x800@75 "
+			   "(preferred), 1920x1080@60, 1024x768@60, "
+			   "1024x768@75"),
+	      "got %s", buf);
+	/* The same mode twice is listed once; a cut ends in "...". */
+	m[5] = m[4];
+	drm_describe_modes(m, 6, buf, sizeof(buf));
+	CHECK(strstr(buf, "1024x768@60") && !strstr(buf, "@75,") &&
+		  !strstr(buf, "1024x768@60, 1024x768@60"),
+	      "got %s", buf);
+	drm_describe_modes(m, 6, buf, 40);
+	CHECK(strlen(buf) < 40 && strstr(buf, ", ..."), "got %s", buf);
+}
+
+static void test_format(void)
+{
+	const uint32_t both[] = {DRM_FORMAT_RGB565, DRM_FORMAT_XRGB8888};
+	const uint32_t only565[] = {DRM_FORMAT_C8, DRM_FORMAT_RGB565};
+	const uint32_t neither[] = {DRM_FORMAT_C8, DRM_FORMAT_ARGB8888};
+	struct pixfmt f;
+
+	CHECK(drm_choose_format(both, 2) == DRM_FORMAT_XRGB8888);
+	CHECK(drm_choose_format(only565, 2) == DRM_FORMAT_RGB565);
+	CHECK(drm_choose_format(neither, 2) == 0);
+	CHECK(drm_choose_format(NULL, 0) == DRM_FORMAT_XRGB8888);
+	CHECK(drm_format_pixfmt(DRM_FORMAT_XRGB8888, &f) == 0 && f.bpp == 32 &&
+	      f.r_shift == 16 && f.g_shift == 8 && f.b_shift == 0 &&
+	      f.r_bits == 8 && !f.big_endian);
+	CHECK(drm_format_pixfmt(DRM_FORMAT_RGB565, &f) == 0 && f.bpp == 16 &&
+	      f.r_shift == 11 && f.g_bits == 6 && !f.big_endian);
+	CHECK(drm_format_pixfmt(DRM_FORMAT_C8, &f) == -ENOTSUP);
+}
+
+int main(void)
+{
+	test_spec();
+	test_mode_parse();
+	test_names();
+	test_connector();
+	test_mode_choice();
+	test_format();
+	if (!failures)
+		printf("drm choices: all passed\n");
+	return failures != 0;
+}

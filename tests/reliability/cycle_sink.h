@@ -1,0 +1,85 @@
+/* What the connect/disconnect cycle tests share: a session sink that
+ * keeps one frame buffer and counts updates, the heap in use, and a
+ * loopback listener served by a thread. */
+#ifndef VNCFB_TEST_CYCLE_SINK_H
+#define VNCFB_TEST_CYCLE_SINK_H
+
+#include <arpa/inet.h>
+#include <malloc.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "vnc.h"
+
+struct ctx {
+	uint8_t *fb;
+	size_t size;
+	int done;	/* complete updates */
+};
+
+static inline uint8_t *ev_resize(void *p, uint32_t w, uint32_t h)
+{
+	struct ctx *c = p;
+	size_t n = (size_t)w * h * 4;
+
+	if (n != c->size) {
+		free(c->fb);
+		c->fb = calloc(1, n ? n : 1);
+		c->size = n;
+	}
+	return c->fb;
+}
+
+static inline void ev_damage(void *p, const struct rect *r)
+{
+}
+
+static inline void ev_done(void *p)
+{
+	((struct ctx *)p)->done++;
+}
+
+static inline struct vnc_events sink_events(struct ctx *c)
+{
+	return (struct vnc_events){ .ctx = c,
+				    .resize = ev_resize,
+				    .damage = ev_damage,
+				    .update_done = ev_done };
+}
+
+/* Listen on 127.0.0.1 (any port: *port) and run serve(arg) on a thread
+ * that accepts from *lfd. 0 or -1 (said on stderr). */
+static inline int serve_loopback(int *lfd, pthread_t *thread,
+				 void *(*serve)(void *), void *arg, int *port)
+{
+	struct sockaddr_in sa;
+	socklen_t sl = sizeof(sa);
+
+	*lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (*lfd < 0 || bind(*lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(*lfd, 4) < 0 ||
+	    getsockname(*lfd, (struct sockaddr *)&sa, &sl) < 0 ||
+	    pthread_create(thread, NULL, serve, arg) != 0) {
+		perror("server");
+		return -1;
+	}
+	*port = ntohs(sa.sin_port);
+	return 0;
+}
+
+static inline size_t heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+#endif

@@ -492,6 +492,20 @@ static int flush_output(struct conn *c)
 }
 
 /* Serve one client until it leaves or the pump stops. */
+/* Poll the stop pipe (pfd[0]) and a socket (pfd[1]): 0 to go on, 1 to
+ * poll again (a signal came), -1 to stop (asked to, or poll failed:
+ * logged). */
+static int wait_events(struct pollfd pfd[2])
+{
+	if (poll(pfd, 2, -1) < 0) {
+		if (errno == EINTR)
+			return 1;
+		log_error("replay: poll: %s", strerror(errno));
+		return -1;
+	}
+	return pfd[0].revents ? -1 : 0;
+}
+
 static void serve(struct replaysrv *s, struct conn *c)
 {
 	uint8_t *buf = malloc(READ_CHUNK);
@@ -507,6 +521,7 @@ static void serve(struct replaysrv *s, struct conn *c)
 		    {.fd = s->stop[0], .events = POLLIN},
 		    {.fd = c->fd, .events = POLLIN},
 		};
+		int ret;
 
 		if (flush_output(c) < 0)
 			break;
@@ -518,14 +533,11 @@ static void serve(struct replaysrv *s, struct conn *c)
 				continue;
 			pfd[1].events |= POLLOUT;
 		}
-		if (poll(pfd, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			log_error("replay: poll: %s", strerror(errno));
+		ret = wait_events(pfd);
+		if (ret < 0)
 			break;
-		}
-		if (pfd[0].revents)
-			break;
+		if (ret > 0)
+			continue;
 		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
 			ssize_t n = recv(c->fd, buf, READ_CHUNK, 0);
 
@@ -568,16 +580,13 @@ static void *pump_thread(void *arg)
 		    {.fd = s->listen_fd, .events = POLLIN},
 		};
 		struct conn c;
-		int fd, one = 1;
+		int fd, one = 1, ret;
 
-		if (poll(pfd, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			log_error("replay: poll: %s", strerror(errno));
+		ret = wait_events(pfd);
+		if (ret < 0)
 			break;
-		}
-		if (pfd[0].revents)
-			break;
+		if (ret > 0)
+			continue;
 		if (!(pfd[1].revents & POLLIN))
 			continue;
 		fd = accept(s->listen_fd, NULL, NULL);

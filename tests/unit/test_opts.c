@@ -174,6 +174,8 @@ static void test_bench_files(void)
 	    {"bench", "--record=f", "--exit-after", "2", "h"},
 	    {"bench", "--replay", "f", "--repeat", "4"},
 	    {"bench", "--replay", "f", "--serve", "0"},
+	    {"bench", "--replay", "f", "--serve", "0", "--exit-after", "3"},
+	    {"bench", "--record", "f", "--insecure", "--ca", "/ca", "h"},
 	};
 	static const char *bad[][8] = {
 	    {"--record", "f", "h"},	     /* not bench */
@@ -189,6 +191,9 @@ static void test_bench_files(void)
 	    {"bench", "--replay", "f", "--repeat", "x"},
 	    {"bench", "--record", "", "h"},
 	    {"bench", "--replay"}, /* no value */
+	    {"bench", "--exit-after", "2"}, /* a bench run has --duration */
+	    {"bench", "--replay", "f", "--exit-after", "2"},
+	    {"probe", "--replay", "f"},
 	};
 	struct options o;
 	size_t i, n;

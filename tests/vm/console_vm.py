@@ -213,7 +213,9 @@ vncfb --keymap no-such-layout 127.0.0.1::$P 2>&1; log "BADKEYMAP $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERBAD /'
 ''',
         probes={'AFTERBAD': 'KDMODE text VTMODE auto ACTIVE 1'},
-        exits={'BADINPUT': 1, 'BADKEYMAP': 1},
+        # A keymap that cannot be compiled is found before anything opens
+        # (preflight.c): a usage error, like a missing password file.
+        exits={'BADINPUT': 1, 'BADKEYMAP': 2},
         log=['vncfb: /dev/null is not an evdev input device',
              "vncfb: keymap 'no-such-layout': cannot be compiled"]),
     # vesafb 15 bpp (xrgb1555): 5 bits in every channel.

@@ -311,6 +311,7 @@ static void compare(struct bench *b)
 		stats_summarize(&r->pass_ns, &r->s_pass);
 		stats_summarize(&r->pass_cpu, &r->s_pass_cpu);
 		stats_summarize(&r->full_ns, &r->s_full);
+		stats_summarize(&r->flip_ns, &r->s_flip);
 		stats_summarize(&r->full_cpu, &r->s_full_cpu);
 		stats_summarize(&r->memcpy_ns, &r->s_memcpy);
 	}
@@ -373,6 +374,7 @@ static void free_runs(struct bench *b)
 		stats_free(&r->pass_cpu);
 		stats_free(&r->full_ns);
 		stats_free(&r->full_cpu);
+		stats_free(&r->flip_ns);
 		stats_free(&r->slice_updates);
 		stats_free(&r->slice_ns);
 		stats_free(&r->pass_bytes);

@@ -143,6 +143,10 @@ static void on_pass(void *ctx, const struct blit_stats *st)
 		    stats_add(&r->pass_cpu, cpu_used) < 0 ||
 		    stats_add(&r->pass_bytes, st->bytes) < 0)
 			m->oom = true;
+		if (st->shown_ns >= st->end_ns &&
+		    (r->flips++, stats_add(&r->flip_ns,
+					   st->shown_ns - st->end_ns) < 0))
+			m->oom = true;
 		if (st->bytes == atomic_load(&m->full_bytes) &&
 		    (stats_add(&r->full_ns, st->end_ns - st->start_ns) < 0 ||
 		     stats_add(&r->full_cpu, cpu_used) < 0))

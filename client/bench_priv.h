@@ -75,6 +75,11 @@ struct run {
 	 * place on the screen): the blitter coalesces and splits, and a
 	 * partial pass is no full-frame blit. */
 	struct samples full_ns, full_cpu;
+	/* Passes the output showed with a page flip (blit_stats.shown_ns:
+	 * the drm output), and for each the time from the pass's end to the
+	 * flip event. */
+	uint64_t flips;
+	struct samples flip_ns;
 	uint64_t cpu_main_ns, cpu_blit_ns, cpu_proc_ns;
 	/* memcpy of the median pass's bytes, same core, same buffers, with
 	 * nothing else running (what contention costs: compare with the
@@ -82,7 +87,7 @@ struct run {
 	uint64_t ref_bytes;
 	struct samples memcpy_ns;
 	struct summary s_total, s_decode, s_queue, s_blit, s_pass, s_memcpy;
-	struct summary s_pass_cpu, s_full, s_full_cpu;
+	struct summary s_pass_cpu, s_full, s_full_cpu, s_flip;
 	/* Pipeline runs: the RUN_MEMCPY run of the same workload and core. */
 	const struct run *ref;
 	/* Scaled fit runs: the 1:1 run on the same core. */

@@ -203,6 +203,46 @@ static void print_fit_table(struct bench *b, int lw)
 		"the same rounds)\n");
 }
 
+/* An output that reports when a pass reached the display (the drm
+ * output's page flips): how often, and how long after the pass. */
+static void print_flip_table(struct bench *b, int lw)
+{
+	FILE *rep = b->rep;
+	int i;
+
+	for (i = 0; i < b->n_runs; i++)
+		if (b->runs[i].flips)
+			break;
+	if (i == b->n_runs)
+		return;
+	fprintf(rep, "\nShown on the display (%s), per pass\n",
+		b->out.impl->name);
+	fprintf(rep, "%-9s %-*s %7s %8s %9s %9s %9s\n", "workload", lw, "run",
+		"passes", "shown", "shown/s", "to shown", "p99");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[LABEL_LEN], c[3][24];
+
+		if (!r->flips)
+			continue;
+		run_label(b, r, lab, sizeof(lab));
+		snprintf(c[0], 24, "%.1f",
+			 r->window_s > 0 ? (double)r->flips / r->window_s : 0);
+		fmt_ms3(c[1], 24, &r->s_flip, r->s_flip.median);
+		fmt_ms3(c[2], 24, &r->s_flip, r->s_flip.p99);
+		fprintf(rep, "%-9s %-*s %7llu %8llu %9s %9s %9s\n",
+			bench_workload_name(r), lw, lab,
+			(unsigned long long)r->passes,
+			(unsigned long long)r->flips, c[0], c[1], c[2]);
+	}
+	fprintf(rep,
+		"(shown: passes the output put on the display (a page flip, "
+		"or the commit of a dirty\n"
+		" rectangle); shown/s: over the window; to shown: ms from the "
+		"pass's end to the flip event,\n"
+		" median and p99)\n");
+}
+
 static void print_tables(struct bench *b)
 {
 	FILE *rep = b->rep;
@@ -346,6 +386,7 @@ static void print_tables(struct bench *b)
 		"cpu: blit over memcpy; /best: wall\n"
 		" against the fastest pinned core)\n");
 	print_fit_table(b, lw);
+	print_flip_table(b, lw);
 encodings:
 	fprintf(rep,
 		"\nServer encodings (rectangles sent, all slices including "
@@ -652,6 +693,12 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 		fprintf(f, "\n     ");
 		json_summary(f, "full_pass_ms", &r->s_full, true);
 		json_summary(f, "full_pass_cpu_ms", &r->s_full_cpu, true);
+		fprintf(f, "\n     \"flips\": %llu, ",
+			(unsigned long long)r->flips);
+		json_num(f, "flips_per_s",
+			 r->window_s > 0 ? (double)r->flips / r->window_s : NAN,
+			 true);
+		json_summary(f, "blit_end_to_flip_ms", &r->s_flip, true);
 		fprintf(f, "\n     \"memcpy_quiet\": {\"bytes\": %llu, ",
 			(unsigned long long)r->ref_bytes);
 		json_summary(f, "ms", &r->s_memcpy, false);

@@ -366,8 +366,8 @@ static const char *output_why(const char *v)
 			n += (size_t)snprintf(names + n, sizeof(names) - n,
 					      "%s%s", i ? ", " : "", name);
 		snprintf(msg, sizeof(msg),
-			 "expected mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N], "
-			 "sides 1-%u, FORMAT one of %s",
+			 "expected mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N]"
+			 "[,uncached], sides 1-%u, FORMAT one of %s",
 			 OUTPUT_MEM_MAX_DIM, names);
 		return msg;
 	}

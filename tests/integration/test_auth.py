@@ -84,7 +84,9 @@ def main(tmp):
         rc, out = vt.run_vncfb(["-o", "mem:64x64", "--passwd", open_file,
                                 target])
         line = one_line(out)
-        if rc != 1 or open_file not in line or "600" not in line:
+        # A file that cannot work is refused before anything opens, as a
+        # usage error (vncfb(1), EXIT STATUS).
+        if rc != 2 or open_file not in line or "600" not in line:
             raise vt.Fail("mode 644 password file: exit %d, %r"
                           % (rc, line))
         vt.log("ok: mode 644 refused: %s" % line)
@@ -92,7 +94,7 @@ def main(tmp):
         rc, out = vt.run_vncfb(["-o", "mem:64x64", "--passwd",
                                 tmp("missing"), target])
         line = one_line(out)
-        if rc != 1 or "missing" not in line:
+        if rc != 2 or "missing" not in line:
             raise vt.Fail("missing password file: exit %d, %r" % (rc, line))
         vt.log("ok: missing file: %s" % line)
     finally:

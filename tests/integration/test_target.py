@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The server address forms reach the server: HOST::PORT, HOST:DISPLAY
-(port 5900 + DISPLAY), a name (localhost), [::1]::PORT and [::1]:DISPLAY
-over IPv6. IPv6 cases are left out (said on stdout) when this machine has
+(port 5900 + DISPLAY, or the port itself for 100 or more, as TigerVNC
+reads it), a name (localhost), [::1]::PORT and [::1]:DISPLAY over IPv6. IPv6 cases are left out (said on stdout) when this machine has
 no ::1.
 """
 import sys
@@ -43,8 +43,9 @@ def main(tmp):
         p = srv.port
         shows(tmp, srv, "127.0.0.1::%d" % p)
         shows(tmp, srv, "localhost::%d" % p)
-        if p > 5900:
+        if 5900 < p < 6000:
             shows(tmp, srv, "127.0.0.1:%d" % (p - 5900))
+        shows(tmp, srv, "127.0.0.1:%d" % p)
     finally:
         srv.close()
     if not has_ipv6_loopback():
@@ -54,8 +55,9 @@ def main(tmp):
     try:
         p = srv.port
         shows(tmp, srv, "[::1]::%d" % p)
-        if p > 5900:
+        if 5900 < p < 6000:
             shows(tmp, srv, "[::1]:%d" % (p - 5900))
+        shows(tmp, srv, "[::1]:%d" % p)
     finally:
         srv.close()
     return 0

@@ -47,6 +47,37 @@ def same_lines(ref, tags):
     return check
 
 
+def bench_flips(out):
+    """A check: vncfb bench -o drm's table of passes shown, with flips
+    in it, no more than the passes, and a blit-end-to-flip median of a few
+    frames at 60 Hz at most (the flip waits for the next vblank)."""
+    rows = [ln.split() for ln in out.splitlines()
+            if ln.startswith('BENCHFLIP fullframe')]
+    if not re.search(r'^BENCHFLIP Shown on the display \(drm\)', out, re.M):
+        return ['bench -o drm: no "Shown on the display (drm)" table']
+    fails = []
+    for r in rows:
+        # workload, run (words), passes, shown, shown/s, to shown, p99
+        try:
+            passes, shown, rate, med = int(r[-5]), int(r[-4]), \
+                float(r[-3]), float(r[-2])
+        except (IndexError, ValueError):
+            fails.append('bench -o drm: bad row %r' % r)
+            continue
+        # Under TCG a 1280x800 full frame takes a good part of a second:
+        # a few flips, each after its own pass.
+        if shown < 2 or shown > passes or rate <= 0 or not 0 <= med < 100:
+            fails.append('bench -o drm: %d of %d passes shown, %.1f/s, '
+                         '%.3f ms to the flip' % (shown, passes, rate, med))
+        else:
+            print('bench -o drm: %d of %d passes flipped, %.1f/s, median '
+                  '%.3f ms from blit end to flip' % (shown, passes, rate,
+                                                      med))
+    if not rows:
+        fails.append('bench -o drm: no fullframe row in the flip table')
+    return fails
+
+
 def checks(*fns):
     return lambda out: sum((f(out) for f in fns), [])
 
@@ -162,6 +193,10 @@ sleep 3
 vncfb --connector Virtual-2 127.0.0.1::$P 2>&1; log "NOTCONN $?"
 vncfb probe -o drm > /tmp/probe.log 2>&1; log "PROBE $?"
 grep '^output' /tmp/probe.log
+# bench -o drm: the flips shown and the time from each pass to its flip.
+vncfb bench -o drm --workload fullframe --duration 4 --cpu 0 \
+	> /tmp/bench.log 2>&1; log "BENCH $?"
+sed -n '/^Shown on the display/,/^(/p' /tmp/bench.log | sed 's/^/BENCHFLIP /'
 VARGS='--connector virtual-1 --mode 800x600'
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
@@ -226,9 +261,11 @@ done
         'keys': [(1, 0x71), (0, 0x71)],
         'ptrs': [],
         'probes': {},
-        'check': same_lines('BEFORE', ['AFTERTERM', 'AFTERSINGLE',
-                                       'ALONETERM', 'ALONEKILL']),
-        'exits': {'NOTCONN': 1, 'PROBE': 0, 'EXIT1': 0, 'EXIT2': 0,
+        'check': checks(same_lines('BEFORE', ['AFTERTERM', 'AFTERSINGLE',
+                                              'ALONETERM', 'ALONEKILL']),
+                        bench_flips),
+        'exits': {'NOTCONN': 1, 'PROBE': 0, 'BENCH': 0, 'EXIT1': 0,
+                  'EXIT2': 0,
                   'EXITTERM': 0, 'EXITKILL': 137},
         'log': [
             'vncfb: /dev/dri/card0: connector Virtual-2 has no display '

@@ -23,6 +23,8 @@
 #include "pixfmt.h"
 #include "platform.h"
 #include "probe.h"
+#include "recorder.h"
+#include "replaysrv.h"
 #include "signals.h"
 #include "stats.h"
 
@@ -33,6 +35,9 @@
 #define DEFAULT_ENCODINGS "copyrect raw"
 #define DEFAULT_WORKLOADS "fullframe,scroll,typing,idle,fit"
 #define DEFAULT_DURATION 3.0
+/* --replay: plays per configuration, and the longest one may last. */
+#define REPLAY_PLAYS 3
+#define REPLAY_PLAY_S 60.0
 /* Each configuration is measured in slices of this length, the
  * configurations of a workload taking turns, so that the machine's drift
  * (other tenants, frequency) hits all of them alike. */
@@ -255,9 +260,9 @@ static void plan_view(const struct bench *b, struct run *r)
 }
 
 /* updates/s of r against o: the median over rounds of the ratio of their
- * slices (same length, measured back to back), so that a burst of load
- * from elsewhere weighs on one round, not on the result. NAN when no
- * round has updates on both sides. */
+ * slices' rates (measured back to back), so that a burst of load from
+ * elsewhere weighs on one round, not on the result. NAN when no round has
+ * updates on both sides. */
 static double paired_ratio(const struct run *r, const struct run *o)
 {
 	size_t k, n = 0, max = r->slice_updates.n;
@@ -267,9 +272,12 @@ static double paired_ratio(const struct run *r, const struct run *o)
 	if (!v)
 		return NAN;
 	for (k = 0; k < max && k < o->slice_updates.n; k++)
-		if (o->slice_updates.v[k] > 0)
+		if (o->slice_updates.v[k] > 0 && r->slice_ns.v[k] > 0 &&
+		    o->slice_ns.v[k] > 0)
 			v[n++] = (double)r->slice_updates.v[k] /
-				 (double)o->slice_updates.v[k];
+				 (double)r->slice_ns.v[k] /
+				 ((double)o->slice_updates.v[k] /
+				  (double)o->slice_ns.v[k]);
 	if (n > 0)
 		ret = stats_median_double(v, n);
 	free(v);
@@ -368,6 +376,7 @@ static void free_runs(struct bench *b)
 		stats_free(&r->full_cpu);
 		stats_free(&r->flip_ns);
 		stats_free(&r->slice_updates);
+		stats_free(&r->slice_ns);
 		stats_free(&r->pass_bytes);
 		stats_free(&r->memcpy_ns);
 	}
@@ -379,26 +388,43 @@ int bench_run(struct options *o)
 	struct bench b;
 	int i, j, k, ret = 1, err, n_wl, rounds, nconf;
 
+	if (o->record_file)
+		return recorder_run(o);
+	if (o->replay_file && o->serve_port >= 0)
+		return replaysrv_serve(o);
 	memset(&b, 0, sizeof(b));
 	b.opt = o;
 	b.duration = o->duration > 0 ? o->duration : DEFAULT_DURATION;
+	if (o->replay_file) {
+		/* It sets the encodings the recorder asked for. */
+		b.replay =
+		    replaysrv_for_bench(o, b.replay_out, sizeof(b.replay_out));
+		if (!b.replay)
+			return 1;
+		b.duration = (o->duration > 0 ? o->duration : REPLAY_PLAY_S) *
+			     (o->repeat ? o->repeat : REPLAY_PLAYS);
+	}
 	/* A real server is measured with what the viewer would ask for. */
-	b.enc_list = o->encodings ? o->encodings
-		     : o->host	  ? NULL
-				  : DEFAULT_ENCODINGS;
+	b.enc_list = o->encodings	   ? o->encodings
+		     : o->host || b.replay ? NULL
+					   : DEFAULT_ENCODINGS;
 	b.encodings = b.enc_list ? b.enc_list : "viewer default";
-	b.out_spec = o->output ? o->output : DEFAULT_OUTPUT;
+	b.out_spec = o->output	? o->output
+		     : b.replay ? b.replay_out
+				: DEFAULT_OUTPUT;
 	if (o->host && o->workloads) {
 		fprintf(stderr, "vncfb: --workload needs the embedded server "
 				"(drop HOST)\n");
 		return 2;
 	}
-	if (!o->host &&
+	if (!o->host && !b.replay &&
 	    parse_workloads(&b, o->workloads ? o->workloads
-					     : DEFAULT_WORKLOADS) < 0)
-		return 2;
+					     : DEFAULT_WORKLOADS) < 0) {
+		ret = 2;
+		goto out_files;
+	}
 	if (o->passwd_file && passwd_check_file(o->passwd_file) < 0)
-		return 1;
+		goto out_files;
 	/* The report goes where the machine-readable output does not. */
 	b.rep = (o->json_file && !strcmp(o->json_file, "-")) ||
 			(o->csv_file && !strcmp(o->csv_file, "-"))
@@ -413,7 +439,11 @@ int bench_run(struct options *o)
 	if (console_open(&b.out, b.out_spec) < 0)
 		goto out_files;
 	pixfmt_shadow_for(&b.out.fmt, &b.sfmt);
-	if (!o->host && wants_fit(&b) &&
+	if (b.replay && replaysrv_check_bench(b.replay, &b.sfmt) < 0) {
+		ret = 2;
+		goto out_output;
+	}
+	if (!o->host && !b.replay && wants_fit(&b) &&
 	    plan_fit(&b, o->workloads != NULL) < 0) {
 		ret = 2;
 		goto out_output;
@@ -426,6 +456,12 @@ int bench_run(struct options *o)
 	if (o->host) {
 		b.host = o->host;
 		b.port = o->port;
+		n_wl = 1;
+	} else if (b.replay) {
+		if (replaysrv_start(b.replay, 0, true) < 0)
+			goto out_output;
+		b.host = "127.0.0.1";
+		b.port = replaysrv_port(b.replay);
 		n_wl = 1;
 	} else {
 		b.srv = benchsrv_start(b.out.width, b.out.height, &b.sfmt);
@@ -444,11 +480,15 @@ int bench_run(struct options *o)
 		goto out_server;
 	}
 	rounds = (int)ceil(b.duration / SEGMENT_S - 1e-9);
+	if (b.replay) /* a play per slice */
+		rounds = o->repeat ? o->repeat : REPLAY_PLAYS;
 	if (rounds < 1)
 		rounds = 1;
 	b.rounds = rounds;
 	for (i = 0; i < n_wl; i++) {
-		int wl = o->host ? -1 : b.workloads[i];
+		int wl = o->host    ? -1
+			 : b.replay ? BENCH_REPLAY
+				    : b.workloads[i];
 		struct run *rs = &b.runs[b.n_runs];
 
 		/* Per core: the blitter, then (except when nothing is drawn)
@@ -511,5 +551,6 @@ out_files:
 	if (close_out(b.json_f, o->json_file) < 0 ||
 	    close_out(b.csv_f, o->csv_file) < 0)
 		ret = ret ? ret : 1;
+	replaysrv_close(b.replay);
 	return ret;
 }

@@ -53,8 +53,9 @@ struct meter {
 	/* Main thread only. */
 	uint64_t t_start, t_end; /* measurement window, 0: not yet */
 	uint64_t cpu0_main, cpu0_proc, cpu0_blit;
-	bool first_decoded; /* the connection's first update is in */
-	bool skip_next;	    /* next update arrived before the window */
+	bool first_decoded;    /* the connection's first update is in */
+	uint64_t conn_updates; /* decoded on this connection */
+	bool skip_next;	       /* next update arrived before the window */
 	/* Under lock. */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -233,6 +234,7 @@ static void ev_update_done(void *ctx)
 		     u.rx_ns < m->t_end;
 	if (m->t_start)
 		m->skip_next = false;
+	m->conn_updates++;
 	if (m->run->kind == RUN_BARE) {
 		if (u.measured) {
 			if (stats_add(&m->run->decode, u.dec_ns - u.rx_ns) <
@@ -299,6 +301,12 @@ static int pump(struct bench *b, struct meter *m)
 		uint64_t now = monotonic_ns(), until;
 		int ret, timeout;
 
+		/* A replay's play ends with its last update. */
+		if (b->replay && m->t_start &&
+		    m->conn_updates >= replaysrv_updates(b->replay)) {
+			m->t_end = now;
+			return 0;
+		}
 		if (m->t_start) {
 			if (now >= m->t_end)
 				return 0;
@@ -526,6 +534,18 @@ static void redraw(struct pipeline *p)
 	blit_pass(bl, &none, &st);
 }
 
+/* A replay's play is over: the pump checks the picture it left in the
+ * shadow (the bare loop decodes into one too) against the recorder's. */
+static int play_done(struct bench *b, struct meter *m)
+{
+	const struct shadow *sh = pipeline_shadow(m->pipe);
+
+	/* The main thread is the shadow's writer: no lock to read it. */
+	return replaysrv_play_done(b->replay, bench_kind_name(m->run),
+				   m->conn_updates, sh->pix, sh->stride,
+				   sh->width, sh->height);
+}
+
 int bench_measure(struct bench *b, struct run *r, double seg_s)
 {
 	struct benchsrv *srv = r->scaled ? b->srv_fit : b->srv;
@@ -630,9 +650,12 @@ int bench_measure(struct bench *b, struct run *r, double seg_s)
 		else
 			r->actual_cpu = r->cpu;
 	}
+	if (b->replay && play_done(b, &m) < 0)
+		goto out_pipe;
 	r->cpu_proc_ns += thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - m.cpu0_proc;
 	r->segments++;
-	if (stats_add(&r->slice_updates, r->updates - updates0) < 0) {
+	if (stats_add(&r->slice_updates, r->updates - updates0) < 0 ||
+	    stats_add(&r->slice_ns, m.t_end - m.t_start) < 0) {
 		log_error("bench: out of memory");
 		goto out_pipe;
 	}

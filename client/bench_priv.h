@@ -16,6 +16,7 @@
 #include "opts.h"
 #include "output.h"
 #include "pixfmt.h"
+#include "replaysrv.h"
 #include "view.h"
 #include "stats.h"
 
@@ -26,6 +27,8 @@
 #define FIT_NUM 3
 #define FIT_DEN 2
 #define FIT_TARGET 2.0
+/* --replay: the run's workload number. */
+#define BENCH_REPLAY (-2)
 
 enum run_kind {
 	RUN_PIPELINE, /* the real blitter */
@@ -37,7 +40,8 @@ enum run_kind {
 };
 
 struct run {
-	int workload; /* enum bench_workload, -1: remote server */
+	int workload; /* enum bench_workload, -1: remote server,
+		       * BENCH_REPLAY: the --replay pump */
 	enum run_kind kind;
 	/* fit workload: served by the 3/2 server and drawn scaled to fit;
 	 * false: the output-size server, 1:1. */
@@ -51,9 +55,10 @@ struct run {
 	uint64_t enc_rects[BENCHSRV_ENCODINGS]; /* rects sent, per encoding */
 	uint64_t server_bytes; /* sent by the server, whole connections */
 	int segments;	       /* connections measured */
-	/* Updates per slice, in round order: slices of one round ran back
-	 * to back, so their ratio sees the same machine. */
-	struct samples slice_updates;
+	/* Updates and window (ns) per slice, in round order: slices of one
+	 * round ran back to back, so their ratio sees the same machine. A
+	 * replay's slices end with the recording, so they differ in length. */
+	struct samples slice_updates, slice_ns;
 	double window_s;
 	uint64_t updates;   /* measured updates, all drawn */
 	uint64_t bytes_out; /* into the mapping by measured passes */
@@ -101,6 +106,8 @@ struct bench {
 	 * started only when that workload runs. */
 	struct benchsrv *srv_fit;
 	uint32_t fit_w, fit_h;
+	struct replaysrv *replay; /* --replay: the server instead */
+	char replay_out[64];	  /* its output spec */
 	const char *host;
 	int port;
 	const char *enc_list;  /* for vnc_connect, NULL: viewer default */
@@ -130,7 +137,10 @@ int bench_measure(struct bench *b, struct run *r, double seg_s);
  * histograms and targets on b->rep, JSON and CSV where asked
  * (bench_report.c). */
 void bench_report(struct bench *b);
-/* The run's workload, "remote" for a remote server. */
+/* The run's workload, "remote" for a remote server, "replay" for
+ * --replay. */
 const char *bench_workload_name(const struct run *r);
+/* "pipeline", "memcpy" or "bare". */
+const char *bench_kind_name(const struct run *r);
 
 #endif

@@ -30,10 +30,12 @@ static double ms(uint64_t ns)
 
 const char *bench_workload_name(const struct run *r)
 {
+	if (r->workload == BENCH_REPLAY)
+		return "replay";
 	return r->workload < 0 ? "remote" : benchsrv_workload_name(r->workload);
 }
 
-static const char *kind_name(const struct run *r)
+const char *bench_kind_name(const struct run *r)
 {
 	return r->kind == RUN_BARE     ? "bare"
 	       : r->kind == RUN_MEMCPY ? "memcpy"
@@ -256,12 +258,24 @@ static void print_tables(struct bench *b)
 			b->out.height);
 	if (b->srv_fit)
 		fprintf(rep, "and %ux%u for fit, ", b->fit_w, b->fit_h);
+	else if (b->replay)
+		fprintf(rep, "replay %s, ", b->opt->replay_file);
 	else
 		fprintf(rep, "server %s:%d, ", b->host, b->port);
-	fprintf(rep,
-		"encodings \"%s\",\n%.1f s per configuration (in %d "
-		"interleaved slices), %d cores online\n",
-		b->encodings, b->duration, b->rounds, b->cpus_online);
+	if (b->replay)
+		fprintf(rep,
+			"encodings \"%s\",\n%d interleaved plays per "
+			"configuration (at most %.1f s each), %d cores "
+			"online\n",
+			b->encodings, b->rounds, b->duration / b->rounds,
+			b->cpus_online);
+	else
+		fprintf(rep,
+			"encodings \"%s\",\n%.1f s per configuration (in %d "
+			"interleaved slices), %d cores online\n",
+			b->encodings, b->duration, b->rounds, b->cpus_online);
+	if (b->replay)
+		replaysrv_describe(b->replay, b->opt->replay_file, rep);
 	if (b->out.slow_cpu >= 0)
 		fprintf(rep,
 			"mem output slow-cpu=%d: writes from that core are "
@@ -629,7 +643,7 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 		char lab[LABEL_LEN + 16], sc[16];
 
 		fprintf(f, "    {\"workload\": \"%s\", \"kind\": \"%s\", ",
-			bench_workload_name(r), kind_name(r));
+			bench_workload_name(r), bench_kind_name(r));
 		snprintf(lab, sizeof(lab), "%s ", bench_workload_name(r));
 		run_label(b, r, lab + strlen(lab), sizeof(lab) - strlen(lab));
 		fprintf(f, "\"label\": ");
@@ -662,6 +676,10 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 		for (size_t k = 0; k < r->slice_updates.n; k++)
 			fprintf(f, "%s%llu", k ? ", " : "",
 				(unsigned long long)r->slice_updates.v[k]);
+		fprintf(f, "], \"slice_s\": [");
+		for (size_t k = 0; k < r->slice_ns.n; k++)
+			fprintf(f, "%s%.6f", k ? ", " : "",
+				(double)r->slice_ns.v[k] / 1e9);
 		fprintf(f, "], ");
 		json_num(f, "mb_per_s", mbps(r), true);
 		fprintf(f, "\n     \"latency_ms\": {");
@@ -760,7 +778,8 @@ static void write_csv(struct bench *b, FILE *f)
 		for (k = 0; enc[k]; k++)
 			if (enc[k] == ',' || enc[k] == '"')
 				enc[k] = ' ';
-		fprintf(f, "%s,%s,", bench_workload_name(r), kind_name(r));
+		fprintf(f, "%s,%s,", bench_workload_name(r),
+			bench_kind_name(r));
 		if (r->kind != RUN_BARE && r->cpu >= 0)
 			fprintf(f, "%d", r->cpu);
 		fprintf(f, ",%d,%s,%u,%u,%s,%s,%.6f,%llu", r->actual_cpu,
@@ -843,6 +862,8 @@ void bench_report(struct bench *b)
 	max_targets = 4 * b->n_runs + 1;
 	targets = calloc((size_t)max_targets, sizeof(*targets));
 	nt = targets ? collect_targets(b, targets, max_targets) : 0;
+	if (b->replay)
+		replaysrv_report(b->replay, b->rep);
 	print_targets(b->rep, targets, nt);
 	fflush(b->rep);
 	if (b->json_f)

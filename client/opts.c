@@ -34,6 +34,7 @@ void opts_defaults(struct options *o)
 	o->scale_zoom = 1;
 	o->reconnect = RECONNECT_LOST;
 	o->timeout = 10;
+	o->serve_port = -1;
 }
 
 void opts_free(struct options *o)
@@ -55,6 +56,8 @@ void opts_free(struct options *o)
 	free(o->workloads);
 	free(o->ca_file);
 	free(o->user);
+	free(o->record_file);
+	free(o->replay_file);
 	for (size_t i = 0; i < OPTS_MAX_KEYS; i++)
 		free(o->origin[i]);
 	memset(o, 0, sizeof(*o));
@@ -212,14 +215,15 @@ static const char *const key_names[K_COUNT] = {
 _Static_assert(K_COUNT <= OPTS_MAX_KEYS, "cli_set and origin[] per key");
 
 static const unsigned key_modes[K_COUNT] = {
-	[K_SCREENSHOT] = M_SESSION,	    [K_EXIT_AFTER] = M_SESSION,
+	[K_SCREENSHOT] = M_SESSION,
+	[K_EXIT_AFTER] = M_SESSION | M_BENCH,
 	[K_ENCODINGS] = M_SESSION | M_BENCH, [K_QUALITY] = M_SESSION | M_BENCH,
 	[K_COMPRESS] = M_SESSION | M_BENCH, [K_VIEW_ONLY] = M_SESSION,
 	[K_PASSWD] = M_VIEW | M_BENCH,	    [K_INPUT] = M_SESSION,
 	[K_KEYMAP] = M_SESSION,		    [K_SERVER_CURSOR] = M_SESSION,
 	[K_DURATION] = M_BENCH,		    [K_WORKLOAD] = M_BENCH,
 	[K_SCALE] = M_SESSION | M_BENCH,    [K_RECONNECT] = M_VIEW,
-	[K_CA] = M_VIEW,		    [K_INSECURE] = M_VIEW,
+	[K_CA] = M_VIEW | M_BENCH,	    [K_INSECURE] = M_VIEW | M_BENCH,
 	[K_USER] = M_SESSION,		    [K_TIMEOUT] = M_VIEW,
 	[K_SERVER] = M_VIEW | M_BENCH,
 };
@@ -696,6 +700,11 @@ void opts_usage(void)
 	       "                   [--encodings LIST] [--duration SECS] "
 	       "[--json FILE]\n"
 	       "                   [--csv FILE] [HOST]\n"
+	       "       vncfb bench --record FILE [--updates N] "
+	       "[--exit-after SECS]\n"
+	       "                   [-o mem:WxH:FORMAT] HOST\n"
+	       "       vncfb bench --replay FILE [--repeat N] "
+	       "[--serve PORT] [-o SPEC]\n"
 	       "\n"
 	       "Output:\n");
 	if (*specs)
@@ -786,6 +795,15 @@ void opts_usage(void)
 	       "fit (default all)\n"
 	       "      --duration SECS    bench: time per configuration "
 	       "(default 3)\n"
+	       "      --record FILE      bench: save what HOST sends, for "
+	       "--replay\n"
+	       "      --updates N        --record: stop after N updates\n"
+	       "      --replay FILE      bench: measure vncfb and the bare "
+	       "loop on a recording\n"
+	       "      --repeat N         --replay: plays per configuration "
+	       "(default 3)\n"
+	       "      --serve PORT       --replay: serve it to another "
+	       "viewer on 127.0.0.1:PORT\n"
 	       "\n"
 	       "  -v, --verbose;  -q, --quiet;  -h, --help;  -V, --version\n"
 	       "  TigerVNC's parameters work too (-ViewOnly, -PasswordFile "
@@ -824,6 +842,11 @@ static const struct alias aliases[] = {
 	{ "config", NULL, true },
 	{ "json", NULL, true },
 	{ "csv", NULL, true },
+	{ "record", NULL, true },
+	{ "replay", NULL, true },
+	{ "serve", NULL, true },
+	{ "updates", NULL, true },
+	{ "repeat", NULL, true },
 	{ "output", "output", true },
 	{ "screenshot", "screenshot", true },
 	{ "exit-after", "exit-after", true },
@@ -949,6 +972,89 @@ static const struct tiger tiger_params[] = {
 
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+
+/* vncfb bench's recorder and replay options, command line only (name
+ * without dashes): 0, or -EINVAL (printed). */
+static int bench_file_option(struct options *o, const char *name,
+			     const char *val)
+{
+	long n;
+
+	if (!strcmp(name, "record") || !strcmp(name, "replay")) {
+		char **dst =
+		    !strcmp(name, "record") ? &o->record_file : &o->replay_file;
+
+		if (!*val)
+			return usage_error("--%s needs a file", name);
+		return set_str(dst, val) < 0 ? -ENOMEM : 0;
+	}
+	if (!strcmp(name, "serve")) {
+		if (parse_int(val, 0, 65535, &n) < 0)
+			return usage_error("bad value '%s' for --serve: "
+					   "expected a port 0-65535 (0: any "
+					   "free one)",
+					   val);
+		o->serve_port = (int)n;
+		return 0;
+	}
+	if (!strcmp(name, "updates")) {
+		if (parse_int(val, 1, 100000000, &n) < 0)
+			return usage_error("bad value '%s' for --updates: "
+					   "expected 1-100000000",
+					   val);
+		o->updates = n;
+		return 0;
+	}
+	if (!strcmp(name, "repeat")) {
+		if (parse_int(val, 1, 1000, &n) < 0)
+			return usage_error("bad value '%s' for --repeat: "
+					   "expected 1-1000",
+					   val);
+		o->repeat = (int)n;
+		return 0;
+	}
+	return usage_error("unknown option '--%s'", name);
+}
+
+static bool is_bench_file_option(const char *name)
+{
+	return !strcmp(name, "record") || !strcmp(name, "replay") ||
+	       !strcmp(name, "serve") || !strcmp(name, "updates") ||
+	       !strcmp(name, "repeat");
+}
+
+/* What the recorder and the replay rule out, once the line is read. */
+static int check_bench_files(const struct options *o)
+{
+	bool rec = o->record_file, rep = o->replay_file;
+
+	if (o->mode == MODE_BENCH && !rec && !(rep && o->serve_port >= 0) &&
+	    opts_from_cli(o, "exit-after"))
+		return usage_error("--exit-after is for vncfb bench --record "
+				   "and --replay --serve (a bench run has "
+				   "--duration)");
+	if (rec && rep)
+		return usage_error("--record and --replay go in separate "
+				   "runs");
+	if (rec && !o->target)
+		return usage_error("--record needs a server: vncfb bench "
+				   "--record FILE HOST[:DISPLAY]");
+	if (rep && o->target)
+		return usage_error("--replay takes no server ('%s'): the "
+				   "recording is the server",
+				   o->target);
+	if ((rec || rep) && o->workloads)
+		return usage_error("--workload is for the embedded server, not "
+				   "--%s",
+				   rec ? "record" : "replay");
+	if (o->serve_port >= 0 && !rep)
+		return usage_error("--serve needs --replay FILE");
+	if (o->updates && !rec)
+		return usage_error("--updates needs --record");
+	if (o->repeat && (!rep || o->serve_port >= 0))
+		return usage_error("--repeat needs --replay (and no --serve)");
+	return 0;
+}
 
 static int usage_error(const char *fmt, ...)
 {
@@ -1242,8 +1348,12 @@ int opts_parse(struct options *o, int argc, char **argv)
 		}
 		if (!aliases[k].key) {
 			/* Files that are not settings: --config names where
-			 * settings come from, --json/--csv bench's reports. */
-			if (!strcmp(name, "config")) {
+			 * settings come from, --json/--csv bench's reports,
+			 * --record/--replay (and theirs) bench's streams. */
+			if (is_bench_file_option(name) &&
+			    o->mode == MODE_BENCH) {
+				ret = bench_file_option(o, name, val);
+			} else if (!strcmp(name, "config")) {
 				ret = set_path(&o->config, val, &why);
 				if (ret == -EINVAL)
 					return usage_error("bad value '%s' for "
@@ -1274,6 +1384,8 @@ int opts_parse(struct options *o, int argc, char **argv)
 		o->quality = -1;
 		o->cli_set |= 1ull << K_QUALITY;
 	}
+	if (check_bench_files(o) < 0)
+		return -EINVAL;
 	return 0;
 }
 

@@ -68,6 +68,13 @@ struct options {
 	char *csv_file;
 	char *workloads;
 	double duration;
+	/* bench --record FILE HOST / --replay FILE [--serve PORT]: command
+	 * line only (a config file has no business naming files to write) */
+	char *record_file;
+	char *replay_file;
+	int serve_port;		/* -1: measure, not serve */
+	long updates;		/* --record: stop after N updates, 0: no limit */
+	int repeat;		/* --replay: plays per configuration, 0: 3 */
 	/* Which keys came from the command line (config must not override). */
 	unsigned long long cli_set;
 	/* "FILE:LINE" of the config line that set each key, or NULL. */

@@ -241,6 +241,12 @@ void pipeline_destroy(struct pipeline *p)
 void pipeline_vnc_config(const struct pipeline *p, const struct options *o,
 			 struct vnc_config *v)
 {
+	pipeline_vnc_config_fmt(o, &p->shadow.fmt, v);
+}
+
+void pipeline_vnc_config_fmt(const struct options *o, const struct pixfmt *fmt,
+			     struct vnc_config *v)
+{
 	memset(v, 0, sizeof(*v));
 	v->host = o->host;
 	v->port = o->port;
@@ -248,7 +254,7 @@ void pipeline_vnc_config(const struct pipeline *p, const struct options *o,
 	v->quality = o->quality;
 	v->compress = o->compress;
 	v->view_only = o->view_only;
-	v->fmt = p->shadow.fmt;
+	v->fmt = *fmt;
 	v->get_password = passwd_get;
 	v->password_ctx = o->passwd_file;
 	v->read_timeout_s = o->timeout;

@@ -84,6 +84,10 @@ void pipeline_destroy(struct pipeline *p);
  * caller adjusts what is its own (the local cursor, view-only). */
 void pipeline_vnc_config(const struct pipeline *p, const struct options *o,
 			 struct vnc_config *v);
+/* The same for a client without a pipeline, in fmt (vncfb bench
+ * --record). */
+void pipeline_vnc_config_fmt(const struct options *o, const struct pixfmt *fmt,
+			     struct vnc_config *v);
 /* Connect with cfg (copied by the client). 0, or -1 with *err set (the
  * reason logged). Only while disconnected. */
 int pipeline_connect(struct pipeline *p, const struct vnc_config *cfg,

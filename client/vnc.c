@@ -67,6 +67,8 @@ struct vnc_client {
 	const char *doing;	/* what the armed deadline is for */
 	int doing_s;		/* and how long it was */
 	bool qemu_keys;		/* the server takes QEMU extended keys */
+	void (*msg_hook)(void *ctx);	/* vnc_set_message_hook */
+	void *msg_ctx;
 	char name[LOG_TEXT_SIZE];	/* the desktop name, made visible */
 };
 
@@ -1158,6 +1160,11 @@ struct vnc_client *vnc_connect(const struct vnc_config *cfg,
 			 cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms
 						     : 15000,
 			 vc->peer, err);
+	if (fd >= 0 && cfg->wrap_fd) {
+		fd = cfg->wrap_fd(cfg->wrap_ctx, fd);
+		if (fd < 0)
+			*err = VNC_ERR_RESOURCE;
+	}
 	if (fd < 0 || handshake(vc, fd, err) < 0) {
 		client_free(vc);
 		return NULL;
@@ -1252,8 +1259,27 @@ int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err)
 	do {
 		if (one_message(vc, err) < 0)
 			return -1;
+		if (vc->msg_hook)
+			vc->msg_hook(vc->msg_ctx);
 	} while (vnc_pending(vc) && monotonic_ns() < until);
 	return 0;
+}
+
+void vnc_set_message_hook(struct vnc_client *vc, void (*fn)(void *ctx),
+			  void *ctx)
+{
+	vc->msg_hook = fn;
+	vc->msg_ctx = ctx;
+}
+
+size_t vnc_unread(const struct vnc_client *vc)
+{
+	return vc->cl->buffered;
+}
+
+bool vnc_encrypted(const struct vnc_client *vc)
+{
+	return tls_anonymous(vc->cl) || tls_verified(vc->cl);
 }
 
 uint64_t vnc_update_rx_ns(const struct vnc_client *vc)

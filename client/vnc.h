@@ -12,6 +12,7 @@
 #define VNCFB_VNC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pixfmt.h"
@@ -77,6 +78,11 @@ struct vnc_config {
 	 * malloc'd string (wiped and freed by the caller) or NULL. */
 	char *(*get_password)(void *ctx);
 	void *password_ctx;
+	/* Optional (vncfb bench --record): called with the connected TCP
+	 * socket before the handshake; returns the fd to speak RFB over
+	 * instead, or -1 (logged). It owns fd from the call on. */
+	int (*wrap_fd)(void *ctx, int fd);
+	void *wrap_ctx;
 };
 
 /* Why a session ended; sessions use it to decide about retrying. */
@@ -132,6 +138,16 @@ uint64_t vnc_update_rx_ns(const struct vnc_client *vc);
 int vnc_ping(struct vnc_client *vc);
 /* Ask for a full (non-incremental) update. */
 int vnc_request_full(struct vnc_client *vc);
+
+/* For vncfb bench --record: fn(ctx) is called after each server message
+ * vnc_dispatch has handled (never during the handshake); vnc_unread()
+ * then counts the bytes read from the socket but not yet consumed, so
+ * that a tap on the socket knows where that message ended. */
+void vnc_set_message_hook(struct vnc_client *vc, void (*fn)(void *ctx),
+			  void *ctx);
+size_t vnc_unread(const struct vnc_client *vc);
+/* Whether the connection is encrypted (VeNCrypt/TLS). */
+bool vnc_encrypted(const struct vnc_client *vc);
 
 /* Encoding name list check for usage errors: 0 or -EINVAL, *bad set to
  * the first unknown name (static storage). */

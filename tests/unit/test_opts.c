@@ -166,6 +166,73 @@ static void test_spellings(void)
 	}
 }
 
+/* vncfb bench --record/--replay/--serve: what goes together. */
+static void test_bench_files(void)
+{
+	static const char *ok[][8] = {
+	    {"bench", "--record", "f", "--updates", "5", "h:1"},
+	    {"bench", "--record=f", "--exit-after", "2", "h"},
+	    {"bench", "--replay", "f", "--repeat", "4"},
+	    {"bench", "--replay", "f", "--serve", "0"},
+	    {"bench", "--replay", "f", "--serve", "0", "--exit-after", "3"},
+	    {"bench", "--record", "f", "--insecure", "--ca", "/ca", "h"},
+	};
+	static const char *bad[][8] = {
+	    {"--record", "f", "h"},	     /* not bench */
+	    {"bench", "--record", "f"},	     /* no server */
+	    {"bench", "--replay", "f", "h"}, /* a server */
+	    {"bench", "--record", "f", "--replay", "g", "h"},
+	    {"bench", "--serve", "5999"},     /* nothing to serve */
+	    {"bench", "--updates", "3", "h"}, /* not recording */
+	    {"bench", "--replay", "f", "--serve", "1", "--repeat", "2"},
+	    {"bench", "--replay", "f", "--workload", "idle"},
+	    {"bench", "--record", "f", "--updates", "0", "h"},
+	    {"bench", "--replay", "f", "--serve", "65536"},
+	    {"bench", "--replay", "f", "--repeat", "x"},
+	    {"bench", "--record", "", "h"},
+	    {"bench", "--replay"}, /* no value */
+	    {"bench", "--exit-after", "2"}, /* a bench run has --duration */
+	    {"bench", "--replay", "f", "--exit-after", "2"},
+	    {"probe", "--replay", "f"},
+	};
+	struct options o;
+	size_t i, n;
+	FILE *saved = stderr;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		const char *argv[10] = {"vncfb"};
+
+		for (n = 0; ok[i][n]; n++)
+			argv[n + 1] = ok[i][n];
+		CHECK_EQ(parse(&o, (int)n + 1, argv), 0);
+		CHECK(o.record_file || o.replay_file);
+		opts_free(&o);
+	}
+	CHECK_EQ(parse(&o, 5,
+		       (const char *[]){"vncfb", "bench", "--record", "f",
+					"h::5999", NULL}),
+		 0);
+	CHECK(o.record_file && !strcmp(o.record_file, "f") && o.port == 5999 &&
+	      o.serve_port == -1 && o.updates == 0);
+	opts_free(&o);
+	/* The refusals print their line; keep them out of the log. */
+	stderr = fopen("/dev/null", "w");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *argv[10] = {"vncfb"};
+		int ret;
+
+		for (n = 0; bad[i][n]; n++)
+			argv[n + 1] = bad[i][n];
+		ret = parse(&o, (int)n + 1, argv);
+		if (ret >= 0)
+			fprintf(saved, "case %zu accepted\n", i);
+		CHECK(ret < 0);
+		opts_free(&o);
+	}
+	fclose(stderr);
+	stderr = saved;
+}
+
 static int parses(int argc, const char **argv)
 {
 	struct options o;
@@ -400,6 +467,7 @@ int main(void)
 {
 	test_targets();
 	test_spellings();
+	test_bench_files();
 	test_tiger();
 	test_reconnect();
 	test_modes();

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Record the replay benchmark's streams (doc/performance-replay.md):
+TigerVNC's Xvnc at 1920x1080 showing tests/bench/xanim, a full-screen
+animation whose every pixel changes in every frame, recorded by
+vncfb bench --record in each encoding and format of the table.
+
+The content is deterministic (the same frames on every run); which frames
+land in which update depends on the server's speed, but at the default
+10 frames per second each update is one whole frame.
+
+usage: replay_record.py [--updates N] [--size WxH] [--fps F]
+                        [--only NAME,...] OUTDIR
+
+Run from the source tree after a build (ninja -C build); VNCFB and XANIM
+override the paths of build/vncfb and build/tests/bench/xanim. Recordings
+are large (up to 8 MB an update at 1080p): keep them out of git.
+"""
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+VNCFB = os.environ.get("VNCFB", os.path.join(ROOT, "build", "vncfb"))
+XANIM = os.environ.get("XANIM", os.path.join(ROOT, "build", "tests", "bench",
+                                             "xanim"))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+from test_xserver import start_x  # noqa: E402
+
+# name: (encodings, quality, pixel format)
+SETS = {
+    "tight-q5": ("tight", 5, "xrgb8888"),
+    "tight": ("tight", None, "xrgb8888"),
+    "zrle": ("zrle", None, "xrgb8888"),
+    "hextile": ("hextile", None, "xrgb8888"),
+    "raw": ("raw", None, "xrgb8888"),
+    "tight-q5-rgb565": ("tight", 5, "rgb565"),
+    "zrle-rgb565": ("zrle", None, "rgb565"),
+}
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def start_xvnc(size, port, log):
+    """Xvnc on a display of its choosing: (process, display number)."""
+    x, disp = start_x(["Xvnc", "-geometry", size, "-depth", "24",
+                       "-rfbport", str(port), "-SecurityTypes", "None",
+                       "-localhost", "-nolisten", "tcp", "-AlwaysShared"],
+                      log)
+    end = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), 1).close()
+            break
+        except OSError:
+            if time.monotonic() > end or x.poll() is not None:
+                x.kill()
+                sys.exit("Xvnc does not listen on port %d" % port)
+            time.sleep(0.1)
+    return x, int(disp[1:])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("outdir")
+    ap.add_argument("--updates", type=int, default=61)
+    ap.add_argument("--size", default="1920x1080")
+    ap.add_argument("--fps", default="10")
+    ap.add_argument("--only", default=",".join(SETS))
+    a = ap.parse_args()
+    os.makedirs(a.outdir, exist_ok=True)
+    names = a.only.split(",")
+    for n in names:
+        if n not in SETS:
+            sys.exit("unknown set %s (known: %s)" % (n, ", ".join(SETS)))
+    log = open(os.path.join(a.outdir, "xvnc.log"), "w")
+    port = free_port()
+    x, disp = start_xvnc(a.size, port, log)
+    env = dict(os.environ, DISPLAY=":%d" % disp)
+    anim = None
+    try:
+        anim = subprocess.Popen([XANIM, "--fps", a.fps], env=env,
+                                stdout=subprocess.PIPE, text=True)
+        if anim.stdout.readline().strip() != "started":
+            sys.exit("xanim did not start")
+        for n in names:
+            enc, q, fmt = SETS[n]
+            out = os.path.join(a.outdir, n + ".rec")
+            cmd = [VNCFB, "bench", "--record", out, "--updates",
+                   str(a.updates), "--encodings", enc, "-o",
+                   "mem:%s:%s" % (a.size, fmt)]
+            if q is not None:
+                cmd += ["--quality", str(q)]
+            cmd.append("127.0.0.1::%d" % port)
+            print("$ " + " ".join(cmd), flush=True)
+            subprocess.run(cmd, check=True)
+    finally:
+        if anim:
+            anim.kill()
+            anim.wait()
+        x.terminate()
+        x.wait(10)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -32,6 +32,7 @@ int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
 	atomic_init(&b->passes, 0);
 	atomic_init(&b->bytes_total, 0);
 	b->full = true;
+	pixconv_init(&b->conv, &out->fmt, &sh->fmt);
 	/* One output row: conversion buffer and source of black. */
 	b->row_size = out->stride > (size_t)out->width * 4
 			      ? out->stride
@@ -164,8 +165,7 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 		if (same) {
 			output_write_row(o, dst, src, (size_t)scr->w * obpp);
 		} else {
-			pixfmt_convert_row(&o->fmt, b->row, &s->fmt, src,
-					   (size_t)scr->w);
+			pixconv_row(&b->conv, b->row, src, (size_t)scr->w);
 			output_write_row(o, dst, b->row, (size_t)scr->w * obpp);
 		}
 	}

@@ -14,6 +14,7 @@
 
 #include "damage.h"
 #include "output.h"
+#include "pixconv.h"
 #include "shadow.h"
 #include "view.h"
 
@@ -60,6 +61,9 @@ struct blitter {
 	struct view view;	/* remote -> screen; written on the main thread */
 	struct scaler *scaler;	/* for view when not 1:1, else NULL */
 	uint8_t *row;		/* conversion / zero row, blit thread */
+	/* Shadow to output pixels where they differ (24 bpp outputs),
+	 * chosen once: the blitter's and the cursor's rows. */
+	struct pixconv conv;
 	uint8_t *srow;		/* one scaled row in the shadow's format */
 	size_t row_size;
 	/* Optional hook, called on the worker after each pass

@@ -126,9 +126,9 @@ static uint64_t draw_shape(struct cursor *c, struct blitter *b,
 				output_write_row(o, dst, p + (size_t)x0 * sbpp,
 						 (size_t)run * obpp);
 			} else {
-				pixfmt_convert_row(&o->fmt, b->row, &s->fmt,
-						   p + (size_t)x0 * sbpp,
-						   (size_t)run);
+				pixconv_row(&b->conv, b->row,
+					    p + (size_t)x0 * sbpp,
+					    (size_t)run);
 				output_write_row(o, dst, b->row,
 						 (size_t)run * obpp);
 			}

@@ -35,6 +35,7 @@ bool reconnect_retryable(enum vnc_error err, bool established)
 	case VNC_OK:
 	case VNC_ERR_AUTH:
 	case VNC_ERR_RESOURCE:
+	case VNC_ERR_INTERRUPTED:
 		break;
 	}
 	return false;

@@ -55,6 +55,9 @@ struct session {
 	uint64_t edge_next_ns;	/* next step, 0: none due */
 	bool scale_other;	/* the scale hotkey's other mode is on */
 	bool quit;
+	bool stopping;		/* a quit signal or --exit-after cut the
+				 * connection: no reconnecting */
+	uint64_t end_ns;	/* --exit-after, or 0 */
 	uint64_t updates;
 	/* Reconnecting (reconnect.h): what to connect with, and when. */
 	struct vnc_config vcfg;
@@ -348,6 +351,11 @@ static int session_lost(struct session *s, enum vnc_error err,
 	unsigned d;
 
 	pipeline_disconnect(s->pipe);
+	/* The loop sees the signal or the deadline next. */
+	if (err == VNC_ERR_INTERRUPTED) {
+		s->stopping = true;
+		return 0;
+	}
 	if (!reconnect_again(&s->rc, err, established))
 		return 1;
 	/* Why, for the status line: what the failing call logged. */
@@ -387,6 +395,8 @@ static int session_tick(struct session *s)
 
 	edge_tick(s, now);
 	if (!conn(s)) {
+		if (s->stopping)
+			return 0;
 		if (now >= s->rc.next_ns)
 			return session_reconnect(s);
 		show_countdown(s, now);
@@ -481,11 +491,9 @@ static int drop_privileges(struct session *s)
 static int run_loop(struct session *s, int sigfd)
 {
 	struct options *o = s->opt;
-	uint64_t deadline = 0;
+	uint64_t deadline = s->end_ns;
 	enum vnc_error verr;
 
-	if (o->exit_after > 0)
-		deadline = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
 	while (!s->quit) {
 		struct pollfd pfd[4];
 		int n = 0, ret, timeout = -1, i_vnc, i_in = -1, i_out = -1;
@@ -510,11 +518,17 @@ static int run_loop(struct session *s, int sigfd)
 		if (deadline) {
 			uint64_t now = monotonic_ns();
 
-			if (now >= deadline)
+			if (now >= deadline) {
+				log_info("leaving: --exit-after %g s are over",
+					 s->opt->exit_after);
 				break;
+			}
 			timeout = (int)((deadline - now) / 1000000u) + 1;
 		}
 		timeout = session_timeout(s, timeout);
+		/* Bytes inside libvncclient or TLS do not wake poll(). */
+		if (conn(s) && vnc_pending(conn(s)))
+			timeout = 0;
 		ret = poll(pfd, (nfds_t)n, timeout);
 		if (ret < 0) {
 			if (errno == EINTR)
@@ -558,8 +572,9 @@ static int run_loop(struct session *s, int sigfd)
 			if (s->in.impl->dispatch(&s->in, &sink) < 0)
 				return 1;
 		}
-		if (i_vnc >= 0 &&
-		    (pfd[i_vnc].revents & (POLLIN | POLLHUP | POLLERR))) {
+		if (i_vnc >= 0 && conn(s) &&
+		    ((pfd[i_vnc].revents & (POLLIN | POLLHUP | POLLERR)) ||
+		     vnc_pending(conn(s)))) {
 			if (vnc_dispatch(conn(s), &verr) < 0) {
 				if (session_lost(s, verr, true))
 					return 1;
@@ -663,6 +678,12 @@ int session_run(struct options *o)
 		s.vcfg.get_password = cached_password;
 		s.vcfg.password_ctx = &s;
 	}
+	/* A quit signal or the end of --exit-after stops any connection
+	 * step within a few ms (guard.h); the clock starts here. */
+	s.vcfg.abort_fd = signals_quit_fd();
+	if (o->exit_after > 0)
+		s.end_ns = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
+	s.vcfg.end_ns = s.end_ns;
 	reconnect_init(&s.rc, o->reconnect);
 	log_set_context(opts_origin(o, "server"));
 	err = pipeline_connect(s.pipe, &s.vcfg, &verr);

@@ -12,6 +12,8 @@
 
 /* Handlers only write one byte. */
 static int sig_pipe[2] = { -1, -1 };
+/* Written on a quit signal and never read: stays readable. */
+static int quit_pipe[2] = { -1, -1 };
 
 static void on_signal(int signo)
 {
@@ -21,7 +23,29 @@ static void on_signal(int signo)
 	if (sig_pipe[1] >= 0 && write(sig_pipe[1], &c, 1) < 0) {
 		/* Pipe full: a quit is already pending. */
 	}
+	if (signo != SIGUSR1 && quit_pipe[1] >= 0 &&
+	    write(quit_pipe[1], &c, 1) < 0) {
+		/* Full: readable already. */
+	}
 	errno = saved;
+}
+
+static int make_pipe(int p[2])
+{
+	if (pipe(p) < 0) {
+		log_error("pipe: %s", strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < 2; i++) {
+		fcntl(p[i], F_SETFL, fcntl(p[i], F_GETFL) | O_NONBLOCK);
+		fcntl(p[i], F_SETFD, FD_CLOEXEC);
+	}
+	return 0;
+}
+
+int signals_quit_fd(void)
+{
+	return quit_pipe[0];
 }
 
 int signals_setup(void)
@@ -30,17 +54,10 @@ int signals_setup(void)
 	struct sigaction sa;
 	size_t i;
 
-	if (sig_pipe[0] < 0) {
-		if (pipe(sig_pipe) < 0) {
-			log_error("pipe: %s", strerror(errno));
-			return -1;
-		}
-		for (i = 0; i < 2; i++) {
-			fcntl(sig_pipe[i], F_SETFL,
-			      fcntl(sig_pipe[i], F_GETFL) | O_NONBLOCK);
-			fcntl(sig_pipe[i], F_SETFD, FD_CLOEXEC);
-		}
-	}
+	if (sig_pipe[0] < 0 && make_pipe(sig_pipe) < 0)
+		return -1;
+	if (quit_pipe[0] < 0 && make_pipe(quit_pipe) < 0)
+		return -1;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_signal;

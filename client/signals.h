@@ -10,5 +10,9 @@
 /* Install the handlers (once; later calls return the same fd). Returns
  * the pipe's read end, or -1 (logged). */
 int signals_setup(void);
+/* After signals_setup: an fd that becomes readable, and stays so, once a
+ * quit signal has arrived (never read: for watchdogs that poll it,
+ * client/guard.h). -1 before. */
+int signals_quit_fd(void);
 
 #endif

@@ -1,6 +1,7 @@
-/* libvncclient behind struct vnc_client: connect, handshake, formats and
- * encodings, callbacks into the session, input out. The only file that
- * includes rfb/rfbclient.h. */
+/* libvncclient behind struct vnc_client: connect, handshake (under a
+ * watchdog), formats and encodings, the byte source vncfb's own message
+ * reader reads through, input out. The only file that includes
+ * rfb/rfbclient.h. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,8 +10,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <pthread.h>
-#include <signal.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,22 +19,27 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <jpeglib.h>
+#include <gnutls/gnutls.h>
 #include <rfb/rfbclient.h>
-#include <setjmp.h>
 #include <turbojpeg.h>
 
 #include "clock.h"
+#include "decode.h"
+#include "guard.h"
 #include "log.h"
+#include "rfb.h"
+#include "rfbread.h"
 #include "tlsguard.h"
 #include "vnc.h"
+#include "vncsrc.h"
 
-/* Remote desktops larger than this are refused: RFB allows 65535x65535,
- * which would be a 16 GiB shadow. */
-#define VNC_MAX_DIM 16384
-#define VNC_MAX_FB_BYTES ((uint64_t)1 << 30)
-/* Cursor shapes larger than this are ignored (the server's is used). */
-#define VNC_MAX_CURSOR 256
+/* The handshake's deadline is at least this (the --timeout if longer). */
+#define HANDSHAKE_MIN_S 15
+/* vnc_dispatch hands the loop back after this much work at most. */
+#define DISPATCH_BUDGET_NS 30000000ull
+/* The reader's reads go to libvncclient in pieces this large, so that a
+ * fast endless stream still sees the watchdog between them. */
+#define READ_PIECE (256 * 1024)
 
 struct vnc_client {
 	rfbClient *cl;
@@ -43,7 +48,7 @@ struct vnc_client {
 	char peer[300];		/* "host:port" for messages */
 	char *encodings;	/* the string handed to libvncclient */
 	bool in_handshake;
-	bool resize_failed;
+	enum vnc_error logged;	/* a failure already logged */
 	bool no_password;	/* the server asked, we had none */
 	bool asked_password;	/* the server wanted VNC authentication */
 	const char *tls_refused;	/* why the security type was refused */
@@ -52,6 +57,16 @@ struct vnc_client {
 	int nschemes;
 	struct tlsguard tls;	/* what libvncclient's TLS leaves behind */
 	uint64_t rx_ns;		/* socket seen readable (vnc_dispatch entry) */
+	/* vncfb's reader (NULL in the libvncclient reference mode) and the
+	 * bytes it reads: libvncclient's ReadFromRFBServer. */
+	struct rfb_reader *rd;
+	struct vnc_source src;
+	struct guard *guard;
+	uint64_t handshake_end;	/* the handshake's deadline */
+	int armed;		/* nesting of guarded work */
+	const char *doing;	/* what the armed deadline is for */
+	int doing_s;		/* and how long it was */
+	bool qemu_keys;		/* the server takes QEMU extended keys */
 	void (*msg_hook)(void *ctx);	/* vnc_set_message_hook */
 	void *msg_ctx;
 	char name[LOG_TEXT_SIZE];	/* the desktop name, made visible */
@@ -134,6 +149,75 @@ static struct vnc_client *from_cl(rfbClient *cl)
 	return rfbClientGetClientData(cl, &client_tag);
 }
 
+/* --- Deadlines: the watchdog (guard.h) bounds every blocking step --- */
+
+static int timeout_s(const struct vnc_client *vc)
+{
+	return vc->cfg.read_timeout_s > 0 ? vc->cfg.read_timeout_s : 30;
+}
+
+/* What follows until done() must be over by deadline (monotonic ns).
+ * Nested calls keep the outer deadline: a request written while a message
+ * is read belongs to the message. */
+static void begin(struct vnc_client *vc, const char *doing, uint64_t deadline,
+		  int secs)
+{
+	if (vc->armed++ || !vc->guard)
+		return;
+	vc->doing = doing;
+	vc->doing_s = secs;
+	guard_arm(vc->guard, deadline);
+}
+
+static void begin_timed(struct vnc_client *vc, const char *doing)
+{
+	begin(vc, doing,
+	      monotonic_ns() + (uint64_t)timeout_s(vc) * 1000000000u,
+	      timeout_s(vc));
+}
+
+static void done(struct vnc_client *vc)
+{
+	if (--vc->armed == 0 && vc->guard)
+		guard_arm(vc->guard, 0);
+}
+
+static const struct vnc_client *from_src(const struct vnc_source *s)
+{
+	return (const struct vnc_client *)(const void *)((const char *)s -
+		offsetof(struct vnc_client, src));
+}
+
+/* The reader's bytes: libvncclient's buffered reader (TLS included), in
+ * pieces, stopping as soon as the watchdog fired. */
+static int src_read(struct vnc_source *s, void *buf, size_t n)
+{
+	const struct vnc_client *vc = from_src(s);
+	char *p = buf;
+
+	while (n > 0) {
+		unsigned k = n < READ_PIECE ? (unsigned)n : READ_PIECE;
+
+		if (guard_fired(vc->guard) != GUARD_NONE ||
+		    !ReadFromRFBServer(vc->cl, p, k))
+			return -1;
+		p += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* Once the watchdog fired, decoding what was read stops too. */
+static bool src_abandoned(const struct vnc_source *s)
+{
+	return guard_fired(from_src(s)->guard) != GUARD_NONE;
+}
+
+static const struct vnc_source_ops src_ops = {
+	.read = src_read,
+	.abandoned = src_abandoned,
+};
+
 const char *vnc_library_version(void)
 {
 	return LIBVNCSERVER_PACKAGE_VERSION;
@@ -206,10 +290,9 @@ const char *vnc_default_encodings(void)
 }
 
 /* SetPixelFormat + SetEncodings written by us, not SetFormatAndEncodings:
- * libvncclient 0.9.14 always offers ExtendedDesktopSize and then ignores
- * QEMU's screen id 0, so the size stays old and the next update fails with
- * "Rect too large". Offering plain DesktopSize only makes QEMU (and every
- * other server) use the path the library handles right. */
+ * libvncclient 0.9.14 always offers ExtendedDesktopSize and then, when it
+ * decodes, ignores QEMU's screen id 0. vncfb's reader handles both
+ * DesktopSize and ExtendedDesktopSize, whatever the screen ids. */
 static bool send_format_and_encodings(struct vnc_client *vc)
 {
 	/* rfbClientSwap*IfLE expect a variable named client. */
@@ -222,7 +305,7 @@ static bool send_format_and_encodings(struct vnc_client *vc)
 	uint32_t encs[64];
 	int n = 0, i;
 	const char *p = vc->encodings;
-	bool tight = false, zlibish = false, zywrle = false;
+	bool tight = false, zlibish = false;
 
 	memset(&spf, 0, sizeof(spf));
 	spf.type = rfbSetPixelFormat;
@@ -237,22 +320,17 @@ static bool send_format_and_encodings(struct vnc_client *vc)
 		size_t len = strcspn(p, " ,");
 		const struct enc_name *e = len ? find_enc(p, len) : NULL;
 
-		/* ZYWRLE is lossy: without --quality, its lossless sibling
-		 * ZRLE takes its place. */
-		if (e && e->enc == rfbEncodingZYWRLE && vc->cfg.quality < 0)
+		/* ZYWRLE (ZRLE after a lossy wavelet) has no decoder in
+		 * vncfb: its lossless sibling ZRLE takes its place. */
+		if (e && e->enc == rfbEncodingZYWRLE)
 			e = find_enc("zrle", 4);
 		if (e) {
 			encs[n++] = (uint32_t)e->enc;
-			if (e->enc == rfbEncodingZYWRLE)
-				zywrle = true;
-			if (e->enc == rfbEncodingUltra)
-				encs[n++] = (uint32_t)rfbEncodingUltraZip;
 			if (e->enc == rfbEncodingTight)
 				tight = true;
 			if (e->enc == rfbEncodingTight ||
 			    e->enc == rfbEncodingZlib ||
-			    e->enc == rfbEncodingZRLE ||
-			    e->enc == rfbEncodingZYWRLE)
+			    e->enc == rfbEncodingZRLE)
 				zlibish = true;
 		}
 		p += len;
@@ -261,7 +339,7 @@ static bool send_format_and_encodings(struct vnc_client *vc)
 	if (zlibish && vc->cfg.compress >= 0)
 		encs[n++] = (uint32_t)(rfbEncodingCompressLevel0 +
 				       vc->cfg.compress);
-	if ((tight || zywrle) && vc->cfg.quality >= 0)
+	if (tight && vc->cfg.quality >= 0)
 		encs[n++] = (uint32_t)(rfbEncodingQualityLevel0 +
 				       vc->cfg.quality);
 	if (vc->cfg.local_cursor) {
@@ -270,6 +348,12 @@ static bool send_format_and_encodings(struct vnc_client *vc)
 		encs[n++] = (uint32_t)rfbEncodingPointerPos;
 	}
 	encs[n++] = (uint32_t)rfbEncodingNewFBSize;
+	/* vncfb's reader takes QEMU's screen id 0 (libvncclient 0.9.14
+	 * does not: the reference mode goes without) and desktop names. */
+	if (vc->rd) {
+		encs[n++] = (uint32_t)RFB_ENC_EXTDESKTOPSIZE;
+		encs[n++] = (uint32_t)RFB_ENC_DESKTOPNAME;
+	}
 	encs[n++] = (uint32_t)rfbEncodingLastRect;
 	encs[n++] = (uint32_t)rfbEncodingKeyboardLedState;
 	if (!vc->cfg.view_only)
@@ -286,44 +370,29 @@ static bool send_format_and_encodings(struct vnc_client *vc)
 	return WriteToRFBServer(cl, buf.bytes, sz_rfbSetEncodingsMsg + n * 4);
 }
 
+/* The reference mode's desktop buffer (and its resizes). */
 static rfbBool cb_malloc_fb(rfbClient *cl)
 {
 	struct vnc_client *vc = from_cl(cl);
-	uint64_t bytes;
+	char why[200];
+	enum vnc_error e;
 	uint8_t *buf;
 
-	if (cl->width < 0 || cl->height < 0 || cl->width > VNC_MAX_DIM ||
-	    cl->height > VNC_MAX_DIM) {
-		log_error("%s: remote desktop %dx%d is larger than vncfb "
-			  "supports (%dx%d)",
-			  vc->peer, cl->width, cl->height, VNC_MAX_DIM,
-			  VNC_MAX_DIM);
-		vc->resize_failed = true;
-		return FALSE;
-	}
-	if (cl->width == 0 || cl->height == 0) {
-		/* libvncclient 0.9.14 spins forever on some rectangles in a
-		 * desktop with no pixels (found by the fuzzer). */
-		snprintf(last_msg, sizeof(last_msg),
-			 "the server announced an empty %dx%d desktop",
-			 cl->width, cl->height);
-		return FALSE;
-	}
-	bytes = (uint64_t)cl->width * (uint64_t)cl->height *
-		(cl->format.bitsPerPixel / 8);
-	if (bytes > VNC_MAX_FB_BYTES) {
-		log_error("%s: remote desktop %dx%d needs %llu MiB, more than "
-			  "the %llu MiB limit",
-			  vc->peer, cl->width, cl->height,
-			  (unsigned long long)(bytes >> 20),
-			  (unsigned long long)(VNC_MAX_FB_BYTES >> 20));
-		vc->resize_failed = true;
+	e = cl->width < 0 || cl->height < 0
+		    ? VNC_ERR_PROTOCOL
+		    : rfb_check_desktop((uint32_t)cl->width,
+					(uint32_t)cl->height,
+					cl->format.bitsPerPixel / 8, why,
+					sizeof(why));
+	if (e != VNC_OK) {
+		log_error("%s %s", vc->peer, why);
+		vc->logged = e;
 		return FALSE;
 	}
 	buf = vc->ev.resize(vc->ev.ctx, (uint32_t)cl->width,
 			    (uint32_t)cl->height);
 	if (!buf) {
-		vc->resize_failed = true;
+		vc->logged = VNC_ERR_RESOURCE;
 		return FALSE;
 	}
 	cl->frameBuffer = buf;
@@ -349,102 +418,6 @@ static void cb_finished(rfbClient *cl)
 	struct vnc_client *vc = from_cl(cl);
 
 	vc->ev.update_done(vc->ev.ctx);
-}
-
-struct jpeg_guard {
-	struct jpeg_error_mgr mgr;
-	jmp_buf env;
-};
-
-static void jpeg_fail(j_common_ptr ci)
-{
-	struct jpeg_guard *g = (struct jpeg_guard *)ci->err;
-
-	longjmp(g->env, 1);
-}
-
-static void jpeg_quiet(j_common_ptr ci, int level)
-{
-}
-
-/* Tight JPEG rectangles, decoded here instead of by libvncclient: its
- * bundled TurboJPEG wrapper (0.9.14) underflows bytes_in_buffer when a
- * marker's length runs past the data, and libjpeg then reads wild memory
- * (a 100-byte rectangle crashes the client; tests/hostile-input.md), and
- * its 16 bpp path decodes w*h*3 bytes into a 300 KiB buffer. libjpeg's
- * own memory source is safe. The library hands us buffer to free. */
-static rfbBool cb_jpeg(rfbClient *cl, const uint8_t *buffer, int length,
-		       int x, int y, int w, int h)
-{
-	struct vnc_client *vc = from_cl(cl);
-	struct jpeg_decompress_struct ci;
-	struct jpeg_guard g;
-	struct pixfmt bgr;
-	size_t bpp = cl->format.bitsPerPixel / 8;
-	size_t pitch = (size_t)cl->width * bpp;
-	uint8_t *volatile row = NULL;
-	rfbBool ok = FALSE;
-
-	pixfmt_from_name("rgb888", &bgr);	/* B,G,R bytes in memory */
-	ci.err = jpeg_std_error(&g.mgr);
-	g.mgr.error_exit = jpeg_fail;
-	g.mgr.emit_message = jpeg_quiet;
-	jpeg_create_decompress(&ci);
-	if (setjmp(g.env)) {
-		char why[JMSG_LENGTH_MAX];
-
-		g.mgr.format_message((j_common_ptr)&ci, why);
-		snprintf(last_msg, sizeof(last_msg),
-			 "invalid JPEG data in a Tight rectangle: %s", why);
-		goto out;
-	}
-	if (length <= 0 || !cl->frameBuffer || x < 0 || y < 0 || w <= 0 ||
-	    h <= 0 || x + w > cl->width || y + h > cl->height) {
-		snprintf(last_msg, sizeof(last_msg),
-			 "Tight JPEG rectangle %dx%d at %d,%d is outside the "
-			 "desktop", w, h, x, y);
-		goto out;
-	}
-	jpeg_mem_src(&ci, (unsigned char *)buffer, (unsigned long)length);
-	jpeg_read_header(&ci, TRUE);
-	if (ci.image_width != (JDIMENSION)w ||
-	    ci.image_height != (JDIMENSION)h) {
-		snprintf(last_msg, sizeof(last_msg),
-			 "Tight JPEG image is %ux%u in a %dx%d rectangle",
-			 (unsigned)ci.image_width, (unsigned)ci.image_height, w,
-			 h);
-		goto out;
-	}
-	ci.out_color_space = JCS_EXT_BGR;
-	jpeg_start_decompress(&ci);
-	if (ci.output_components != 3 || ci.output_width != (JDIMENSION)w) {
-		snprintf(last_msg, sizeof(last_msg),
-			 "Tight JPEG image has an unexpected layout");
-		goto out;
-	}
-	row = malloc((size_t)w * 3);
-	if (!row) {
-		snprintf(last_msg, sizeof(last_msg), "out of memory");
-		goto out;
-	}
-	while (ci.output_scanline < ci.output_height) {
-		JSAMPROW rp = row;
-		size_t line = ci.output_scanline;
-
-		if (jpeg_read_scanlines(&ci, &rp, 1) != 1)
-			break;
-		pixfmt_convert_row(&vc->cfg.fmt,
-				   cl->frameBuffer + (size_t)(y + line) * pitch +
-					   (size_t)x * bpp,
-				   &bgr, row, (size_t)w);
-	}
-	jpeg_finish_decompress(&ci);
-	ok = TRUE;
-out:
-	jpeg_destroy_decompress(&ci);
-	free(row);
-	free((void *)buffer);
-	return ok;
 }
 
 /* --- Security types and TLS --- */
@@ -520,10 +493,13 @@ static const char *scheme_name(uint32_t scheme)
 
 /* A security type the server chose that vncfb did not offer ends the
  * handshake before libvncclient acts on it: what it has buffered is
- * dropped and the socket shut, so its next read fails. */
+ * dropped and the socket shut, and the descriptor then reads as empty,
+ * so its next read fails. (Bytes the kernel already queued stay readable
+ * after shutdown(): a server that sent its key at once still got it to
+ * libgcrypt, found by fuzzing.) */
 static void refuse_scheme(struct vnc_client *vc, uint32_t scheme)
 {
-	int i;
+	int i, nul;
 
 	if (scheme == rfbConnFailed)
 		return;
@@ -536,6 +512,11 @@ static void refuse_scheme(struct vnc_client *vc, uint32_t scheme)
 	vc->tls_refused = vc->refused_buf;
 	vc->cl->buffered = 0;
 	shutdown(vc->cl->sock, SHUT_RDWR);
+	nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (nul >= 0) {
+		dup2(nul, vc->cl->sock);
+		close(nul);
+	}
 }
 
 /* What the negotiated security type is not allowed to be; NULL if fine.
@@ -603,8 +584,15 @@ static char *cb_password(rfbClient *cl)
 		return NULL;
 
 	vc->asked_password = true;
-	if (vc->cfg.get_password)
+	if (vc->cfg.get_password) {
+		/* The handshake's clock stops while someone types. */
+		uint64_t t0 = monotonic_ns();
+
+		guard_arm(vc->guard, 0);
 		pw = vc->cfg.get_password(vc->cfg.password_ctx);
+		vc->handshake_end += monotonic_ns() - t0;
+		guard_arm(vc->guard, vc->handshake_end);
+	}
 	if (!pw) {
 		/* libvncclient logs its own words after this; remember. */
 		vc->no_password = true;
@@ -631,7 +619,7 @@ static void cb_cursor_shape(rfbClient *cl, int xhot, int yhot, int w, int h,
 
 	if (!vc->ev.cursor_shape || !cl->rcSource || !cl->rcMask)
 		goto out;
-	if (w <= 0 || h <= 0 || w > VNC_MAX_CURSOR || h > VNC_MAX_CURSOR ||
+	if (w <= 0 || h <= 0 || w > RFB_MAX_CURSOR || h > RFB_MAX_CURSOR ||
 	    bpp != cl->format.bitsPerPixel / 8 || xhot < 0 || yhot < 0 ||
 	    xhot >= w || yhot >= h) {
 		log_debug("ignoring cursor shape %dx%d hot %d,%d", w, h, xhot,
@@ -679,9 +667,11 @@ static void format_peer(char *buf, size_t len, const char *host, int port)
 
 /* TCP connect with a timeout, trying every address. Returns fd or -1 with
  * the reason logged. */
-static int tcp_connect(const char *host, int port, int timeout_ms,
+static int tcp_connect(const struct vnc_config *cfg, int timeout_ms,
 		       const char *peer, enum vnc_error *err)
 {
+	const char *host = cfg->host;
+	int port = cfg->port;
 	struct addrinfo hints, *res, *ai;
 	char portstr[16];
 	int fd = -1, ret, saved = ECONNREFUSED;
@@ -706,8 +696,9 @@ static int tcp_connect(const char *host, int port, int timeout_ms,
 		return -1;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {
-		struct pollfd pfd;
-		int flags, soerr = 0;
+		struct pollfd pfd[2];
+		int flags, soerr = 0, wait;
+		uint64_t until = monotonic_ns() + (uint64_t)timeout_ms * 1000000u;
 		socklen_t sl = sizeof(soerr);
 
 		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
@@ -723,11 +714,26 @@ static int tcp_connect(const char *host, int port, int timeout_ms,
 			saved = errno;
 			goto next;
 		}
-		pfd.fd = fd;
-		pfd.events = POLLOUT;
-		do
-			ret = poll(&pfd, 1, timeout_ms);
-		while (ret < 0 && errno == EINTR);
+		/* Waits that a quit signal or --exit-after cut short. */
+		pfd[0] = (struct pollfd){ .fd = fd, .events = POLLOUT };
+		pfd[1] = (struct pollfd){ .fd = cfg->abort_fd, .events = POLLIN };
+		do {
+			uint64_t now = monotonic_ns(), end = until;
+
+			if (cfg->end_ns && cfg->end_ns < end)
+				end = cfg->end_ns;
+			wait = end > now ? (int)((end - now + 999999) / 1000000)
+					 : 0;
+			ret = poll(pfd, cfg->abort_fd > 0 ? 2 : 1, wait);
+			if (guard_check(cfg->abort_fd, cfg->end_ns) !=
+			    GUARD_NONE) {
+				close(fd);
+				freeaddrinfo(res);
+				*err = VNC_ERR_INTERRUPTED;
+				return -1;
+			}
+		} while ((ret < 0 && errno == EINTR) ||
+			 (ret > 0 && !(pfd[0].revents)));
 		if (ret == 0) {
 			saved = ETIMEDOUT;
 			goto next;
@@ -780,9 +786,17 @@ static void set_format(rfbClient *cl, const struct pixfmt *f)
 static enum vnc_error classify_failure(struct vnc_client *vc, bool handshake)
 {
 	const char *m = last_msg;
+	enum guard_why g = vc->guard ? guard_fired(vc->guard) : GUARD_NONE;
 
-	if (vc->resize_failed)
-		return VNC_ERR_RESOURCE;
+	if (g == GUARD_ABORT || g == GUARD_END)
+		return VNC_ERR_INTERRUPTED;
+	if (g == GUARD_DEADLINE) {
+		log_error("%s: %s not finished after %d s", vc->peer,
+			  vc->doing ? vc->doing : "handshake", vc->doing_s);
+		return VNC_ERR_CLOSED;
+	}
+	if (vc->logged)
+		return vc->logged;
 	if (vc->tls_refused) {
 		log_error("%s %s", vc->peer, vc->tls_refused);
 		return VNC_ERR_PROTOCOL;
@@ -930,49 +944,104 @@ static void client_free(struct vnc_client *vc)
 	free(vc);
 }
 
-/* A stalled server (stopped, or a dead link) must not block a read
- * forever. libvncclient 0.9.14 gives up after readTimeout * 10 + 1 reads
- * that return EAGAIN, sleeping 100 ms after each; on a non-blocking socket
- * that sleep would delay every message split across packets. So the
- * socket stays blocking (a read returns as soon as data is there) with a
- * receive timeout of a 11th of the limit, and readTimeout is 1: 11 such
- * reads make about secs. */
-static void set_read_timeout(rfbClient *cl, int fd, int secs)
+/* Blocking reads and writes; the watchdog, not a socket timeout, bounds
+ * them. Without SO_RCVTIMEO a read interrupted by a signal handler
+ * (SA_RESTART, signals.c) is restarted, so signals need not be held off
+ * while libvncclient reads. */
+static void set_blocking(int fd)
 {
-	long ms = (long)secs * 1000 / 11;
-	struct timeval tv;
+	int flags = fcntl(fd, F_GETFL);
 
-	if (ms < 100)
-		ms = 100;
-	tv.tv_sec = ms / 1000;
-	tv.tv_usec = (ms % 1000) * 1000;
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
-		log_warn("setsockopt SO_RCVTIMEO: %s", strerror(errno));
-	cl->readTimeout = 1;
+	if (flags >= 0 && (flags & O_NONBLOCK))
+		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 }
 
-/* A read on a socket with SO_RCVTIMEO is not restarted after a signal
- * handler (SA_RESTART or not), and libvncclient takes the EINTR for a
- * broken connection. So signals stay blocked on this thread while
- * libvncclient reads; they wait (at most the read timeout) and then reach
- * their handlers, which only write to a pipe. Faults are never blocked. */
-static void hold_signals(sigset_t *old)
+/* A client message through libvncclient, under a write deadline. */
+static int request(struct vnc_client *vc, int x, int y, int w, int h,
+		   bool incremental)
 {
-	sigset_t set;
+	rfbBool ok;
 
-	sigfillset(&set);
-	sigdelset(&set, SIGSEGV);
-	sigdelset(&set, SIGBUS);
-	sigdelset(&set, SIGILL);
-	sigdelset(&set, SIGFPE);
-	sigdelset(&set, SIGABRT);
-	pthread_sigmask(SIG_BLOCK, &set, old);
+	begin_timed(vc, "write");
+	ok = SendFramebufferUpdateRequest(vc->cl, x, y, w, h,
+					  incremental ? TRUE : FALSE);
+	done(vc);
+	return ok ? 0 : -1;
 }
 
-static void release_signals(const sigset_t *old)
+/* --- vncfb's reader's hooks into the connection --- */
+
+static int rd_request(void *ctx, bool incremental, uint32_t w, uint32_t h)
 {
-	pthread_sigmask(SIG_SETMASK, old, NULL);
+	return request(ctx, 0, 0, (int)w, (int)h, incremental);
+}
+
+static void rd_qemu_keys(void *ctx)
+{
+	struct vnc_client *vc = ctx;
+
+	if (!vc->qemu_keys)
+		log_debug("%s takes QEMU extended key events", vc->peer);
+	vc->qemu_keys = true;
+}
+
+static const struct rfb_reader_ops rd_ops = {
+	.request = rd_request,
+	.qemu_keys = rd_qemu_keys,
+};
+
+/* After ServerInit: the desktop, the formats and the first request, with
+ * vncfb's reader or (reference mode) libvncclient's. */
+static int start_session(struct vnc_client *vc, enum vnc_error *err)
+{
+	rfbClient *cl = vc->cl;
+	const char *why;
+	bool ok;
+
+	cl->width = cl->si.framebufferWidth;
+	cl->height = cl->si.framebufferHeight;
+	if (vc->cfg.libvnc_reference) {
+		if (!cl->MallocFrameBuffer(cl)) {
+			*err = classify_failure(vc, true);
+			return -1;
+		}
+	} else {
+		vc->src.ops = &src_ops;
+		vc->rd = rfb_reader_create(&vc->cfg.fmt, &vc->src, &vc->ev,
+					   &rd_ops, vc);
+		if (!vc->rd) {
+			log_error("out of memory");
+			*err = VNC_ERR_RESOURCE;
+			return -1;
+		}
+		if (rfb_reader_start(vc->rd, (uint32_t)cl->width,
+				     (uint32_t)cl->height) < 0) {
+			*err = rfb_reader_error(vc->rd, &why);
+			if (why[0])
+				log_error("%s %s", vc->peer, why);
+			return -1;
+		}
+	}
+	ok = send_format_and_encodings(vc) &&
+	     SendFramebufferUpdateRequest(cl, 0, 0, cl->width, cl->height,
+					  FALSE);
+	if (!ok) {
+		*err = classify_failure(vc, true);
+		return -1;
+	}
+	return 0;
+}
+
+static void close_client(struct vnc_client *vc)
+{
+	/* The watchdog first: it must never shut down a reused fd. */
+	guard_stop(vc->guard);
+	vc->guard = NULL;
+	rfb_reader_destroy(vc->rd);
+	vc->rd = NULL;
+	if (vc->cl)
+		client_cleanup(vc->cl);
+	vc->cl = NULL;
 }
 
 /* The RFB handshake over a connected fd (owned from here on). 0, or -1
@@ -981,7 +1050,6 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 {
 	const struct vnc_config *cfg = &vc->cfg;
 	rfbClient *cl;
-	sigset_t sigs;
 	rfbBool ok;
 
 	cl = rfbGetClient(8, 3, 4);
@@ -993,8 +1061,7 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	}
 	vc->cl = cl;
 	rfbClientSetClientData(cl, &client_tag, vc);
-	set_read_timeout(cl, fd, cfg->read_timeout_s > 0 ? cfg->read_timeout_s
-							 : 30);
+	set_blocking(fd);
 	set_format(cl, &cfg->fmt);
 	cl->sock = fd;
 	free(cl->serverHost);
@@ -1003,12 +1070,7 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	cl->canHandleNewFBSize = TRUE;
 	cl->appData.encodingsString = vc->encodings;
 	cl->appData.compressLevel = cfg->compress;
-	/* libvncclient derives the ZYWRLE level it decodes with from this
-	 * (3 - q / 3); libvncserver encodes with 3 for q 0-2, 2 for 3-5 and
-	 * 1 for 6-9. They agree for 0-8 only, and tight JPEG ignores it. */
-	cl->appData.qualityLevel = cfg->quality >= 0 && cfg->quality < 9
-					   ? cfg->quality
-					   : 8;
+	cl->appData.qualityLevel = cfg->quality >= 0 ? cfg->quality : 8;
 	cl->appData.enableJPEG = cfg->quality >= 0;
 	cl->appData.useRemoteCursor = cfg->local_cursor;
 	cl->appData.viewOnly = cfg->view_only;
@@ -1019,19 +1081,24 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	cl->GetPassword = cb_password;
 	cl->GetCredential = cb_credential;
 	set_security(vc);
-	cl->GotJpeg = cb_jpeg;
 	cl->GotCursorShape = cb_cursor_shape;
 	cl->HandleCursorPos = cb_cursor_pos;
 	cl->Bell = cb_bell;
 	cl->GotXCutText = cb_cut_text;
 
+	vc->guard = guard_start(fd, cfg->abort_fd, cfg->end_ns);
+	if (!vc->guard) {
+		*err = VNC_ERR_RESOURCE;
+		goto err_client;
+	}
 	vc->in_handshake = true;
+	begin(vc, "handshake", vc->handshake_end,
+	      timeout_s(vc) > HANDSHAKE_MIN_S ? timeout_s(vc)
+					      : HANDSHAKE_MIN_S);
 	tlsguard_arm(&vc->tls);
-	hold_signals(&sigs);
 	handshaking = vc;
 	ok = InitialiseRFBConnection(cl);
 	handshaking = NULL;
-	release_signals(&sigs);
 	tlsguard_disarm(&vc->tls);
 	if (!ok) {
 		*err = classify_failure(vc, true);
@@ -1049,18 +1116,9 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 			 vc->peer);
 	else if (tls_verified(cl) && !tlsguard_unverified(&vc->tls))
 		log_debug("%s: TLS, certificate verified", vc->peer);
-	cl->width = cl->si.framebufferWidth;
-	cl->height = cl->si.framebufferHeight;
-	if (!cl->MallocFrameBuffer(cl)) {
-		*err = classify_failure(vc, true);
+	if (start_session(vc, err) < 0)
 		goto err_client;
-	}
-	if (!send_format_and_encodings(vc) ||
-	    !SendFramebufferUpdateRequest(cl, 0, 0, cl->width, cl->height,
-					  FALSE)) {
-		*err = classify_failure(vc, true);
-		goto err_client;
-	}
+	done(vc);
 	vc->in_handshake = false;
 	log_sanitize(vc->name, cl->desktopName ? cl->desktopName : "",
 		     cl->desktopName ? strlen(cl->desktopName) : 0);
@@ -1069,11 +1127,19 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	return 0;
 
 err_client:
-	client_cleanup(cl);
-	vc->cl = NULL;
+	close_client(vc);
 	if (*err == VNC_OK)
 		*err = VNC_ERR_RESOURCE;
 	return -1;
+}
+
+static uint64_t handshake_deadline(const struct vnc_config *cfg)
+{
+	int s = cfg->read_timeout_s > 0 ? cfg->read_timeout_s : 30;
+
+	if (s < HANDSHAKE_MIN_S)
+		s = HANDSHAKE_MIN_S;
+	return monotonic_ns() + (uint64_t)s * 1000000000u;
 }
 
 struct vnc_client *vnc_connect(const struct vnc_config *cfg,
@@ -1089,7 +1155,8 @@ struct vnc_client *vnc_connect(const struct vnc_config *cfg,
 		*err = VNC_ERR_RESOURCE;
 		return NULL;
 	}
-	fd = tcp_connect(cfg->host, cfg->port,
+	vc->handshake_end = handshake_deadline(cfg);
+	fd = tcp_connect(cfg,
 			 cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms
 						     : 15000,
 			 vc->peer, err);
@@ -1118,6 +1185,7 @@ struct vnc_client *vnc_connect_fd(const struct vnc_config *cfg,
 		*err = VNC_ERR_RESOURCE;
 		return NULL;
 	}
+	vc->handshake_end = handshake_deadline(cfg);
 	if (handshake(vc, fd, err) < 0) {
 		client_free(vc);
 		return NULL;
@@ -1129,7 +1197,7 @@ void vnc_destroy(struct vnc_client *vc)
 {
 	if (!vc)
 		return;
-	client_cleanup(vc->cl);
+	close_client(vc);
 	client_free(vc);
 }
 
@@ -1138,29 +1206,62 @@ int vnc_fd(const struct vnc_client *vc)
 	return vc->cl->sock;
 }
 
+bool vnc_pending(const struct vnc_client *vc)
+{
+	const rfbClient *cl = vc->cl;
+
+	if (cl->buffered > 0)
+		return true;
+	/* GnuTLS may hold decrypted bytes of a record already read. */
+	return cl->tlsSession &&
+	       gnutls_record_check_pending((gnutls_session_t)cl->tlsSession) >
+		       0;
+}
+
+/* One server message, under its deadline. */
+static int one_message(struct vnc_client *vc, enum vnc_error *err)
+{
+	const char *why;
+	bool ok;
+
+	last_msg[0] = '\0';
+	begin_timed(vc, "message");
+	if (vc->rd)
+		ok = rfb_reader_message(vc->rd) == 0;
+	else
+		ok = HandleRFBServerMessage(vc->cl);
+	done(vc);
+	if (ok)
+		return 0;
+	if (!vc->rd) {
+		*err = classify_failure(vc, false);
+		return -1;
+	}
+	*err = rfb_reader_error(vc->rd, &why);
+	if (*err == VNC_ERR_CLOSED && !why[0])
+		*err = classify_failure(vc, false);
+	else if (why[0])
+		log_error("%s %s", vc->peer, why);
+	return -1;
+}
+
 int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err)
 {
-	rfbClient *cl = vc->cl;
-	sigset_t sigs;
+	uint64_t until;
 
 	/* Called when poll() saw the socket readable: the first byte of what
 	 * follows has arrived. Messages decoded from bytes buffered during
 	 * this call get the same (earlier, so conservative) time. */
 	vc->rx_ns = monotonic_ns();
-	/* One message per call, then whatever libvncclient already has in
-	 * its buffer: poll() cannot see those bytes. */
-	hold_signals(&sigs);
+	until = vc->rx_ns + DISPATCH_BUDGET_NS;
+	/* Then whatever libvncclient or TLS already has, which poll()
+	 * cannot see, for a while: vnc_pending() says if more is left. */
 	do {
-		last_msg[0] = '\0';
-		if (!HandleRFBServerMessage(cl)) {
-			release_signals(&sigs);
-			*err = classify_failure(vc, false);
+		if (one_message(vc, err) < 0)
 			return -1;
-		}
 		if (vc->msg_hook)
 			vc->msg_hook(vc->msg_ctx);
-	} while (cl->buffered > 0);
-	release_signals(&sigs);
+	} while (vnc_pending(vc) && monotonic_ns() < until);
 	return 0;
 }
 
@@ -1190,49 +1291,75 @@ int vnc_ping(struct vnc_client *vc)
 {
 	/* Non-incremental, so the server has to answer even when nothing
 	 * changed. */
-	return SendFramebufferUpdateRequest(vc->cl, 0, 0, 1, 1, FALSE) ? 0
-									 : -1;
+	return request(vc, 0, 0, 1, 1, false);
 }
 
 uint32_t vnc_width(const struct vnc_client *vc)
 {
-	return (uint32_t)vc->cl->width;
+	return vc->rd ? rfb_reader_width(vc->rd) : (uint32_t)vc->cl->width;
 }
 
 uint32_t vnc_height(const struct vnc_client *vc)
 {
-	return (uint32_t)vc->cl->height;
+	return vc->rd ? rfb_reader_height(vc->rd) : (uint32_t)vc->cl->height;
 }
 
 const char *vnc_desktop_name(const struct vnc_client *vc)
 {
-	return vc->name;
+	const char *n = vc->rd ? rfb_reader_name(vc->rd) : NULL;
+
+	return n ? n : vc->name;
+}
+
+/* QEMU's extended key event, written here: libvncclient only sends it
+ * once its own decoder has seen the pseudo-encoding. */
+static bool qemu_key(struct vnc_client *vc, uint32_t keysym,
+		     uint32_t scancode, bool down)
+{
+	uint8_t m[12] = { RFB_MSG_QEMU, RFB_QEMU_KEY, 0, down ? 1 : 0 };
+
+	for (int i = 0; i < 4; i++) {
+		m[4 + i] = (uint8_t)(keysym >> (24 - 8 * i));
+		m[8 + i] = (uint8_t)(scancode >> (24 - 8 * i));
+	}
+	return WriteToRFBServer(vc->cl, (const char *)m, sizeof(m));
 }
 
 int vnc_send_key(struct vnc_client *vc, uint32_t keysym, uint32_t scancode,
 		 bool down)
 {
+	rfbBool ok;
+
 	if (vc->cfg.view_only)
 		return 0;
-	/* SendExtendedKeyEvent fails when the server never offered QEMU
-	 * extended keys; then the keysym alone goes. */
-	if (scancode &&
-	    SendExtendedKeyEvent(vc->cl, keysym, scancode, down ? TRUE : FALSE))
-		return 0;
-	return SendKeyEvent(vc->cl, keysym, down ? TRUE : FALSE) ? 0 : -1;
+	begin_timed(vc, "write");
+	/* Without QEMU extended keys, the keysym alone goes. */
+	if (scancode && vc->rd && vc->qemu_keys)
+		ok = qemu_key(vc, keysym, scancode, down);
+	else if (scancode && !vc->rd &&
+		 SendExtendedKeyEvent(vc->cl, keysym, scancode,
+				      down ? TRUE : FALSE))
+		ok = TRUE;
+	else
+		ok = SendKeyEvent(vc->cl, keysym, down ? TRUE : FALSE);
+	done(vc);
+	return ok ? 0 : -1;
 }
 
 int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons)
 {
+	rfbBool ok;
+
 	if (vc->cfg.view_only)
 		return 0;
-	return SendPointerEvent(vc->cl, x, y, (int)buttons) ? 0 : -1;
+	begin_timed(vc, "write");
+	ok = SendPointerEvent(vc->cl, x, y, (int)buttons);
+	done(vc);
+	return ok ? 0 : -1;
 }
 
 int vnc_request_full(struct vnc_client *vc)
 {
-	return SendFramebufferUpdateRequest(vc->cl, 0, 0, vc->cl->width,
-					    vc->cl->height, FALSE)
-		       ? 0
-		       : -1;
+	return request(vc, 0, 0, (int)vnc_width(vc), (int)vnc_height(vc),
+		       false);
 }

@@ -1,9 +1,13 @@
-/* The VNC session: the only part of vncfb that sees libvncclient.
+/* The VNC session: the only part of vncfb that sees libvncclient, which
+ * connects, negotiates, authenticates, does TLS and writes client
+ * messages; after ServerInit vncfb reads the server's messages itself
+ * (rfbread.h) through libvncclient's byte reader.
  *
  * Threads: everything here is main-thread only. libvncclient is not
  * thread-safe for one connection (receiving and sending share state, and
  * TLS breaks when two threads use it), so input is sent from the same loop
- * that receives. */
+ * that receives. A watchdog thread per connection (guard.h) only shuts
+ * the socket down. */
 #ifndef VNCFB_VNC_H
 #define VNCFB_VNC_H
 
@@ -47,7 +51,20 @@ struct vnc_config {
 	bool local_cursor;	/* ask for cursor shapes */
 	struct pixfmt fmt;	/* shadow (and wire) pixel format */
 	int connect_timeout_ms;	/* 0: 15 s */
-	int read_timeout_s;	/* a silent server is dropped; 0: 30 s */
+	/* A message (or a write) not finished this long after it began
+	 * ends the connection; the handshake gets the longer of this and
+	 * 15 s, from the start of the TCP connect. 0: 30 s. */
+	int read_timeout_s;
+	/* Readable once the session must end (a quit signal): whatever the
+	 * connection is doing is abandoned within a few ms. It is polled,
+	 * never read. 0 or negative: none. */
+	int abort_fd;
+	/* Monotonic time (ns) at which the session ends (--exit-after),
+	 * enforced the same way; 0: none. */
+	uint64_t end_ns;
+	/* vncfb bench's reference loop: libvncclient decodes the server's
+	 * messages (HandleRFBServerMessage) instead of vncfb's reader. */
+	bool libvnc_reference;
 	/* TLS (VeNCrypt): CA certificates (PEM) that must have signed the
 	 * server's certificate. Set: only verified X509 TLS is accepted.
 	 * NULL: TLS is used when the server insists, X509 verified against
@@ -77,6 +94,8 @@ enum vnc_error {
 	VNC_ERR_PROTOCOL,	/* version, security type, bad data */
 	VNC_ERR_CLOSED,		/* the server closed the connection */
 	VNC_ERR_RESOURCE,	/* out of memory, desktop too large */
+	VNC_ERR_INTERRUPTED,	/* abort_fd or end_ns: not an error; not
+				 * logged, never retried */
 };
 
 /* Connect and complete the handshake. On failure returns NULL, logs one
@@ -92,9 +111,13 @@ struct vnc_client *vnc_connect_fd(const struct vnc_config *cfg,
 void vnc_destroy(struct vnc_client *vc);
 
 int vnc_fd(const struct vnc_client *vc);
-/* Process what is readable (and whatever libvncclient already buffered).
- * 0, or -1 with *err set and the reason logged. */
+/* Process what is readable (and whatever libvncclient or TLS already
+ * buffered), for a few tens of ms at most. 0, or -1 with *err set and the
+ * reason logged. */
 int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err);
+/* Bytes wait inside libvncclient or TLS that poll() on vnc_fd cannot
+ * see: call vnc_dispatch again without waiting. */
+bool vnc_pending(const struct vnc_client *vc);
 
 uint32_t vnc_width(const struct vnc_client *vc);
 uint32_t vnc_height(const struct vnc_client *vc);

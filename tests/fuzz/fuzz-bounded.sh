@@ -1,9 +1,11 @@
 #!/bin/sh
 # CI's bounded fuzz run without -Dfuzz: build the libFuzzer targets in a
-# nested clang build of this source tree, then fuzz the whole session for
-# FUZZ_SECONDS (default 60) and the handshake for FUZZ_HANDSHAKE_SECONDS
-# (default 30). Skips (77) only when clang or its libFuzzer runtime is
-# not installed.
+# nested clang build of this source tree, then fuzz for FUZZ_SECONDS
+# (default 60) in all: half the session target (harness.c, through
+# vnc.c, libvncclient's handshake and vncfb's reader), half the reader
+# target (reader.c, vncfb's own reader and decoders from memory); then
+# the handshake for FUZZ_HANDSHAKE_SECONDS (default 30). Skips (77) only
+# when clang or its libFuzzer runtime is not installed.
 set -u
 secs=${FUZZ_SECONDS:-60}
 hs_secs=${FUZZ_HANDSHAKE_SECONDS:-30}
@@ -30,13 +32,19 @@ if [ ! -f "$nested/build.ninja" ]; then
 		exit 1
 	}
 fi
-ninja -C "$nested" -j2 tests/fuzz/fuzz_server tests/fuzz/fuzz_handshake \
+ninja -C "$nested" -j2 tests/fuzz/fuzz_server tests/fuzz/fuzz_reader \
+	tests/fuzz/fuzz_handshake \
 	>"$probe/build.log" 2>&1 || {
 	tail -n 40 "$probe/build.log" >&2
 	exit 1
 }
+half=$(( (secs + 1) / 2 ))
 sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
-	"$nested/tests/fuzz/fuzz_server" "$secs" "$nested/tests/fuzz" || exit 1
+	"$nested/tests/fuzz/fuzz_server" "$half" "$nested/tests/fuzz" \
+	corpus regress || exit 1
+sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
+	"$nested/tests/fuzz/fuzz_reader" "$half" "$nested/tests/fuzz" \
+	reader-corpus || exit 1
 exec sh "$VNCFB_SOURCE_ROOT/tests/fuzz/run-fuzz.sh" \
 	"$nested/tests/fuzz/fuzz_handshake" "$hs_secs" "$nested/tests/fuzz" \
 	handshake

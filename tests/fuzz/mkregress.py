@@ -48,6 +48,7 @@ RAW, COPYRECT, RRE, CORRE, HEXTILE, ZLIB, TIGHT, TRLE, ZRLE = \
 ULTRA = 9
 XCURSOR, RICHCURSOR, POINTERPOS = -240, -239, -232
 LASTRECT, NEWFBSIZE, EXTDESKTOP = -224, -223, -308
+DESKTOPNAME = -307
 
 
 def raw(w, h, colour=(10, 20, 30)):
@@ -56,6 +57,13 @@ def raw(w, h, colour=(10, 20, 30)):
 
 def good_update():
     return fbu(rect(0, 0, 8, 8, RAW, raw(8, 8)))
+
+
+def zsync(data, z=None):
+    """data deflated and flushed as an RFB server does (the stream goes
+    on): pass the same z for the rectangles of one stream."""
+    z = z or zlib.compressobj()
+    return z.compress(data) + z.flush(zlib.Z_SYNC_FLUSH)
 
 
 def tight_len(n):
@@ -213,13 +221,92 @@ cases["pointerpos-outside"] = hello() + fbu(
     rect(65535, 65535, 0, 0, POINTERPOS)) + good_update()
 
 
+# --- the findings of the hostile-server test against libvncclient 0.9.14
+# (issue 13), now against vncfb's own reader: each must end with one
+# line saying why ---
+# Tight, libvncserver's no-zlib variant: 1000x1000 with 16 bytes (32 and
+# 16 bpp: the format byte picks the client's format).
+cases["tight-nozlib-short-32"] = hello(1000, 1000) + fbu(
+    rect(0, 0, 1000, 1000, TIGHT, bytes([0xa0]) + tight_len(16) +
+         b"\x55" * 16))
+cases["tight-nozlib-short-16"] = (1, cases["tight-nozlib-short-32"])
+# The same variant done right: 4x4 of 3-byte pixels, bare.
+cases["tight-nozlib-valid"] = hello() + fbu(
+    rect(0, 0, 4, 4, TIGHT, bytes([0xa0]) + tight_len(48) +
+         bytes(range(48)))) + good_update()
+# Packed-palette indices past the palette: a 3-colour ZRLE tile (2 bits
+# an index) with index 3.
+cases["zrle-packed-index-past"] = hello() + fbu(
+    rect(0, 0, 4, 4, ZRLE, (lambda z: struct.pack(">I", len(z)) + z)(
+        zsync(bytes([3]) + b"\x01\x02\x03" * 3 + b"\xff" * 4))))
+# A TRLE tile reusing a palette when none came before.
+cases["trle-reuse-no-palette"] = hello() + fbu(
+    rect(0, 0, 16, 16, TRLE, bytes([127]) + b"\x00" * 32))
+cases["trle-reuse-valid"] = hello() + fbu(
+    rect(0, 0, 32, 16, TRLE, bytes([2]) + b"\x10\x20\x30\x40\x50\x60" +
+         b"\xaa\x55" * 16 + bytes([127]) + b"\x0f\xf0" * 16)) + \
+    good_update()
+cases["trle-bad-subencoding"] = hello() + fbu(
+    rect(0, 0, 16, 16, TRLE, bytes([17]) + b"\x00" * 64))
+# A short zlib stream: flushed after 100 of the 256 bytes 8x8 needs.
+cases["zlib-short"] = hello() + fbu(
+    rect(0, 0, 8, 8, ZLIB, (lambda z: struct.pack(">I", len(z)) + z)(
+        zsync(raw(8, 8)[:100]))))
+# SetColourMapEntries read whole: the update after it must show.
+cases["colourmap-then-update"] = hello() + struct.pack(
+    ">BxHH", 1, 0, 16) + b"\x12\x34" * 48 + good_update()
+cases["colourmap-past-65535"] = hello() + struct.pack(
+    ">BxHH", 1, 65000, 1000) + b"\x00" * 64
+cases["corre-subrect-count-huge"] = hello() + fbu(
+    rect(0, 0, 16, 16, CORRE, struct.pack(">I", 0xffffffff) +
+         px(1, 2, 3)))
+# Oversized cursors: far too large is an error, a little too large is
+# cut down around its hot spot.
+cases["richcursor-2000x2000"] = hello() + fbu(
+    rect(0, 0, 2000, 2000, RICHCURSOR, b"\x00" * 64))
+cases["richcursor-300x300-cut"] = hello() + fbu(
+    rect(150, 150, 300, 300, RICHCURSOR,
+         raw(300, 300, (200, 0, 0)) + b"\xff" * (38 * 300))) + \
+    good_update()
+# Tight palette index past the palette (8-bit indices, zlib).
+cases["tight-palette-index-past"] = hello() + fbu(
+    rect(0, 0, 4, 4, TIGHT, bytes([0x40, 0x01, 2]) + b"\x01\x02\x03" * 3 +
+         (lambda z: tight_len(len(z)) + z)(
+             zsync(bytes([0, 1, 2, 7]) * 4))))
+# The names and sizes a server may announce.
+cases["desktopname-escape"] = hello() + fbu(
+    rect(0, 0, 0, 0, DESKTOPNAME,
+         struct.pack(">I", 9) + b"e\x1b[2Jvil\n")) + good_update()
+cases["desktopname-huge"] = hello() + fbu(
+    rect(0, 0, 0, 0, DESKTOPNAME, struct.pack(">I", 0x7fffffff)))
+# QEMU announces its screen with id 0 (libvncclient ignores those).
+cases["extdesktop-screen-id-0"] = hello() + fbu(
+    rect(0, 0, 100, 50, EXTDESKTOP,
+         struct.pack(">B3x", 1) +
+         struct.pack(">IHHHHI", 0, 0, 0, 100, 50, 0))) + fbu(
+    rect(0, 0, 100, 50, RAW, raw(100, 50)))
+cases["zywrle-not-asked"] = hello() + fbu(rect(0, 0, 8, 8, 17, b"\x00" * 8))
+cases["hextile-valid-edges"] = hello(37, 20) + fbu(
+    rect(0, 0, 37, 20, HEXTILE,
+         bytes([0x02]) + px(1, 1, 1) +
+         bytes([0x01]) + raw(16, 16) +
+         bytes([0x00]) +
+         bytes([0x02 | 0x04 | 0x08]) + px(2, 2, 2) + px(3, 3, 3) +
+         bytes([1, 0x00, 0xf3]) +
+         bytes([0x08 | 0x10, 1]) + px(4, 4, 4) + bytes([0x11, 0x22]) +
+         bytes([0x01]) + raw(5, 4))) + good_update()
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "regress")
     os.makedirs(out, exist_ok=True)
     for name, data in sorted(cases.items()):
+        fmt = 0
+        if isinstance(data, tuple):
+            fmt, data = data
         with open(os.path.join(out, name), "wb") as f:
-            f.write(b"\x00" + data)
+            f.write(bytes([fmt]) + data)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "log.h"
@@ -43,7 +44,8 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
 }
 
 /* The expectation line for base name, or NULL. Format per line:
- * NAME key=value ... (keys: error, connected, updates>=, size). */
+ * NAME key=value ... (keys: error, connected, updates>=, cursors>=, size;
+ * last, why=TEXT: the rest of the line must be in what vncfb logged). */
 static const char *find_expect(const char *name)
 {
 	const char *p = expect_text;
@@ -59,7 +61,8 @@ static const char *find_expect(const char *name)
 	return NULL;
 }
 
-static void check(const char *name, const struct fuzz_result *r)
+static void check(const char *name, const struct fuzz_result *r,
+		  const char *logged)
 {
 	const char *e = find_expect(name);
 	char key[32], val[64];
@@ -74,6 +77,22 @@ static void check(const char *name, const struct fuzz_result *r)
 		return;
 	}
 	while (*e && *e != '\n') {
+		used = 0;
+		if (sscanf(e, " why=%n", &used) == 0 && used > 0) {
+			const char *end = strchr(e + used, '\n');
+			size_t n = end ? (size_t)(end - e - used)
+				       : strlen(e + used);
+
+			if (!memmem(logged, strlen(logged), e + used, n)) {
+				fprintf(stderr,
+					"FAIL %s: expected the reason \"%.*s\" "
+					"in: %s",
+					name, (int)n, e + used, logged);
+				failures++;
+			}
+			break;
+		}
+		used = 0;
 		if (sscanf(e, " %31[a-z>]=%63s%n", key, val, &used) != 2)
 			break;
 		e += used;
@@ -109,10 +128,39 @@ bad:
 	}
 }
 
+/* Run one input with vncfb's errors going to a file: the one line that
+ * says why the session ended is part of what is checked. */
+static int run_logged(const uint8_t *data, size_t size, struct fuzz_result *r,
+		      char *logged, size_t len)
+{
+	FILE *tmp = tmpfile();
+	int saved, ret;
+	size_t n;
+
+	logged[0] = '\0';
+	if (!tmp)
+		return run_case(data, size, r);
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(tmp), 2);
+	ret = run_case(data, size, r);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(logged, 1, len - 1, tmp);
+	logged[n] = '\0';
+	fclose(tmp);
+	if (getenv("VNCFB_FUZZ_VERBOSE"))
+		fputs(logged, stderr);
+	return ret;
+}
+
 static void run_one(const char *path)
 {
 	struct fuzz_result r;
 	const char *name = strrchr(path, '/');
+	static char logged[8192];
 	uint8_t *data;
 	size_t size;
 
@@ -121,7 +169,7 @@ static void run_one(const char *path)
 		failures++;
 		return;
 	}
-	if (run_case(data, size, &r) < 0) {
+	if (run_logged(data, size, &r, logged, sizeof(logged)) < 0) {
 		fprintf(stderr, "replay: harness setup failed for %s\n", path);
 		failures++;
 	}
@@ -131,7 +179,7 @@ static void run_one(const char *path)
 	       "cursors=%lu size=%ux%u\n",
 	       name, r.connected, fuzz_error_name(r.error), r.updates,
 	       r.damage, r.cursors, r.width, r.height);
-	check(name, &r);
+	check(name, &r, logged);
 }
 
 static int by_name(const void *a, const void *b)
@@ -186,8 +234,9 @@ int main(int argc, char **argv)
 	int i = 1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!getenv("VNCFB_FUZZ_VERBOSE"))
-		log_set_level(LOG_SILENT);
+	/* Errors only, captured per case (run_logged); -v's debug lines
+	 * with VNCFB_FUZZ_VERBOSE. */
+	log_set_level(getenv("VNCFB_FUZZ_VERBOSE") ? LOG_DEBUG : LOG_ERROR);
 	if (argc > i && !strcmp(argv[i], "--handshake")) {
 		run_case = fuzz_handshake;
 		i++;

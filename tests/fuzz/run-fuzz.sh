@@ -1,22 +1,23 @@
 #!/bin/sh
-# Bounded libFuzzer run: FUZZER SECONDS WORKDIR [handshake]. Starts from
-# the committed corpus and regression cases (the handshake target: from
-# tests/fuzz/handshake), writes new inputs and any crash into
-# WORKDIR/fuzz-run[-handshake] (fixed seed, FUZZ_SEED overrides, so CI runs
-# repeat), prints libFuzzer's final stats, fails on a finding.
+# Bounded libFuzzer run: FUZZER SECONDS WORKDIR [SEED_DIR...]. Starts from
+# the committed seed directories under tests/fuzz (default: corpus and
+# regress), writes new inputs and any crash into WORKDIR/fuzz-run-NAME
+# (fixed seed, FUZZ_SEED overrides, so CI runs repeat), prints libFuzzer's
+# final stats, fails on a finding.
 set -u
-fuzzer=$1 secs=$2 work=$3 kind=${4:-server}
+fuzzer=$1 secs=$2 work=$3
+shift 3
+[ $# -gt 0 ] || set -- corpus regress
 src=$(cd "$(dirname "$0")" && pwd)
-if [ "$kind" = handshake ]; then
-	out=$work/fuzz-run-handshake
-	seeds="$src/handshake"
-else
-	out=$work/fuzz-run
-	seeds="$src/corpus $src/regress"
-fi
+out=$work/fuzz-run-$(basename "$fuzzer")
+seeds=
+for d in "$@"; do
+	seeds="$seeds $src/$d"
+done
 rm -rf "$out"
 mkdir -p "$out/corpus" "$out/artifacts" || exit 1
-echo "fuzzing ($kind) for ${secs}s; new inputs in $out/corpus" >&2
+echo "fuzzing $(basename "$fuzzer") for ${secs}s; new inputs in $out/corpus" >&2
+# shellcheck disable=SC2086
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
 "$fuzzer" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=65536 \
 	-max_len=65536 -print_final_stats=1 -seed=${FUZZ_SEED:-1} \

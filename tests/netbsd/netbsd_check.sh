@@ -10,11 +10,11 @@
 # the test is skipped (77): the snapshot cannot be downloaded from CI,
 # which reaches only Debian's package mirror.
 #
-# libvncserver, zlib, libjpeg, SASL and GnuTLS are not part of NetBSD's base
-# headers: the rfb/ and gnutls/ headers (and the zlib/sasl headers they
-# include) are taken from the host, after the NetBSD ones (-idirafter), so
-# the files that include them are checked against NetBSD's libc with
-# Debian's libvncserver and GnuTLS headers.
+# libvncserver, zlib, libjpeg, LZO, SASL and GnuTLS are not part of NetBSD's
+# base headers: the rfb/, gnutls/ and lzo/ headers (and the zlib/sasl
+# headers they include) are taken from the host, after the NetBSD ones
+# (-idirafter), so the files that include them are checked against
+# NetBSD's libc with Debian's libvncserver, GnuTLS and LZO headers.
 set -u
 src=${VNCFB_SOURCE_ROOT:?}
 build=${VNCFB_BUILD_ROOT:?}
@@ -78,7 +78,7 @@ grep -q VNCFB_PLATFORM_NETBSD "$tmp/conf/config.h" || {
 	exit 1
 }
 for h in rfb zlib.h zconf.h sasl jpeglib.h jmorecfg.h jerror.h \
-	turbojpeg.h gnutls; do
+	turbojpeg.h gnutls lzo; do
 	[ -e "/usr/include/$h" ] && ln -s "/usr/include/$h" "$tmp/host/$h"
 done
 # libjpeg's jconfig.h lives in the multiarch directory on Debian.

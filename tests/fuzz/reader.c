@@ -1,0 +1,134 @@
+/* Fuzz target for vncfb's own message reader and decoders: what a server
+ * sends after ServerInit, from memory (no socket, no threads), into a
+ * shadow of its own. Byte 0 picks the pixel format, bytes 1-4 the
+ * desktop's width and height (16 bits each, big-endian, as in
+ * ServerInit); the rest is the server's messages (tests/fuzz/mkreader.py
+ * makes such inputs from the session corpus).
+ * Damage outside the desktop aborts (the reader promises clipped
+ * rectangles); ASan checks every write into the shadow and the cursor. */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "pixfmt.h"
+#include "rfbread.h"
+#include "vncsrc.h"
+
+/* A shadow larger than this is refused (as a session refuses one it
+ * cannot allocate), so that a run stays fast. */
+#define FUZZ_MAX_FB (4u << 20)
+
+static const char *const formats[] = {
+    "xrgb8888", "rgb565", "bgrx8888", "xrgb1555", "rgb332", "xbgr8888",
+};
+
+struct sink {
+	uint8_t *fb;
+	uint32_t w, h;
+	unsigned bpp;
+	uint8_t *cursor;
+};
+
+static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
+{
+	struct sink *s = ctx;
+	size_t n = (size_t)w * h * s->bpp;
+	uint8_t *fb;
+
+	if (n > FUZZ_MAX_FB)
+		return NULL;
+	fb = calloc(1, n ? n : 1);
+	if (!fb)
+		return NULL;
+	free(s->fb);
+	s->fb = fb;
+	s->w = w;
+	s->h = h;
+	return fb;
+}
+
+static void ev_damage(void *ctx, const struct rect *r)
+{
+	struct sink *s = ctx;
+
+	if (r->x < 0 || r->y < 0 || r->w <= 0 || r->h <= 0 ||
+	    (uint64_t)r->x + (uint64_t)r->w > s->w ||
+	    (uint64_t)r->y + (uint64_t)r->h > s->h) {
+		fprintf(stderr, "damage %d,%d %dx%d outside %ux%u\n", r->x,
+			r->y, r->w, r->h, s->w, s->h);
+		abort();
+	}
+}
+
+static void ev_done(void *ctx)
+{
+}
+
+static void ev_cursor(void *ctx, int xhot, int yhot, int w, int h,
+		      const uint8_t *pixels, const uint8_t *mask)
+{
+	struct sink *s = ctx;
+	size_t n = (size_t)w * (size_t)h;
+	uint8_t *c;
+
+	if (w <= 0 || h <= 0 || w > 256 || h > 256 || xhot < 0 || yhot < 0 ||
+	    xhot >= w || yhot >= h)
+		abort();
+	c = realloc(s->cursor, n * (s->bpp + 1));
+	if (!c)
+		return;
+	s->cursor = c;
+	memcpy(c, pixels, n * s->bpp);
+	memcpy(c + n * s->bpp, mask, n);
+}
+
+static int ev_request(void *ctx, bool incremental, uint32_t w, uint32_t h)
+{
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static bool once;
+	static const struct rfb_reader_ops ops = {.request = ev_request};
+	struct vnc_mem_source src;
+	struct vnc_events ev;
+	struct pixfmt pf;
+	struct sink s;
+	struct rfb_reader *r;
+
+	if (!once) {
+		once = true;
+		if (!getenv("VNCFB_FUZZ_VERBOSE"))
+			log_set_level(LOG_SILENT);
+	}
+	if (size < 5)
+		return 0;
+	pixfmt_from_name(
+	    formats[data[0] % (sizeof(formats) / sizeof(formats[0]))], &pf);
+	memset(&s, 0, sizeof(s));
+	s.bpp = pf.bpp / 8;
+	ev = (struct vnc_events){.ctx = &s,
+				 .resize = ev_resize,
+				 .damage = ev_damage,
+				 .update_done = ev_done,
+				 .cursor_shape = ev_cursor};
+	vnc_mem_source_init(&src, data + 5, size - 5);
+	r = rfb_reader_create(&pf, &src.base, &ev, &ops, &s);
+	if (!r)
+		return 0;
+	if (rfb_reader_start(r, (uint32_t)data[1] << 8 | data[2],
+			     (uint32_t)data[3] << 8 | data[4]) == 0)
+		while (rfb_reader_message(r) == 0)
+			;
+	rfb_reader_destroy(r);
+	free(s.fb);
+	free(s.cursor);
+	return 0;
+}

@@ -1,0 +1,411 @@
+/* The message reader: every server message and pseudo-encoding vncfb
+ * asks for, the update request sent at each update's header, cursor
+ * shapes (cut down when large), and the checks on sizes and counts. */
+#include "config.h"
+
+#include "../check.h"
+#include "rfbgen.h"
+
+int test_messages(void);
+
+static void test_simple_messages(void)
+{
+	struct buf s = {0};
+	struct fix f;
+
+	fix_open(&f, "xrgb8888", 32, 16);
+	u8(&s, RFB_MSG_BELL);
+	/* Colour map entries, read whole (3 colours), then text. */
+	u8(&s, RFB_MSG_COLOUR_MAP);
+	u8(&s, 0);
+	u16(&s, 10);
+	u16(&s, 3);
+	put(&s, "rrggbbRRGGBBrrggbb", 18);
+	u8(&s, RFB_MSG_CUT_TEXT);
+	put(&s, "\0\0\0", 3);
+	u32(&s, 5);
+	put(&s, "hello", 5);
+	u8(&s, RFB_MSG_BELL);
+	fbu(&s, 0);
+	CHECK(fix_feed(&f, &s) == 5, "messages: %s", f.why);
+	CHECK(!strcmp(f.log, "bell bell request 32x16 done"), "events: %s",
+	      f.log);
+	s.n = 0;
+	u8(&s, 42);
+	CHECK(fix_feed(&f, &s) < 0 && f.err == VNC_ERR_PROTOCOL &&
+		  !strcmp(f.why, "sent message type 42, which vncfb did "
+				 "not ask for"),
+	      "unknown message: %s", f.why);
+	fix_free(&f);
+
+	fix_open(&f, "xrgb8888", 32, 16);
+	s.n = 0;
+	u8(&s, RFB_MSG_COLOUR_MAP);
+	u8(&s, 0);
+	u16(&s, 65535);
+	u16(&s, 2);
+	CHECK(fix_feed(&f, &s) < 0 &&
+		  !strcmp(f.why, "sent a bad SetColourMapEntries "
+				 "message: colours 65535 to 65536, past "
+				 "65535"),
+	      "colour map: %s", f.why);
+	fix_free(&f);
+
+	fix_open(&f, "xrgb8888", 32, 16);
+	s.n = 0;
+	u8(&s, RFB_MSG_CUT_TEXT);
+	put(&s, "\0\0\0", 3);
+	u32(&s, RFB_MAX_CUT_TEXT + 1);
+	CHECK(fix_feed(&f, &s) < 0 && strstr(f.why, "ServerCutText") &&
+		  strstr(f.why, "16 MiB limit"),
+	      "cut text: %s", f.why);
+	fix_free(&f);
+	/* A message cut short is a closed connection, not a bad one. */
+	fix_open(&f, "xrgb8888", 32, 16);
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 2, 2, RFB_ENC_RAW);
+	put(&s, "abc", 3);
+	CHECK(fix_feed(&f, &s) < 0 && f.err == VNC_ERR_CLOSED && !f.why[0],
+	      "short: %d %s", f.err, f.why);
+	fix_free(&f);
+	free(s.p);
+}
+
+static void test_pseudo(void)
+{
+	struct buf s = {0};
+	struct fix f;
+
+	fix_open(&f, "rgb565", 32, 16);
+	/* One update: pointer, LEDs, QEMU keys, a name, a new size and a
+	 * rectangle in it, LastRect before the count runs out. */
+	fbu(&s, 65535);
+	rhdr(&s, 7, 9, 0, 0, RFB_ENC_POINTERPOS);
+	rhdr(&s, 3, 0, 0, 0, RFB_ENC_LEDSTATE);
+	rhdr(&s, 0, 0, 0, 0, RFB_ENC_QEMU_KEYS);
+	rhdr(&s, 0, 0, 0, 0, RFB_ENC_DESKTOPNAME);
+	u32(&s, 5);
+	put(&s, "a\0b\x1b!", 5);
+	rhdr(&s, 0, 0, 40, 20, RFB_ENC_DESKTOPSIZE);
+	rhdr(&s, 36, 18, 4, 2, RFB_ENC_RAW);
+	put(&s, "0123456789abcdef", 16);
+	rhdr(&s, 0, 0, 0, 0, RFB_ENC_LASTRECT);
+	/* The same size again changes nothing; a failed request neither. */
+	fbu(&s, 3);
+	rhdr(&s, 0, 0, 40, 20, RFB_ENC_DESKTOPSIZE);
+	rhdr(&s, 1, 5, 50, 30, RFB_ENC_EXTDESKTOPSIZE);
+	put(&s, "\1\0\0\0", 4);
+	put(&s, "0123456789abcdef", 16);
+	/* QEMU's: screen id 0. */
+	rhdr(&s, 0, 0, 64, 48, RFB_ENC_EXTDESKTOPSIZE);
+	put(&s, "\1\0\0\0", 4);
+	u32(&s, 0);
+	u16(&s, 0), u16(&s, 0), u16(&s, 64), u16(&s, 48);
+	u32(&s, 0);
+	CHECK(fix_feed(&f, &s) == 2, "pseudo: %s", f.why);
+	CHECK(!strcmp(f.log, "request 32x16 pointer 7,9 qemu-keys resize "
+			     "40x20 request-full 40x20 damage 36,18,4x2 done "
+			     "request 40x20 resize 64x48 request-full 64x48 "
+			     "done"),
+	      "events: %s", f.log);
+	CHECK(rfb_reader_width(f.r) == 64 && rfb_reader_height(f.r) == 48);
+	CHECK(rfb_reader_name(f.r) &&
+		  !strcmp(rfb_reader_name(f.r), "a\\x00b\\x1b!"),
+	      "name kept as it is shown, escapes visible: %s",
+	      rfb_reader_name(f.r) ? rfb_reader_name(f.r) : "(none)");
+	CHECK(!memcmp(pic_at(&f.fb, 0, 0), "\0\0\0\0", 4),
+	      "the new desktop starts black");
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 0, 0, RFB_ENC_DESKTOPNAME);
+	u32(&s, RFB_MAX_NAME + 1);
+	CHECK(fix_feed(&f, &s) < 0 && strstr(f.why, "desktop name of 4097 "
+						    "bytes"),
+	      "name: %s", f.why);
+	fix_free(&f);
+
+	fix_open(&f, "rgb565", 32, 16);
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 0, 20, RFB_ENC_DESKTOPSIZE);
+	CHECK(fix_feed(&f, &s) < 0 && f.err == VNC_ERR_PROTOCOL &&
+		  !strcmp(f.why, "announced an empty 0x20 desktop"),
+	      "0x20: %s", f.why);
+	fix_free(&f);
+	fix_open(&f, "rgb565", 32, 16);
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 16385, 20, RFB_ENC_DESKTOPSIZE);
+	CHECK(fix_feed(&f, &s) < 0 && f.err == VNC_ERR_RESOURCE &&
+		  strstr(f.why, "16385x20 desktop, larger than vncfb "
+				"supports (16384x16384)"),
+	      "16385: %s", f.why);
+	fix_free(&f);
+	fix_open(&f, "rgb565", 32, 16);
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 4, 4, 1234);
+	CHECK(fix_feed(&f, &s) < 0 &&
+		  !strcmp(f.why, "sent a rectangle in encoding "
+				 "0x000004d2, which vncfb did not ask "
+				 "for"),
+	      "encoding: %s", f.why);
+	fix_free(&f);
+	fix_open(&f, "rgb565", 32, 16);
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 30, 0, 3, 1, RFB_ENC_RAW);
+	CHECK(fix_feed(&f, &s) < 0 &&
+		  !strcmp(f.why, "sent a bad raw rectangle 3x1 at 30,0: "
+				 "outside the 32x16 desktop"),
+	      "outside: %s", f.why);
+	fix_free(&f);
+	free(s.p);
+}
+
+static bool mask_bit(const uint8_t *m, uint32_t w, uint32_t x, uint32_t y)
+{
+	return m[y * ((w + 7) / 8) + x / 8] >> (7 - x % 8) & 1;
+}
+
+static void test_cursors(void)
+{
+	struct buf s = {0};
+	struct fix f;
+	uint8_t src[5 * 3 * 4], mask[3], bits[2 * 2];
+	bool ok = true;
+
+	for (size_t i = 0; i < sizeof(src); i++)
+		src[i] = (uint8_t)(i * 7);
+	mask[0] = 0xa8, mask[1] = 0x50, mask[2] = 0xf8;
+	fix_open(&f, "xrgb8888", 32, 16);
+	fbu(&s, 2);
+	rhdr(&s, 2, 1, 5, 3, RFB_ENC_RICHCURSOR);
+	put(&s, src, sizeof(src));
+	put(&s, mask, 3);
+	/* XCursor: foreground red, background blue; bitmap, mask. */
+	rhdr(&s, 8, 0, 9, 2, RFB_ENC_XCURSOR);
+	put(&s, "\xff\0\0\0\0\xff", 6);
+	bits[0] = 0x80, bits[1] = 0x80, bits[2] = 0x00, bits[3] = 0x00;
+	put(&s, bits, 4);
+	put(&s, "\xff\x80\xff\x80", 4);
+	CHECK(fix_feed(&f, &s) == 1, "cursors: %s", f.why);
+	CHECK(f.cursors == 2 && f.cw == 9 && f.ch == 2 && f.cx == 8 &&
+	      f.cy == 0);
+	CHECK(pixfmt_load(&f.fb.pf, f.cpix) == 0xff0000 &&
+		  pixfmt_load(&f.fb.pf, f.cpix + 4) == 0xff &&
+		  pixfmt_load(&f.fb.pf, f.cpix + 8 * 4) == 0xff0000,
+	      "XCursor colours");
+	CHECK(f.cmask[0] && f.cmask[8] && f.cmask[9] && f.cmask[17],
+	      "XCursor mask");
+	fix_free(&f);
+
+	fix_open(&f, "xrgb8888", 32, 16);
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 2, 1, 5, 3, RFB_ENC_RICHCURSOR);
+	put(&s, src, sizeof(src));
+	put(&s, mask, 3);
+	CHECK(fix_feed(&f, &s) == 1 && f.cursors == 1 && f.cw == 5 &&
+	      f.ch == 3 && f.cx == 2 && f.cy == 1);
+	for (uint32_t y = 0; y < 3; y++)
+		for (uint32_t x = 0; x < 5; x++)
+			ok &= !!f.cmask[y * 5 + x] == mask_bit(mask, 5, x, y);
+	CHECK(ok && !memcmp(f.cpix, src, sizeof(src)), "RichCursor");
+	fix_free(&f);
+
+	/* 300x260, hot spot 290,5: cut to 256x256 around it. */
+	fix_open(&f, "rgb565", 32, 16);
+	s.n = 0;
+	fbu(&s, 3);
+	rhdr(&s, 290, 5, 300, 260, RFB_ENC_RICHCURSOR);
+	for (uint32_t y = 0; y < 260; y++)
+		for (uint32_t x = 0; x < 300; x++) {
+			uint16_t v = (uint16_t)(x * 3 + y);
+
+			put(&s, &v, 2);
+		}
+	for (uint32_t i = 0; i < 38 * 260; i++)
+		u8(&s, 0xff);
+	/* Hot spot outside the shape, and no shape at all: ignored. */
+	rhdr(&s, 4, 0, 4, 4, RFB_ENC_RICHCURSOR);
+	put(&s, src, 4 * 4 * 2);
+	put(&s, "\0\0\0\0", 4);
+	rhdr(&s, 0, 0, 0, 0, RFB_ENC_XCURSOR);
+	CHECK(fix_feed(&f, &s) == 1, "large cursor: %s", f.why);
+	CHECK(f.cursors == 1 && f.cw == 256 && f.ch == 256 &&
+		  f.cx == 290 - 44 && f.cy == 5,
+	      "cut to %dx%d hot %d,%d", f.cw, f.ch, f.cx, f.cy);
+	/* Pixel (0,0) of the cut is the source's (44,0), the last one its
+	 * (299,255). */
+	{
+		uint16_t v0, v1;
+
+		memcpy(&v0, f.cpix, 2);
+		memcpy(&v1, f.cpix + (255 * 256 + 255) * 2, 2);
+		CHECK(v0 == 44 * 3 && v1 == 299 * 3 + 255, "cut %u %u", v0, v1);
+	}
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 1025, 2, RFB_ENC_XCURSOR);
+	CHECK(fix_feed(&f, &s) < 0 &&
+		  !strcmp(f.why, "sent a bad XCursor rectangle 1025x2 at "
+				 "0,0: a cursor larger than 1024x1024"),
+	      "huge cursor: %s", f.why);
+	fix_free(&f);
+	free(s.p);
+}
+
+/* What a job says before it is decoded: the streams it advances, the
+ * pixels it reads (for a scheduler, decode.h). */
+static void test_jobs(void)
+{
+	struct pixfmt pf;
+	struct dec_fmt df;
+	struct vnc_mem_source m;
+	struct dec_ctx c;
+	struct dec_job j = {0};
+	struct buf s = {0};
+	static uint8_t fb[64 * 64 * 4];
+
+	pixfmt_from_name("xrgb8888", &pf);
+	dec_fmt_init(&df, &pf);
+	/* Tight: basic on stream 2, resetting streams 1 and 2; 2x1 is 6
+	 * bytes, sent bare. */
+	u8(&s, (2 << 4) | 0x06);
+	put(&s, "abcdef", 6);
+	vnc_mem_source_init(&m, s.p, s.n);
+	dec_ctx_init(&c, &m.base, &df);
+	c.fb = (struct dec_fb){fb, 64 * 4, 64, 64, &df};
+	j.r = (struct rect){0, 0, 2, 1};
+	CHECK(dec_rect(&c, &dec_tight, &j) == DEC_OK && j.streams == 0x6,
+	      "tight streams %#x", j.streams);
+	s.n = 0;
+	u8(&s, (1 << 4) | 0x08);
+	clen(&s, 2);
+	put(&s, "\x78\x9c", 2);
+	vnc_mem_source_init(&m, s.p, s.n);
+	j.r = (struct rect){0, 0, 4, 1};
+	/* read() alone: the data is not worth decoding. */
+	j.data.len = 0;
+	j.streams = 0;
+	CHECK(dec_tight.read(&c, &j) == DEC_OK &&
+		  j.streams == ((1u << 1) | 0x8),
+	      "tight zlib streams %#x", j.streams);
+	s.n = 0;
+	u16(&s, 5);
+	u16(&s, 6);
+	vnc_mem_source_init(&m, s.p, s.n);
+	j.r = (struct rect){10, 10, 7, 8};
+	CHECK(dec_rect(&c, &dec_copyrect, &j) == DEC_OK && j.src.x == 5 &&
+	      j.src.y == 6 && j.src.w == 7 && j.src.h == 8 && !j.streams);
+	s.n = 0;
+	u32(&s, 0);
+	vnc_mem_source_init(&m, s.p, s.n);
+	j.r = (struct rect){0, 0, 0, 0};
+	CHECK(dec_rect(&c, &dec_zrle, &j) == DEC_OK &&
+	      j.streams == DEC_STREAM_ZRLE);
+	vnc_mem_source_init(&m, s.p, s.n);
+	CHECK(dec_rect(&c, &dec_zlib, &j) == DEC_OK &&
+	      j.streams == DEC_STREAM_ZLIB);
+	dec_ctx_finish(&c);
+	dec_buf_free(&j.data);
+	free(s.p);
+}
+
+/* Decoding from memory stops soon after the connection is given up
+ * (decode.h: dec_check), however large the rectangle: zlib between
+ * pieces of its output, ZRLE between rows of tiles. */
+static void test_abandon(void)
+{
+	enum { W = 1024, H = 512 };
+	struct pixfmt pf;
+	struct dec_fmt df;
+	struct quit_source q;
+	struct dec_ctx c;
+	struct dec_job j = {0};
+	struct buf s = {0}, zd = {0};
+	uint8_t *fb = calloc((size_t)W * H, 4),
+		*pix = malloc((size_t)W * H * 4);
+	z_stream z;
+	unsigned left;
+	size_t half = (size_t)W * H * 2;
+
+	pixfmt_from_name("xrgb8888", &pf);
+	dec_fmt_init(&df, &pf);
+	for (size_t i = 0; i < (size_t)W * H * 4; i++)
+		pix[i] = (uint8_t)(i * 7 + 1);
+	zinit(&z);
+	zsync(&z, pix, (size_t)W * H * 4, &zd);
+	u32(&s, (uint32_t)zd.n);
+	put(&s, zd.p, zd.n);
+	/* Given up after the first piece (1 MiB of the 2 MiB). */
+	left = 1;
+	quit_source_init(&q, s.p, s.n, &left);
+	dec_ctx_init(&c, &q.m.base, &df);
+	c.fb = (struct dec_fb){fb, (size_t)W * 4, W, H, &df};
+	j.r = (struct rect){0, 0, W, H};
+	CHECK(dec_rect(&c, &dec_zlib, &j) == DEC_EOF, "zlib given up");
+	CHECK(fb[half + 5] == 0 && fb[(size_t)W * H * 4 - 1] == 0,
+	      "zlib stopped after its first piece");
+	dec_ctx_finish(&c);
+	/* Not given up: the whole picture. */
+	left = 1000;
+	quit_source_init(&q, s.p, s.n, &left);
+	dec_ctx_init(&c, &q.m.base, &df);
+	c.fb = (struct dec_fb){fb, (size_t)W * 4, W, H, &df};
+	CHECK(dec_rect(&c, &dec_zlib, &j) == DEC_OK &&
+		  !memcmp(fb, pix, (size_t)W * H * 4),
+	      "zlib not given up: %s", c.why);
+	dec_ctx_finish(&c);
+	deflateEnd(&z);
+	/* ZRLE: 8x8 solid tiles; given up at once. */
+	s.n = zd.n = 0;
+	{
+		struct buf t = {0};
+
+		for (int i = 0; i < (W / 64) * (H / 64); i++) {
+			u8(&t, 1);
+			put(&t, "\1\2\3", 3);
+		}
+		zinit(&z);
+		zsync(&z, t.p, t.n, &zd);
+		u32(&s, (uint32_t)zd.n);
+		put(&s, zd.p, zd.n);
+		deflateEnd(&z);
+		free(t.p);
+	}
+	memset(fb, 0, (size_t)W * H * 4);
+	left = 0;
+	quit_source_init(&q, s.p, s.n, &left);
+	dec_ctx_init(&c, &q.m.base, &df);
+	c.fb = (struct dec_fb){fb, (size_t)W * 4, W, H, &df};
+	CHECK(dec_rect(&c, &dec_zrle, &j) == DEC_EOF &&
+		  fb[(size_t)W * H * 4 - 4] == 0,
+	      "zrle given up");
+	dec_ctx_finish(&c);
+	left = 1000000;
+	quit_source_init(&q, s.p, s.n, &left);
+	dec_ctx_init(&c, &q.m.base, &df);
+	c.fb = (struct dec_fb){fb, (size_t)W * 4, W, H, &df};
+	CHECK(dec_rect(&c, &dec_zrle, &j) == DEC_OK &&
+		  fb[(size_t)W * H * 4 - 4] == 1,
+	      "zrle not given up: %s", c.why);
+	dec_ctx_finish(&c);
+	dec_buf_free(&j.data);
+	free(s.p);
+	free(zd.p);
+	free(fb);
+	free(pix);
+}
+
+int test_messages(void)
+{
+	test_jobs();
+	test_abandon();
+	test_simple_messages();
+	test_pseudo();
+	test_cursors();
+	return failures;
+}

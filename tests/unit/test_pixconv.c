@@ -1,0 +1,89 @@
+/* The converters chosen once per format pair against pixfmt_convert_row
+ * (their specification), byte for byte, for every pair of the named
+ * formats, their other byte order and R,G,B bytes; and the kind chosen. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../check.h"
+#include "pixconv.h"
+#include "pixfmt.h"
+
+static const char *const names[] = {
+    "xrgb8888", "bgrx8888", "xbgr8888", "rgb565",
+    "xrgb1555", "rgb888",   "bgr888",	"rgb332",
+};
+#define N (sizeof(names) / sizeof(names[0]))
+#define PIXELS 777
+
+int main(void)
+{
+	struct pixfmt all[2 * N + 1];
+	size_t n = 0;
+	uint8_t src[PIXELS * 4], want[PIXELS * 4 + 4], got[PIXELS * 4 + 4];
+	uint32_t seed = 99;
+
+	for (size_t i = 0; i < N; i++) {
+		pixfmt_from_name(names[i], &all[n++]);
+		if (all[n - 1].bpp > 8) {
+			all[n] = all[n - 1];
+			all[n].big_endian = !all[n].big_endian;
+			n++;
+		}
+	}
+	pixconv_rgb_bytes(&all[n++]);
+	for (size_t i = 0; i < sizeof(src); i++) {
+		seed = seed * 1103515245u + 12345u;
+		src[i] = (uint8_t)(seed >> 16);
+	}
+	for (size_t d = 0; d < n; d++)
+		for (size_t s = 0; s < n; s++) {
+			struct pixconv c;
+			char dn[64], sn[64];
+
+			pixconv_init(&c, &all[d], &all[s]);
+			memset(want, 0xee, sizeof(want));
+			memset(got, 0xee, sizeof(got));
+			pixfmt_convert_row(&all[d], want, &all[s], src, PIXELS);
+			/* Every length, so that SIMD tails are seen. */
+			for (size_t len = PIXELS - 20; len <= PIXELS; len++) {
+				memset(got, 0xee, sizeof(got));
+				pixfmt_convert_row(&all[d], want, &all[s], src,
+						   len);
+				memset(want + len * (all[d].bpp / 8), 0xee,
+				       sizeof(want) - len * (all[d].bpp / 8));
+				pixconv_row(&c, got, src, len);
+				CHECK(!memcmp(want, got, sizeof(want)),
+				      "%s (%s) -> %s (%s), %zu: differs (%s)",
+				      pixfmt_name(&all[s], sn, sizeof(sn)),
+				      all[s].big_endian ? "be" : "le",
+				      pixfmt_name(&all[d], dn, sizeof(dn)),
+				      all[d].big_endian ? "be" : "le", len,
+				      c.kind);
+				memset(got, 0xee, sizeof(got));
+				c.row_c(&c, got, src, len);
+				CHECK(!memcmp(want, got, sizeof(want)),
+				      "C path %zu differs", len);
+			}
+		}
+	{
+		struct pixfmt x, p, t, b;
+		struct pixconv c;
+
+		pixfmt_from_name("xrgb8888", &x);
+		pixfmt_from_name("rgb565", &p);
+		pixfmt_from_name("rgb888", &t);
+		pixfmt_from_name("bgrx8888", &b);
+		pixconv_init(&c, &x, &x);
+		CHECK(!strcmp(c.kind, "copy"));
+		pixconv_init(&c, &t, &x);
+		CHECK(!strcmp(c.kind, "shuffle"), "xrgb8888 -> rgb888 %s",
+		      c.kind);
+		pixconv_init(&c, &b, &x);
+		CHECK(!strcmp(c.kind, "shuffle"));
+		pixconv_init(&c, &p, &x);
+		CHECK(!strcmp(c.kind, "table"));
+	}
+	return failures != 0;
+}

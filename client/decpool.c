@@ -380,3 +380,18 @@ int decpool_error(struct decpool *p, const char **why)
 	*why = err ? p->why : "";
 	return err;
 }
+
+unsigned decpool_auto_threads(int online, int blit_cpu)
+{
+	int n;
+
+	if (online <= 1)
+		return 1;
+	/* 2 cores: two workers beside the main thread and the blitter beat
+	 * decoding on the main thread (doc/decode-threads.md). Above
+	 * that, the blitter's core is left to it. */
+	if (online == 2)
+		return 2;
+	n = blit_cpu >= 0 ? online - 1 : online;
+	return n > DECPOOL_AUTO_MAX ? DECPOOL_AUTO_MAX : (unsigned)n;
+}

@@ -39,8 +39,10 @@
 #define DECPOOL_MAX_BYTES (32u << 20)
 /* Jobs queued at most (each scheduling step looks at all of them). */
 #define DECPOOL_MAX_JOBS 256
-/* Worker threads at most. */
+/* Worker threads at most, and at most by default: past a few, the main
+ * thread reading the socket is the limit. */
 #define DECPOOL_MAX_THREADS 16
+#define DECPOOL_AUTO_MAX 4
 
 struct decpool_job {
 	struct rect r;	  /* pixels written */
@@ -93,6 +95,11 @@ int decpool_direct(struct decpool *p, const struct decpool_job *j);
 int decpool_drain(struct decpool *p);
 /* The pool's error (0 if none) and its reason. */
 int decpool_error(struct decpool *p, const char **why);
+
+/* The default number of decoding threads (for decpool_config.threads)
+ * with online usable cores and the blit thread pinned to blit_cpu (-1:
+ * unpinned). Measured on 2 cores: doc/decode-threads.md. */
+unsigned decpool_auto_threads(int online, int blit_cpu);
 
 /* Whether b, submitted after a, must wait for it (the rule above). */
 bool decpool_conflict(const struct decpool_job *a, const struct decpool_job *b);

@@ -677,10 +677,25 @@ static void test_create(void)
 	decpool_destroy(p);
 }
 
+/* The default size: inline on one core, two workers on two, the other
+ * cores than the blitter's above that, capped. */
+static void test_auto(void)
+{
+	CHECK_EQ(decpool_auto_threads(1, -1), 1);
+	CHECK_EQ(decpool_auto_threads(1, 0), 1);
+	CHECK_EQ(decpool_auto_threads(2, 1), 2);
+	CHECK_EQ(decpool_auto_threads(2, -1), 2);
+	CHECK_EQ(decpool_auto_threads(3, 2), 2);
+	CHECK_EQ(decpool_auto_threads(3, -1), 3);
+	CHECK_EQ(decpool_auto_threads(4, 0), 3);
+	CHECK_EQ(decpool_auto_threads(64, 0), DECPOOL_AUTO_MAX);
+}
+
 int main(void)
 {
 	main_thread = pthread_self();
 	test_create();
+	test_auto();
 	test_ordering();
 	test_skip_ahead();
 	test_done();

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "cursor.h"
 #include "damage.h"
+#include "decpool.h"
 #include "log.h"
 #include "opts.h"
 #include "passwd.h"
@@ -252,6 +253,10 @@ void pipeline_vnc_config(const struct pipeline *p, const struct options *o,
 	v->get_password = passwd_get;
 	v->password_ctx = o->passwd_file;
 	v->read_timeout_s = o->timeout;
+	v->decode_threads = o->decode_threads != DECODE_THREADS_AUTO
+				? (unsigned)o->decode_threads
+				: decpool_auto_threads(probe_online_count(),
+						       p->cpu);
 	v->ca_file = o->ca_file;
 	v->insecure = o->insecure;
 }

@@ -165,83 +165,94 @@ static int submit(struct decpool *p, struct tjob *t)
 
 static const struct rect empty = {0, 0, 0, 0};
 
-/* a is submitted first and must end before b starts. */
-static void check_ordered(const char *what, struct rect ar, struct rect asrc,
-			  uint32_t as, struct rect br, struct rect bsrc,
-			  uint32_t bs)
+/* What a job touches. */
+struct spec {
+	struct rect r, src;
+	uint32_t streams;
+};
+
+/* a, then b, on a 4-worker pool, drained; a waits up to wait_ms for b
+ * to start (and records in a->seen whether it did). Destroyed by the
+ * caller (pair_end). */
+static struct decpool *pair_run(struct spec sa, struct spec sb, int wait_ms,
+				struct tjob **pa, struct tjob **pb)
 {
 	struct decpool *p = mkpool(4, 0);
-	struct tjob *a = tj(1, ar), *b = tj(2, br);
+	struct tjob *a = tj(1, sa.r), *b = tj(2, sb.r);
 
-	a->src = asrc;
-	a->streams = as;
-	b->src = bsrc;
-	b->streams = bs;
+	a->src = sa.src;
+	a->streams = sa.streams;
+	b->src = sb.src;
+	b->streams = sb.streams;
 	a->wait_for = &b->started;
-	a->wait_ms = HOLD_MS;
+	a->wait_ms = wait_ms;
 	CHECK_EQ(submit(p, a), 0);
 	CHECK_EQ(submit(p, b), 0);
 	CHECK_EQ(decpool_drain(p), 0);
-	CHECK(!atomic_load(&a->seen),
-	      "%s: the second job started while the "
-	      "first ran",
-	      what);
-	CHECK(atomic_load(&b->start_seq) > atomic_load(&a->end_seq),
-	      "%s: start %u, first ended %u", what, atomic_load(&b->start_seq),
-	      atomic_load(&a->end_seq));
 	CHECK_EQ(atomic_load(&a->released) + atomic_load(&b->released), 2);
+	*pa = a;
+	*pb = b;
+	return p;
+}
+
+static void pair_end(struct decpool *p)
+{
 	decpool_destroy(p);
 	tj_free_all();
 }
 
-/* a and b are submitted in order and must run at the same time. */
-static void check_concurrent(const char *what, struct rect ar, struct rect asrc,
-			     uint32_t as, struct rect br, struct rect bsrc,
-			     uint32_t bs)
+/* a is submitted first and must end before b starts. */
+static void check_ordered(const char *what, struct spec sa, struct spec sb)
 {
-	struct decpool *p = mkpool(4, 0);
-	struct tjob *a = tj(1, ar), *b = tj(2, br);
+	struct tjob *a, *b;
+	struct decpool *p = pair_run(sa, sb, HOLD_MS, &a, &b);
 
-	a->src = asrc;
-	a->streams = as;
-	b->src = bsrc;
-	b->streams = bs;
-	a->wait_for = &b->started;
-	a->wait_ms = MEET_MS;
-	CHECK_EQ(submit(p, a), 0);
-	CHECK_EQ(submit(p, b), 0);
-	CHECK_EQ(decpool_drain(p), 0);
+	CHECK(!atomic_load(&a->seen),
+	      "%s: the second job started while the first ran", what);
+	CHECK(atomic_load(&b->start_seq) > atomic_load(&a->end_seq),
+	      "%s: start %u, first ended %u", what, atomic_load(&b->start_seq),
+	      atomic_load(&a->end_seq));
+	pair_end(p);
+}
+
+/* a and b are submitted in order and must run at the same time. */
+static void check_concurrent(const char *what, struct spec sa, struct spec sb)
+{
+	struct tjob *a, *b;
+	struct decpool *p = pair_run(sa, sb, MEET_MS, &a, &b);
+
 	CHECK(atomic_load(&a->seen),
-	      "%s: the second job did not run beside "
-	      "the first",
-	      what);
+	      "%s: the second job did not run beside the first", what);
 	CHECK(a->worker != b->worker, "%s: both ran as worker %d", what,
 	      a->worker);
-	decpool_destroy(p);
-	tj_free_all();
+	pair_end(p);
 }
 
 static void test_ordering(void)
 {
 	struct rect a = {0, 0, 64, 64}, over = {32, 32, 64, 64},
 		    apart = {100, 0, 64, 64}, edge = {64, 0, 16, 16};
+	struct spec sa = {a, empty, 0}, sover = {over, empty, 0},
+		    sapart = {apart, empty, 0};
 
-	check_ordered("overlap", a, empty, 0, over, empty, 0);
-	check_ordered("same rect", a, empty, 0, a, empty, 0);
+	check_ordered("overlap", sa, sover);
+	check_ordered("same rect", sa, sa);
 	/* CopyRect reading what the first writes. */
-	check_ordered("src after write", a, empty, 0, apart, over, 0);
+	check_ordered("src after write", sa, (struct spec){apart, over, 0});
 	/* Writing what a CopyRect before it reads. */
-	check_ordered("write after src", apart, over, 0, a, empty, 0);
-	check_ordered("stream", a, empty, 1u << 2, apart, empty, 1u << 2);
-	check_ordered("streams", a, empty, 0x3, apart, empty, 0x6);
+	check_ordered("write after src", (struct spec){apart, over, 0}, sa);
+	check_ordered("stream", (struct spec){a, empty, 1u << 2},
+		      (struct spec){apart, empty, 1u << 2});
+	check_ordered("streams", (struct spec){a, empty, 0x3},
+		      (struct spec){apart, empty, 0x6});
 
-	check_concurrent("apart", a, empty, 0, apart, empty, 0);
-	check_concurrent("touching edges", a, empty, 0, edge, empty, 0);
-	check_concurrent("other streams", a, empty, 1u << 0, apart, empty,
-			 1u << 1);
+	check_concurrent("apart", sa, sapart);
+	check_concurrent("touching edges", sa, (struct spec){edge, empty, 0});
+	check_concurrent("other streams", (struct spec){a, empty, 1u << 0},
+			 (struct spec){apart, empty, 1u << 1});
 	/* Two CopyRects reading the same pixels. */
-	check_concurrent("shared source", apart, over, 0,
-			 (struct rect){200, 0, 8, 8}, over, 0);
+	check_concurrent("shared source", (struct spec){apart, over, 0},
+			 (struct spec){{200, 0, 8, 8}, over, 0});
 }
 
 /* A job waiting for an earlier one does not hold back a later

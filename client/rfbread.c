@@ -33,9 +33,10 @@ struct pjob {
 	struct pjob *next; /* on the free list */
 };
 
-/* A job's data buffer larger than this is freed with the job rather than
- * kept for the next (a few such jobs would otherwise hold the memory). */
-#define PJOB_KEEP_BYTES ((size_t)4 << 20)
+/* Data buffers kept on the free list for the next jobs, at most: past
+ * that a finished job's buffer is freed (the pool caps what jobs in
+ * flight hold, this what idle ones keep). */
+#define PJOB_KEEP_BYTES ((size_t)8 << 20)
 
 struct rfb_reader {
 	struct vnc_source *src;
@@ -55,6 +56,7 @@ struct rfb_reader {
 	/* Taken by the pool's threads: */
 	pthread_mutex_t lock;
 	struct pjob *free;	/* jobs to reuse */
+	size_t kept;		/* their data buffers' bytes */
 	struct damage_set done; /* decoded since the last flush */
 	uint32_t width, height;
 	bool named;
@@ -158,9 +160,10 @@ static int job_run(void *arg, unsigned worker, char *why, size_t len)
 
 static void job_put(struct rfb_reader *r, struct pjob *pj)
 {
-	if (pj->j.data.cap > PJOB_KEEP_BYTES)
-		dec_buf_free(&pj->j.data);
 	pthread_mutex_lock(&r->lock);
+	if (r->kept + pj->j.data.cap > PJOB_KEEP_BYTES)
+		dec_buf_free(&pj->j.data);
+	r->kept += pj->j.data.cap;
 	pj->next = r->free;
 	r->free = pj;
 	pthread_mutex_unlock(&r->lock);
@@ -179,8 +182,10 @@ static struct pjob *job_get(struct rfb_reader *r)
 
 	pthread_mutex_lock(&r->lock);
 	pj = r->free;
-	if (pj)
+	if (pj) {
 		r->free = pj->next;
+		r->kept -= pj->j.data.cap;
+	}
 	pthread_mutex_unlock(&r->lock);
 	if (!pj) {
 		pj = calloc(1, sizeof(*pj));

@@ -613,6 +613,9 @@ int bench_measure(struct bench *b, struct run *r, double seg_s)
 	vcfg.port = srv ? benchsrv_port(srv) : b->port;
 	vcfg.encodings = b->enc_list;
 	vcfg.view_only = true;
+	/* The reference: libvncclient's own decoders, into the same shadow,
+	 * drawing nothing. */
+	vcfg.libvnc_reference = r->kind == RUN_BARE;
 	m.t_end = monotonic_ns() + (uint64_t)CONNECT_TIMEOUT_MS * 1000000u;
 	/* One "connected" line per slice is noise; -v shows them. */
 	lvl = log_get_level();

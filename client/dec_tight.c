@@ -286,7 +286,7 @@ static int basic(struct dec_ctx *c, const struct dec_job *j,
 	const struct dec_fmt *f = fb->fmt;
 	uint32_t x = (uint32_t)j->r.x, y = (uint32_t)j->r.y;
 	uint32_t w = (uint32_t)j->r.w, hh = (uint32_t)j->r.h;
-	struct dec_zstream *z = h->compressed ? &c->zs.tight[h->stream] : NULL;
+	struct dec_zstream *z = h->compressed ? &c->zs->tight[h->stream] : NULL;
 	struct rows rs = {payload, z, NULL, h->rowsize};
 	uint8_t pal[256][4];
 	uint32_t batch, done;
@@ -379,7 +379,7 @@ static int tight_decode(struct dec_ctx *c, const struct dec_job *j)
 		return dec_bad(c, "Tight data ends early");
 	for (unsigned i = 0; i < 4; i++)
 		if (h.resets & (1u << i))
-			dec_zstream_reset(&c->zs.tight[i]);
+			dec_zstream_reset(&c->zs->tight[i]);
 	payload = j->data.p + h.payload_off;
 	if (h.kind == T_FILL) {
 		uint8_t px[4];

@@ -219,7 +219,7 @@ static int zlib_read(struct dec_ctx *c, struct dec_job *j)
 
 static int zlib_decode(struct dec_ctx *c, const struct dec_job *j)
 {
-	struct dec_zstream *s = &c->zs.zlib;
+	struct dec_zstream *s = &c->zs->zlib;
 	int ret;
 
 	ret = dec_zstream_begin(c, s, j->data.p, j->data.len);

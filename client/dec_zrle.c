@@ -267,7 +267,7 @@ static int zwin_refill(struct dec_in *in, size_t need)
 	int ret;
 
 	memmove(zw->buf, in->p, have);
-	ret = dec_zstream_some(zw->c, &zw->c->zs.zrle, zw->buf + have,
+	ret = dec_zstream_some(zw->c, &zw->c->zs->zrle, zw->buf + have,
 			       ZRLE_WINDOW - have, &got);
 	in->p = zw->buf;
 	in->end = zw->buf + have + got;
@@ -311,14 +311,14 @@ static int zrle_decode(struct dec_ctx *c, const struct dec_job *j)
 		return DEC_NOMEM;
 	zw.in = (struct dec_in){
 	    .p = zw.buf, .end = zw.buf, .refill = zwin_refill, .ctx = &zw};
-	ret = dec_zstream_begin(c, &c->zs.zrle, j->data.p, j->data.len);
+	ret = dec_zstream_begin(c, &c->zs->zrle, j->data.p, j->data.len);
 	if (ret == DEC_OK)
 		ret = dec_rle_tiles(c, &zw.in, &j->r, 64, false);
 	if (ret == DEC_OK && zw.in.end != zw.in.p)
 		ret = dec_bad(c, "zlib data holds more than the rectangle's "
 				 "tiles");
 	if (ret == DEC_OK)
-		ret = dec_zstream_finish(c, &c->zs.zrle);
+		ret = dec_zstream_finish(c, &c->zs->zrle);
 	return ret;
 }
 

@@ -118,15 +118,27 @@ void dec_ctx_init(struct dec_ctx *c, struct vnc_source *src,
 {
 	memset(c, 0, sizeof(*c));
 	c->src = src;
+	c->zs = &c->streams;
 	c->fb.fmt = fmt;
+}
+
+void dec_ctx_init_worker(struct dec_ctx *c, const struct dec_ctx *owner)
+{
+	memset(c, 0, sizeof(*c));
+	c->src = owner->src;
+	c->zs = owner->zs;
+	c->fb = owner->fb;
 }
 
 void dec_ctx_finish(struct dec_ctx *c)
 {
-	for (int i = 0; i < 4; i++)
-		dec_zstream_end(&c->zs.tight[i]);
-	dec_zstream_end(&c->zs.zlib);
-	dec_zstream_end(&c->zs.zrle);
+	/* The streams are their owner's to end. */
+	if (c->zs == &c->streams) {
+		for (int i = 0; i < 4; i++)
+			dec_zstream_end(&c->zs->tight[i]);
+		dec_zstream_end(&c->zs->zlib);
+		dec_zstream_end(&c->zs->zrle);
+	}
 	free(c->work.scratch);
 	c->work.scratch = NULL;
 	c->work.scratch_cap = 0;
@@ -134,16 +146,20 @@ void dec_ctx_finish(struct dec_ctx *c)
 	c->work.jpeg = NULL;
 }
 
-int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
+int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
 {
-	int ret;
-
 	c->why[0] = '\0';
 	j->data.len = 0;
 	j->data.limit = RFB_MAX_RECT_DATA;
 	j->src = (struct rect){0, 0, 0, 0};
 	j->streams = 0;
-	ret = d->read(c, j);
+	return d->read(c, j);
+}
+
+int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
+{
+	int ret = dec_read_job(c, d, j);
+
 	if (ret == DEC_OK && d->decode)
 		ret = d->decode(c, j);
 	return ret;

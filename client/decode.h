@@ -21,8 +21,8 @@
  * Threads: read() on the thread that owns the source (the main thread).
  * decode() may run on any thread given a dec_work of its own, as long as
  * jobs sharing a stream bit, or overlapping (r against r and src), run in
- * the order they were read. vncfb decodes serially on the main thread
- * today. */
+ * the order they were read: the reader (rfbread.c) hands decode() to
+ * the decode pool (decpool.h), which orders them so. */
 #ifndef VNCFB_DECODE_H
 #define VNCFB_DECODE_H
 
@@ -132,8 +132,11 @@ struct dec_job {
 
 struct dec_ctx {
 	struct vnc_source *src; /* read side */
-	struct dec_streams zs;	/* ordered by stream */
-	struct dec_work work;	/* decode side, one per thread */
+	/* Ordered by stream: the reader's own (streams), which the
+	 * contexts of its decoding threads share (dec_ctx_init_worker). */
+	struct dec_streams *zs;
+	struct dec_streams streams;
+	struct dec_work work; /* decode side, one per thread */
 	struct dec_fb fb;
 	char why[200];
 };
@@ -152,7 +155,13 @@ const char *decoder_name(int32_t enc, char *buf, size_t len);
 
 void dec_ctx_init(struct dec_ctx *c, struct vnc_source *src,
 		  const struct dec_fmt *fmt);
+/* A decoding thread's context: owner's streams, source (for dec_check)
+ * and buffer, a work area of its own. decode() only. */
+void dec_ctx_init_worker(struct dec_ctx *c, const struct dec_ctx *owner);
 void dec_ctx_finish(struct dec_ctx *c);
+/* Reads one rectangle into j (j->enc and j->r set): read() alone, which
+ * for a direct encoding also draws it. DEC_OK or an error. */
+int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
 /* Reads and decodes one rectangle (serially): DEC_OK or an error. */
 int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
 

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "decpool.h"
 #include "log.h"
 #include "opts.h"
 #include "output.h"
@@ -184,6 +185,7 @@ enum key_id {
 	K_CONNECTOR,
 	K_MODE,
 	K_SERVER,
+	K_DECODE_THREADS,
 	K_COUNT
 };
 
@@ -201,6 +203,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_INSECURE] = "insecure",     [K_USER] = "user",
 	[K_TIMEOUT] = "timeout",       [K_SERVER] = "server",
 	[K_CONNECTOR] = "connector",   [K_MODE] = "mode",
+	[K_DECODE_THREADS] = "decode-threads",
 };
 
 #define M_VIEW (1u << MODE_VIEW)
@@ -213,6 +216,7 @@ static const char *const key_names[K_COUNT] = {
  * A config file serves every command, so there a key for another one is
  * no error. */
 _Static_assert(K_COUNT <= OPTS_MAX_KEYS, "cli_set and origin[] per key");
+_Static_assert(DECPOOL_MAX_THREADS == 16, "decode-threads says 1-16");
 
 static const unsigned key_modes[K_COUNT] = {
 	[K_SCREENSHOT] = M_SESSION,
@@ -226,6 +230,7 @@ static const unsigned key_modes[K_COUNT] = {
 	[K_CA] = M_VIEW | M_BENCH,	    [K_INSECURE] = M_VIEW | M_BENCH,
 	[K_USER] = M_SESSION,		    [K_TIMEOUT] = M_VIEW,
 	[K_SERVER] = M_VIEW | M_BENCH,
+	[K_DECODE_THREADS] = M_SESSION | M_BENCH,
 };
 
 static int key_id(const char *key)
@@ -497,6 +502,16 @@ int opts_set(struct options *o, const char *key, const char *v,
 			o->cpu = (int)n;
 		}
 		break;
+	case K_DECODE_THREADS:
+		if (!strcmp(v, "auto")) {
+			o->decode_threads = DECODE_THREADS_AUTO;
+		} else if (parse_int(v, 1, DECPOOL_MAX_THREADS, &n) < 0) {
+			*why = "expected auto or 1-16";
+			ret = -EINVAL;
+		} else {
+			o->decode_threads = (int)n;
+		}
+		break;
 	case K_INPUT:
 		ret = set_str(&o->input, v);
 		break;
@@ -726,6 +741,9 @@ void opts_usage(void)
 	       "replication; 1 is none)\n"
 	       "      --cpu auto|N       core for the blit thread (auto: "
 	       "the probe's choice)\n"
+	       "      --decode-threads N threads decoding rectangles, 1-16 "
+	       "(1: the main thread;\n"
+	       "                         default auto: from the cores)\n"
 	       "      --screenshot FILE  on exit (and on SIGUSR1) write what "
 	       "the output shows\n"
 	       "                         to FILE.ppm (binary PPM) or "
@@ -857,6 +875,7 @@ static const struct alias aliases[] = {
 	{ "view-only", "view-only", false },
 	{ "passwd", "passwd", true },
 	{ "cpu", "cpu", true },
+	{ "decode-threads", "decode-threads", true },
 	{ "input", "input", true },
 	{ "keymap", "keymap", true },
 	{ "server-cursor", "server-cursor", false },

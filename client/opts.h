@@ -14,6 +14,8 @@ enum vncfb_mode {
 
 #define CPU_AUTO (-1)
 #define CPU_EACH (-2)
+/* The pool's size from the cores and the placement (decpool.h). */
+#define DECODE_THREADS_AUTO 0
 
 /* When a session reconnects (the reconnect key). */
 enum reconnect_mode {
@@ -44,6 +46,9 @@ struct options {
 	bool view_only;
 	char *passwd_file;
 	int cpu;		/* CPU_AUTO or a core */
+	/* --decode-threads: DECODE_THREADS_AUTO, 1 (the main thread) or
+	 * that many decoding threads. */
+	int decode_threads;
 	bool verbose;
 	bool quiet;
 	char *config;		/* --config FILE */

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "cursor.h"
 #include "damage.h"
+#include "decpool.h"
 #include "log.h"
 #include "opts.h"
 #include "passwd.h"
@@ -242,6 +243,11 @@ void pipeline_vnc_config(const struct pipeline *p, const struct options *o,
 			 struct vnc_config *v)
 {
 	pipeline_vnc_config_fmt(o, &p->shadow.fmt, v);
+	/* The workers keep off the blit thread's core where there are
+	 * cores to spare. */
+	if (o->decode_threads == DECODE_THREADS_AUTO)
+		v->decode_threads =
+		    decpool_auto_threads(probe_online_count(), p->cpu);
 }
 
 void pipeline_vnc_config_fmt(const struct options *o, const struct pixfmt *fmt,
@@ -258,6 +264,9 @@ void pipeline_vnc_config_fmt(const struct options *o, const struct pixfmt *fmt,
 	v->get_password = passwd_get;
 	v->password_ctx = o->passwd_file;
 	v->read_timeout_s = o->timeout;
+	v->decode_threads = o->decode_threads != DECODE_THREADS_AUTO
+				? (unsigned)o->decode_threads
+				: decpool_auto_threads(probe_online_count(), -1);
 	v->ca_file = o->ca_file;
 	v->insecure = o->insecure;
 }

@@ -603,6 +603,15 @@ void probe_online_list(char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
+int probe_online_count(void)
+{
+	int i, n = platform_cpu_count(), on = 0;
+
+	for (i = 0; i < n; i++)
+		on += platform_cpu_online(i);
+	return on ? on : 1;
+}
+
 static const char *verdict(const struct probe_result *res,
 			   const struct probe_core *c, char *buf, size_t len)
 {

@@ -134,6 +134,8 @@ int probe_pick_core(struct output *out, int samples);
 /* Online cores vncfb may use (platform_cpu_online: online and inside its
  * affinity) as a list like "0-3,6", for messages. */
 void probe_online_list(char *buf, size_t len);
+/* How many they are (at least 1). */
+int probe_online_count(void);
 
 /* `vncfb probe`: open the output, probe, print, close. Exit status. */
 int probe_command(const struct options *o);

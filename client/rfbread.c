@@ -1,15 +1,42 @@
 /* The RFB server message reader (rfbread.h). */
 #include "config.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "damage.h"
 #include "decode.h"
+#include "decpool.h"
 #include "log.h"
 #include "rfb.h"
 #include "rfbread.h"
+
+/* A rectangle's header, as messages name it. */
+struct hdr {
+	uint32_t x, y, w, h;
+	int32_t enc;
+	char encbuf[16];
+	const char *name;
+};
+
+/* A rectangle read, on its way through the decode pool. */
+struct pjob {
+	struct dec_job j;
+	const struct decoder *d;
+	struct rfb_reader *r;
+	struct dec_fb fb; /* the shadow when it was read */
+	struct hdr h;
+	struct pjob *next; /* on the free list */
+};
+
+/* Data buffers kept on the free list for the next jobs, at most: past
+ * that a finished job's buffer is freed (the pool caps what jobs in
+ * flight hold, this what idle ones keep). */
+#define PJOB_KEEP_BYTES ((size_t)8 << 20)
 
 struct rfb_reader {
 	struct vnc_source *src;
@@ -17,8 +44,20 @@ struct rfb_reader {
 	struct rfb_reader_ops ops;
 	void *ops_ctx;
 	struct dec_fmt fmt;
-	struct dec_ctx dc;
-	struct dec_job job; /* reused for every rectangle */
+	struct dec_ctx dc;  /* the main thread's: reads, direct encodings */
+	struct dec_job job; /* the direct encodings' and cursors' */
+	/* The pool (inline until rfb_reader_set_threads) and one context
+	 * per worker, sharing dc's streams. */
+	struct decpool *pool;
+	struct dec_ctx *wc;
+	unsigned nwc;
+	const struct decoder *direct_d; /* the direct rectangle's */
+	const struct hdr *direct_h;
+	/* Taken by the pool's threads: */
+	pthread_mutex_t lock;
+	struct pjob *free;	/* jobs to reuse */
+	size_t kept;		/* their data buffers' bytes */
+	struct damage_set done; /* decoded since the last flush */
 	uint32_t width, height;
 	bool named;
 	char name[LOG_TEXT_SIZE]; /* made visible (log_sanitize) */
@@ -65,6 +104,183 @@ static int skip(struct rfb_reader *r, uint64_t n)
 	return 0;
 }
 
+/* --- the decode pool --- */
+
+static struct dec_ctx *ctx_of(struct rfb_reader *r, unsigned worker)
+{
+	return worker < r->nwc ? &r->wc[worker] : &r->dc;
+}
+
+/* The reason for a rectangle that failed with ret (DEC_BAD, DEC_NOMEM),
+ * the decoder's detail given. */
+static void rect_why(char *buf, size_t len, const struct hdr *h, int ret,
+		     const char *detail)
+{
+	if (ret == DEC_NOMEM)
+		snprintf(buf, len,
+			 "ran vncfb out of memory with a %s rectangle %ux%u "
+			 "(%s)",
+			 h->name, h->w, h->h, detail);
+	else
+		snprintf(buf, len, "sent a bad %s rectangle %ux%u at %u,%u: %s",
+			 h->name, h->w, h->h, h->x, h->y, detail);
+}
+
+/* What a rectangle's failure means for the connection: -1. */
+static int rect_failed(struct rfb_reader *r, int ret, const char *why)
+{
+	if (ret == DEC_EOF)
+		return closed(r);
+	return fail(r, ret == DEC_NOMEM ? VNC_ERR_RESOURCE : VNC_ERR_PROTOCOL,
+		    "%s", why);
+}
+
+static int pool_failed(struct rfb_reader *r, int ret)
+{
+	const char *why;
+
+	decpool_error(r->pool, &why);
+	return rect_failed(r, ret, why);
+}
+
+/* A worker (or the main thread, inline) decodes a job read earlier. */
+static int job_run(void *arg, unsigned worker, char *why, size_t len)
+{
+	struct pjob *pj = arg;
+	struct dec_ctx *c = ctx_of(pj->r, worker);
+	int ret;
+
+	c->why[0] = '\0';
+	c->fb = pj->fb;
+	ret = pj->d->decode(c, &pj->j);
+	if (ret != DEC_OK && ret != DEC_EOF)
+		rect_why(why, len, &pj->h, ret, c->why);
+	return ret;
+}
+
+static void job_put(struct rfb_reader *r, struct pjob *pj)
+{
+	pthread_mutex_lock(&r->lock);
+	if (r->kept + pj->j.data.cap > PJOB_KEEP_BYTES)
+		dec_buf_free(&pj->j.data);
+	r->kept += pj->j.data.cap;
+	pj->next = r->free;
+	r->free = pj;
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void job_release(void *arg)
+{
+	struct pjob *pj = arg;
+
+	job_put(pj->r, pj);
+}
+
+static struct pjob *job_get(struct rfb_reader *r)
+{
+	struct pjob *pj;
+
+	pthread_mutex_lock(&r->lock);
+	pj = r->free;
+	if (pj) {
+		r->free = pj->next;
+		r->kept -= pj->j.data.cap;
+	}
+	pthread_mutex_unlock(&r->lock);
+	if (!pj) {
+		pj = calloc(1, sizeof(*pj));
+		if (pj)
+			pj->r = r;
+	}
+	return pj;
+}
+
+/* A rectangle's pixels are in the shadow (any thread). */
+static void job_done(void *ctx, const struct rect *rc)
+{
+	struct rfb_reader *r = ctx;
+	struct rect d = *rc;
+
+	/* Inline, this is the main thread: each rectangle as it is drawn,
+	 * as the session had it before there were threads. */
+	if (!decpool_threads(r->pool)) {
+		if (rect_clip(&d, (int32_t)r->width, (int32_t)r->height))
+			r->ev.damage(r->ev.ctx, &d);
+		return;
+	}
+	pthread_mutex_lock(&r->lock);
+	damage_set_add(&r->done, rc);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Hand what is decoded to the session, on this (the main) thread. */
+static void flush_damage(struct rfb_reader *r)
+{
+	struct damage_set s;
+
+	pthread_mutex_lock(&r->lock);
+	s = r->done;
+	r->done.n = 0;
+	pthread_mutex_unlock(&r->lock);
+	for (int i = 0; i < s.n; i++) {
+		struct rect d = s.rects[i];
+
+		if (rect_clip(&d, (int32_t)r->width, (int32_t)r->height))
+			r->ev.damage(r->ev.ctx, &d);
+	}
+}
+
+/* Every rectangle read is decoded, its damage reported: 0 or -1. */
+static int drain(struct rfb_reader *r)
+{
+	int ret = decpool_drain(r->pool);
+
+	flush_damage(r);
+	return ret < 0 ? pool_failed(r, ret) : 0;
+}
+
+static void free_pool(struct rfb_reader *r)
+{
+	decpool_destroy(r->pool);
+	r->pool = NULL;
+	for (unsigned i = 0; i < r->nwc; i++)
+		dec_ctx_finish(&r->wc[i]);
+	free(r->wc);
+	r->wc = NULL;
+	r->nwc = 0;
+}
+
+/* A pool of threads (0 or 1: inline) in place of the current one (which
+ * must be idle), or -errno and the current one kept. */
+static int make_pool(struct rfb_reader *r, unsigned threads)
+{
+	const struct decpool_config cfg = {
+	    .threads = threads, .done = job_done, .ctx = r};
+	unsigned n = threads >= 2 ? threads : 0;
+	struct dec_ctx *wc = NULL;
+	struct decpool *pool;
+	int err;
+
+	if (n) {
+		wc = calloc(n, sizeof(*wc));
+		if (!wc)
+			return -ENOMEM;
+		for (unsigned i = 0; i < n; i++)
+			dec_ctx_init_worker(&wc[i], &r->dc);
+	}
+	/* Its workers find no job before the swap below. */
+	err = decpool_create(&cfg, &pool);
+	if (err < 0) {
+		free(wc);
+		return err;
+	}
+	free_pool(r);
+	r->pool = pool;
+	r->wc = wc;
+	r->nwc = n;
+	return 0;
+}
+
 enum vnc_error rfb_check_desktop(uint32_t w, uint32_t h, unsigned bpp,
 				 char *why, size_t len)
 {
@@ -103,6 +319,9 @@ static int set_desktop(struct rfb_reader *r, uint32_t w, uint32_t h)
 		r->err = e;
 		return -1;
 	}
+	/* Nothing may still write the old shadow. */
+	if (drain(r) < 0)
+		return -1;
 	pix = r->ev.resize(r->ev.ctx, w, h);
 	if (!pix) {
 		/* The session said why. */
@@ -135,13 +354,44 @@ struct rfb_reader *rfb_reader_create(const struct pixfmt *fmt,
 	r->ops_ctx = ops_ctx;
 	dec_fmt_init(&r->fmt, fmt);
 	dec_ctx_init(&r->dc, src, &r->fmt);
+	if (pthread_mutex_init(&r->lock, NULL) != 0) {
+		free(r);
+		return NULL;
+	}
+	if (make_pool(r, 0) < 0) {
+		pthread_mutex_destroy(&r->lock);
+		free(r);
+		return NULL;
+	}
 	return r;
+}
+
+int rfb_reader_set_threads(struct rfb_reader *r, unsigned threads)
+{
+	if (threads == decpool_threads(r->pool) ||
+	    (threads < 2 && decpool_threads(r->pool) == 0))
+		return 0;
+	return make_pool(r, threads);
+}
+
+unsigned rfb_reader_threads(const struct rfb_reader *r)
+{
+	return decpool_threads(r->pool);
 }
 
 void rfb_reader_destroy(struct rfb_reader *r)
 {
 	if (!r)
 		return;
+	free_pool(r);
+	while (r->free) {
+		struct pjob *pj = r->free;
+
+		r->free = pj->next;
+		dec_buf_free(&pj->j.data);
+		free(pj);
+	}
+	pthread_mutex_destroy(&r->lock);
 	dec_ctx_finish(&r->dc);
 	dec_buf_free(&r->job.data);
 	free(r);
@@ -175,13 +425,6 @@ const char *rfb_reader_name(const struct rfb_reader *r)
 
 /* --- FramebufferUpdate rectangles --- */
 
-struct hdr {
-	uint32_t x, y, w, h;
-	int32_t enc;
-	char encbuf[16];
-	const char *name;
-};
-
 __attribute__((format(printf, 3, 4))) static int
 bad_rect(struct rfb_reader *r, const struct hdr *h, const char *fmt, ...)
 {
@@ -191,10 +434,9 @@ bad_rect(struct rfb_reader *r, const struct hdr *h, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
-	return fail(r, VNC_ERR_PROTOCOL,
-		    "sent a bad %s rectangle %ux%u at "
-		    "%u,%u: %s",
-		    h->name, h->w, h->h, h->x, h->y, detail);
+	rect_why(r->why, sizeof(r->why), h, DEC_BAD, detail);
+	r->err = VNC_ERR_PROTOCOL;
+	return -1;
 }
 
 static int resized(struct rfb_reader *r, const struct hdr *h)
@@ -311,12 +553,75 @@ static int cursor_shape(struct rfb_reader *r, const struct hdr *h)
 	return 0;
 }
 
+/* A direct encoding reads and draws on the main thread (the pool's
+ * submitter), once what it overlaps is drawn. */
+static int direct_run(void *arg, unsigned worker, char *why, size_t len)
+{
+	struct rfb_reader *r = arg;
+	int ret = dec_read_job(&r->dc, r->direct_d, &r->job);
+
+	if (ret != DEC_OK && ret != DEC_EOF)
+		rect_why(why, len, r->direct_h, ret, r->dc.why);
+	return ret;
+}
+
+static int direct(struct rfb_reader *r, const struct decoder *d,
+		  const struct hdr *h, const struct rect *rc)
+{
+	struct decpool_job pj = {.r = *rc, .run = direct_run, .arg = r};
+	int ret;
+
+	r->job.enc = h->enc;
+	r->job.r = *rc;
+	r->direct_d = d;
+	r->direct_h = h;
+	ret = decpool_direct(r->pool, &pj);
+	return ret < 0 ? pool_failed(r, ret) : 0;
+}
+
+/* Read on this thread, decoded by the pool. */
+static int deferred(struct rfb_reader *r, const struct decoder *d,
+		    const struct hdr *h, const struct rect *rc)
+{
+	struct pjob *pj = job_get(r);
+	struct decpool_job job;
+	int ret;
+
+	if (!pj)
+		return fail(r, VNC_ERR_RESOURCE,
+			    "ran vncfb out of memory with a %s rectangle "
+			    "%ux%u",
+			    h->name, h->w, h->h);
+	pj->d = d;
+	pj->h = *h;
+	if (h->name == h->encbuf)
+		pj->h.name = pj->h.encbuf;
+	pj->fb = r->dc.fb;
+	pj->j.enc = h->enc;
+	pj->j.r = *rc;
+	ret = dec_read_job(&r->dc, d, &pj->j);
+	if (ret != DEC_OK) {
+		char why[sizeof(r->why)];
+
+		job_put(r, pj);
+		rect_why(why, sizeof(why), h, ret, r->dc.why);
+		return rect_failed(r, ret, why);
+	}
+	job = (struct decpool_job){.r = pj->j.r,
+				   .src = pj->j.src,
+				   .streams = pj->j.streams,
+				   .bytes = sizeof(*pj) + pj->j.data.cap,
+				   .run = job_run,
+				   .release = job_release,
+				   .arg = pj};
+	ret = decpool_submit(r->pool, &job);
+	return ret < 0 ? pool_failed(r, ret) : 0;
+}
+
 static int pixels(struct rfb_reader *r, const struct hdr *h)
 {
 	const struct decoder *d = decoder_find(h->enc);
-	struct dec_job *j = &r->job;
-	struct rect dmg;
-	int ret;
+	struct rect rc;
 
 	if (!d)
 		return fail(r, VNC_ERR_PROTOCOL,
@@ -327,23 +632,9 @@ static int pixels(struct rfb_reader *r, const struct hdr *h)
 	    (uint64_t)h->y + h->h > r->height)
 		return bad_rect(r, h, "outside the %ux%u desktop", r->width,
 				r->height);
-	j->enc = h->enc;
-	j->r = (struct rect){(int32_t)h->x, (int32_t)h->y, (int32_t)h->w,
-			     (int32_t)h->h};
-	ret = dec_rect(&r->dc, d, j);
-	if (ret == DEC_EOF)
-		return closed(r);
-	if (ret == DEC_NOMEM)
-		return fail(r, VNC_ERR_RESOURCE,
-			    "ran vncfb out of memory with a %s rectangle %ux%u "
-			    "(%s)",
-			    h->name, h->w, h->h, r->dc.why);
-	if (ret != DEC_OK)
-		return bad_rect(r, h, "%s", r->dc.why);
-	dmg = j->r;
-	if (rect_clip(&dmg, (int32_t)r->width, (int32_t)r->height))
-		r->ev.damage(r->ev.ctx, &dmg);
-	return 0;
+	rc = (struct rect){(int32_t)h->x, (int32_t)h->y, (int32_t)h->w,
+			   (int32_t)h->h};
+	return d->decode ? deferred(r, d, h, &rc) : direct(r, d, h, &rc);
 }
 
 /* One rectangle; 1 after LastRect. */
@@ -407,7 +698,13 @@ static int fb_update(struct rfb_reader *r)
 		if (ret != 0)
 			break;
 	}
-	if (ret < 0)
+	/* The update is whole once every rectangle is decoded (and, after
+	 * a failure, nothing writes the shadow any more). */
+	if (ret < 0) {
+		decpool_drain(r->pool);
+		return -1;
+	}
+	if (drain(r) < 0)
 		return -1;
 	r->ev.update_done(r->ev.ctx);
 	return 0;

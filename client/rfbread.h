@@ -6,7 +6,11 @@
  * fuzzers) and knows nothing of rfbClient.
  *
  * Threads: one thread (the one that owns the source) calls everything;
- * the events run on it. */
+ * the events run on it. With rfb_reader_set_threads, decoding threads
+ * (decpool.h) write the shadow between the calls' reads; every call that
+ * returns after a FramebufferUpdate, or before a resize, has waited for
+ * them, and damage is reported on the owning thread once the pixels are
+ * written. */
 #ifndef VNCFB_RFBREAD_H
 #define VNCFB_RFBREAD_H
 
@@ -36,6 +40,12 @@ struct rfb_reader *rfb_reader_create(const struct pixfmt *fmt,
 				     const struct rfb_reader_ops *ops,
 				     void *ops_ctx);
 void rfb_reader_destroy(struct rfb_reader *r);
+/* Decode on threads workers (decpool_config.threads: 0 or 1 on the
+ * calling thread, the default). Between messages only. 0, or -errno
+ * with the reader decoding as before. */
+int rfb_reader_set_threads(struct rfb_reader *r, unsigned threads);
+/* Decoding threads running (0: inline). */
+unsigned rfb_reader_threads(const struct rfb_reader *r);
 
 /* The desktop ServerInit announced: checked, then ev->resize. 0 or -1
  * (rfb_reader_error). */

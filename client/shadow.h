@@ -1,8 +1,9 @@
 /* The shadow buffer: the remote desktop as decoded, in the output's
  * native pixel format where RFB can express it.
  *
- * Threads: the main thread (libvncclient) writes pixels without a lock;
- * the blit thread reads them while holding lock. Reallocation (desktop
+ * Threads: the decoders (the main thread, and the decode pool's workers
+ * between a rectangle's read and the end of its update) write pixels
+ * without a lock; the blit thread reads them while holding lock. Reallocation (desktop
  * resize) happens on the main thread with lock held, so the blitter never
  * sees a freed buffer. A pixel the blitter copies mid-write is damaged
  * again by the decoder and redrawn on the next pass. */

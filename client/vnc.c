@@ -997,6 +997,7 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 	rfbClient *cl = vc->cl;
 	const char *why;
 	bool ok;
+	int e;
 
 	cl->width = cl->si.framebufferWidth;
 	cl->height = cl->si.framebufferHeight;
@@ -1014,6 +1015,16 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 			*err = VNC_ERR_RESOURCE;
 			return -1;
 		}
+		e = rfb_reader_set_threads(vc->rd, vc->cfg.decode_threads);
+		if (e < 0) {
+			log_error("cannot start %u decoding threads: %s",
+				  vc->cfg.decode_threads, strerror(-e));
+			*err = VNC_ERR_RESOURCE;
+			return -1;
+		}
+		if (rfb_reader_threads(vc->rd))
+			log_debug("%u threads decode rectangles",
+				  rfb_reader_threads(vc->rd));
 		if (rfb_reader_start(vc->rd, (uint32_t)cl->width,
 				     (uint32_t)cl->height) < 0) {
 			*err = rfb_reader_error(vc->rd, &why);

@@ -62,6 +62,9 @@ struct vnc_config {
 	/* Monotonic time (ns) at which the session ends (--exit-after),
 	 * enforced the same way; 0: none. */
 	uint64_t end_ns;
+	/* Threads decoding rectangles (rfb_reader_set_threads): 0 or 1
+	 * decode on the main thread. */
+	unsigned decode_threads;
 	/* vncfb bench's reference loop: libvncclient decodes the server's
 	 * messages (HandleRFBServerMessage) instead of vncfb's reader. */
 	bool libvnc_reference;

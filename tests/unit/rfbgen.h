@@ -342,6 +342,16 @@ static inline void fix_free(struct fix *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* Decoding threads for every reader (VNCFB_TEST_DECODE_THREADS; unset:
+ * inline). With threads, an update's damage comes merged, once it is
+ * decoded whole. */
+static inline unsigned fix_threads(void)
+{
+	const char *t = getenv("VNCFB_TEST_DECODE_THREADS");
+
+	return t ? (unsigned)atoi(t) : 0;
+}
+
 /* A reader for a w x h desktop in fmt (f zeroed or freed first). */
 static inline void fix_open(struct fix *f, const char *fmt, uint32_t w,
 			    uint32_t h)
@@ -362,7 +372,8 @@ static inline void fix_open(struct fix *f, const char *fmt, uint32_t w,
 	f->fb.p = NULL;
 	vnc_mem_source_init(&f->src, NULL, 0);
 	f->r = rfb_reader_create(&f->fb.pf, &f->src.base, &ev, &ops, f);
-	if (!f->r || rfb_reader_start(f->r, w, h) < 0)
+	if (!f->r || rfb_reader_set_threads(f->r, fix_threads()) < 0 ||
+	    rfb_reader_start(f->r, w, h) < 0)
 		abort();
 	f->log[0] = '\0';
 }

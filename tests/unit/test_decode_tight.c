@@ -295,6 +295,58 @@ static void jpeg_abandon(const char *fmt)
 	free(s.p);
 }
 
+/* Updates of many overlapping rectangles over the four streams, each
+ * filter and fills: what the pool's workers draw (unit-decode-threads)
+ * is what the serial decode draws, whatever the order they finish in. */
+static void tight_many(const char *fmt)
+{
+	enum { W = 200, H = 150, N = 150 };
+	struct pic want;
+	struct buf s = {0};
+	struct fix f;
+	struct tz t;
+	char where[96];
+
+	pic_init(&want, fmt, W, H);
+	pic_random(&want);
+	tz_init(&t);
+	fix_open(&f, fmt, W, H);
+	fbu(&s, 1);
+	tight_copy(&s, &t, &want, 0, 0, W, H, 0, false, 0, false);
+	for (int u = 0; u < 4; u++) {
+		fbu(&s, N);
+		for (int i = 0; i < N; i++) {
+			uint32_t w = 1 + rnd() % 60, h = 1 + rnd() % 60;
+			uint32_t x = rnd() % (W - w + 1),
+				 y = rnd() % (H - h + 1);
+			unsigned k = rnd() % 4;
+
+			switch (rnd() % 4) {
+			case 0:
+				tight_copy(&s, &t, &want, x, y, w, h, k, false,
+					   0, false);
+				break;
+			case 1:
+				tight_fill(&s, &want, x, y, w, h);
+				break;
+			case 2:
+				tight_palette(&s, &t, &want, x, y, w, h, k,
+					      2 + rnd() % 30);
+				break;
+			default:
+				tight_gradient(&s, &t, &want, x, y, w, h, k);
+			}
+		}
+	}
+	CHECK(fix_feed(&f, &s) == 5, "tight many %s: %s", fmt, f.why);
+	CHECK(fix_same(&f, &want, where, sizeof(where)), "tight many %s: %s",
+	      fmt, where);
+	fix_free(&f);
+	tz_end(&t);
+	free(want.p);
+	free(s.p);
+}
+
 int test_tight(const char *fmt)
 {
 	struct pic want;
@@ -406,5 +458,6 @@ int test_tight(const char *fmt)
 	free(want.p);
 	free(s.p);
 	jpeg_abandon(fmt);
+	tight_many(fmt);
 	return failures;
 }

@@ -431,6 +431,44 @@ static void test_server_key(void)
 	opts_free(&o);
 }
 
+/* --decode-threads and decode-threads =: auto, 1-16; the command line
+ * beats the config file. */
+static void test_decode_threads(void)
+{
+	struct options o;
+	const char *why = NULL;
+	const char *cli[] = {"vncfb", "--decode-threads", "3", "h", NULL};
+	const char *bad[] = {"vncfb", "--decode-threads", "0", "h", NULL};
+	const char *bench[] = {"vncfb", "bench", "--decode-threads=1", NULL};
+	const char *probe[] = {"vncfb", "probe", "--decode-threads", "2",
+			       NULL};
+
+	opts_defaults(&o);
+	CHECK_EQ(o.decode_threads, DECODE_THREADS_AUTO);
+	CHECK_EQ(opts_set(&o, "decode-threads", "16", false, &why), 0);
+	CHECK_EQ(o.decode_threads, 16);
+	CHECK_EQ(opts_set(&o, "decode-threads", "auto", false, &why), 0);
+	CHECK_EQ(o.decode_threads, DECODE_THREADS_AUTO);
+	CHECK_EQ(opts_set(&o, "decode-threads", "17", false, &why), -EINVAL);
+	CHECK(why && strstr(why, "1-16"));
+	CHECK_EQ(opts_set(&o, "decode-threads", "2x", false, &why), -EINVAL);
+	opts_free(&o);
+
+	CHECK_EQ(parse(&o, N(cli), cli), 0);
+	CHECK_EQ(o.decode_threads, 3);
+	CHECK_EQ(opts_set(&o, "decode-threads", "1", false, &why), 0);
+	CHECK_EQ(o.decode_threads, 3);
+	opts_free(&o);
+	CHECK(parse(&o, N(bad), bad) < 0);
+	opts_free(&o);
+	CHECK_EQ(parse(&o, N(bench), bench), 0);
+	CHECK_EQ(o.decode_threads, 1);
+	opts_free(&o);
+	/* probe decodes nothing. */
+	CHECK(parse(&o, N(probe), probe) < 0);
+	opts_free(&o);
+}
+
 static void test_home(void)
 {
 	struct options o;
@@ -472,6 +510,7 @@ int main(void)
 	test_reconnect();
 	test_modes();
 	test_server_key();
+	test_decode_threads();
 	test_home();
 	return check_done("opts");
 }

@@ -52,6 +52,7 @@ struct meter {
 	uint64_t duration_ns;
 	/* Main thread only. */
 	uint64_t t_start, t_end; /* measurement window, 0: not yet */
+	/* cpu0_main: the main thread's and the decoding workers'. */
 	uint64_t cpu0_main, cpu0_proc, cpu0_blit;
 	bool first_decoded;    /* the connection's first update is in */
 	uint64_t conn_updates; /* decoded on this connection */
@@ -211,11 +212,19 @@ static void ev_resized(void *ctx, uint32_t w, uint32_t h)
 					 : 0);
 }
 
+/* The decoder's CPU time: the main thread's, and the decoding workers'
+ * when the connection has them. */
+static uint64_t decoder_cpu_ns(struct meter *m)
+{
+	return thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID) +
+	       vnc_decode_cpu_ns(pipeline_vnc(m->pipe));
+}
+
 static void start_window(struct meter *m)
 {
 	m->t_start = monotonic_ns();
 	m->t_end = m->t_start + m->duration_ns;
-	m->cpu0_main = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	m->cpu0_main = decoder_cpu_ns(m);
 	m->cpu0_proc = thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
 	m->cpu0_blit = blit_cpu_ns(m);
 }
@@ -631,7 +640,7 @@ int bench_measure(struct bench *b, struct run *r, double seg_s)
 		goto out_pipe;
 	}
 	r->window_s += (double)(m.t_end - m.t_start) / 1e9;
-	r->cpu_main_ns += thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID) - m.cpu0_main;
+	r->cpu_main_ns += decoder_cpu_ns(&m) - m.cpu0_main;
 	if (pipeline) {
 		/* Updates that arrived inside the window are decoded; wait
 		 * until the blitter has drawn them too. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "decpool.h"
 #include "platform.h"
@@ -260,6 +261,21 @@ void decpool_destroy(struct decpool *p)
 unsigned decpool_threads(const struct decpool *p)
 {
 	return p->threads;
+}
+
+uint64_t decpool_cpu_ns(const struct decpool *p)
+{
+	uint64_t sum = 0;
+	struct timespec ts;
+	clockid_t id;
+	unsigned i;
+
+	for (i = 0; p && i < p->threads; i++)
+		if (pthread_getcpuclockid(p->workers[i].thread, &id) == 0 &&
+		    clock_gettime(id, &ts) == 0)
+			sum += (uint64_t)ts.tv_sec * 1000000000u +
+			       (uint64_t)ts.tv_nsec;
+	return sum;
 }
 
 unsigned decpool_slots(const struct decpool *p)

@@ -79,6 +79,8 @@ void decpool_destroy(struct decpool *p);
 
 /* Worker threads running (0 inline). */
 unsigned decpool_threads(const struct decpool *p);
+/* CPU time the workers have used so far, ns (0 inline, or NULL). */
+uint64_t decpool_cpu_ns(const struct decpool *p);
 /* Worker indices run may be given: the workers 0..threads-1, then the
  * submitting thread (decpool_submitter). */
 unsigned decpool_slots(const struct decpool *p);

@@ -379,6 +379,11 @@ unsigned rfb_reader_threads(const struct rfb_reader *r)
 	return decpool_threads(r->pool);
 }
 
+uint64_t rfb_reader_cpu_ns(const struct rfb_reader *r)
+{
+	return decpool_cpu_ns(r->pool);
+}
+
 void rfb_reader_destroy(struct rfb_reader *r)
 {
 	if (!r)

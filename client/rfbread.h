@@ -46,6 +46,8 @@ void rfb_reader_destroy(struct rfb_reader *r);
 int rfb_reader_set_threads(struct rfb_reader *r, unsigned threads);
 /* Decoding threads running (0: inline). */
 unsigned rfb_reader_threads(const struct rfb_reader *r);
+/* CPU time of the decoding workers so far, ns (0 without workers). */
+uint64_t rfb_reader_cpu_ns(const struct rfb_reader *r);
 
 /* The desktop ServerInit announced: checked, then ev->resize. 0 or -1
  * (rfb_reader_error). */

@@ -1298,6 +1298,11 @@ uint64_t vnc_update_rx_ns(const struct vnc_client *vc)
 	return vc->rx_ns;
 }
 
+uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc)
+{
+	return vc->rd ? rfb_reader_cpu_ns(vc->rd) : 0;
+}
+
 int vnc_ping(struct vnc_client *vc)
 {
 	/* Non-incremental, so the server has to answer even when nothing

@@ -136,6 +136,9 @@ int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons);
  * arrival of an update's first byte, to poll()'s resolution. Valid inside
  * update_done. */
 uint64_t vnc_update_rx_ns(const struct vnc_client *vc);
+/* For vncfb bench: CPU time (ns) the decoding workers of this connection
+ * have used so far; 0 when it decodes on the main thread alone. */
+uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc);
 /* Ask for one pixel, non-incrementally: a liveness probe that any
  * working server answers. 0 or -1. */
 int vnc_ping(struct vnc_client *vc);

@@ -309,6 +309,7 @@ static int pump(struct bench *b, struct meter *m)
 		struct pollfd pfd[2];
 		uint64_t now = monotonic_ns(), until;
 		int ret, timeout;
+		bool pending;
 
 		/* A replay's play ends with its last update. */
 		if (b->replay && m->t_start &&
@@ -334,6 +335,11 @@ static int pump(struct bench *b, struct meter *m)
 		pfd[0] = (struct pollfd){.fd = b->sigfd, .events = POLLIN};
 		pfd[1] = (struct pollfd){.fd = vnc_fd(pipeline_vnc(m->pipe)),
 					 .events = POLLIN};
+		/* Bytes inside libvncclient or TLS (vnc_dispatch stops after
+		 * its budget) do not wake poll(). */
+		pending = vnc_pending(pipeline_vnc(m->pipe));
+		if (pending)
+			timeout = 0;
 		ret = poll(pfd, 2, timeout);
 		if (ret < 0) {
 			if (errno == EINTR)
@@ -353,7 +359,7 @@ static int pump(struct bench *b, struct meter *m)
 					return -EINTR;
 				}
 		}
-		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+		if (pending || (pfd[1].revents & (POLLIN | POLLHUP | POLLERR))) {
 			if (vnc_dispatch(pipeline_vnc(m->pipe), &verr) < 0)
 				return -1;
 		}

@@ -632,6 +632,7 @@ static int record_loop(struct recorder *rc, int sigfd, enum stop_reason *why)
 		    {.fd = vnc_fd(rc->vc), .events = POLLIN},
 		};
 		int timeout = -1, ret;
+		bool pending;
 
 		if (rc->done) {
 			*why = STOP_DONE;
@@ -646,12 +647,15 @@ static int record_loop(struct recorder *rc, int sigfd, enum stop_reason *why)
 			}
 			timeout = (int)((deadline - now + 999999) / 1000000);
 		}
-		ret = poll(pfd, 2, timeout);
+		/* Bytes inside libvncclient (vnc_dispatch stops after its
+		 * budget) do not wake poll(). */
+		pending = vnc_pending(rc->vc);
+		ret = poll(pfd, 2, pending ? 0 : timeout);
 		if (ret < 0 && errno != EINTR) {
 			log_error("poll: %s", strerror(errno));
 			return -1;
 		}
-		if (ret <= 0)
+		if (ret <= 0 && !pending)
 			continue;
 		if (pfd[0].revents & POLLIN) {
 			unsigned char sig[16];
@@ -663,7 +667,7 @@ static int record_loop(struct recorder *rc, int sigfd, enum stop_reason *why)
 					return 0;
 				}
 		}
-		if (pfd[1].revents) {
+		if (pending || pfd[1].revents) {
 			if (vnc_dispatch(rc->vc, &verr) < 0) {
 				if (verr != VNC_ERR_CLOSED || rc->failed)
 					return -1;

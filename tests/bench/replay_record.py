@@ -20,7 +20,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -29,7 +28,7 @@ XANIM = os.environ.get("XANIM", os.path.join(ROOT, "build", "tests", "bench",
                                              "xanim"))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
-from test_xserver import start_x  # noqa: E402
+from test_xserver import start_x, wait_port  # noqa: E402
 
 # name: (encodings, quality, pixel format)
 SETS = {
@@ -57,16 +56,9 @@ def start_xvnc(size, port, log):
                        "-rfbport", str(port), "-SecurityTypes", "None",
                        "-localhost", "-nolisten", "tcp", "-AlwaysShared"],
                       log)
-    end = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), 1).close()
-            break
-        except OSError:
-            if time.monotonic() > end or x.poll() is not None:
-                x.kill()
-                sys.exit("Xvnc does not listen on port %d" % port)
-            time.sleep(0.1)
+    if not wait_port(port, [x]):
+        x.kill()
+        sys.exit("Xvnc does not listen on port %d" % port)
     return x, int(disp[1:])
 
 

@@ -13,6 +13,7 @@ them: .ci/packages).
 """
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -62,6 +63,21 @@ NEEDED = {
     "x11vnc": ["Xvfb", "x11vnc"],
 }
 TOOLS = ["xsetroot", "xwd", "xwud", "xwdtopnm", "pnmtoxwd"]
+
+
+def wait_port(port, procs, timeout=20):
+    """Whether 127.0.0.1:port accepts a connection within timeout seconds
+    while every process of procs keeps running."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), 1).close()
+            return True
+        except OSError:
+            if time.monotonic() > end or any(
+                    p.poll() is not None for p in procs):
+                return False
+            time.sleep(0.1)
 
 
 def start_x(argv, log):
@@ -132,19 +148,8 @@ class XSession:
                  "-nocursor", "-noxdamage", "-noipv6", "-quiet"],
                 stdout=self.log, stderr=self.log, start_new_session=True)
             self.procs.append(v)
-        # Wait until the VNC port accepts connections.
-        import socket
-        end = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 1).close()
-                break
-            except OSError:
-                if time.monotonic() > end or any(
-                        p.poll() is not None for p in self.procs):
-                    raise vt.Fail("%s: no VNC server on port %d"
-                                  % (self.kind, port))
-                time.sleep(0.1)
+        if not wait_port(port, self.procs):
+            raise vt.Fail("%s: no VNC server on port %d" % (self.kind, port))
         self.port = port
         vt.log("%s on %s, VNC port %d" % (self.kind, disp, port))
 

@@ -34,9 +34,10 @@ struct pjob {
 };
 
 /* Data buffers kept on the free list for the next jobs, at most: past
- * that a finished job's buffer is freed (the pool caps what jobs in
- * flight hold, this what idle ones keep). */
-#define PJOB_KEEP_BYTES ((size_t)8 << 20)
+ * that a finished job's buffer is freed. As much as the pool lets jobs in
+ * flight hold, so that a steady stream reuses its buffers instead of
+ * freeing and allocating some on every update. */
+#define PJOB_KEEP_BYTES ((size_t)DECPOOL_MAX_BYTES)
 
 struct rfb_reader {
 	struct vnc_source *src;

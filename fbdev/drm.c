@@ -87,6 +87,11 @@ struct drm_priv {
 
 /* Say why the output cannot be used: an error, or when the default output
  * only tries it, the reason in out->why (shown under -v). */
+/* What the default card search and the checks say when there is none. */
+#define NO_CARD                                                               \
+	"no DRM card (/dev/dri/card*): is a KMS driver loaded? -o fbdev uses " \
+	"a framebuffer device"
+
 static void fail(struct output *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -357,39 +362,51 @@ static int take_master(struct output *out, struct drm_priv *p)
 }
 
 /* Everything up to the buffers, on one card. 0 or -errno (said). */
+/* Open a card and read its KMS resources: the fd, with *res to free, or
+ * -errno with why saying what is wrong (one line, not logged). Nothing
+ * on the screen changes and no DRM master is needed. */
+static int open_kms(const char *path, drmModeRes **res, char *why, size_t len)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC), ret;
+
+	if (fd < 0) {
+		ret = -errno;
+		devnode_open_error(path, errno, "DRM device",
+				   "is a KMS driver loaded? -o drm:DEVICE "
+				   "picks another card",
+				   why, len);
+		return ret;
+	}
+	*res = drmModeGetResources(fd);
+	if (!*res) {
+		snprintf(why, len,
+			 "%s: not a KMS display device (drmModeGetResources: "
+			 "%s)",
+			 path, strerror(errno));
+		close(fd);
+		return -ENODEV;
+	}
+	return fd;
+}
+
 static int open_card(struct output *out, struct drm_priv *p, const char *path,
 		     const struct drm_spec *s)
 {
 	drmModeConnector *conns[MAX_CONNECTORS];
 	struct drm_conn_info info[MAX_CONNECTORS];
-	char names[192], modes[192];
+	char names[192], modes[192], msg[sizeof(out->why)];
 	drmModeRes *res = NULL;
 	drmModeConnector *c;
 	uint64_t cap = 0;
 	int i, n = 0, ci, mi, ret;
 
 	snprintf(p->path, sizeof(p->path), "%s", path);
-	p->fd = open(path, O_RDWR | O_CLOEXEC);
-	if (p->fd < 0) {
-		char msg[sizeof(out->why)];
-
-		ret = -errno;
-		devnode_open_error(path, errno, "DRM device",
-				   "is a KMS driver loaded? -o drm:DEVICE "
-				   "picks another card",
-				   msg, sizeof(msg));
+	ret = open_kms(path, &res, msg, sizeof(msg));
+	if (ret < 0) {
 		fail(out, "%s", msg);
 		return ret;
 	}
-	res = drmModeGetResources(p->fd);
-	if (!res) {
-		fail(out,
-		     "%s: not a KMS display device (drmModeGetResources: "
-		     "%s)",
-		     path, strerror(errno));
-		ret = -ENODEV;
-		goto out;
-	}
+	p->fd = ret;
 	if (drmGetCap(p->fd, DRM_CAP_DUMB_BUFFER, &cap) < 0 || !cap) {
 		fail(out, "%s: the driver has no dumb buffers", path);
 		ret = -ENODEV;
@@ -530,8 +547,7 @@ static int open_first_card(struct output *out, struct drm_priv *p,
 		}
 	}
 	if (!any) {
-		fail(out, "no DRM card (/dev/dri/card*): is a KMS driver "
-			  "loaded? -o fbdev uses a framebuffer device");
+		fail(out, "%s", NO_CARD);
 		return -ENOENT;
 	}
 	/* Each card said why already (at debug level). */
@@ -900,7 +916,7 @@ static int drm_check(const char *arg)
 	struct drm_spec s;
 	char why[256];
 	drmModeRes *res;
-	int fd, ret = 0;
+	int ret;
 
 	if (drm_spec_parse(arg, &s, why, sizeof(why)) < 0) {
 		log_error("bad drm output '%s': %s", arg, why);
@@ -909,31 +925,17 @@ static int drm_check(const char *arg)
 	if (!s.device[0]) {
 		ret = drm_detect(why, sizeof(why));
 		if (ret < 0)
-			log_error("no DRM card (/dev/dri/card*): is a KMS "
-				  "driver loaded? -o fbdev uses a framebuffer "
-				  "device");
+			log_error("%s", NO_CARD);
 		return ret;
 	}
-	fd = open(s.device, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		devnode_open_error(s.device, errno, "DRM device",
-				   "is a KMS driver loaded? -o drm:DEVICE "
-				   "picks another card",
-				   why, sizeof(why));
+	ret = open_kms(s.device, &res, why, sizeof(why));
+	if (ret < 0) {
 		log_error("%s", why);
 		return ret;
 	}
-	res = drmModeGetResources(fd);
-	if (!res) {
-		log_error("%s: not a KMS display device (drmModeGetResources: "
-			  "%s)",
-			  s.device, strerror(errno));
-		ret = -ENODEV;
-	}
 	drmModeFreeResources(res);
-	close(fd);
-	return ret;
+	close(ret);
+	return 0;
 }
 
 const struct output_impl drm_output_impl = {

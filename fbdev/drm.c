@@ -85,13 +85,13 @@ struct drm_priv {
 	struct vt vt;
 };
 
-/* Say why the output cannot be used: an error, or when the default output
- * only tries it, the reason in out->why (shown under -v). */
 /* What the default card search and the checks say when there is none. */
 #define NO_CARD                                                                \
 	"no DRM card (/dev/dri/card*): is a KMS driver loaded? -o fbdev uses " \
 	"a framebuffer device"
 
+/* Say why the output cannot be used: an error, or when the default output
+ * only tries it, the reason in out->why (shown under -v). */
 static void fail(struct output *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

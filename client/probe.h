@@ -105,6 +105,9 @@ void probe_free(struct probe_result *res);
  * res->reason and each core's slow flag. Exposed for tests. */
 void probe_choose(struct probe_result *res);
 
+/* Whether c holds a measurement (measured, or stopped early as slow). */
+bool probe_measured(const struct probe_core *c);
+
 /* Whether the whole mapping looks uncached: the chosen core (or the
  * unpinned measurement) takes over PROBE_UNCACHED_RATIO times as long to
  * write the framebuffer as RAM. */

@@ -1,0 +1,88 @@
+/* What the DRM/KMS output's two files share: its state, and the card's
+ * set-up, tear-down and checks before a run (drm_card.c) that the output
+ * and its page flips (drm.c) build on.
+ *
+ * Threads: drm_card_open and drm_card_close, drm_fail and the checks run
+ * on the main thread; the blit thread owns the fields so marked (and
+ * draws into the buffers) between open and close; modeset is set by the
+ * main thread and taken by the blit thread. */
+#ifndef VNCFB_FBDEV_DRM_PRIV_H
+#define VNCFB_FBDEV_DRM_PRIV_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "drm.h"
+#include "output.h"
+#include "rect.h"
+#include "vt.h"
+
+/* Connectors on the CRTC we restore (clones). */
+#define MAX_SAVED_CONNS 8
+
+struct drm_buf {
+	uint32_t handle, fb;
+	uint8_t *map;
+	size_t size;
+	enum output_buffer age;
+};
+
+struct drm_priv {
+	int fd;
+	char path[256];
+	char conn_name[32];
+	uint32_t conn_id, crtc_id, fourcc;
+	drmModeModeInfo mode;
+	uint32_t pitch;
+	struct drm_buf buf[2];
+	int nbuf;
+	int back; /* buffer the next pass draws into */
+	/* The CRTC's primary plane and its FB_ID property: atomic flips. */
+	uint32_t plane_id, fb_prop;
+	bool atomic;
+	/* Blit thread: */
+	struct rect rects[DRM_MODE_FB_DIRTY_MAX_CLIPS];
+	int nrects; /* what present handed over; -1: too many */
+	bool flip_pending;
+	bool dirty_works;  /* DIRTYFB does something (not ENOSYS) */
+	bool monotonic;	   /* event times are CLOCK_MONOTONIC */
+	uint64_t shown_ns; /* when the last pass reached the screen */
+	bool warned;	   /* a failing flip or DIRTYFB said so once */
+	/* The CRTC must be set (not flipped) by the next pass: after a VT
+	 * switch back. Set on the main thread. */
+	atomic_bool modeset;
+	/* The CRTC as found, as the restore ioctl takes it, so the fatal
+	 * signal handler and the supervisor can replay it. */
+	struct drm_mode_crtc saved;
+	uint32_t saved_conns[MAX_SAVED_CONNS];
+	bool saved_ok;
+	bool ours; /* we set the CRTC: it goes back on close */
+	struct vt vt;
+};
+
+/* Say why the output cannot be used: an error, or when the default output
+ * only tries it, the reason in out->why (shown under -v). */
+void drm_fail(struct output *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Open the card s names, or the first of /dev/dri/card0..15 with a
+ * display: everything up to the buffers (p->buf, p->nbuf), the CRTC saved
+ * but not yet set. 0 or -errno (said). */
+int drm_card_open(struct output *out, struct drm_priv *p,
+		  const struct drm_spec *s);
+/* Undo what drm_card_open did on p (buffers, master, the fd). */
+void drm_card_close(struct drm_priv *p);
+void drm_buf_destroy(struct drm_priv *p, struct drm_buf *b);
+
+/* The output's checks before a run (output_impl detect, check_arg,
+ * check): they change nothing on the screen and need no DRM master. */
+int drm_detect(char *why, size_t len);
+int drm_check_arg(const char *arg);
+int drm_check(const char *arg);
+
+#endif

@@ -192,8 +192,6 @@ static int hextile_read(struct dec_ctx *c, struct dec_job *j)
 			return in.err;                                         \
 	} while (0)
 
-	uint64_t tiles = (((uint64_t)w + 15) / 16) * (((uint64_t)h + 15) / 16);
-
 	if (dec_in_source(c, &in) != DEC_OK)
 		return DEC_NOMEM;
 	for (uint32_t ty = 0; ty < h; ty += 16) {
@@ -204,8 +202,6 @@ static int hextile_read(struct dec_ctx *c, struct dec_job *j)
 			uint32_t x = x0 + tx, y = y0 + ty;
 			unsigned sub, n;
 
-			/* Every later tile is a byte at least. */
-			dec_in_ahead(&in, --tiles);
 			TAKE(1);
 			sub = *p;
 			if (sub & HEX_RAW) {
@@ -254,6 +250,7 @@ static int hextile_read(struct dec_ctx *c, struct dec_job *j)
 		}
 	}
 #undef TAKE
+	dec_in_source_done(&in);
 	return DEC_OK;
 }
 

@@ -104,8 +104,6 @@ int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
 	uint8_t pal[128][4];
 	unsigned npal = 0; /* TRLE: the previous tile's palette */
 	uint32_t w = (uint32_t)r->w, h = (uint32_t)r->h;
-	uint64_t tiles = (((uint64_t)w + tsize - 1) / tsize) *
-			 (((uint64_t)h + tsize - 1) / tsize);
 
 #define TAKE(p, n)                                                             \
 	do {                                                                   \
@@ -128,8 +126,6 @@ int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
 			unsigned sub, bits;
 			bool reuse = false;
 
-			/* Every later tile is a byte at least. */
-			dec_in_ahead(in, --tiles);
 			TAKE(p, 1);
 			sub = *p;
 			if (sub == 0) {
@@ -334,10 +330,14 @@ const struct decoder dec_zrle = {
 static int trle_read(struct dec_ctx *c, struct dec_job *j)
 {
 	struct dec_in in;
+	int ret;
 
 	if (dec_in_source(c, &in) != DEC_OK)
 		return DEC_NOMEM;
-	return dec_rle_tiles(c, &in, &j->r, 16, true);
+	ret = dec_rle_tiles(c, &in, &j->r, 16, true);
+	if (ret == DEC_OK)
+		dec_in_source_done(&in);
+	return ret;
 }
 
 const struct decoder dec_trle = {

@@ -267,36 +267,74 @@ void dec_copy_rows(const struct dec_fb *fb, uint32_t x, uint32_t y, uint32_t w,
 
 	if (row == 0)
 		return;
+	/* A whole 16-pixel tile's row (hextile, TRLE) in a few moves, not a
+	 * call each. */
+	if (row == 64) {
+		for (uint32_t i = 0; i < h; i++)
+			memcpy(d + (size_t)i * fb->stride,
+			       src + (size_t)i * spitch, 64);
+		return;
+	}
+	if (row == 32) {
+		for (uint32_t i = 0; i < h; i++)
+			memcpy(d + (size_t)i * fb->stride,
+			       src + (size_t)i * spitch, 32);
+		return;
+	}
 	for (uint32_t i = 0; i < h; i++)
 		memcpy(d + (size_t)i * fb->stride, src + (size_t)i * spitch,
 		       row);
 }
 
-/* No length comes first (TRLE, hextile), so read exactly what the
- * parser needs, into the scratch buffer. */
+/* No length comes first (TRLE, hextile): the parser takes what it needs
+ * as it goes, never more than the message holds. */
+
+/* What was parsed in place is the source's no more. */
+static void source_sync(struct dec_in *in)
+{
+	struct dec_ctx *c = in->ctx;
+
+	if (in->win) {
+		vnc_source_consume(c->src, (size_t)(in->p - in->win));
+		in->win = NULL;
+		in->end = in->p;
+	}
+}
+
 static int source_refill(struct dec_in *in, size_t need)
 {
 	struct dec_ctx *c = in->ctx;
-	uint8_t *buf = c->work.scratch, *lim = buf + DEC_IN_SOURCE_MAX;
-	size_t have = (size_t)(in->end - in->p), more, room;
+	uint8_t *buf = c->work.scratch;
+	const uint8_t *w;
+	size_t have, wl, k;
 
 	if (need > DEC_IN_SOURCE_MAX)
 		return dec_bad(c, "a tile of more than %d bytes",
 			       DEC_IN_SOURCE_MAX);
-	if ((size_t)(lim - in->p) < need) {
-		memmove(buf, in->p, have);
-		in->p = buf;
-		in->end = buf + have;
+	source_sync(in);
+	have = (size_t)(in->end - in->p);
+	w = vnc_source_peek(c->src, &wl);
+	if (have == 0 && wl >= need) {
+		in->p = in->win = w;
+		in->end = w + wl;
+		return DEC_OK;
 	}
-	/* What is missing, and as much of the rest of the rectangle as
-	 * fits: fewer, larger reads. */
-	more = need - have;
-	room = (size_t)(lim - in->end) - more;
-	more += in->ahead < room ? in->ahead : room;
-	if (dec_read(c, (uint8_t *)in->end, more) != DEC_OK)
-		return DEC_EOF;
-	in->end += more;
-	in->ahead -= more - (need - have);
+	/* Straddling the end of what the source holds: what is left of
+	 * the scratch copy, all the source holds (it fits), then what is
+	 * still missing, read. */
+	memmove(buf, in->p, have);
+	k = wl < DEC_IN_SOURCE_MAX - have ? wl : DEC_IN_SOURCE_MAX - have;
+	if (k) {
+		memcpy(buf + have, w, k);
+		vnc_source_consume(c->src, k);
+	}
+	in->p = buf;
+	in->end = buf + have + k;
+	if (have + k < need) {
+		if (dec_read(c, buf + have + k, need - have - k) != DEC_OK)
+			return DEC_EOF;
+		in->end = buf + need;
+	}
 	return DEC_OK;
 }
 
@@ -309,6 +347,28 @@ int dec_in_source(struct dec_ctx *c, struct dec_in *in)
 	*in = (struct dec_in){
 	    .p = buf, .end = buf, .refill = source_refill, .ctx = c};
 	return DEC_OK;
+}
+
+void dec_in_source_done(struct dec_in *in)
+{
+	source_sync(in);
+}
+
+static const uint8_t *mem_peek(struct vnc_source *s, size_t *len)
+{
+	struct vnc_mem_source *m = (struct vnc_mem_source *)s;
+
+	*len = m->left;
+	return m->p;
+}
+
+static void mem_consume(struct vnc_source *s, size_t n)
+{
+	struct vnc_mem_source *m = (struct vnc_mem_source *)s;
+
+	m->p += n;
+	m->left -= n;
+	m->consumed += n;
 }
 
 static int mem_read(struct vnc_source *s, void *buf, size_t n)
@@ -329,7 +389,8 @@ static int mem_read(struct vnc_source *s, void *buf, size_t n)
 	return 0;
 }
 
-static const struct vnc_source_ops mem_ops = {.read = mem_read};
+static const struct vnc_source_ops mem_ops = {
+    .read = mem_read, .peek = mem_peek, .consume = mem_consume};
 
 void vnc_mem_source_init(struct vnc_mem_source *m, const void *data, size_t len)
 {

@@ -246,9 +246,10 @@ struct dec_in {
 	int (*refill)(struct dec_in *in, size_t need);
 	void *ctx;
 	int err; /* the refill's error once it failed */
-	/* Bytes the source surely holds after any take now (later tiles
-	 * are a byte at least): a refill may read that far ahead. */
-	size_t ahead;
+	/* Over the source: where p and end point into the bytes the source
+	 * holds (vnc_source_peek), not yet consumed; NULL while they point
+	 * into the scratch copy. */
+	const uint8_t *win;
 };
 
 static inline const uint8_t *dec_in_take(struct dec_in *in, size_t n)
@@ -264,21 +265,16 @@ static inline const uint8_t *dec_in_take(struct dec_in *in, size_t n)
 	return q;
 }
 
-/* What the source surely holds after the buffered bytes: the rest of the
- * data counted as n bytes at least. */
-static inline void dec_in_ahead(struct dec_in *in, uint64_t n)
-{
-	size_t have = (size_t)(in->end - in->p);
-
-	in->ahead = n > have ? (size_t)(n - have) : 0;
-}
-
 /* A dec_in over the source itself, for the encodings without a length
- * up front: takes of up to DEC_IN_SOURCE_MAX bytes, each read as it is
- * needed (never ahead, which would be the next message's). Uses the
- * scratch memory. */
+ * up front: takes of up to DEC_IN_SOURCE_MAX bytes, parsed in place in
+ * what the source holds already (libvncclient's buffer), copied into the
+ * scratch memory only where a take straddles its end, and read as they
+ * are needed (never ahead, which would be the next message's).
+ * dec_in_source_done gives the source back what is still unparsed: call
+ * it before anything else reads the source. */
 #define DEC_IN_SOURCE_MAX 4096
 int dec_in_source(struct dec_ctx *c, struct dec_in *in);
+void dec_in_source_done(struct dec_in *in);
 
 /* zlib streams (dec_zlib.c). */
 void dec_zstream_reset(struct dec_zstream *s);

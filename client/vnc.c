@@ -213,9 +213,30 @@ static bool src_abandoned(const struct vnc_source *s)
 	return guard_fired(from_src(s)->guard) != GUARD_NONE;
 }
 
+/* The bytes libvncclient's reader holds already (it reads the socket
+ * or the TLS session 8 KiB at a time): tiles are parsed in place there
+ * instead of being copied out first. */
+static const uint8_t *src_peek(struct vnc_source *s, size_t *len)
+{
+	const rfbClient *cl = from_src(s)->cl;
+
+	*len = cl->buffered;
+	return (const uint8_t *)cl->bufoutptr;
+}
+
+static void src_consume(struct vnc_source *s, size_t n)
+{
+	rfbClient *cl = from_src(s)->cl;
+
+	cl->bufoutptr += n;
+	cl->buffered -= (unsigned)n;
+}
+
 static const struct vnc_source_ops src_ops = {
 	.read = src_read,
 	.abandoned = src_abandoned,
+	.peek = src_peek,
+	.consume = src_consume,
 };
 
 const char *vnc_library_version(void)

@@ -22,6 +22,12 @@ struct vnc_source_ops {
 	 * deadline, a quit signal, --exit-after), so that work on bytes
 	 * already read stops too. Any thread; cheap (an atomic load). */
 	bool (*abandoned)(const struct vnc_source *s);
+	/* Optional: the bytes the source holds already, to be parsed in
+	 * place (no I/O, no copy): *len of them at the pointer returned
+	 * (NULL or 0: none), valid until the next call on the source.
+	 * consume(n) takes the first n of them, as a read would. */
+	const uint8_t *(*peek)(struct vnc_source *s, size_t *len);
+	void (*consume)(struct vnc_source *s, size_t n);
 };
 
 struct vnc_source {
@@ -36,6 +42,19 @@ static inline int vnc_source_read(struct vnc_source *s, void *buf, size_t n)
 static inline bool vnc_source_abandoned(const struct vnc_source *s)
 {
 	return s->ops->abandoned && s->ops->abandoned(s);
+}
+
+static inline const uint8_t *vnc_source_peek(struct vnc_source *s,
+					     size_t *len)
+{
+	*len = 0;
+	return s->ops->peek ? s->ops->peek(s, len) : NULL;
+}
+
+static inline void vnc_source_consume(struct vnc_source *s, size_t n)
+{
+	if (n)
+		s->ops->consume(s, n);
 }
 
 /* A source over a buffer: what a test or fuzzer feeds the reader. Reads

@@ -2,7 +2,6 @@
  * the command line and the config files share one validation path. */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
@@ -14,7 +13,6 @@
 #include <unistd.h>
 
 #include "decpool.h"
-#include "log.h"
 #include "opts.h"
 #include "opts_priv.h"
 #include "output.h"
@@ -76,7 +74,7 @@ static int set_str(char **dst, const char *v)
 	return 0;
 }
 
-static int parse_int(const char *v, long lo, long hi, long *out)
+int opts_parse_int(const char *v, long lo, long hi, long *out)
 {
 	char *end;
 	long n;
@@ -90,7 +88,7 @@ static int parse_int(const char *v, long lo, long hi, long *out)
 }
 
 /* The words vncviewer takes too, in any case. */
-static int parse_bool(const char *v, bool *out)
+int opts_parse_bool(const char *v, bool *out)
 {
 	if (!strcmp(v, "1") || !strcasecmp(v, "yes") ||
 	    !strcasecmp(v, "true") || !strcasecmp(v, "on")) {
@@ -457,7 +455,7 @@ int opts_set(struct options *o, const char *key, const char *v,
 		break;
 	}
 	case K_QUALITY:
-		if (parse_int(v, 0, 9, &n) < 0) {
+		if (opts_parse_int(v, 0, 9, &n) < 0) {
 			*why = "expected 0-9";
 			ret = -EINVAL;
 		} else {
@@ -465,7 +463,7 @@ int opts_set(struct options *o, const char *key, const char *v,
 		}
 		break;
 	case K_COMPRESS:
-		if (parse_int(v, 0, 9, &n) < 0) {
+		if (opts_parse_int(v, 0, 9, &n) < 0) {
 			*why = "expected 0-9";
 			ret = -EINVAL;
 		} else {
@@ -473,7 +471,7 @@ int opts_set(struct options *o, const char *key, const char *v,
 		}
 		break;
 	case K_VIEW_ONLY:
-		if (parse_bool(v, &b) < 0) {
+		if (opts_parse_bool(v, &b) < 0) {
 			*why = "expected yes or no";
 			ret = -EINVAL;
 		} else {
@@ -481,7 +479,7 @@ int opts_set(struct options *o, const char *key, const char *v,
 		}
 		break;
 	case K_SERVER_CURSOR:
-		if (parse_bool(v, &b) < 0) {
+		if (opts_parse_bool(v, &b) < 0) {
 			*why = "expected yes or no";
 			ret = -EINVAL;
 		} else {
@@ -496,7 +494,7 @@ int opts_set(struct options *o, const char *key, const char *v,
 			o->cpu = CPU_AUTO;
 		} else if (!strcmp(v, "each") && o->mode == MODE_BENCH) {
 			o->cpu = CPU_EACH;
-		} else if (parse_int(v, 0, 4095, &n) < 0) {
+		} else if (opts_parse_int(v, 0, 4095, &n) < 0) {
 			*why = "expected auto or a core number";
 			ret = -EINVAL;
 		} else {
@@ -506,7 +504,7 @@ int opts_set(struct options *o, const char *key, const char *v,
 	case K_DECODE_THREADS:
 		if (!strcmp(v, "auto")) {
 			o->decode_threads = DECODE_THREADS_AUTO;
-		} else if (parse_int(v, 1, DECPOOL_MAX_THREADS, &n) < 0) {
+		} else if (opts_parse_int(v, 1, DECPOOL_MAX_THREADS, &n) < 0) {
 			*why = "expected auto or 1-16";
 			ret = -EINVAL;
 		} else {
@@ -525,7 +523,7 @@ int opts_set(struct options *o, const char *key, const char *v,
 		ret = set_str(&o->keymap, v);
 		break;
 	case K_SAMPLES:
-		if (parse_int(v, 1, 1000, &n) < 0) {
+		if (opts_parse_int(v, 1, 1000, &n) < 0) {
 			*why = "expected 1-1000";
 			ret = -EINVAL;
 		} else {
@@ -552,7 +550,7 @@ int opts_set(struct options *o, const char *key, const char *v,
 	case K_RECONNECT:
 		if (!strcasecmp(v, "always")) {
 			o->reconnect = RECONNECT_ALWAYS;
-		} else if (parse_bool(v, &b) < 0) {
+		} else if (opts_parse_bool(v, &b) < 0) {
 			*why = "expected yes, no or always";
 			ret = -EINVAL;
 		} else {
@@ -560,7 +558,7 @@ int opts_set(struct options *o, const char *key, const char *v,
 		}
 		break;
 	case K_INSECURE:
-		if (parse_bool(v, &b) < 0) {
+		if (opts_parse_bool(v, &b) < 0) {
 			*why = "expected yes or no";
 			ret = -EINVAL;
 		} else {
@@ -576,7 +574,7 @@ int opts_set(struct options *o, const char *key, const char *v,
 		ret = set_path(&o->ca_file, v, why);
 		break;
 	case K_TIMEOUT:
-		if (parse_int(v, 1, 3600, &n) < 0) {
+		if (opts_parse_int(v, 1, 3600, &n) < 0) {
 			*why = "expected 1-3600 seconds";
 			ret = -EINVAL;
 		} else {
@@ -650,53 +648,6 @@ const char *opts_origin(const struct options *o, const char *key)
 	return id >= 0 ? o->origin[id] : NULL;
 }
 
-int opts_parse_target(const char *s, char **host, int *port)
-{
-	const char *h = s, *rest;
-	size_t hlen;
-	long n;
-
-	if (!s || !*s)
-		return -EINVAL;
-	if (*s == '[') {
-		const char *close = strchr(s, ']');
-
-		if (!close || close == s + 1)
-			return -EINVAL;
-		h = s + 1;
-		hlen = (size_t)(close - h);
-		rest = close + 1;
-		if (*rest && *rest != ':')
-			return -EINVAL;
-	} else {
-		const char *colon = strchr(s, ':');
-
-		/* A bare IPv6 address with several colons and no brackets
-		 * is ambiguous; ask for brackets. */
-		if (colon && strchr(colon + 1, ':') &&
-		    strncmp(colon, "::", 2) != 0)
-			return -EINVAL;
-		hlen = colon ? (size_t)(colon - s) : strlen(s);
-		rest = s + hlen;
-	}
-	if (*rest == '\0') {
-		*port = 5900;
-	} else if (rest[1] == ':') {
-		if (parse_int(rest + 2, 1, 65535, &n) < 0)
-			return -EINVAL;
-		*port = (int)n;
-	} else {
-		/* vncviewer's rule: a display number below 100, else the
-		 * port itself. */
-		if (parse_int(rest + 1, 0, 65535, &n) < 0)
-			return -EINVAL;
-		*port = n < 100 ? 5900 + (int)n : (int)n;
-	}
-	/* No host (":1", "::5901") is this machine, as for vncviewer. */
-	*host = hlen ? strndup(h, hlen) : strdup("localhost");
-	return *host ? 0 : -ENOMEM;
-}
-
 struct alias {
 	const char *name;	/* as typed, without the leading dashes */
 	const char *key;	/* opts_set key; NULL: a file name only */
@@ -713,7 +664,7 @@ static const char *const reconnect_words[] = { "always", "yes", "no",
 					       NULL };
 
 /* Long options; the flags opts_parse() matches first (--help, --demo,
- * ...) aside, and vncviewer's names in tiger_params below. */
+ * ...) aside, and vncviewer's names in tiger_params (opts_tiger.c). */
 static const struct alias aliases[] = {
 	{ "config", NULL, true },
 	{ "json", NULL, true },
@@ -751,105 +702,6 @@ static const struct alias aliases[] = {
 	{ "mode", "mode", true },
 };
 
-/* What vncfb does with one of TigerVNC vncviewer's parameters. */
-enum tiger_kind {
-	TV_KEY,		/* what: the vncfb key of the same meaning */
-	TV_ACCEPT,	/* what vncfb always does: the opposite is warned */
-	TV_IGNORE,	/* means nothing on a console: warned, why */
-	TV_REFUSE,	/* unsafe to ignore: a usage error, why */
-	TV_ENCODING,	/* PreferredEncoding: that one first */
-	TV_NOJPEG,	/* NoJPEG: lossless, whatever QualityLevel says */
-};
-
-struct tiger {
-	const char *name;	/* as vncviewer(1) spells it, any case */
-	bool takes_value;	/* else a boolean: -Name, -Name=0 */
-	enum tiger_kind kind;
-	const char *what;	/* the key, or why (for the message) */
-};
-
-/* Reasons several parameters share. */
-#define WHY_FORMAT "vncfb always asks for the screen's own pixel format"
-#define WHY_FULL "vncfb always fills the screen"
-#define WHY_ONE "vncfb shows one screen, the console's"
-#define WHY_RESIZE "vncfb does not resize the server's desktop (see --scale)"
-#define WHY_CLIP "a console has no clipboard"
-#define WHY_CURSOR "vncfb draws the server's cursor shape (see --server-cursor)"
-#define WHY_KEYS "vncfb's hotkeys are fixed (HOTKEYS in vncfb(1))"
-#define WHY_ADDR "vncfb connects to the addresses the name resolves to"
-
-/* vncviewer(1) of TigerVNC 1.13: -Name, -Name=value, -Name value (with
- * one or two dashes); the man page's TIGERVNC table says the same (see
- * tests/ship/docs.py). */
-static const struct tiger tiger_params[] = {
-	{ "ViewOnly", false, TV_KEY, "view-only" },
-	{ "PasswordFile", true, TV_KEY, "passwd" },
-	{ "passwd", true, TV_KEY, "passwd" },
-	{ "QualityLevel", true, TV_KEY, "quality" },
-	{ "CompressLevel", true, TV_KEY, "compress" },
-	{ "X509CA", true, TV_KEY, "ca" },
-	{ "ReconnectOnError", false, TV_KEY, "reconnect" },
-	{ "PreferredEncoding", true, TV_ENCODING, NULL },
-	{ "NoJPEG", false, TV_NOJPEG, NULL },
-	{ "FullColor", false, TV_ACCEPT, WHY_FORMAT },
-	{ "FullColour", false, TV_ACCEPT, WHY_FORMAT },
-	{ "Shared", false, TV_ACCEPT,
-	  "vncfb always shares the desktop with other viewers" },
-	{ "FullScreen", false, TV_IGNORE, WHY_FULL },
-	{ "Maximize", false, TV_IGNORE, WHY_FULL },
-	{ "FullScreenMode", true, TV_IGNORE, WHY_ONE },
-	{ "FullScreenAllMonitors", false, TV_IGNORE, WHY_ONE },
-	{ "FullScreenSelectedMonitors", true, TV_IGNORE, WHY_ONE },
-	{ "geometry", true, TV_IGNORE,
-	  "the picture takes the whole screen (see --scale)" },
-	{ "DesktopSize", true, TV_IGNORE, WHY_RESIZE },
-	{ "RemoteResize", false, TV_IGNORE, WHY_RESIZE },
-	{ "display", true, TV_IGNORE,
-	  "vncfb draws on the console, not on an X display" },
-	{ "AcceptClipboard", false, TV_IGNORE, WHY_CLIP },
-	{ "SendClipboard", false, TV_IGNORE, WHY_CLIP },
-	{ "SetPrimary", false, TV_IGNORE, WHY_CLIP },
-	{ "SendPrimary", false, TV_IGNORE, WHY_CLIP },
-	{ "MaxCutText", true, TV_IGNORE, WHY_CLIP },
-	{ "AlwaysCursor", false, TV_IGNORE, WHY_CURSOR },
-	{ "DotWhenNoCursor", false, TV_IGNORE, WHY_CURSOR },
-	{ "CursorType", true, TV_IGNORE, WHY_CURSOR },
-	{ "EmulateMiddleButton", false, TV_IGNORE,
-	  "vncfb sends the buttons as they are pressed" },
-	{ "PointerEventInterval", true, TV_IGNORE,
-	  "vncfb sends pointer motion as it comes" },
-	{ "ShortcutModifiers", true, TV_IGNORE, WHY_KEYS },
-	{ "MenuKey", true, TV_IGNORE, WHY_KEYS },
-	{ "FullscreenSystemKeys", false, TV_IGNORE,
-	  "every key but vncfb's hotkeys goes to the server" },
-	{ "AutoSelect", false, TV_IGNORE,
-	  "vncfb offers the encodings it is given (see --encodings)" },
-	{ "CustomCompressLevel", false, TV_IGNORE,
-	  "CompressLevel alone sets the level" },
-	{ "LowColorLevel", true, TV_IGNORE, WHY_FORMAT },
-	{ "LowColourLevel", true, TV_IGNORE, WHY_FORMAT },
-	{ "AlertOnFatalError", false, TV_IGNORE,
-	  "errors are one line on standard error" },
-	{ "Log", true, TV_IGNORE, "use -v or -q" },
-	{ "UseIPv4", false, TV_IGNORE, WHY_ADDR },
-	{ "UseIPv6", false, TV_IGNORE, WHY_ADDR },
-	{ "via", true, TV_REFUSE,
-	  "vncfb makes no SSH tunnel: run ssh -f -N -L 5999:HOST:PORT "
-	  "GATEWAY, then vncfb localhost::5999" },
-	{ "listen", false, TV_REFUSE,
-	  "vncfb does not take reverse connections" },
-	{ "SecurityTypes", true, TV_REFUSE,
-	  "vncfb picks the security type itself: --ca FILE for verified "
-	  "X509 only, --insecure to allow anonymous TLS" },
-	{ "X509CRL", true, TV_REFUSE,
-	  "vncfb does not check certificate revocation lists" },
-	{ "GnuTLSPriority", true, TV_REFUSE,
-	  "vncfb's TLS takes no GnuTLS priority string" },
-};
-
-static int usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
 /* vncfb bench's recorder and replay options, command line only (name
  * without dashes): 0, or -EINVAL (printed). */
 static int bench_file_option(struct options *o, const char *name,
@@ -862,35 +714,35 @@ static int bench_file_option(struct options *o, const char *name,
 		    !strcmp(name, "record") ? &o->record_file : &o->replay_file;
 
 		if (!*val)
-			return usage_error("--%s needs a file", name);
+			return opts_usage_error("--%s needs a file", name);
 		return set_str(dst, val) < 0 ? -ENOMEM : 0;
 	}
 	if (!strcmp(name, "serve")) {
-		if (parse_int(val, 0, 65535, &n) < 0)
-			return usage_error("bad value '%s' for --serve: "
-					   "expected a port 0-65535 (0: any "
-					   "free one)",
-					   val);
+		if (opts_parse_int(val, 0, 65535, &n) < 0)
+			return opts_usage_error("bad value '%s' for --serve: "
+						"expected a port 0-65535 (0: "
+						"any free one)",
+						val);
 		o->serve_port = (int)n;
 		return 0;
 	}
 	if (!strcmp(name, "updates")) {
-		if (parse_int(val, 1, 100000000, &n) < 0)
-			return usage_error("bad value '%s' for --updates: "
-					   "expected 1-100000000",
-					   val);
+		if (opts_parse_int(val, 1, 100000000, &n) < 0)
+			return opts_usage_error("bad value '%s' for --updates: "
+						"expected 1-100000000",
+						val);
 		o->updates = n;
 		return 0;
 	}
 	if (!strcmp(name, "repeat")) {
-		if (parse_int(val, 1, 1000, &n) < 0)
-			return usage_error("bad value '%s' for --repeat: "
-					   "expected 1-1000",
-					   val);
+		if (opts_parse_int(val, 1, 1000, &n) < 0)
+			return opts_usage_error("bad value '%s' for --repeat: "
+						"expected 1-1000",
+						val);
 		o->repeat = (int)n;
 		return 0;
 	}
-	return usage_error("unknown option '--%s'", name);
+	return opts_usage_error("unknown option '--%s'", name);
 }
 
 static bool is_bench_file_option(const char *name)
@@ -907,33 +759,34 @@ static int check_bench_files(const struct options *o)
 
 	if (o->mode == MODE_BENCH && !rec && !(rep && o->serve_port >= 0) &&
 	    opts_from_cli(o, "exit-after"))
-		return usage_error("--exit-after is for vncfb bench --record "
-				   "and --replay --serve (a bench run has "
-				   "--duration)");
+		return opts_usage_error("--exit-after is for vncfb bench "
+					"--record and --replay --serve (a "
+					"bench run has --duration)");
 	if (rec && rep)
-		return usage_error("--record and --replay go in separate "
-				   "runs");
+		return opts_usage_error("--record and --replay go in separate "
+					"runs");
 	if (rec && !o->target)
-		return usage_error("--record needs a server: vncfb bench "
-				   "--record FILE HOST[:DISPLAY]");
+		return opts_usage_error("--record needs a server: vncfb bench "
+					"--record FILE HOST[:DISPLAY]");
 	if (rep && o->target)
-		return usage_error("--replay takes no server ('%s'): the "
-				   "recording is the server",
-				   o->target);
+		return opts_usage_error("--replay takes no server ('%s'): the "
+					"recording is the server",
+					o->target);
 	if ((rec || rep) && o->workloads)
-		return usage_error("--workload is for the embedded server, not "
-				   "--%s",
-				   rec ? "record" : "replay");
+		return opts_usage_error("--workload is for the embedded "
+					"server, not --%s",
+					rec ? "record" : "replay");
 	if (o->serve_port >= 0 && !rep)
-		return usage_error("--serve needs --replay FILE");
+		return opts_usage_error("--serve needs --replay FILE");
 	if (o->updates && !rec)
-		return usage_error("--updates needs --record");
+		return opts_usage_error("--updates needs --record");
 	if (o->repeat && (!rep || o->serve_port >= 0))
-		return usage_error("--repeat needs --replay (and no --serve)");
+		return opts_usage_error("--repeat needs --replay (and no "
+					"--serve)");
 	return 0;
 }
 
-static int usage_error(const char *fmt, ...)
+int opts_usage_error(const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -952,9 +805,8 @@ static const char *const mode_names[] = {
 	[MODE_BENCH] = "vncfb bench",
 };
 
-/* Whether key means something to the command; a usage error if not. */
-static int check_mode(const struct options *o, const char *key,
-		      const char *as_typed)
+int opts_check_mode(const struct options *o, const char *key,
+		    const char *as_typed)
 {
 	int id = key_id(key);
 	unsigned m;
@@ -963,16 +815,17 @@ static int check_mode(const struct options *o, const char *key,
 		return 0;
 	m = key_modes[id];
 	if (!(m & (m - 1)))
-		return usage_error("%s is only for %s", as_typed,
-				   mode_names[__builtin_ctz(m)]);
-	return usage_error("%s is not for %s", as_typed, mode_names[o->mode]);
+		return opts_usage_error("%s is only for %s", as_typed,
+					mode_names[__builtin_ctz(m)]);
+	return opts_usage_error("%s is not for %s", as_typed,
+				mode_names[o->mode]);
 }
 
-static int set_cli(struct options *o, const char *key, const char *val,
-		   const char *as_typed)
+int opts_set_cli(struct options *o, const char *key, const char *val,
+		 const char *as_typed)
 {
 	const char *why = NULL;
-	int ret = check_mode(o, key, as_typed);
+	int ret = opts_check_mode(o, key, as_typed);
 
 	if (ret < 0)
 		return ret;
@@ -985,92 +838,6 @@ static int set_cli(struct options *o, const char *key, const char *val,
 		return -EINVAL;
 	}
 	return ret;
-}
-
-/* PreferredEncoding=NAME: NAME first, then the default list without it. */
-static int prefer_encoding(struct options *o, const char *name,
-			   const char *as_typed)
-{
-	const char *bad, *p = vnc_default_encodings();
-	char list[256], lower[32];
-	size_t i, n;
-	int len;
-
-	for (i = 0; name[i] && i + 1 < sizeof(lower); i++)
-		lower[i] = (char)tolower((unsigned char)name[i]);
-	lower[i] = '\0';
-	if (name[i] || !*lower || strpbrk(lower, " ,") ||
-	    vnc_check_encodings(lower, &bad) < 0) {
-		fprintf(stderr,
-			"vncfb: bad value '%s' for %s: vncfb decodes tight, "
-			"zrle, hextile, raw and the others of --encodings "
-			"(see vncfb --help)\n",
-			name, as_typed);
-		return -EINVAL;
-	}
-	len = snprintf(list, sizeof(list), "%s", lower);
-	while (*p) {
-		n = strcspn(p, " ");
-		if (n && (n != strlen(lower) || strncmp(p, lower, n)))
-			len += snprintf(list + len, sizeof(list) - (size_t)len,
-					" %.*s", (int)n, p);
-		p += n;
-		p += strspn(p, " ");
-	}
-	return set_cli(o, "encodings", list, as_typed);
-}
-
-/* One of vncviewer's parameters (tiger_params). i: where argv is; moved on
- * past a value taken from the next argument. Returns 0, -ENOENT when name
- * is none of them, or -EINVAL after a usage error. */
-static int set_tiger(struct options *o, const char *name, const char *val,
-		     int argc, char **argv, int *i, bool *no_jpeg)
-{
-	const struct tiger *t = NULL;
-	char as_typed[96];
-	size_t k;
-	bool b = true;
-
-	for (k = 0; k < sizeof(tiger_params) / sizeof(tiger_params[0]); k++)
-		if (!strcasecmp(tiger_params[k].name, name))
-			t = &tiger_params[k];
-	if (!t)
-		return -ENOENT;
-	snprintf(as_typed, sizeof(as_typed), "-%s", t->name);
-	if (t->kind == TV_REFUSE) {
-		fprintf(stderr, "vncfb: %s is not supported: %s\n", as_typed,
-			t->what);
-		return -EINVAL;
-	}
-	if (t->takes_value && !val) {
-		if (*i + 1 >= argc)
-			return usage_error("%s needs a value", as_typed);
-		val = argv[++*i];
-	}
-	if (!t->takes_value && val && parse_bool(val, &b) < 0)
-		return usage_error("bad value '%s' for %s: expected 1 or 0",
-				   val, as_typed);
-	switch (t->kind) {
-	case TV_KEY:
-		return set_cli(o, t->what, t->takes_value ? val
-					   : b	  ? "yes"
-						  : "no",
-			       as_typed);
-	case TV_ENCODING:
-		return prefer_encoding(o, val, as_typed);
-	case TV_NOJPEG:
-		*no_jpeg = b;
-		return check_mode(o, "quality", as_typed);
-	case TV_ACCEPT:
-		if (!b)
-			log_warn("%s=0 is ignored: %s", as_typed, t->what);
-		return 0;
-	case TV_IGNORE:
-	case TV_REFUSE:
-		break;
-	}
-	log_warn("%s is ignored: %s", as_typed, t->what);
-	return 0;
 }
 
 /* probe --json: the table as JSON, to standard output or to FILE given as
@@ -1106,19 +873,25 @@ int opts_parse(struct options *o, int argc, char **argv)
 
 		if (a[0] != '-' || a[1] == '\0') {
 			if (opts_from_cli(o, "server"))
-				return usage_error("unexpected argument '%s'", a);
+				return opts_usage_error("unexpected argument "
+							"'%s'",
+							a);
 			if (o->mode == MODE_PROBE)
-				return usage_error("probe takes no server "
-						   "('%s')", a);
+				return opts_usage_error("probe takes no server "
+							"('%s')",
+							a);
 			if (o->mode == MODE_DEMO)
-				return usage_error("--demo takes no server "
-						   "('%s')", a);
+				return opts_usage_error("--demo takes no "
+							"server ('%s')",
+							a);
 			ret = opts_set(o, "server", a, true, &why);
 			if (ret == -EINVAL)
-				return usage_error("bad server '%s': expected "
-						   "HOST[:DISPLAY], HOST::PORT "
-						   "or [IPV6]:DISPLAY",
-						   a);
+				return opts_usage_error("bad server '%s': "
+							"expected "
+							"HOST[:DISPLAY], "
+							"HOST::PORT or "
+							"[IPV6]:DISPLAY",
+							a);
 			if (ret < 0)
 				return ret;
 			continue;
@@ -1142,12 +915,12 @@ int opts_parse(struct options *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--demo")) {
 			if (o->mode != MODE_VIEW)
-				return usage_error("--demo is not for this "
-						   "command");
+				return opts_usage_error("--demo is not for "
+							"this command");
 			if (opts_from_cli(o, "server"))
-				return usage_error("--demo takes no server "
-						   "('%s')",
-						   o->target);
+				return opts_usage_error("--demo takes no "
+							"server ('%s')",
+							o->target);
 			o->mode = MODE_DEMO;
 			if (compose_output(o, &(const char *){ NULL }) < 0)
 				return -ENOMEM;
@@ -1159,8 +932,8 @@ int opts_parse(struct options *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "-o")) {
 			if (i + 1 >= argc)
-				return usage_error("%s needs a value", a);
-			ret = set_cli(o, "output", argv[++i], a);
+				return opts_usage_error("%s needs a value", a);
+			ret = opts_set_cli(o, "output", argv[++i], a);
 			if (ret < 0)
 				return ret;
 			continue;
@@ -1169,7 +942,7 @@ int opts_parse(struct options *o, int argc, char **argv)
 		name = a + (a[1] == '-' ? 2 : 1);
 		k = strcspn(name, "=");
 		if (k >= sizeof(namebuf))
-			return usage_error("unknown option '%s'", a);
+			return opts_usage_error("unknown option '%s'", a);
 		memcpy(namebuf, name, k);
 		namebuf[k] = '\0';
 		if (name[k] == '=')
@@ -1187,10 +960,11 @@ int opts_parse(struct options *o, int argc, char **argv)
 			if (!strcmp(aliases[k].name, name))
 				break;
 		if (k == sizeof(aliases) / sizeof(aliases[0])) {
-			ret = set_tiger(o, name, val, argc, argv, &i,
-					&no_jpeg);
+			ret = opts_set_tiger(o, name, val, argc, argv, &i,
+					     &no_jpeg);
 			if (ret == -ENOENT)
-				return usage_error("unknown option '%s'", a);
+				return opts_usage_error("unknown option '%s'",
+							a);
 			if (ret < 0)
 				return ret;
 			continue;
@@ -1198,17 +972,18 @@ int opts_parse(struct options *o, int argc, char **argv)
 		if (aliases[k].takes_value) {
 			if (!val) {
 				if (i + 1 >= argc)
-					return usage_error("%s needs a value",
-							   typed);
+					return opts_usage_error(
+					    "%s needs a value", typed);
 				val = argv[++i];
 			}
 		} else if (val && aliases[k].negate) {
 			bool b;
 
-			if (parse_bool(val, &b) < 0)
-				return usage_error("bad value '%s' for %s: "
-						   "expected yes or no",
-						   val, typed);
+			if (opts_parse_bool(val, &b) < 0)
+				return opts_usage_error(
+				    "bad value '%s' for %s: "
+				    "expected yes or no",
+				    val, typed);
 			val = b ? "no" : "yes";
 		} else if (!val) {
 			const char *const *w = aliases[k].words;
@@ -1233,15 +1008,15 @@ int opts_parse(struct options *o, int argc, char **argv)
 			} else if (!strcmp(name, "config")) {
 				ret = set_path(&o->config, val, &why);
 				if (ret == -EINVAL)
-					return usage_error("bad value '%s' for "
-							   "%s: %s",
-							   val, typed, why);
+					return opts_usage_error(
+					    "bad value '%s' for %s: %s", val,
+					    typed, why);
 			} else if (o->mode != MODE_BENCH) {
-				return usage_error("%s is only for %s", typed,
-						   !strcmp(name, "json")
-							   ? "vncfb probe and "
-							     "vncfb bench"
-							   : "vncfb bench");
+				return opts_usage_error(
+				    "%s is only for %s", typed,
+				    !strcmp(name, "json") ? "vncfb probe and "
+							    "vncfb bench"
+							  : "vncfb bench");
 			} else {
 				ret = set_str(!strcmp(name, "json")
 						      ? &o->json_file
@@ -1252,7 +1027,7 @@ int opts_parse(struct options *o, int argc, char **argv)
 				return ret;
 			continue;
 		}
-		ret = set_cli(o, aliases[k].key, val, typed);
+		ret = opts_set_cli(o, aliases[k].key, val, typed);
 		if (ret < 0)
 			return ret;
 	}
@@ -1277,8 +1052,9 @@ int opts_finish(struct options *o)
 		o->port = 5900;
 	}
 	if (o->mode == MODE_VIEW && !o->target && !o->check_config)
-		return usage_error("no server given: vncfb HOST[:DISPLAY], or "
-				   "server = HOST[:DISPLAY] in the config file "
-				   "(or --demo)");
+		return opts_usage_error(
+		    "no server given: vncfb HOST[:DISPLAY], or "
+		    "server = HOST[:DISPLAY] in the config file "
+		    "(or --demo)");
 	return 0;
 }

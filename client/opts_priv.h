@@ -1,7 +1,7 @@
 /* What the files of the options share: opts.c (the keys, their setters and
- * the command line), opts_tiger.c (TigerVNC's forms and parameters) and
- * opts_usage.c (--help, --version). Nothing outside client/opts*.c
- * includes it.
+ * the command line), opts_output.c (the output spec), opts_tiger.c
+ * (TigerVNC's forms and parameters) and opts_usage.c (--help, --version).
+ * Nothing outside client/opts*.c includes it.
  *
  * Threads: the main thread, before anything starts (as opts.h). */
 #ifndef VNCFB_OPTS_PRIV_H
@@ -29,6 +29,18 @@ int opts_check_mode(const struct options *o, const char *key,
  * usage error naming the option as_typed. */
 int opts_set_cli(struct options *o, const char *key, const char *val,
 		 const char *as_typed);
+
+/* The spec the commands open (o->output), from what was given (opts.h):
+ * -o as it is; --connector and --mode go into a drm spec (and ask for
+ * one); --demo without -o draws into memory where there is no console
+ * ("auto"). 0, or -EINVAL with *why. */
+int opts_compose_output(struct options *o, const char **why);
+/* Set *dst, one of the strings opts_compose_output() reads, and compose;
+ * on failure the old value stays. */
+int opts_set_output_part(struct options *o, char **dst, const char *v,
+			 const char **why);
+/* Why output_check_spec() refused v, in words (static storage). */
+const char *opts_output_why(const char *v);
 
 /* One of vncviewer's parameters, -name[=val] (opts_tiger.c). i: where argv
  * is; moved on past a value taken from the next argument. A NoJPEG sets

@@ -33,7 +33,7 @@ struct options {
 	char *host;		/* parsed host, no brackets */
 	int port;
 	/* The output spec the commands open: output_arg with connector and
-	 * drm_mode folded into it (opts.c), NULL: the default. */
+	 * drm_mode folded into it (opts_output.c), NULL: the default. */
 	char *output;
 	char *output_arg;	/* -o / output as given */
 	char *connector;	/* --connector NAME (drm) */

@@ -54,7 +54,7 @@ static void test_spec(void)
 	CHECK(!s.device[0] && !strcmp(s.connector, "HDMI-A-1"));
 	CHECK(s.width == 1920 && s.height == 1080 && s.hz == 60);
 	/* Items in any order, the device among them, empty ones skipped
-	 * (what opts.c composes: "drm:,mode=..."). */
+	 * (what opts_output.c composes: "drm:,mode=..."). */
 	CHECK(drm_spec_parse(",mode=800x600,/dev/dri/card2,buffers=1", &s, why,
 			     sizeof(why)) == 0);
 	CHECK(!strcmp(s.device, "/dev/dri/card2") && s.width == 800 &&

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The option table of client/opts.c, vncfb --help, the man page and the
+"""The option tables of client/opts*.c, vncfb --help, the man page and the
 example config say the same: every option in one is in the others, every
 config key the code takes is in the man page's Keys and in the example,
-and nothing more; the TigerVNC parameters of client/opts.c are the rows of
-the man page's TIGERVNC table; the mem formats of client/pixfmt.c are in
+and nothing more; the TigerVNC parameters of client/opts*.c are the rows
+of the man page's TIGERVNC table; the mem formats of client/pixfmt.c are in
 the man page; the page renders without warnings, from the source tree too,
 and gets the build's paths when installed."""
 import json
@@ -48,25 +48,45 @@ def c_block(text, start):
 
 # --- What the code takes -------------------------------------------------
 
-opts_c = read(SRC, "client", "opts.c")
+# The options are split over client/opts*.c: each table is read from the
+# file that declares it, and messages name that file.
+OPTS = {f: read(SRC, "client", f)
+        for f in sorted(os.listdir(os.path.join(SRC, "client")))
+        if re.fullmatch(r"opts\w*\.c", f)}
+
+
+def opts_file(start):
+    """The client/opts*.c that has start, and its text."""
+    for f, text in OPTS.items():
+        if start in text:
+            return "client/" + f, text
+    fail(f"no client/opts*.c has '{start}': the tables moved?")
+    return "client/opts*.c", start + "};"
+
+
 # Long options and habit spellings: the names of aliases[], plus the flags
 # opts_parse() matches as whole literals before the table ("--demo", "-h").
+ALIAS_C, src = opts_file("static const struct alias aliases[]")
 table = set(re.findall(r'\{\s*"([a-z][a-z-]*)"\s*,',
-                       c_block(opts_c, "static const struct alias aliases[]")))
-flags = set(re.findall(r'"(--?[A-Za-z][a-z-]*)"', opts_c))
+                       c_block(src, "static const struct alias aliases[]")))
+PARSE_C, src = opts_file("int opts_parse(struct options")
+flags = set(re.findall(r'"(--?[A-Za-z][a-z-]*)"', src))
 options = table | {f.lstrip("-") for f in flags}
+OPTIONS_C = ALIAS_C if ALIAS_C == PARSE_C else ALIAS_C + " and " + PARSE_C
+KEYS_C, src = opts_file("key_names[K_COUNT]")
 keys = set(re.findall(r'\]\s*=\s*"([a-z][a-z-]*)"',
-                      c_block(opts_c, "key_names[K_COUNT]")))
+                      c_block(src, "key_names[K_COUNT]")))
 formats = re.findall(r'\{\s*"([a-z0-9]+)"\s*,\s*\{',
                      c_block(read(SRC, "client", "pixfmt.c"),
                              "static const struct named formats[]"))
 # vncviewer's parameters, as spelled in tiger_params[].
+TIGER_C, src = opts_file("static const struct tiger tiger_params[]")
 tiger = set(re.findall(r'\{\s*"([A-Za-z][A-Za-z0-9]*)"\s*,\s*(?:true|false)',
-                       c_block(opts_c, "static const struct tiger "
+                       c_block(src, "static const struct tiger "
                                "tiger_params[]")))
 if len(options) < 30 or len(keys) < 15 or len(formats) < 4 or \
         len(tiger) < 20:
-    fail(f"opts.c/pixfmt.c parse found only {len(options)} options, "
+    fail(f"opts*.c/pixfmt.c parse found only {len(options)} options, "
          f"{len(keys)} keys, {len(formats)} formats, {len(tiger)} TigerVNC "
          "parameters: the tables moved?")
 for k in sorted(keys - options):
@@ -89,8 +109,9 @@ for n, line in enumerate(help_text.splitlines(), 1):
     if len(line) > 80:
         fail(f"--help line {n} is {len(line)} columns: {line}")
 agree(options, names(help_text) - (tiger - options),
-      "option '{0}' of client/opts.c is not in --help",
-      "--help names '-{0}' (or --{0}), which client/opts.c does not take")
+      "option '{0}' of " + OPTIONS_C + " is not in --help",
+      "--help names '-{0}' (or --{0}), which " + OPTIONS_C + " does not "
+      "take")
 
 # --- The man page ---------------------------------------------------------
 
@@ -138,9 +159,10 @@ in_man = set()
 for t in opt_tags:
     in_man |= names(plain(t))
 agree(options, in_man,
-      "option '{0}' of client/opts.c has no item in the man page's OPTIONS",
-      "the man page's OPTIONS documents '-{0}' (or --{0}), which "
-      "client/opts.c does not take")
+      "option '{0}' of " + OPTIONS_C + " has no item in the man page's "
+      "OPTIONS",
+      "the man page's OPTIONS documents '-{0}' (or --{0}), which " +
+      OPTIONS_C + " does not take")
 # Everywhere else an option is named, it must exist (examples: only
 # vncfb's own command lines).
 for sec, lines in sections.items():
@@ -166,10 +188,10 @@ for line in sections.get("TIGERVNC COMPATIBILITY", []):
         if m:
             rows.add(m.group(1))
 agree(tiger, rows,
-      "TigerVNC parameter '{0}' of client/opts.c has no row in the man "
+      "TigerVNC parameter '{0}' of " + TIGER_C + " has no row in the man "
       "page's TIGERVNC table",
-      "the man page's TIGERVNC table has '{0}', which client/opts.c does "
-      "not take")
+      "the man page's TIGERVNC table has '{0}', which " + TIGER_C +
+      " does not take")
 
 key_tags = tags(sections.get("CONFIGURATION", []), after="Keys")
 in_keys = set()
@@ -178,7 +200,7 @@ for t in key_tags:
     if m:
         in_keys.add(m.group(1))
 agree(keys, in_keys,
-      "config key '{0}' of client/opts.c is not in the man page's "
+      "config key '{0}' of " + KEYS_C + " is not in the man page's "
       "CONFIGURATION Keys",
       "the man page's CONFIGURATION Keys has '{0}', which the config files "
       "do not take")
@@ -259,5 +281,5 @@ if failures:
     print(f"{len(failures)} problem(s)", file=sys.stderr)
     sys.exit(1)
 print(f"docs: {len(options)} options, {len(keys)} config keys and "
-      f"{len(formats)} mem formats agree in opts.c, --help, vncfb.1 and "
+      f"{len(formats)} mem formats agree in opts*.c, --help, vncfb.1 and "
       "the example config")

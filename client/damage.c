@@ -93,10 +93,22 @@ void damage_set_add(struct damage_set *s, const struct rect *in)
 	damage_set_add(s, &r);
 }
 
+void damage_set_early(struct damage *d, uint64_t px)
+{
+	pthread_mutex_lock(&d->lock);
+	d->early_px = px;
+	pthread_mutex_unlock(&d->lock);
+}
+
 void damage_add(struct damage *d, const struct rect *r)
 {
 	pthread_mutex_lock(&d->lock);
 	damage_set_add(&d->set, r);
+	d->pending_px += (uint64_t)r->w * (uint64_t)r->h;
+	if (d->early_px && !d->kicked && d->pending_px >= d->early_px) {
+		d->kicked = true;
+		pthread_cond_signal(&d->cond);
+	}
 	pthread_mutex_unlock(&d->lock);
 }
 
@@ -162,6 +174,7 @@ int damage_take(struct damage *d, struct damage_set *out, int timeout_ms)
 	*out = d->set;
 	memset(&d->set, 0, sizeof(d->set));
 	d->kicked = false;
+	d->pending_px = 0;
 	n = out->n;
 	pthread_mutex_unlock(&d->lock);
 	return n;
@@ -173,5 +186,6 @@ void damage_drain(struct damage *d, struct damage_set *out)
 	*out = d->set;
 	memset(&d->set, 0, sizeof(d->set));
 	d->kicked = false;
+	d->pending_px = 0;
 	pthread_mutex_unlock(&d->lock);
 }

@@ -27,6 +27,9 @@ struct damage {
 	struct damage_set set;
 	bool kicked;
 	bool stop;
+	/* Pixels added since the blitter last took the set, and how many
+	 * wake it before the update ends (0: only kicks do). */
+	uint64_t pending_px, early_px;
 };
 
 int damage_init(struct damage *d);
@@ -36,6 +39,12 @@ void damage_finish(struct damage *d);
  * rectangles when that costs little, and folds into the cheapest neighbour
  * when the set is full. Does not wake the blitter. */
 void damage_add(struct damage *d, const struct rect *r);
+/* Let damage_add wake the blitter, without counting a kick, once px
+ * pixels wait (0: never): an output that shows its mapping as it is
+ * written then draws a long update while it is decoded, behind the
+ * decoder and from rows still in the cache, instead of all of it after
+ * the update's end. Set before the blitter starts. */
+void damage_set_early(struct damage *d, uint64_t px);
 /* Wake the blitter: a complete update is in the shadow. */
 void damage_kick(struct damage *d);
 /* add + kick in one locked step. */

@@ -473,6 +473,11 @@ bool output_direct(struct output *out)
 	return !out->impl->write_row;
 }
 
+bool output_live(const struct output *out)
+{
+	return !out->impl->begin;
+}
+
 void output_write_row(struct output *out, uint8_t *dst, const uint8_t *src,
 		      size_t len)
 {

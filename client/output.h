@@ -137,6 +137,10 @@ void output_write_row(struct output *out, uint8_t *dst, const uint8_t *src,
 		      size_t len);
 /* See output_impl.direct. Blit thread only. */
 bool output_direct(struct output *out);
+/* Whether what the blitter writes is on the screen as it is written (the
+ * mapping is the scanout: fbdev, wsdisplay, mem), rather than shown a
+ * pass at a time (a page flip). */
+bool output_live(const struct output *out);
 /* The pass hooks (output_impl.begin/present/finish) with their defaults.
  * Blit thread only. */
 enum output_buffer output_begin(struct output *out);

@@ -56,6 +56,9 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 	return pix;
 }
 
+/* Pixels of one update that wake the blitter before the update ends. */
+#define PIPELINE_EARLY_PX (128u * 1024u)
+
 static void ev_damage(void *ctx, const struct rect *r)
 {
 	struct pipeline *p = ctx;
@@ -191,6 +194,14 @@ struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 		log_error("cannot set up the blitter: %s", strerror(-err));
 		goto fail_damage;
 	}
+	/* On a screen that shows the mapping as it is written, a long
+	 * update is drawn while it is decoded, an eighth of a megapixel at
+	 * a time: the blitter copies rows still in the cache, on its own
+	 * core, instead of the whole update after its end (and a slow link
+	 * shows the picture as it comes, as the classic viewers did). A
+	 * flipped output shows whole updates. */
+	if (output_live(cfg->out))
+		damage_set_early(&p->damage, PIPELINE_EARLY_PX);
 	blit_set_scale(&p->blit, cfg->scale, cfg->zoom);
 	blit_set_cursor(&p->blit, &p->cursor);
 	if (cfg->on_pass)

@@ -163,6 +163,40 @@ static void test_take(void)
 	damage_finish(&d);
 }
 
+/* Early wake-ups: enough pixels of an unfinished update wake the taker,
+ * without counting as a kick (an update's end); none without the
+ * threshold; what was taken starts the count again. */
+static void test_early(void)
+{
+	struct damage d;
+	struct damage_set out;
+
+	CHECK_EQ(damage_init(&d), 0);
+	damage_add(&d, &(struct rect){0, 0, 100, 100});
+	CHECK_EQ(damage_take(&d, &out, 0), 0);
+	damage_drain(&d, &out);
+
+	damage_set_early(&d, 1000);
+	damage_add(&d, &(struct rect){0, 0, 10, 50});
+	CHECK_EQ(damage_take(&d, &out, 0), 0);
+	damage_add(&d, &(struct rect){0, 50, 10, 50});
+	CHECK_EQ(damage_take(&d, &out, 0), 1);
+	CHECK_EQ(out.kicks, 0);
+	CHECK_EQ(out.kick_ns, 0);
+	CHECK(covers(&out, &(struct rect){0, 0, 10, 100}));
+	/* Counted again from zero. */
+	damage_add(&d, &(struct rect){0, 0, 10, 99});
+	CHECK_EQ(damage_take(&d, &out, 0), 0);
+	damage_add_kick(&d, &(struct rect){50, 50, 1, 1});
+	CHECK_EQ(damage_take(&d, &out, 0), 2);
+	CHECK_EQ(out.kicks, 1);
+
+	damage_set_early(&d, 0);
+	damage_add(&d, &(struct rect){0, 0, 1000, 1000});
+	CHECK_EQ(damage_take(&d, &out, 0), 0);
+	damage_finish(&d);
+}
+
 struct waiter {
 	struct damage *d;
 	int ret;
@@ -210,6 +244,7 @@ int main(void)
 	test_merge();
 	test_cap();
 	test_take();
+	test_early();
 	test_threads();
 	return check_done("damage");
 }

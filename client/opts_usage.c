@@ -145,7 +145,8 @@ void opts_usage(void)
 void opts_version(void)
 {
 	printf("vncfb %s (%s)\n", VNCFB_VERSION, VNCFB_SYSTEM);
-	printf("built with libvncclient %s, zlib %s, libjpeg-turbo %s\n",
+	printf("built with libvncclient %s, zlib %s, libjpeg-turbo %s, "
+	       "inflating with %s\n",
 	       VNCFB_LIBVNC_VERSION, VNCFB_ZLIB_VERSION,
-	       VNCFB_TURBOJPEG_VERSION);
+	       VNCFB_TURBOJPEG_VERSION, VNCFB_INFLATE);
 }

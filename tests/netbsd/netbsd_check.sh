@@ -10,11 +10,11 @@
 # the test is skipped (77): the snapshot cannot be downloaded from CI,
 # which reaches only Debian's package mirror.
 #
-# libvncserver, zlib, libjpeg, LZO, SASL and GnuTLS are not part of NetBSD's
-# base headers: the rfb/, gnutls/ and lzo/ headers (and the zlib/sasl
+# libvncserver, zlib, ISA-L, libjpeg, LZO, SASL and GnuTLS are not part of NetBSD's
+# base headers: the rfb/, isa-l/, gnutls/ and lzo/ headers (and the zlib/sasl
 # headers they include) are taken from the host, after the NetBSD ones
 # (-idirafter), so the files that include them are checked against
-# NetBSD's libc with Debian's libvncserver, GnuTLS and LZO headers.
+# NetBSD's libc with Debian's libvncserver, ISA-L, GnuTLS and LZO headers.
 set -u
 src=${VNCFB_SOURCE_ROOT:?}
 build=${VNCFB_BUILD_ROOT:?}
@@ -77,7 +77,7 @@ grep -q VNCFB_PLATFORM_NETBSD "$tmp/conf/config.h" || {
 	echo "netbsd_check: could not make a NetBSD config.h from $build/config.h" >&2
 	exit 1
 }
-for h in rfb zlib.h zconf.h sasl jpeglib.h jmorecfg.h jerror.h \
+for h in rfb zlib.h zconf.h sasl jpeglib.h jmorecfg.h jerror.h isa-l \
 	turbojpeg.h gnutls lzo; do
 	[ -e "/usr/include/$h" ] && ln -s "/usr/include/$h" "$tmp/host/$h"
 done

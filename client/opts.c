@@ -20,7 +20,7 @@
 #include "pixfmt.h"
 #include "platform.h"
 #include "view.h"
-#include "vnc.h"
+#include "vnc_enc.h"
 
 void opts_defaults(struct options *o)
 {

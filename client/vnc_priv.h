@@ -2,9 +2,10 @@
  * the calls between vnc.c (the connection, its deadlines, the reader's
  * bytes), vnc_security.c (security types, TLS, credentials),
  * vnc_failure.c (libvncclient's words made one line of ours) and
- * vnc_send.c (the messages vncfb writes). The one place that includes
- * rfb/rfbclient.h, and only those four files include it
- * (tests/integration/test_rfbclient_rule.sh).
+ * vnc_send.c (the messages vncfb writes). It includes rfb/rfbclient.h
+ * for them, and no other file includes either header
+ * (tests/integration/test_rfbclient_rule.sh): the rest of vncfb sees the
+ * connection only through vnc.h.
  *
  * Threads: main thread only, as everything in vnc.h. */
 #ifndef VNCFB_VNC_PRIV_H

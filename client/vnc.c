@@ -15,7 +15,6 @@
 #include <turbojpeg.h>
 
 #include "clock.h"
-#include "decode.h"
 #include "guard.h"
 #include "log.h"
 #include "rfb.h"

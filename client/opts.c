@@ -18,7 +18,7 @@
 #include "opts_priv.h"
 #include "output.h"
 #include "view.h"
-#include "vnc.h"
+#include "vnc_enc.h"
 
 void opts_defaults(struct options *o)
 {

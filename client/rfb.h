@@ -1,6 +1,6 @@
 /* RFB protocol numbers for vncfb's own message reader and decoders (RFC
  * 6143 and the community extensions), and the limits vncfb puts on what a
- * server may announce. No rfbClient here: client/vnc.c keeps that.
+ * server may announce. No rfbClient here: the wrapper (client/vnc_priv.h) keeps that.
  *
  * Threads: constants only. */
 #ifndef VNCFB_RFB_H

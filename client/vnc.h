@@ -155,12 +155,6 @@ size_t vnc_unread(const struct vnc_client *vc);
 /* Whether the connection is encrypted (VeNCrypt/TLS). */
 bool vnc_encrypted(const struct vnc_client *vc);
 
-/* Encoding name list check for usage errors: 0 or -EINVAL, *bad set to
- * the first unknown name (static storage). */
-int vnc_check_encodings(const char *list, const char **bad);
-/* What is offered without --encodings, in order of preference. */
-const char *vnc_default_encodings(void);
-
 /* Library version string (compile-time). */
 const char *vnc_library_version(void);
 

@@ -1,16 +1,46 @@
 #!/bin/sh
-# The design rule: only client/vnc.c includes rfb/rfbclient.h (one thread,
-# one file owns libvncclient).
+# The design rule: one thread and one set of files own libvncclient. The
+# wrapper is the files below: only they include rfb/rfbclient.h
+# (vnc_priv.h does, for all of them) or vnc_priv.h, the header that holds
+# struct vnc_client; every other file sees the connection only through
+# client/vnc.h.
 src=${VNCFB_SOURCE_ROOT:?}
-bad=$(grep -rlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]rfb/rfbclient\.h[>"]' \
-	"$src/client" "$src/fbdev" "$src/netbsd" 2>/dev/null |
-	sed "s|^$src/||" | grep -vx 'client/vnc.c')
-if [ -n "$bad" ]; then
-	echo "rfb/rfbclient.h is included outside client/vnc.c:" $bad
-	exit 1
-fi
-grep -q 'rfb/rfbclient.h' "$src/client/vnc.c" || {
-	echo "client/vnc.c no longer includes rfb/rfbclient.h: update this test"
-	exit 1
+wrapper='client/vnc_priv.h
+client/vnc.c
+client/vnc_failure.c
+client/vnc_security.c
+client/vnc_send.c'
+status=0
+# Files under the program's directories that include $1 (a header name,
+# as a regular expression) but are not in the wrapper.
+outside() {
+	grep -rlE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]$1[>\"]" \
+		"$src/client" "$src/fbdev" "$src/netbsd" 2>/dev/null |
+		sed "s|^$src/||" | grep -vxF "$wrapper"
 }
-echo "ok: only client/vnc.c includes rfb/rfbclient.h"
+bad=$(outside 'rfb/rfbclient\.h')
+if [ -n "$bad" ]; then
+	echo "rfb/rfbclient.h is included outside the libvncclient wrapper:" $bad
+	status=1
+fi
+bad=$(outside 'vnc_priv\.h')
+if [ -n "$bad" ]; then
+	echo "client/vnc_priv.h is included outside the libvncclient wrapper:" $bad
+	status=1
+fi
+# The list stays honest: each listed file exists and is part of the
+# wrapper, so a renamed or emptied file is noticed.
+grep -qE '^#include <rfb/rfbclient\.h>' "$src/client/vnc_priv.h" || {
+	echo "client/vnc_priv.h no longer includes rfb/rfbclient.h: update this test"
+	status=1
+}
+for f in $wrapper; do
+	[ "$f" = client/vnc_priv.h ] && continue
+	grep -q '^#include "vnc_priv.h"' "$src/$f" 2>/dev/null || {
+		echo "$f is listed as the wrapper but does not include vnc_priv.h: update this test"
+		status=1
+	}
+done
+[ $status -eq 0 ] &&
+	echo "ok: only the libvncclient wrapper (" $wrapper ") includes rfb/rfbclient.h and vnc_priv.h"
+exit $status

@@ -1,0 +1,23 @@
+/* Encoding names: what --encodings may say, what vncfb offers without
+ * it, and the RFB numbers a list of names stands for. Plain text and
+ * numbers: no rfbClient here (the wrapper, vnc_send.c, writes them).
+ *
+ * Threads: any; vnc_check_encodings's *bad is static storage, so one
+ * thread at a time (option parsing, on the main thread). */
+#ifndef VNCFB_VNC_ENC_H
+#define VNCFB_VNC_ENC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Encoding name list check for usage errors: 0 or -EINVAL, *bad set to
+ * the first unknown name (static storage). */
+int vnc_check_encodings(const char *list, const char **bad);
+/* What is offered without --encodings, in order of preference. */
+const char *vnc_default_encodings(void);
+/* The RFB numbers of the names in list (space/comma separated), in its
+ * order, at most max: unknown names are skipped, and ZYWRLE becomes ZRLE
+ * (vncfb has no ZYWRLE decoder). Returns how many went into out. */
+size_t vnc_enc_numbers(const char *list, int32_t *out, size_t max);
+
+#endif

@@ -1,0 +1,66 @@
+/* Unit test: encoding names to RFB numbers (what SetEncodings offers for
+ * --encodings) and the check behind --encodings' usage errors. */
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "../check.h"
+#include "rfb.h"
+#include "vnc_enc.h"
+
+static void test_numbers(void)
+{
+	int32_t out[8];
+	size_t n;
+
+	/* In the list's order, any case, spaces and commas. */
+	n = vnc_enc_numbers("Tight,raw  COPYRECT", out, 8);
+	CHECK_EQ(n, 3);
+	CHECK(out[0] == RFB_ENC_TIGHT && out[1] == RFB_ENC_RAW &&
+	      out[2] == RFB_ENC_COPYRECT);
+	/* Unknown names and empty items are skipped, not offered. */
+	n = vnc_enc_numbers(",,bogus hextile ,zrle2 trle,", out, 8);
+	CHECK_EQ(n, 2);
+	CHECK(out[0] == RFB_ENC_HEXTILE && out[1] == RFB_ENC_TRLE);
+	/* No ZYWRLE decoder: its lossless sibling is offered instead. */
+	n = vnc_enc_numbers("zywrle ultra", out, 8);
+	CHECK_EQ(n, 2);
+	CHECK(out[0] == RFB_ENC_ZRLE && out[1] == RFB_ENC_ULTRA);
+	/* A prefix of a name is not the name. */
+	CHECK_EQ(vnc_enc_numbers("zl tig", out, 8), 0);
+	/* At most max, and nothing written beyond. */
+	out[2] = 12345;
+	n = vnc_enc_numbers("raw rre corre zlib", out, 2);
+	CHECK_EQ(n, 2);
+	CHECK(out[0] == RFB_ENC_RAW && out[1] == RFB_ENC_RRE &&
+	      out[2] == 12345);
+	CHECK_EQ(vnc_enc_numbers("", out, 8), 0);
+}
+
+static void test_check(void)
+{
+	const char *bad = NULL;
+	int32_t out[16];
+
+	CHECK_EQ(vnc_check_encodings("tight, ZRLE raw", &bad), 0);
+	CHECK(vnc_check_encodings("tight jpeg raw", &bad) < 0 &&
+	      strcmp(bad, "jpeg") == 0);
+	CHECK(vnc_check_encodings(" , ", &bad) < 0 && strcmp(bad, "") == 0);
+	/* A long unknown name is cut, not overrun. */
+	CHECK(vnc_check_encodings("raw "
+				  "abcdefghijklmnopqrstuvwxyz0123456789",
+				  &bad) < 0 &&
+	      strlen(bad) == 31);
+	/* The default list is valid and offered whole. */
+	CHECK_EQ(vnc_check_encodings(vnc_default_encodings(), &bad), 0);
+	CHECK_EQ(vnc_enc_numbers(vnc_default_encodings(), out, 16), 8);
+	CHECK_EQ(out[0], RFB_ENC_COPYRECT);
+}
+
+int main(void)
+{
+	test_numbers();
+	test_check();
+	return check_done("vnc_enc");
+}

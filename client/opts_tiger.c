@@ -14,7 +14,7 @@
 #include "log.h"
 #include "opts.h"
 #include "opts_priv.h"
-#include "vnc.h"
+#include "vnc_enc.h"
 
 int opts_parse_target(const char *s, char **host, int *port)
 {

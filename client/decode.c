@@ -358,7 +358,7 @@ static const uint8_t *mem_peek(struct vnc_source *s, size_t *len)
 {
 	struct vnc_mem_source *m = (struct vnc_mem_source *)s;
 
-	*len = m->left;
+	*len = m->window && m->window < m->left ? m->window : m->left;
 	return m->p;
 }
 

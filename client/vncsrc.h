@@ -64,6 +64,9 @@ struct vnc_mem_source {
 	const uint8_t *p;
 	size_t left;
 	size_t consumed; /* bytes read so far */
+	/* At most this many bytes offered to parse in place (peek), as
+	 * libvncclient's 8 KiB buffer offers; 0: all that is left. */
+	size_t window;
 };
 
 void vnc_mem_source_init(struct vnc_mem_source *m, const void *data,

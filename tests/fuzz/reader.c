@@ -120,6 +120,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				 .update_done = ev_done,
 				 .cursor_shape = ev_cursor};
 	vnc_mem_source_init(&src, data + 5, size - 5);
+	/* The high bits of the format byte: how much the source offers to
+	 * parse in place (0: all, else 2 to 32 KiB), so tiles straddle its
+	 * end as they do libvncclient's 8 KiB buffer. */
+	src.window = data[0] >> 4 ? (size_t)1 << (data[0] >> 4) : 0;
 	r = rfb_reader_create(&pf, &src.base, &ev, &ops, &s);
 	if (!r)
 		return 0;

@@ -352,6 +352,16 @@ static inline unsigned fix_threads(void)
 	return t ? (unsigned)atoi(t) : 0;
 }
 
+/* How much of the stream a source offers to parse in place
+ * (VNCFB_TEST_SOURCE_WINDOW; unset: all of it): small, tiles straddle
+ * its end all the time, as they do libvncclient's buffer. */
+static inline size_t fix_window(void)
+{
+	const char *t = getenv("VNCFB_TEST_SOURCE_WINDOW");
+
+	return t ? (size_t)atoi(t) : 0;
+}
+
 /* A reader for a w x h desktop in fmt (f zeroed or freed first). */
 static inline void fix_open(struct fix *f, const char *fmt, uint32_t w,
 			    uint32_t h)
@@ -386,6 +396,7 @@ static inline int fix_feed(struct fix *f, const struct buf *s)
 	int n = 0;
 
 	vnc_mem_source_init(&f->src, s->p, s->n);
+	f->src.window = fix_window();
 	while (f->src.left > 0) {
 		if (rfb_reader_message(f->r) < 0) {
 			f->err = rfb_reader_error(f->r, &why);

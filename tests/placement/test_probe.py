@@ -57,14 +57,18 @@ for slow, fast in ((1, 0), (0, 1)):
 
 # Core 1 is probed after the fast core 0, so it is clearly slow early (or
 # the budget cuts it, on a busy machine); its samples are smaller than
-# the fast core's so that each one stays short.
+# the fast core's so that each one stays short. Each core sizes its
+# samples from a timed write, so a hiccup during core 0's may leave it
+# below the stripe: a slowdown of about 50x still leaves core 1's samples
+# far smaller.
 res, _ = probe_json(",slow-cpu=1")
 cores = {c["cpu"]: c for c in res["cores"]}
 check(cores[1]["samples"] < 9, "slow core 1 was not stopped early: %s %d "
       "samples" % (cores[1]["state"], cores[1]["samples"]))
-check(cores[1]["sample_rows"] < cores[0]["sample_rows"] ==
-      res["stripe_rows"], "sample sizes: core 0 %d rows, core 1 %d rows"
-      % (cores[0]["sample_rows"], cores[1]["sample_rows"]))
+check(4 * cores[1]["sample_rows"] <= cores[0]["sample_rows"] <=
+      res["stripe_rows"], "sample sizes: core 0 %d rows, core 1 %d rows, "
+      "stripe %d" % (cores[0]["sample_rows"], cores[1]["sample_rows"],
+                     res["stripe_rows"]))
 
 # No slow core: either core, no warning.
 for i in range(2):

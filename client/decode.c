@@ -267,29 +267,14 @@ void dec_copy_rows(const struct dec_fb *fb, uint32_t x, uint32_t y, uint32_t w,
 
 	if (row == 0)
 		return;
-	/* A whole 16-pixel tile's row (hextile, TRLE) in a few moves, not a
-	 * call each. */
-	if (row == 64) {
-		for (uint32_t i = 0; i < h; i++)
-			memcpy(d + (size_t)i * fb->stride,
-			       src + (size_t)i * spitch, 64);
-		return;
-	}
-	if (row == 32) {
-		for (uint32_t i = 0; i < h; i++)
-			memcpy(d + (size_t)i * fb->stride,
-			       src + (size_t)i * spitch, 32);
-		return;
-	}
 	for (uint32_t i = 0; i < h; i++)
 		memcpy(d + (size_t)i * fb->stride, src + (size_t)i * spitch,
 		       row);
 }
 
 /* No length comes first (TRLE, hextile): the parser takes what it needs
- * as it goes, never more than the message holds. */
-
-/* What was parsed in place is the source's no more. */
+ * as it goes, never more than the message holds. What was parsed in
+ * place is the source's no more. */
 static void source_sync(struct dec_in *in)
 {
 	struct dec_ctx *c = in->ctx;
@@ -376,16 +361,12 @@ static int mem_read(struct vnc_source *s, void *buf, size_t n)
 	struct vnc_mem_source *m = (struct vnc_mem_source *)s;
 
 	if (n > m->left) {
-		m->consumed += m->left;
-		m->p += m->left;
-		m->left = 0;
+		mem_consume(s, m->left);
 		return -1;
 	}
 	if (n)
 		memcpy(buf, m->p, n);
-	m->p += n;
-	m->left -= n;
-	m->consumed += n;
+	mem_consume(s, n);
 	return 0;
 }
 

@@ -250,19 +250,10 @@ void pipeline_destroy(struct pipeline *p)
 
 /* --- the connection --- */
 
-void pipeline_vnc_config(const struct pipeline *p, const struct options *o,
-			 struct vnc_config *v)
-{
-	pipeline_vnc_config_fmt(o, &p->shadow.fmt, v);
-	/* The workers keep off the blit thread's core where there are
-	 * cores to spare. */
-	if (o->decode_threads == DECODE_THREADS_AUTO)
-		v->decode_threads =
-		    decpool_auto_threads(probe_online_count(), p->cpu);
-}
-
-void pipeline_vnc_config_fmt(const struct options *o, const struct pixfmt *fmt,
-			     struct vnc_config *v)
+/* blit_cpu: the blit thread's core, which the decoding workers keep off
+ * where there are cores to spare; -1 for none. */
+static void vnc_config_fill(const struct options *o, const struct pixfmt *fmt,
+			    int blit_cpu, struct vnc_config *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->host = o->host;
@@ -275,11 +266,24 @@ void pipeline_vnc_config_fmt(const struct options *o, const struct pixfmt *fmt,
 	v->get_password = passwd_get;
 	v->password_ctx = o->passwd_file;
 	v->read_timeout_s = o->timeout;
-	v->decode_threads = o->decode_threads != DECODE_THREADS_AUTO
-				? (unsigned)o->decode_threads
-				: decpool_auto_threads(probe_online_count(), -1);
+	v->decode_threads =
+	    o->decode_threads != DECODE_THREADS_AUTO
+		? (unsigned)o->decode_threads
+		: decpool_auto_threads(probe_online_count(), blit_cpu);
 	v->ca_file = o->ca_file;
 	v->insecure = o->insecure;
+}
+
+void pipeline_vnc_config(const struct pipeline *p, const struct options *o,
+			 struct vnc_config *v)
+{
+	vnc_config_fill(o, &p->shadow.fmt, p->cpu, v);
+}
+
+void pipeline_vnc_config_fmt(const struct options *o, const struct pixfmt *fmt,
+			     struct vnc_config *v)
+{
+	vnc_config_fill(o, fmt, -1, v);
 }
 
 int pipeline_connect(struct pipeline *p, const struct vnc_config *cfg,

@@ -33,6 +33,9 @@ struct pipeline {
 	struct cursor cursor; /* drawn over the shadow by the blitter */
 	struct vnc_client *vnc;
 	bool stopped;
+	/* Pixels the update being decoded has touched so far, and the last
+	 * whole update's (main thread). */
+	uint64_t upd_px, done_px;
 };
 
 /* --- VNC events (main thread) --- */
@@ -63,6 +66,7 @@ static void ev_damage(void *ctx, const struct rect *r)
 {
 	struct pipeline *p = ctx;
 
+	p->upd_px += (uint64_t)rect_area(r);
 	if (p->drawn)
 		damage_add(&p->damage, r);
 }
@@ -71,6 +75,8 @@ static void ev_update_done(void *ctx)
 {
 	struct pipeline *p = ctx;
 
+	p->done_px = p->upd_px;
+	p->upd_px = 0;
 	if (p->cfg.ev.update_done)
 		p->cfg.ev.update_done(p->cfg.ev.ctx);
 	if (p->drawn)
@@ -306,6 +312,12 @@ void pipeline_disconnect(struct pipeline *p)
 {
 	vnc_destroy(p->vnc);
 	p->vnc = NULL;
+	p->upd_px = 0;
+}
+
+uint64_t pipeline_update_pixels(const struct pipeline *p)
+{
+	return p->done_px;
 }
 
 struct vnc_client *pipeline_vnc(const struct pipeline *p)

@@ -97,6 +97,11 @@ void pipeline_disconnect(struct pipeline *p);
 /* The connection (vnc_fd, vnc_dispatch, vnc_send_*), NULL while there is
  * none (also inside pipeline_connect's own events). */
 struct vnc_client *pipeline_vnc(const struct pipeline *p);
+/* Inside update_done: the pixels the update's rectangles covered (their
+ * areas, clipped, added up). 0 for an update of pseudo-rectangles only,
+ * such as libvncserver's answer to a full request, which brings only
+ * the desktop's size and leaves the picture to the next update. */
+uint64_t pipeline_update_pixels(const struct pipeline *p);
 
 /* The parts, for what is the caller's to do with them. */
 struct blitter *pipeline_blitter(struct pipeline *p);

@@ -89,7 +89,43 @@ def main():
             check(r["passes"] > 0 and r["bytes_out"] > 0,
                   f"{name}: nothing drawn")
             check(r["actual_cpu"] == 0, f"{name}: ran on {r['actual_cpu']}")
+    idle_late_picture()
     return finish("bench against a real server: consistent")
+
+
+def idle_late_picture():
+    """A server that answers the first request with the desktop's size
+    alone and sends the picture late: the picture is set-up, not a
+    measured update, and an idle server gives none."""
+    srv = subprocess.Popen([sys.argv[1], "--size", "320x240", "--keep",
+                            "--timeout", "60", "--delay-second", "400"],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           text=True, bufsize=1)
+    try:
+        line = srv.stdout.readline()
+        check(line.startswith("READY "), f"test server said {line!r}")
+        port = int(line.split()[1])
+        threading.Thread(target=lambda: [None for _ in srv.stdout],
+                         daemon=True).start()
+        p = subprocess.run([VNCFB, "bench", "-o", "mem:320x240", "--cpu",
+                            "0", "--duration", "1", "--json", "-",
+                            f"127.0.0.1::{port}"], capture_output=True,
+                           text=True, timeout=90)
+        check(p.returncode == 0, f"idle bench exit {p.returncode}: "
+              f"{p.stderr[-500:]!r}")
+        if p.returncode != 0:
+            return
+        for r in json.loads(p.stdout)["runs"]:
+            check(r["updates"] == 0,
+                  f"idle server, late picture: {r['kind']}/{r['cpu']} "
+                  f"measured {r['updates']} update(s)")
+    finally:
+        try:
+            srv.stdin.close()
+        except OSError:
+            pass
+        srv.terminate()
+        srv.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
  *
  * usage: testserver [--size WxH] [--password PW] [--ipv6] [--keep]
  *                   [--timeout SECS] [--after SECS:COMMAND]...
+ *                   [--delay-second MS]
  *
  * It listens on a free loopback port (127.0.0.1, or ::1 with --ipv6) and
  * prints "READY <port>" on stdout once clients can connect. The picture is
@@ -36,6 +37,11 @@
  *
  * --timeout SECS (default 300, 0: none) ends the server regardless, so a
  * crashed test never leaves it running.
+ *
+ * --delay-second MS holds each client's second update back for MS. A
+ * client that takes ExtendedDesktopSize gets the desktop's size alone as
+ * the answer to its first (full) request, and the picture as the second
+ * update: this makes the picture come late, as from a busy server.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -73,6 +79,7 @@ static double first_client = -1;
 static int clients;
 /* "frames N": full frames still to send, and sent so far. */
 static int frames_left, frames_sent;
+static int delay_second_ms;
 
 static double now(void)
 {
@@ -196,10 +203,21 @@ static void on_gone(rfbClientPtr cl)
 	emit("CLIENT gone");
 }
 
+/* Before each update to cl; the count of them rides in clientData. */
+static void on_display(rfbClientPtr cl)
+{
+	uintptr_t n = (uintptr_t)cl->clientData + 1;
+
+	cl->clientData = (void *)n;
+	if (n == 2 && delay_second_ms > 0)
+		usleep((useconds_t)delay_second_ms * 1000);
+}
+
 static enum rfbNewClientAction on_client(rfbClientPtr cl)
 {
 	clients++;
 	cl->clientGoneHook = on_gone;
+	cl->clientData = NULL;
 	if (first_client < 0)
 		first_client = now();
 	emit("CLIENT connected");
@@ -472,7 +490,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: testserver [--size WxH] [--password PW] "
 			"[--ipv6] [--keep] [--timeout SECS] "
-			"[--after SECS:COMMAND]...\n");
+			"[--after SECS:COMMAND]... [--delay-second MS]\n");
 	exit(2);
 }
 
@@ -508,6 +526,11 @@ int main(int argc, char **argv)
 			snprintf(af->cmd, sizeof(af->cmd), "%s", colon + 1);
 			n_afters++;
 			i++;
+		} else if (strcmp(a, "--delay-second") == 0 && v) {
+			delay_second_ms = atoi(v);
+			if (delay_second_ms < 0 || delay_second_ms > 60000)
+				usage();
+			i++;
 		} else if (strcmp(a, "--ipv6") == 0) {
 			v6 = true;
 		} else if (strcmp(a, "--keep") == 0) {
@@ -540,6 +563,7 @@ int main(int argc, char **argv)
 	screen->kbdAddEvent = on_key;
 	screen->ptrAddEvent = on_ptr;
 	screen->newClientHook = on_client;
+	screen->displayHook = on_display;
 	if (passwords[0]) {
 		screen->authPasswdData = (void *)passwords;
 		screen->passwordCheck = rfbCheckPasswordByList;

@@ -14,23 +14,36 @@ from benchcheck import check, finish
 VNCFB = os.environ.get("VNCFB")
 
 
+def start_server(*extra):
+    """The test server (320x240), its port once it is READY."""
+    srv = subprocess.Popen([sys.argv[1], "--size", "320x240", "--keep",
+                            "--timeout", "90", *extra],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           text=True, bufsize=1)
+    line = srv.stdout.readline()
+    check(line.startswith("READY "), f"test server said {line!r}")
+    # Drain the server's chatter so it never blocks on a full pipe.
+    threading.Thread(target=lambda: [None for _ in srv.stdout],
+                     daemon=True).start()
+    return srv, int(line.split()[1]) if line.startswith("READY ") else 0
+
+
+def stop_server(srv):
+    try:
+        srv.stdin.close()
+    except OSError:
+        pass
+    srv.terminate()
+    srv.wait(timeout=10)
+
+
 def main():
     if not VNCFB or len(sys.argv) < 2:
         print("usage: VNCFB=... bench_remote.py TESTSERVER", file=sys.stderr)
         return 1
-    srv = subprocess.Popen([sys.argv[1], "--size", "320x240", "--keep",
-                            "--timeout", "90"],
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           text=True, bufsize=1)
+    srv, port = start_server()
     stop = threading.Event()
     try:
-        line = srv.stdout.readline()
-        check(line.startswith("READY "), f"test server said {line!r}")
-        port = int(line.split()[1])
-        # Drain the server's chatter so it never blocks on a full pipe.
-        threading.Thread(target=lambda: [None for _ in srv.stdout],
-                         daemon=True).start()
-
         def stepper():
             n = 0
             while not stop.is_set():
@@ -63,12 +76,7 @@ def main():
         check("Latency per update" in p.stderr, "report not on stderr")
     finally:
         stop.set()
-        try:
-            srv.stdin.close()
-        except OSError:
-            pass
-        srv.terminate()
-        srv.wait(timeout=10)
+        stop_server(srv)
 
     check(j["server"] == f"127.0.0.1:{port}", f"server {j['server']}")
     check(j["encodings"] == "viewer default", f"encodings {j['encodings']}")
@@ -97,16 +105,8 @@ def idle_late_picture():
     """A server that answers the first request with the desktop's size
     alone and sends the picture late: the picture is set-up, not a
     measured update, and an idle server gives none."""
-    srv = subprocess.Popen([sys.argv[1], "--size", "320x240", "--keep",
-                            "--timeout", "60", "--delay-second", "400"],
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           text=True, bufsize=1)
+    srv, port = start_server("--delay-second", "400")
     try:
-        line = srv.stdout.readline()
-        check(line.startswith("READY "), f"test server said {line!r}")
-        port = int(line.split()[1])
-        threading.Thread(target=lambda: [None for _ in srv.stdout],
-                         daemon=True).start()
         p = subprocess.run([VNCFB, "bench", "-o", "mem:320x240", "--cpu",
                             "0", "--duration", "1", "--json", "-",
                             f"127.0.0.1::{port}"], capture_output=True,
@@ -120,12 +120,7 @@ def idle_late_picture():
                   f"idle server, late picture: {r['kind']}/{r['cpu']} "
                   f"measured {r['updates']} update(s)")
     finally:
-        try:
-            srv.stdin.close()
-        except OSError:
-            pass
-        srv.terminate()
-        srv.wait(timeout=10)
+        stop_server(srv)
 
 
 if __name__ == "__main__":

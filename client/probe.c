@@ -54,6 +54,7 @@ struct job {
 	double best_row_ns;	/* fastest core so far, per row; 0: none */
 	uint64_t *fb_ns, *ram_ns;
 	struct probe_core *res;
+	bool quit; /* a quit signal stopped the thread */
 };
 
 static uint64_t clock_ns(clockid_t c)
@@ -190,7 +191,15 @@ static void *probe_thread(void *arg)
 	write_fb(j, rows);
 	write_ram(j, rows);
 	while (n < j->samples) {
-		uint64_t a = clock_ns(j->clock), b, e;
+		uint64_t a, b, e;
+
+		/* On a slow mapping with many cores and --samples 1000 the
+		 * probe runs for seconds: a quit must not wait for it. */
+		if (signals_quit_pending()) {
+			j->quit = true;
+			break;
+		}
+		a = clock_ns(j->clock);
 
 		write_fb(j, rows);
 		b = clock_ns(j->clock);
@@ -338,6 +347,9 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 	}
 	memset(j.ram, 0, out->stride * j.stripe_rows);
 	j.src = src;
+	log_debug("probe: timing %d cores, %d samples each%s, %u-row stripe",
+		  probe_online_count(), res->samples,
+		  res->budgeted ? " at most" : "", j.stripe_rows);
 
 	for (i = 0; i < res->ncores; i++) {
 		struct probe_core *c = &res->cores[i];
@@ -355,6 +367,10 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 		ret = run_job(&j);
 		if (ret < 0)
 			goto out;
+		if (j.quit) {
+			ret = -EINTR;
+			goto out;
+		}
 		if (c->state == PROBE_PIN_FAILED && c->pin_error == -EPERM) {
 			res->pin_denied = true;
 			res->pin_error = c->pin_error;
@@ -377,6 +393,10 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 		ret = run_job(&j);
 		if (ret < 0)
 			goto out;
+		if (j.quit) {
+			ret = -EINTR;
+			goto out;
+		}
 		finish_core(&res->cores[0], res);
 	}
 	probe_choose(res);
@@ -498,7 +518,14 @@ int probe_pick_core(struct output *out, int samples)
 	char warn[PROBE_WARNING_LEN];
 	int i, cpu;
 
-	if (probe_run(out, samples, &res) < 0) {
+	int err = probe_run(out, samples, &res);
+
+	if (err == -EINTR) {
+		/* The caller's main loop reads the quit next. */
+		log_debug("core probe interrupted");
+		return -1;
+	}
+	if (err < 0) {
 		log_warn("the core probe failed: the blit thread runs "
 			 "unpinned");
 		return -1;
@@ -561,6 +588,8 @@ int probe_command(const struct options *o)
 	 * mode before the table is printed on it. */
 	desc = out;
 	console_close(&out);
+	if (ret == -EINTR)
+		log_info("probe interrupted: no table");
 	if (ret < 0)
 		return 1;
 	if (o->json_file) {

@@ -97,7 +97,8 @@ struct probe_result {
 /* Probe every online core writing into out (which must be open and not yet
  * drawn by a blitter). samples <= 0: the default with a time budget. Fills
  * res (free with probe_free) and makes the choice (probe_choose).
- * Returns 0 or -errno (logged). */
+ * Returns 0 or -errno (logged); -EINTR, not logged, when a quit signal
+ * (signals.h) stops it between two samples. */
 int probe_run(struct output *out, int samples, struct probe_result *res);
 void probe_free(struct probe_result *res);
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,6 +15,11 @@
 static int sig_pipe[2] = { -1, -1 };
 /* Written on a quit signal and never read: stays readable. */
 static int quit_pipe[2] = { -1, -1 };
+/* Set on a quit signal, for loops on any thread that poll no fd. */
+static atomic_bool quit_seen;
+
+_Static_assert(ATOMIC_BOOL_LOCK_FREE == 2,
+	       "a signal handler may store only a lock-free atomic");
 
 static void on_signal(int signo)
 {
@@ -23,6 +29,8 @@ static void on_signal(int signo)
 	if (sig_pipe[1] >= 0 && write(sig_pipe[1], &c, 1) < 0) {
 		/* Pipe full: a quit is already pending. */
 	}
+	if (signo != SIGUSR1)
+		atomic_store(&quit_seen, true);
 	if (signo != SIGUSR1 && quit_pipe[1] >= 0 &&
 	    write(quit_pipe[1], &c, 1) < 0) {
 		/* Full: readable already. */
@@ -46,6 +54,11 @@ static int make_pipe(int p[2])
 int signals_quit_fd(void)
 {
 	return quit_pipe[0];
+}
+
+bool signals_quit_pending(void)
+{
+	return atomic_load_explicit(&quit_seen, memory_order_relaxed);
 }
 
 int signals_setup(void)

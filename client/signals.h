@@ -3,9 +3,12 @@
  * SIGPIPE is ignored (a dead server is an error return, not a death).
  * Fatal signals are console.h's.
  *
- * Threads: main thread, before any other thread starts. */
+ * Threads: signals_setup on the main thread, before any other thread
+ * starts; the rest from any thread. */
 #ifndef VNCFB_SIGNALS_H
 #define VNCFB_SIGNALS_H
+
+#include <stdbool.h>
 
 /* Install the handlers (once; later calls return the same fd). Returns
  * the pipe's read end, or -1 (logged). */
@@ -14,5 +17,10 @@ int signals_setup(void);
  * quit signal has arrived (never read: for watchdogs that poll it,
  * client/guard.h). -1 before. */
 int signals_quit_fd(void);
+/* True once a quit signal has arrived (after signals_setup), for work on
+ * any thread that checks between steps rather than polling an fd (the
+ * core probe). The signal's byte still waits in the pipe for the main
+ * loop. */
+bool signals_quit_pending(void);
 
 #endif

@@ -7,9 +7,11 @@ about 50x on this machine, so the thresholds (ratio > 5, the probe's 8x)
 leave a wide margin."""
 import json
 import os
+import signal
+import subprocess
 import sys
 
-from common import TMP, check, finish, need_two_cores, run
+from common import TMP, VNCFB, check, env, finish, need_two_cores, run
 
 need_two_cores()
 SPEC = "mem:1920x1080:xrgb8888"
@@ -155,6 +157,26 @@ for args in (["--json=" + os.path.join(TMP, "p1.json")],
 rc, out, err = run(["probe", "-o", SPEC, "--json=/no/such/dir/p.json"])
 check(rc == 1 and "/no/such/dir/p.json" in err, "probe --json=unwritable",
       err)
+
+# A quit signal stops the probe between two samples: no table, exit 1,
+# the console given back by the normal path. 1000 samples a core take
+# about 0.3 s each on this uncached mapping (the probe sizes its samples
+# to 0.3 ms), so the signal lands while it times core 0.
+p = subprocess.Popen([VNCFB, "probe", "-v", "-o", SPEC + ",uncached",
+                      "--samples", "1000"], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True, env=env())
+started = []
+for line in p.stderr:
+    started.append(line)
+    if "probe: timing" in line:
+        p.send_signal(signal.SIGTERM)
+        break
+out, err = p.communicate(timeout=60)
+err = "".join(started) + err
+check(p.returncode == 1 and "probe interrupted: no table" in err and
+      "choice: core" not in out,
+      "probe, SIGTERM while it times: exit %d, table %r"
+      % (p.returncode, out[-200:]), err)
 
 # Usage errors.
 rc, out, err = run(["probe", "somehost"])

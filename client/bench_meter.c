@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "pipeline.h"
 #include "platform.h"
 #include "shadow.h"
+#include "signals.h"
 #include "stats.h"
 #include "vnc.h"
 
@@ -318,7 +318,7 @@ static int pump(struct bench *b, struct meter *m)
 		struct pollfd pfd[2];
 		uint64_t now = monotonic_ns(), until;
 		int ret, timeout;
-		bool pending;
+		int sig;
 
 		/* A replay's play ends with its last update. */
 		if (b->replay && m->t_start &&
@@ -344,31 +344,20 @@ static int pump(struct bench *b, struct meter *m)
 		pfd[0] = (struct pollfd){.fd = b->sigfd, .events = POLLIN};
 		pfd[1] = (struct pollfd){.fd = vnc_fd(pipeline_vnc(m->pipe)),
 					 .events = POLLIN};
-		/* Bytes inside libvncclient or TLS (vnc_dispatch stops after
-		 * its budget) do not wake poll(). */
-		pending = vnc_pending(pipeline_vnc(m->pipe));
-		if (pending)
-			timeout = 0;
-		ret = poll(pfd, 2, timeout);
+		ret = poll(pfd, 2,
+			   vnc_poll_timeout(pipeline_vnc(m->pipe), timeout));
 		if (ret < 0) {
 			if (errno == EINTR)
 				continue;
 			log_error("poll: %s", strerror(errno));
 			return -1;
 		}
-		if (pfd[0].revents & POLLIN) {
-			unsigned char sig[16];
-			ssize_t k = read(b->sigfd, sig, sizeof(sig));
-
-			for (ssize_t i = 0; i < k; i++)
-				if (sig[i] != SIGUSR1) {
-					log_info(
-					    "bench interrupted (signal %d)",
-					    sig[i]);
-					return -EINTR;
-				}
+		if ((pfd[0].revents & POLLIN) &&
+		    (sig = signals_take(b->sigfd, NULL))) {
+			log_info("bench interrupted (signal %d)", sig);
+			return -EINTR;
 		}
-		if (pending || (pfd[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+		if (vnc_poll_ready(pipeline_vnc(m->pipe), pfd[1].revents)) {
 			if (vnc_dispatch(pipeline_vnc(m->pipe), &verr) < 0)
 				return -1;
 		}

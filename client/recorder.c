@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -632,7 +631,6 @@ static int record_loop(struct recorder *rc, int sigfd, enum stop_reason *why)
 		    {.fd = vnc_fd(rc->vc), .events = POLLIN},
 		};
 		int timeout = -1, ret;
-		bool pending;
 
 		if (rc->done) {
 			*why = STOP_DONE;
@@ -647,27 +645,18 @@ static int record_loop(struct recorder *rc, int sigfd, enum stop_reason *why)
 			}
 			timeout = (int)((deadline - now + 999999) / 1000000);
 		}
-		/* Bytes inside libvncclient (vnc_dispatch stops after its
-		 * budget) do not wake poll(). */
-		pending = vnc_pending(rc->vc);
-		ret = poll(pfd, 2, pending ? 0 : timeout);
+		ret = poll(pfd, 2, vnc_poll_timeout(rc->vc, timeout));
 		if (ret < 0 && errno != EINTR) {
 			log_error("poll: %s", strerror(errno));
 			return -1;
 		}
-		if (ret <= 0 && !pending)
+		if (ret < 0)
 			continue;
-		if (pfd[0].revents & POLLIN) {
-			unsigned char sig[16];
-			ssize_t k = read(sigfd, sig, sizeof(sig));
-
-			for (ssize_t i = 0; i < k; i++)
-				if (sig[i] != SIGUSR1) {
-					*why = STOP_SIGNAL;
-					return 0;
-				}
+		if ((pfd[0].revents & POLLIN) && signals_take(sigfd, NULL)) {
+			*why = STOP_SIGNAL;
+			return 0;
 		}
-		if (pending || pfd[1].revents) {
+		if (vnc_poll_ready(rc->vc, pfd[1].revents)) {
 			if (vnc_dispatch(rc->vc, &verr) < 0) {
 				if (verr != VNC_ERR_CLOSED || rc->failed)
 					return -1;

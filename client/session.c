@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -526,9 +525,8 @@ static int run_loop(struct session *s, int sigfd)
 			timeout = (int)((deadline - now) / 1000000u) + 1;
 		}
 		timeout = session_timeout(s, timeout);
-		/* Bytes inside libvncclient or TLS do not wake poll(). */
-		if (conn(s) && vnc_pending(conn(s)))
-			timeout = 0;
+		if (conn(s))
+			timeout = vnc_poll_timeout(conn(s), timeout);
 		ret = poll(pfd, (nfds_t)n, timeout);
 		if (ret < 0) {
 			if (errno == EINTR)
@@ -537,21 +535,17 @@ static int run_loop(struct session *s, int sigfd)
 			return 1;
 		}
 		if (pfd[0].revents & POLLIN) {
-			unsigned char sigs[16];
-			ssize_t k = read(sigfd, sigs, sizeof(sigs));
+			bool usr1 = false;
+			int sig = signals_take(sigfd, &usr1);
 
-			for (ssize_t i = 0; i < k; i++) {
-				if (sigs[i] == SIGUSR1 && o->screenshot) {
-					take_screenshot(s, o->screenshot);
-				} else if (sigs[i] == SIGUSR1) {
-					log_warn("SIGUSR1: no screenshot "
-						 "written (no --screenshot "
-						 "FILE given)");
-				} else {
-					log_info("leaving on signal %d",
-						 sigs[i]);
-					s->quit = true;
-				}
+			if (usr1 && o->screenshot)
+				take_screenshot(s, o->screenshot);
+			else if (usr1)
+				log_warn("SIGUSR1: no screenshot written (no "
+					 "--screenshot FILE given)");
+			if (sig) {
+				log_info("leaving on signal %d", sig);
+				s->quit = true;
 			}
 		}
 		if (i_out >= 0 && (pfd[i_out].revents & POLLIN)) {
@@ -573,8 +567,7 @@ static int run_loop(struct session *s, int sigfd)
 				return 1;
 		}
 		if (i_vnc >= 0 && conn(s) &&
-		    ((pfd[i_vnc].revents & (POLLIN | POLLHUP | POLLERR)) ||
-		     vnc_pending(conn(s)))) {
+		    vnc_poll_ready(conn(s), pfd[i_vnc].revents)) {
 			if (vnc_dispatch(conn(s), &verr) < 0) {
 				if (session_lost(s, verr, true))
 					return 1;

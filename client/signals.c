@@ -56,6 +56,21 @@ int signals_quit_fd(void)
 	return quit_pipe[0];
 }
 
+int signals_take(int fd, bool *usr1)
+{
+	unsigned char sig[16];
+	ssize_t k = read(fd, sig, sizeof(sig));
+	int quit = 0;
+
+	for (ssize_t i = 0; i < k; i++) {
+		if (sig[i] == SIGUSR1 && usr1)
+			*usr1 = true;
+		else if (sig[i] != SIGUSR1 && !quit)
+			quit = sig[i];
+	}
+	return quit;
+}
+
 bool signals_quit_pending(void)
 {
 	return atomic_load_explicit(&quit_seen, memory_order_relaxed);

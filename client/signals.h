@@ -22,5 +22,9 @@ int signals_quit_fd(void);
  * core probe). The signal's byte still waits in the pipe for the main
  * loop. */
 bool signals_quit_pending(void);
+/* Read what signals_setup's fd holds, once poll() finds it readable. The
+ * first quit signal's number, or 0 when none came; *usr1 (optional) is
+ * set when SIGUSR1 came. */
+int signals_take(int fd, bool *usr1);
 
 #endif

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -540,6 +541,17 @@ void vnc_destroy(struct vnc_client *vc)
 		return;
 	close_client(vc);
 	client_free(vc);
+}
+
+int vnc_poll_timeout(const struct vnc_client *vc, int timeout_ms)
+{
+	return vnc_pending(vc) ? 0 : timeout_ms;
+}
+
+bool vnc_poll_ready(const struct vnc_client *vc, short revents)
+{
+	return (revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) ||
+	       vnc_pending(vc);
 }
 
 int vnc_fd(const struct vnc_client *vc)

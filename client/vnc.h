@@ -121,6 +121,12 @@ int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err);
 /* Bytes wait inside libvncclient or TLS that poll() on vnc_fd cannot
  * see: call vnc_dispatch again without waiting. */
 bool vnc_pending(const struct vnc_client *vc);
+/* For a poll() loop with vnc_fd in its set. Before poll(): the timeout to
+ * wait, 0 when bytes wait that poll() cannot see (vnc_pending). After:
+ * whether vnc_dispatch has something to read, by the fd's revents or by
+ * those bytes. */
+int vnc_poll_timeout(const struct vnc_client *vc, int timeout_ms);
+bool vnc_poll_ready(const struct vnc_client *vc, short revents);
 
 uint32_t vnc_width(const struct vnc_client *vc);
 uint32_t vnc_height(const struct vnc_client *vc);

@@ -80,8 +80,9 @@ uint32_t kbd_xt_scancode(unsigned code)
 	return 0;
 }
 
-static void xkb_log(struct xkb_context *ctx, enum xkb_log_level level,
-		    const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static void
+xkb_log(struct xkb_context *ctx, enum xkb_log_level level, const char *fmt,
+	va_list ap)
 {
 	char buf[512];
 

@@ -173,7 +173,7 @@ static void draw(int x0, int y0, int w, int h, uint32_t seed)
 			    scene(x, y, fb_w, fb_h, seed);
 }
 
-static void emit(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static void emit(const char *fmt, ...)
 {
 	va_list ap;
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The server address forms reach the server: HOST::PORT, HOST:DISPLAY
 (port 5900 + DISPLAY, or the port itself for 100 or more, as TigerVNC
-reads it), a name (localhost), [::1]::PORT and [::1]:DISPLAY over IPv6. IPv6 cases are left out (said on stdout) when this machine has
-no ::1.
+reads it), a name (localhost), [::1]::PORT and [::1]:DISPLAY over IPv6.
+For HOST:DISPLAY under 100 the test server listens on a display's port
+(the first free one of 5901-5999). IPv6 cases are left out (said on
+stdout) when this machine has no ::1.
 """
 import sys
 import socket
@@ -37,17 +39,28 @@ def shows(tmp, srv, target):
     vt.log("ok: %s" % target)
 
 
+def display_forms(tmp, host, *extra):
+    """HOST:DISPLAY with DISPLAY < 100, on a server at 5900 + DISPLAY."""
+    srv = vt.Server(tmp, "--size", "%dx%d" % (OW, OH), "--display", *extra)
+    try:
+        d = srv.port - 5900
+        if not 0 < d < 100:
+            raise vt.Fail("--display: the server listens on %d" % srv.port)
+        shows(tmp, srv, "%s:%d" % (host, d))
+    finally:
+        srv.close()
+
+
 def main(tmp):
     srv = vt.Server(tmp, "--size", "%dx%d" % (OW, OH))
     try:
         p = srv.port
         shows(tmp, srv, "127.0.0.1::%d" % p)
         shows(tmp, srv, "localhost::%d" % p)
-        if 5900 < p < 6000:
-            shows(tmp, srv, "127.0.0.1:%d" % (p - 5900))
         shows(tmp, srv, "127.0.0.1:%d" % p)
     finally:
         srv.close()
+    display_forms(tmp, "127.0.0.1")
     if not has_ipv6_loopback():
         vt.log("left out: IPv6 (no ::1 on this machine)")
         return 0
@@ -55,11 +68,10 @@ def main(tmp):
     try:
         p = srv.port
         shows(tmp, srv, "[::1]::%d" % p)
-        if 5900 < p < 6000:
-            shows(tmp, srv, "[::1]:%d" % (p - 5900))
         shows(tmp, srv, "[::1]:%d" % p)
     finally:
         srv.close()
+    display_forms(tmp, "[::1]", "--ipv6")
     return 0
 
 

@@ -2,9 +2,10 @@
  *
  * usage: testserver [--size WxH] [--password PW] [--ipv6] [--keep]
  *                   [--timeout SECS] [--after SECS:COMMAND]...
- *                   [--delay-second MS]
+ *                   [--delay-second MS] [--display]
  *
- * It listens on a free loopback port (127.0.0.1, or ::1 with --ipv6) and
+ * It listens on a free loopback port (127.0.0.1, or ::1 with --ipv6; with
+ * --display the first free one of 5901-5999, a VNC display number) and
  * prints "READY <port>" on stdout once clients can connect. The picture is
  * a fixed scene with solid blocks, sharp edges, text-like glyphs on few
  * colours and a noisy photographic gradient, so that every encoding uses
@@ -452,6 +453,7 @@ static bool command(char *line)
 	return true;
 }
 
+/* Listen on *port of the loopback address (0: any free port). */
 static int listen_loopback(bool v6, int *port)
 {
 	struct sockaddr_storage ss;
@@ -464,12 +466,14 @@ static int listen_loopback(bool v6, int *port)
 
 		s6->sin6_family = AF_INET6;
 		s6->sin6_addr = in6addr_loopback;
+		s6->sin6_port = htons((uint16_t)*port);
 		len = sizeof(*s6);
 	} else {
 		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
 
 		s4->sin_family = AF_INET;
 		s4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		s4->sin_port = htons((uint16_t)*port);
 		len = sizeof(*s4);
 	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -486,17 +490,33 @@ static int listen_loopback(bool v6, int *port)
 	return fd;
 }
 
+/* A display's port, 5900 + N for the first free N in 1-99. */
+static int listen_display(bool v6, int *port)
+{
+	for (int n = 1; n < 100; n++) {
+		int fd;
+
+		*port = 5900 + n;
+		fd = listen_loopback(v6, port);
+		if (fd >= 0 || errno != EADDRINUSE)
+			return fd;
+	}
+	errno = EADDRINUSE;
+	return -1;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: testserver [--size WxH] [--password PW] "
 			"[--ipv6] [--keep] [--timeout SECS] "
-			"[--after SECS:COMMAND]... [--delay-second MS]\n");
+			"[--after SECS:COMMAND]... [--delay-second MS] "
+			"[--display]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	bool v6 = false, keep = false, in_open = true;
+	bool v6 = false, keep = false, in_open = true, display = false;
 	double timeout = 300, start = now();
 	int i, lfd, port, argc0 = 0;
 	char line[256];
@@ -531,6 +551,8 @@ int main(int argc, char **argv)
 			if (delay_second_ms < 0 || delay_second_ms > 60000)
 				usage();
 			i++;
+		} else if (strcmp(a, "--display") == 0) {
+			display = true;
 		} else if (strcmp(a, "--ipv6") == 0) {
 			v6 = true;
 		} else if (strcmp(a, "--keep") == 0) {
@@ -575,7 +597,8 @@ int main(int argc, char **argv)
 	 * shape updates. So: a 1x1 cursor with an empty mask draws nothing. */
 	screen->cursor = rfbMakeXCursor(1, 1, " ", " ");
 
-	lfd = listen_loopback(v6, &port);
+	port = 0;
+	lfd = display ? listen_display(v6, &port) : listen_loopback(v6, &port);
 	if (lfd < 0) {
 		fprintf(stderr, "testserver: cannot listen on %s: %s\n",
 			v6 ? "::1" : "127.0.0.1", strerror(errno));

@@ -72,6 +72,10 @@ struct meter {
 	uint64_t measured_pushed; /* main thread */
 	uint64_t passes_seen;
 	uint64_t worker_cpu; /* drawing thread's CPU at the last pass */
+	/* Drawing thread only: passes woken in the middle of a long update
+	 * (a live output's early wake-ups; no kick yet), held until the
+	 * pass that finishes the update says whether it is measured. */
+	struct samples early_ns, early_cpu, early_bytes;
 	/* Bytes of a pass that draws the whole desktop (set on resize). */
 	atomic_uint_fast64_t full_bytes;
 	/* Set by either thread, read by the main loop. */
@@ -105,8 +109,28 @@ static uint64_t blit_cpu_ns(struct meter *m)
 
 /* --- the update ring between decoder and blitter --- */
 
+/* A pass that drew part of the measured stream (worker thread). */
+static void count_pass(struct meter *m, uint64_t ns, uint64_t cpu,
+		       uint64_t bytes)
+{
+	struct run *r = m->run;
+
+	r->passes++;
+	r->bytes_out += bytes;
+	if (stats_add(&r->pass_ns, ns) < 0 ||
+	    stats_add(&r->pass_cpu, cpu) < 0 ||
+	    stats_add(&r->pass_bytes, bytes) < 0)
+		m->oom = true;
+	if (bytes == atomic_load(&m->full_bytes) &&
+	    (stats_add(&r->full_ns, ns) < 0 ||
+	     stats_add(&r->full_cpu, cpu) < 0))
+		m->oom = true;
+}
+
 /* Worker thread, after each pass: the pass drew the oldest st->kicks
- * updates still waiting (kicks fold in order). */
+ * updates still waiting (kicks fold in order). A pass with no kick drew
+ * part of the update being decoded: it counts once the pass that
+ * finishes that update finds it measured. */
 static void on_pass(void *ctx, const struct blit_stats *st)
 {
 	struct meter *m = ctx;
@@ -119,6 +143,14 @@ static void on_pass(void *ctx, const struct blit_stats *st)
 
 	cpu_used = cpu - m->worker_cpu;
 	m->worker_cpu = cpu;
+	if (st->kicks == 0) {
+		if (st->bytes &&
+		    (stats_add(&m->early_ns, st->end_ns - st->start_ns) < 0 ||
+		     stats_add(&m->early_cpu, cpu_used) < 0 ||
+		     stats_add(&m->early_bytes, st->bytes) < 0))
+			m->oom = true;
+		goto seen;
+	}
 	/* The ring is single-producer (decoder), single-consumer (here):
 	 * no lock on the decoder's path, so measuring costs it nothing
 	 * beyond two stores. */
@@ -138,25 +170,21 @@ static void on_pass(void *ctx, const struct blit_stats *st)
 			m->oom = true;
 	}
 	atomic_store_explicit(&m->tail, tail, memory_order_release);
-	/* A pass can find its damage already drawn: the previous pass took
+	for (size_t i = 0; done && i < m->early_ns.n; i++)
+		count_pass(m, m->early_ns.v[i], m->early_cpu.v[i],
+			   m->early_bytes.v[i]);
+	m->early_ns.n = m->early_cpu.n = m->early_bytes.n = 0;
+	/* A pass can find its damage already drawn: an earlier pass took
 	 * the rectangles of an update that was still being finished. Its
 	 * updates count, but it is no blit. */
 	if (done && st->bytes) {
-		r->passes++;
-		r->bytes_out += st->bytes;
-		if (stats_add(&r->pass_ns, st->end_ns - st->start_ns) < 0 ||
-		    stats_add(&r->pass_cpu, cpu_used) < 0 ||
-		    stats_add(&r->pass_bytes, st->bytes) < 0)
-			m->oom = true;
+		count_pass(m, st->end_ns - st->start_ns, cpu_used, st->bytes);
 		if (st->shown_ns >= st->end_ns &&
 		    (r->flips++, stats_add(&r->flip_ns,
 					   st->shown_ns - st->end_ns) < 0))
 			m->oom = true;
-		if (st->bytes == atomic_load(&m->full_bytes) &&
-		    (stats_add(&r->full_ns, st->end_ns - st->start_ns) < 0 ||
-		     stats_add(&r->full_cpu, cpu_used) < 0))
-			m->oom = true;
 	}
+seen:
 	/* Only the main thread's waits (set-up, drain) need the lock. */
 	pthread_mutex_lock(&m->lock);
 	m->measured_done += done;
@@ -704,6 +732,9 @@ out_pipe:
 	pipeline_destroy(m.pipe);
 out_ring:
 	free(m.ring);
+	stats_free(&m.early_ns);
+	stats_free(&m.early_cpu);
+	stats_free(&m.early_bytes);
 out_sync:
 	pthread_cond_destroy(&m.cond);
 	pthread_mutex_destroy(&m.lock);

@@ -33,6 +33,29 @@ def usage_errors():
               f"bench {args}: want one line naming {word!r}: {p.stderr!r}")
 
 
+def early_passes():
+    """Decoded on the main thread, a tight update arrives as several
+    rectangles, and on a live output the blitter draws the first ones while
+    the rest are decoded. Those passes are blits of the measured stream
+    too: each update's frame is counted once, whichever passes drew it."""
+    got = run_bench(VNCFB, ["-o", f"mem:{W}x{H}:xrgb8888", "--cpu", "0",
+                            "--workload", "fullframe", "--encodings",
+                            "tight", "--decode-threads", "1",
+                            "--duration", "1"], 60)
+    if got is None:
+        return
+    frame = W * H * 4
+    for r in got[1]["runs"]:
+        if r["kind"] == "bare":
+            continue
+        name = f"tight, one decoding thread: {r['kind']}/{r['cpu']}"
+        n = r["updates"]
+        per = r["bytes_out"] / (n * frame) if n else 0
+        check(0.75 <= per <= 1.25 and r["passes"] >= n * 0.75,
+              f"{name}: {per:.2f} frames an update ({n} updates, "
+              f"{r['passes']} passes)")
+
+
 def summary_ok(name, s):
     if s["n"] == 0:
         return
@@ -46,6 +69,7 @@ def main():
         print("VNCFB not set", file=sys.stderr)
         return 1
     usage_errors()
+    early_passes()
     cpus = online_cpus()
     slow = 1 if 1 in cpus and len(cpus) > 1 else None
     spec = f"mem:{W}x{H}:xrgb8888" + (f",slow-cpu={slow}" if slow else "")

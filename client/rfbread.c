@@ -38,6 +38,13 @@ struct pjob {
  * flight hold, so that a steady stream reuses its buffers instead of
  * freeing and allocating some on every update. */
 #define PJOB_KEEP_BYTES ((size_t)DECPOOL_MAX_BYTES)
+/* After an update, the free list keeps twice the data the largest of the
+ * last PJOB_KEEP_UPDATES updates read (buffers grow by doubling), and
+ * PJOB_KEEP_FLOOR whatever they read: a burst's buffers go once ordinary
+ * updates follow, a stream whose updates vary in size does not allocate
+ * again, and many small rectangles do not free and allocate theirs. */
+#define PJOB_KEEP_UPDATES 64
+#define PJOB_KEEP_FLOOR ((size_t)4 << 20)
 
 struct rfb_reader {
 	struct vnc_source *src;
@@ -58,6 +65,10 @@ struct rfb_reader {
 	pthread_mutex_t lock;
 	struct pjob *free;	/* jobs to reuse */
 	size_t kept;		/* their data buffers' bytes */
+	/* Main thread: data bytes the current update's jobs read; the most
+	 * an update read lately, and for how many updates it has stood. */
+	size_t upd_data, keep;
+	unsigned keep_age;
 	struct damage_set done; /* decoded since the last flush */
 	uint32_t width, height;
 	bool named;
@@ -175,6 +186,36 @@ static void job_release(void *arg)
 	struct pjob *pj = arg;
 
 	job_put(pj->r, pj);
+}
+
+/* After an update, all its jobs back on the free list (drain): free the
+ * data buffers past what the next updates are likely to need. */
+static void trim_free(struct rfb_reader *r)
+{
+	size_t limit;
+
+	if (r->upd_data >= r->keep || ++r->keep_age >= PJOB_KEEP_UPDATES) {
+		r->keep = r->upd_data;
+		r->keep_age = 0;
+	}
+	r->upd_data = 0;
+	limit = r->keep > PJOB_KEEP_FLOOR / 2 ? 2 * r->keep : PJOB_KEEP_FLOOR;
+	pthread_mutex_lock(&r->lock);
+	for (struct pjob *pj = r->free; pj && r->kept > limit; pj = pj->next) {
+		r->kept -= pj->j.data.cap;
+		dec_buf_free(&pj->j.data);
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+size_t rfb_reader_kept(struct rfb_reader *r)
+{
+	size_t n;
+
+	pthread_mutex_lock(&r->lock);
+	n = r->kept;
+	pthread_mutex_unlock(&r->lock);
+	return n;
 }
 
 static struct pjob *job_get(struct rfb_reader *r)
@@ -613,6 +654,7 @@ static int deferred(struct rfb_reader *r, const struct decoder *d,
 		rect_why(why, sizeof(why), h, ret, r->dc.why);
 		return rect_failed(r, ret, why);
 	}
+	r->upd_data += pj->j.data.len;
 	job = (struct decpool_job){.r = pj->j.r,
 				   .src = pj->j.src,
 				   .streams = pj->j.streams,
@@ -712,6 +754,7 @@ static int fb_update(struct rfb_reader *r)
 	}
 	if (drain(r) < 0)
 		return -1;
+	trim_free(r);
 	r->ev.update_done(r->ev.ctx);
 	return 0;
 }

@@ -15,6 +15,7 @@
 #define VNCFB_RFBREAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pixfmt.h"
@@ -48,6 +49,8 @@ int rfb_reader_set_threads(struct rfb_reader *r, unsigned threads);
 unsigned rfb_reader_threads(const struct rfb_reader *r);
 /* CPU time of the decoding workers so far, ns (0 without workers). */
 uint64_t rfb_reader_cpu_ns(const struct rfb_reader *r);
+/* Bytes of data buffers kept for the next rectangles' jobs (tests). */
+size_t rfb_reader_kept(struct rfb_reader *r);
 
 /* The desktop ServerInit announced: checked, then ev->resize. 0 or -1
  * (rfb_reader_error). */

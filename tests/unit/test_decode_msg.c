@@ -400,9 +400,69 @@ static void test_abandon(void)
 	free(pix);
 }
 
+/* One zlib rectangle of p at x,y (w x h) as an update of its own. */
+static void zlib_update(struct buf *s, z_stream *z, const struct pic *p,
+			uint32_t x, uint32_t y, uint32_t w, uint32_t h)
+{
+	struct buf raw = {0}, zd = {0};
+
+	for (uint32_t j = 0; j < h; j++)
+		put(&raw, pic_at(p, x, y + j), (size_t)w * p->bpp);
+	zsync(z, raw.p, raw.n, &zd);
+	fbu(s, 1);
+	rhdr(s, x, y, w, h, RFB_ENC_ZLIB);
+	u32(s, (uint32_t)zd.n);
+	put(s, zd.p, zd.n);
+	free(raw.p);
+	free(zd.p);
+}
+
+/* The data buffers kept for the next rectangles: a burst's (a 5 MiB
+ * update of noise) stay while updates of the same size may follow, and
+ * go once 64 small ones have, down to the 4 MiB the reader always
+ * keeps. */
+static void test_kept(void)
+{
+	struct fix f;
+	struct pic p;
+	struct buf s = {0};
+	z_stream z;
+	size_t big;
+	int i;
+
+	fix_open(&f, "xrgb8888", 1280, 1024);
+	pic_init(&p, "xrgb8888", 1280, 1024);
+	pic_random(&p);
+	zinit(&z);
+	zlib_update(&s, &z, &p, 0, 0, 1280, 1024);
+	CHECK(fix_feed(&f, &s) == 1, "big update: %s", f.why);
+	big = rfb_reader_kept(f.r);
+	CHECK(big >= 1280 * 1024 * 4, "after 5 MiB of zlib: %zu bytes kept",
+	      big);
+	for (i = 1; i <= 64; i++) {
+		s.n = 0;
+		zlib_update(&s, &z, &p, (uint32_t)i, 0, 8, 8);
+		CHECK(fix_feed(&f, &s) == 1, "small update %d: %s", i, f.why);
+		if (i == 63)
+			CHECK(rfb_reader_kept(f.r) >= big,
+			      "63 small updates after the big one: %zu bytes "
+			      "kept, %zu before",
+			      rfb_reader_kept(f.r), big);
+	}
+	CHECK(rfb_reader_kept(f.r) <= 4 << 20,
+	      "64 small updates after the big one: %zu bytes kept",
+	      rfb_reader_kept(f.r));
+	CHECK(f.updates == 65, "%d updates", f.updates);
+	deflateEnd(&z);
+	fix_free(&f);
+	free(p.p);
+	free(s.p);
+}
+
 int test_messages(void)
 {
 	test_jobs();
+	test_kept();
 	test_abandon();
 	test_simple_messages();
 	test_pseudo();

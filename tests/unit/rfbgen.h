@@ -178,6 +178,22 @@ static inline void pic_random(struct pic *p)
 
 /* The wire bytes of a pixel: raw, as a CPIXEL, as a TPIXEL. The sizes
  * follow the specifications here, not decode.h's dec_fmt. */
+/* A zlib rectangle of p at x,y (w x h), through the stream z. */
+static inline void zlib_rect(struct buf *s, z_stream *z, const struct pic *p,
+			     uint32_t x, uint32_t y, uint32_t w, uint32_t h)
+{
+	struct buf raw = {0}, zd = {0};
+
+	for (uint32_t j = 0; j < h; j++)
+		put(&raw, pic_at(p, x, y + j), (size_t)w * p->bpp);
+	zsync(z, raw.p, raw.n, &zd);
+	rhdr(s, x, y, w, h, RFB_ENC_ZLIB);
+	u32(s, (uint32_t)zd.n);
+	put(s, zd.p, zd.n);
+	free(raw.p);
+	free(zd.p);
+}
+
 static inline void put_px(struct buf *b, const struct pic *p, const uint8_t *px)
 {
 	put(b, px, p->bpp);

@@ -330,21 +330,6 @@ static void test_hextile(const char *fmt)
 
 /* --- zlib --- */
 
-static void zlib_rect(struct buf *s, z_stream *z, const struct pic *p,
-		      uint32_t x, uint32_t y, uint32_t w, uint32_t h)
-{
-	struct buf raw = {0}, zd = {0};
-
-	for (uint32_t j = 0; j < h; j++)
-		put(&raw, pic_at(p, x, y + j), (size_t)w * p->bpp);
-	zsync(z, raw.p, raw.n, &zd);
-	rhdr(s, x, y, w, h, RFB_ENC_ZLIB);
-	u32(s, (uint32_t)zd.n);
-	put(s, zd.p, zd.n);
-	free(raw.p);
-	free(zd.p);
-}
-
 static void test_zlib(const char *fmt)
 {
 	struct pic want;

@@ -404,17 +404,8 @@ static void test_abandon(void)
 static void zlib_update(struct buf *s, z_stream *z, const struct pic *p,
 			uint32_t x, uint32_t y, uint32_t w, uint32_t h)
 {
-	struct buf raw = {0}, zd = {0};
-
-	for (uint32_t j = 0; j < h; j++)
-		put(&raw, pic_at(p, x, y + j), (size_t)w * p->bpp);
-	zsync(z, raw.p, raw.n, &zd);
 	fbu(s, 1);
-	rhdr(s, x, y, w, h, RFB_ENC_ZLIB);
-	u32(s, (uint32_t)zd.n);
-	put(s, zd.p, zd.n);
-	free(raw.p);
-	free(zd.p);
+	zlib_rect(s, z, p, x, y, w, h);
 }
 
 /* The data buffers kept for the next rectangles: a burst's (a 5 MiB

@@ -33,9 +33,9 @@ struct pipeline {
 	struct cursor cursor; /* drawn over the shadow by the blitter */
 	struct vnc_client *vnc;
 	bool stopped;
-	/* Pixels the update being decoded has touched so far, and the last
-	 * whole update's (main thread). */
-	uint64_t upd_px, done_px;
+	/* Pixels the update being decoded has touched so far (main
+	 * thread). */
+	uint64_t upd_px;
 };
 
 /* --- VNC events (main thread) --- */
@@ -75,10 +75,9 @@ static void ev_update_done(void *ctx)
 {
 	struct pipeline *p = ctx;
 
-	p->done_px = p->upd_px;
-	p->upd_px = 0;
 	if (p->cfg.ev.update_done)
 		p->cfg.ev.update_done(p->cfg.ev.ctx);
+	p->upd_px = 0;
 	if (p->drawn)
 		damage_kick(&p->damage);
 }
@@ -317,7 +316,7 @@ void pipeline_disconnect(struct pipeline *p)
 
 uint64_t pipeline_update_pixels(const struct pipeline *p)
 {
-	return p->done_px;
+	return p->upd_px;
 }
 
 struct vnc_client *pipeline_vnc(const struct pipeline *p)

@@ -255,6 +255,8 @@ static void finish_core(struct probe_core *c, const struct probe_result *res)
 	c->ram_frame_ms = c->ram_ms * scale;
 }
 
+/* One core's timing on its own thread: 0, -EINTR when a quit signal
+ * stopped it, or -errno (logged). */
 static int run_job(struct job *j)
 {
 	pthread_t t;
@@ -266,7 +268,7 @@ static int run_job(struct job *j)
 		return -err;
 	}
 	pthread_join(t, NULL);
-	return 0;
+	return j->quit ? -EINTR : 0;
 }
 
 bool probe_measured(const struct probe_core *c)
@@ -367,10 +369,6 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 		ret = run_job(&j);
 		if (ret < 0)
 			goto out;
-		if (j.quit) {
-			ret = -EINTR;
-			goto out;
-		}
 		if (c->state == PROBE_PIN_FAILED && c->pin_error == -EPERM) {
 			res->pin_denied = true;
 			res->pin_error = c->pin_error;
@@ -393,10 +391,6 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 		ret = run_job(&j);
 		if (ret < 0)
 			goto out;
-		if (j.quit) {
-			ret = -EINTR;
-			goto out;
-		}
 		finish_core(&res->cores[0], res);
 	}
 	probe_choose(res);
@@ -516,10 +510,9 @@ int probe_pick_core(struct output *out, int samples)
 	struct probe_result res;
 	const struct probe_core *slowest = NULL, *ch = NULL;
 	char warn[PROBE_WARNING_LEN];
-	int i, cpu;
+	int i, cpu, err;
 
-	int err = probe_run(out, samples, &res);
-
+	err = probe_run(out, samples, &res);
 	if (err == -EINTR) {
 		/* The caller's main loop reads the quit next. */
 		log_debug("core probe interrupted");

@@ -29,11 +29,11 @@ static void on_signal(int signo)
 	if (sig_pipe[1] >= 0 && write(sig_pipe[1], &c, 1) < 0) {
 		/* Pipe full: a quit is already pending. */
 	}
-	if (signo != SIGUSR1)
+	if (signo != SIGUSR1) {
 		atomic_store(&quit_seen, true);
-	if (signo != SIGUSR1 && quit_pipe[1] >= 0 &&
-	    write(quit_pipe[1], &c, 1) < 0) {
-		/* Full: readable already. */
+		if (quit_pipe[1] >= 0 && write(quit_pipe[1], &c, 1) < 0) {
+			/* Full: readable already. */
+		}
 	}
 	errno = saved;
 }

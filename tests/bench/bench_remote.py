@@ -37,6 +37,14 @@ def stop_server(srv):
     srv.wait(timeout=10)
 
 
+def bench_json(port):
+    """vncfb bench against the server at port, the JSON on stdout."""
+    return subprocess.run([VNCFB, "bench", "-o", "mem:320x240", "--cpu",
+                           "0", "--duration", "1", "--json", "-",
+                           f"127.0.0.1::{port}"], capture_output=True,
+                          text=True, timeout=90)
+
+
 def main():
     if not VNCFB or len(sys.argv) < 2:
         print("usage: VNCFB=... bench_remote.py TESTSERVER", file=sys.stderr)
@@ -63,10 +71,7 @@ def main():
         check(p.returncode == 2 and "embedded server" in p.stderr,
               f"--workload with HOST: exit {p.returncode}, {p.stderr!r}")
 
-        p = subprocess.run([VNCFB, "bench", "-o", "mem:320x240", "--cpu",
-                            "0", "--duration", "1", "--json", "-",
-                            f"127.0.0.1::{port}"], capture_output=True,
-                           text=True, timeout=90)
+        p = bench_json(port)
         sys.stderr.write(p.stderr)
         check(p.returncode == 0, f"bench exit {p.returncode}")
         if p.returncode != 0:
@@ -107,10 +112,7 @@ def idle_late_picture():
     measured update, and an idle server gives none."""
     srv, port = start_server("--delay-second", "400")
     try:
-        p = subprocess.run([VNCFB, "bench", "-o", "mem:320x240", "--cpu",
-                            "0", "--duration", "1", "--json", "-",
-                            f"127.0.0.1::{port}"], capture_output=True,
-                           text=True, timeout=90)
+        p = bench_json(port)
         check(p.returncode == 0, f"idle bench exit {p.returncode}: "
               f"{p.stderr[-500:]!r}")
         if p.returncode != 0:

@@ -4,13 +4,13 @@
 
 #include <stdlib.h>
 
-#include "bench.h"
-#include "conffile.h"
-#include "log.h"
-#include "opts.h"
-#include "preflight.h"
-#include "probe.h"
-#include "session.h"
+#include "tools/bench/bench.h"
+#include "config/conffile.h"
+#include "util/log.h"
+#include "config/opts.h"
+#include "config/preflight.h"
+#include "placement/probe.h"
+#include "app/session.h"
 
 int main(int argc, char **argv)
 {

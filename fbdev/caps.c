@@ -9,8 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "platform.h"
+#include "util/log.h"
+#include "platform/platform.h"
 
 int platform_privs_before_drop(void)
 {

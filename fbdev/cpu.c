@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "platform.h"
+#include "platform/platform.h"
 
 int platform_cpu_count(void)
 {

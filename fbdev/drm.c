@@ -24,12 +24,12 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-#include "clock.h"
+#include "util/clock.h"
 #include "drm.h"
 #include "drm_priv.h"
 #include "fbdev.h"
-#include "log.h"
-#include "output.h"
+#include "util/log.h"
+#include "output/output.h"
 #include "vt.h"
 
 /* A flip event later than this is taken as lost. */

@@ -12,7 +12,7 @@
 
 #include <xf86drmMode.h>
 
-#include "pixfmt.h"
+#include "shadow/pixfmt.h"
 
 /* What "drm:ITEM,ITEM,..." asks for: items are a device path and
  * connector=NAME, mode=WxH[@HZ], buffers=1|2, in any order. */

@@ -19,8 +19,8 @@
 #include "drm.h"
 #include "drm_priv.h"
 #include "fbdev.h"
-#include "log.h"
-#include "output.h"
+#include "util/log.h"
+#include "output/output.h"
 
 /* Cards tried when no device is named: /dev/dri/card0..card15. */
 #define MAX_CARDS 16

@@ -18,8 +18,8 @@
 #include <xf86drmMode.h>
 
 #include "drm.h"
-#include "output.h"
-#include "rect.h"
+#include "output/output.h"
+#include "util/rect.h"
 #include "vt.h"
 
 /* Connectors on the CRTC we restore (clones). */

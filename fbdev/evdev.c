@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "fbdev.h"
-#include "log.h"
+#include "util/log.h"
 #include "vt.h"
 
 #define INPUT_DIR "/dev/input"

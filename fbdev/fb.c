@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "fbdev.h"
-#include "log.h"
-#include "output.h"
+#include "util/log.h"
+#include "output/output.h"
 #include "vt.h"
 
 #define CMAP_MAX 256

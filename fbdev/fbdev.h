@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "input.h"
-#include "output.h"
-#include "pixfmt.h"
+#include "platform/input.h"
+#include "output/output.h"
+#include "shadow/pixfmt.h"
 
 extern const struct output_impl drm_output_impl;
 extern const struct output_impl fbdev_output_impl;

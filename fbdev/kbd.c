@@ -10,7 +10,7 @@
 #include <xkbcommon/xkbcommon.h>
 
 #include "fbdev.h"
-#include "log.h"
+#include "util/log.h"
 
 /* xkb key codes are evdev codes + 8 (the X11 offset). */
 #define XKB_OFFSET 8

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "pat.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 #define DEBUGFS "/sys/kernel/debug"
 #define PAT_LIST DEBUGFS "/x86/pat_memtype_list"

@@ -6,9 +6,9 @@
 #include <stddef.h>
 
 #include "fbdev.h"
-#include "input.h"
-#include "output.h"
-#include "platform.h"
+#include "platform/input.h"
+#include "output/output.h"
+#include "platform/platform.h"
 
 const struct output_impl *const platform_outputs[] = {
     &drm_output_impl,

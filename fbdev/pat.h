@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "platform.h"
+#include "platform/platform.h"
 
 /* The memory type of [start, start + len) in the list text (len bytes of
  * it, need not end in NUL): the slowest type of the entries that overlap

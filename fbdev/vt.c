@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fbdev.h"
-#include "log.h"
+#include "util/log.h"
 #include "vt.h"
 
 /* Not SIGUSR1: that one asks the session for a screenshot. */

@@ -10,7 +10,7 @@
 #include <linux/vt.h>
 #include <termios.h>
 
-#include "output.h"
+#include "output/output.h"
 
 enum vt_request {
 	VT_EV_NONE = 0,

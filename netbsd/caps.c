@@ -2,7 +2,7 @@
  * dropping root needs nothing kept. */
 #include "config.h"
 
-#include "platform.h"
+#include "platform/platform.h"
 
 int platform_privs_before_drop(void)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "platform.h"
+#include "platform/platform.h"
 
 /* cpuset bits are cpuid_t, which on the ports vncfb runs on is the index
  * of the CPU (cpu0, cpu1, ...). */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "platform.h"
+#include "platform/platform.h"
 
 int platform_memtype(uint64_t start, uint64_t len, struct memtype *mt,
 		     char *why, size_t why_len)

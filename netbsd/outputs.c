@@ -4,9 +4,9 @@
 
 #include <stddef.h>
 
-#include "input.h"
-#include "output.h"
-#include "platform.h"
+#include "platform/input.h"
+#include "output/output.h"
+#include "platform/platform.h"
 #include "wscons.h"
 
 const struct output_impl *const platform_outputs[] = {

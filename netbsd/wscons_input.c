@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "input.h"
-#include "log.h"
+#include "platform/input.h"
+#include "util/log.h"
 #include "wscons.h"
 #include "wskbd_map.h"
 #include "wsmouse_acc.h"

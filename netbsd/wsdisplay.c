@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "output.h"
+#include "util/log.h"
+#include "output/output.h"
 #include "wscons.h"
 #include "wsfb_format.h"
 

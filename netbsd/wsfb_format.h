@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pixfmt.h"
+#include "shadow/pixfmt.h"
 
 /* fbi_pixeltype values of <dev/wscons/wsconsio.h>. */
 enum {

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "input.h"
+#include "platform/input.h"
 
 /* WSCONS_EVENT_* of <dev/wscons/wsconsio.h>. */
 enum {

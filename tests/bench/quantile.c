@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "stats.h"
+#include "util/stats.h"
 
 static int fails;
 

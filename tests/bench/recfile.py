@@ -1,5 +1,5 @@
 """Read a vncfb recording (vncfb bench --record; the layout is described
-at the top of client/recording.c) in Python: for the tests, which check
+at the top of client/tools/replay/recording.c) in Python: for the tests, which check
 the file against the X server's own picture, and the measuring scripts,
 which report what a recording holds. Deliberately written from the
 documented layout, not from the C reader, so each checks the other."""

@@ -22,12 +22,12 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "clock.h"
-#include "damage.h"
-#include "platform.h"
-#include "rfbread.h"
-#include "stats.h"
-#include "vncsrc.h"
+#include "util/clock.h"
+#include "shadow/damage.h"
+#include "platform/platform.h"
+#include "reader/rfbread.h"
+#include "util/stats.h"
+#include "wire/vncsrc.h"
 
 #define MAX_T 8
 #define MAX_RUNS 64

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blit.h"
-#include "cursor.h"
-#include "damage.h"
-#include "output.h"
-#include "shadow.h"
+#include "blit/blit.h"
+#include "blit/cursor.h"
+#include "shadow/damage.h"
+#include "output/output.h"
+#include "shadow/shadow.h"
 
 #define W 64
 #define H 48

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blit.h"
-#include "cursor.h"
-#include "damage.h"
-#include "output.h"
-#include "shadow.h"
+#include "blit/blit.h"
+#include "blit/cursor.h"
+#include "shadow/damage.h"
+#include "output/output.h"
+#include "shadow/shadow.h"
 #include "../check.h"
 
 #define SW 96 /* screen */

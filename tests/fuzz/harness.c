@@ -17,13 +17,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "blit.h"
-#include "damage.h"
+#include "blit/blit.h"
+#include "shadow/damage.h"
 #include "harness.h"
-#include "log.h"
-#include "output.h"
-#include "shadow.h"
-#include "vnc.h"
+#include "util/log.h"
+#include "output/output.h"
+#include "shadow/shadow.h"
+#include "net/vnc.h"
 
 static const char *const outputs[4] = {
 	"mem:96x64:xrgb8888",

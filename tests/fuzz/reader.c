@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "pixfmt.h"
-#include "rfbread.h"
-#include "vncsrc.h"
+#include "util/log.h"
+#include "shadow/pixfmt.h"
+#include "reader/rfbread.h"
+#include "wire/vncsrc.h"
 
 /* A shadow larger than this is refused (as a session refuses one it
  * cannot allocate), so that a run stays fast. */

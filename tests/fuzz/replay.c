@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "log.h"
+#include "util/log.h"
 
 static int failures;
 static int cases;

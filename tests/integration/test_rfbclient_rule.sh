@@ -3,13 +3,13 @@
 # wrapper is the files below: only they include rfb/rfbclient.h
 # (vnc_priv.h does, for all of them) or vnc_priv.h, the header that holds
 # struct vnc_client; every other file sees the connection only through
-# client/vnc.h.
+# client/net/vnc.h.
 src=${VNCFB_SOURCE_ROOT:?}
-wrapper='client/vnc_priv.h
-client/vnc.c
-client/vnc_failure.c
-client/vnc_security.c
-client/vnc_send.c'
+wrapper='client/net/vnc_priv.h
+client/net/vnc.c
+client/net/vnc_failure.c
+client/net/vnc_security.c
+client/net/vnc_send.c'
 status=0
 # Files under the program's directories that include $1 (a header name,
 # as a regular expression) but are not in the wrapper.
@@ -23,20 +23,20 @@ if [ -n "$bad" ]; then
 	echo "rfb/rfbclient.h is included outside the libvncclient wrapper:" $bad
 	status=1
 fi
-bad=$(outside 'vnc_priv\.h')
+bad=$(outside 'net/vnc_priv\.h')
 if [ -n "$bad" ]; then
-	echo "client/vnc_priv.h is included outside the libvncclient wrapper:" $bad
+	echo "client/net/vnc_priv.h is included outside the libvncclient wrapper:" $bad
 	status=1
 fi
 # The list stays honest: each listed file exists and is part of the
 # wrapper, so a renamed or emptied file is noticed.
-grep -qE '^#include <rfb/rfbclient\.h>' "$src/client/vnc_priv.h" || {
-	echo "client/vnc_priv.h no longer includes rfb/rfbclient.h: update this test"
+grep -qE '^#include <rfb/rfbclient\.h>' "$src/client/net/vnc_priv.h" || {
+	echo "client/net/vnc_priv.h no longer includes rfb/rfbclient.h: update this test"
 	status=1
 }
 for f in $wrapper; do
-	[ "$f" = client/vnc_priv.h ] && continue
-	grep -q '^#include "vnc_priv.h"' "$src/$f" 2>/dev/null || {
+	[ "$f" = client/net/vnc_priv.h ] && continue
+	grep -q '^#include "net/vnc_priv.h"' "$src/$f" 2>/dev/null || {
 		echo "$f is listed as the wrapper but does not include vnc_priv.h: update this test"
 		status=1
 	}

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Compile every netbsd/*.c and client/*.c as NetBSD 10 amd64 code against
+# Compile every netbsd/*.c and client/**/*.c as NetBSD 10 amd64 code against
 # the real NetBSD headers (../shared/tools/netbsd-check.sh, clang
 # -fsyntax-only -Werror), with the flags the meson build uses.
 #
@@ -107,7 +107,7 @@ fi
 
 fail=0
 n=0
-for f in "$src"/netbsd/*.c "$src"/client/*.c; do
+for f in "$src"/netbsd/*.c $(find "$src/client" -name "*.c" | sort); do
 	n=$((n + 1))
 	if out=$(bash "$check" "${flags[@]}" "$f" 2>&1); then
 		echo "pass ${f#$src/}"

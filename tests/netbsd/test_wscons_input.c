@@ -21,7 +21,7 @@
 #include <dev/wscons/wsconsio.h>
 #include <sys/event.h>
 
-#include "input.h"
+#include "platform/input.h"
 #include "wscons.h"
 #include "wskbd_map.h"
 

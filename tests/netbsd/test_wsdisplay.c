@@ -19,7 +19,7 @@
 #include <dev/wscons/wsconsio.h>
 #include <dev/wscons/wsdisplay_usl_io.h>
 
-#include "output.h"
+#include "output/output.h"
 #include "wscons.h"
 
 #include "../check.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pixfmt.h"
+#include "shadow/pixfmt.h"
 #include "wsfb_format.h"
 
 #include "../check.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "input.h"
+#include "platform/input.h"
 #include "wsmouse_acc.h"
 
 #include "../check.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include "placement/probe.h"
 #include "../check.h"
 
 static struct probe_core cores[8];

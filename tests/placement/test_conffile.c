@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "conffile.h"
-#include "log.h"
-#include "opts.h"
+#include "config/conffile.h"
+#include "util/log.h"
+#include "config/opts.h"
 #include "../check.h"
 
 static char dir[64];

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "vnc.h"
+#include "net/vnc.h"
 
 struct ctx {
 	uint8_t *fb;

@@ -17,10 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "console.h"
-#include "log.h"
-#include "output.h"
-#include "supervise.h"
+#include "console/console.h"
+#include "util/log.h"
+#include "output/output.h"
+#include "console/supervise.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ASAN 1

@@ -19,9 +19,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "pixfmt.h"
-#include "vnc.h"
+#include "util/log.h"
+#include "shadow/pixfmt.h"
+#include "net/vnc.h"
 
 #include "cycle_sink.h"
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "reconnect.h"
+#include "app/reconnect.h"
 #include "../check.h"
 
 int main(void)

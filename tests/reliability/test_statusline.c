@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blit.h"
-#include "damage.h"
-#include "font.h"
-#include "output.h"
-#include "pixfmt.h"
-#include "shadow.h"
-#include "statusline.h"
+#include "blit/blit.h"
+#include "shadow/damage.h"
+#include "blit/font.h"
+#include "output/output.h"
+#include "shadow/pixfmt.h"
+#include "shadow/shadow.h"
+#include "blit/statusline.h"
 #include "../check.h"
 
 static uint32_t px(const struct output *o, int x, int y)

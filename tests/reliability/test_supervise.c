@@ -14,9 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "output.h"
-#include "supervise.h"
+#include "util/log.h"
+#include "output/output.h"
+#include "console/supervise.h"
 
 static int restore_pipe[2];
 static int fails;

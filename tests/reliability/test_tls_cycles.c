@@ -26,9 +26,9 @@
 
 #include <gnutls/gnutls.h>
 
-#include "log.h"
-#include "pixfmt.h"
-#include "vnc.h"
+#include "util/log.h"
+#include "shadow/pixfmt.h"
+#include "net/vnc.h"
 
 #include "cycle_sink.h"
 

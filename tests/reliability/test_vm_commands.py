@@ -11,7 +11,7 @@ the console back (text mode, VT_AUTO, tty1 shown):
 * SIGTERM: the quit signal is handled (no death by the signal) and the
   normal exit path restores.
 
-Both commands get this from console_open() (client/console.c); a command
+Both commands get this from console_open() (client/console/console.c); a command
 that opened its output without it fails the SIGKILL and SIGSEGV cases."""
 import os
 import re

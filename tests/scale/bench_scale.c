@@ -15,15 +15,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "blit.h"
-#include "clock.h"
-#include "damage.h"
-#include "log.h"
-#include "output.h"
-#include "platform.h"
-#include "scale.h"
-#include "view.h"
-#include "shadow.h"
+#include "blit/blit.h"
+#include "util/clock.h"
+#include "shadow/damage.h"
+#include "util/log.h"
+#include "output/output.h"
+#include "platform/platform.h"
+#include "view/scale.h"
+#include "view/view.h"
+#include "shadow/shadow.h"
 
 struct rig {
 	const char *name;

@@ -3,7 +3,7 @@
  *
  * usage: boxcmp SERVER.ppm SHOT.ppm fit|fill
  * The geometry (fit: largest aspect-keeping size, rounded to nearest,
- * centred) is computed here independently of client/scale.c. Inside the
+ * centred) is computed here independently of client/view/scale.c. Inside the
  * desktop every channel must be within 1 of the reference, outside it
  * black. Exit 0 match, 1 mismatch, 2 usage. */
 #include "config.h"
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ppm.h"
+#include "util/ppm.h"
 #include "ref_box.h"
 
 int main(int argc, char **argv)

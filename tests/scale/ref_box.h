@@ -1,5 +1,5 @@
 /* The tests' reference box filter: exact area averages in doubles,
- * written independently of client/scale.c. */
+ * written independently of client/view/scale.c. */
 #ifndef VNCFB_TEST_REF_BOX_H
 #define VNCFB_TEST_REF_BOX_H
 
@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pixfmt.h"
+#include "shadow/pixfmt.h"
 
 /* The reference: exact area average in doubles, per 8-bit channel, of
  * the source unpacked with pixfmt_unpack. out is w*h*3 doubles. */

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blit.h"
-#include "damage.h"
-#include "output.h"
+#include "blit/blit.h"
+#include "shadow/damage.h"
+#include "output/output.h"
 #include "ref_box.h"
-#include "view.h"
-#include "shadow.h"
+#include "view/view.h"
+#include "shadow/shadow.h"
 #include "../check.h"
 
 static uint32_t seed = 1;

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "ref_box.h"
-#include "scale.h"
-#include "view.h"
+#include "view/scale.h"
+#include "view/view.h"
 #include "../check.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;

@@ -15,7 +15,7 @@ tarball=$(ls "$tmp"/b/meson-dist/vncfb-*.tar.gz 2>/dev/null | head -1)
 [ -n "$tarball" ] || { echo "FAIL: no tarball" >&2; exit 1; }
 mkdir "$tmp/x" && tar -xzf "$tarball" -C "$tmp/x" || exit 1
 d=$(ls -d "$tmp"/x/vncfb-*)
-for f in meson.build README.md client/vnc.c doc/vncfb.1; do
+for f in meson.build README.md client/net/vnc.c doc/vncfb.1; do
 	[ -f "$d/$f" ] || { echo "FAIL: $f missing from the tarball" >&2; exit 1; }
 done
 meson setup "$tmp/b2" "$d" >"$tmp/log2" 2>&1 && ninja -C "$tmp/b2" -j2 vncfb >>"$tmp/log2" 2>&1 ||

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The option tables of client/opts*.c, vncfb --help, the man page and the
+"""The option tables of client/config/opts*.c, vncfb --help, the man page and the
 example config say the same: every option in one is in the others, every
 config key the code takes is in the man page's Keys and in the example,
-and nothing more; the TigerVNC parameters of client/opts*.c are the rows
-of the man page's TIGERVNC table; the mem formats of client/pixfmt.c are in
+and nothing more; the TigerVNC parameters of client/config/opts*.c are the rows
+of the man page's TIGERVNC table; the mem formats of client/shadow/pixfmt.c are in
 the man page; the page renders without warnings, from the source tree too,
 and gets the build's paths when installed."""
 import json
@@ -48,20 +48,20 @@ def c_block(text, start):
 
 # --- What the code takes -------------------------------------------------
 
-# The options are split over client/opts*.c: each table is read from the
+# The options are split over client/config/opts*.c: each table is read from the
 # file that declares it, and messages name that file.
-OPTS = {f: read(SRC, "client", f)
-        for f in sorted(os.listdir(os.path.join(SRC, "client")))
+OPTS = {f: read(SRC, "client", "config", f)
+        for f in sorted(os.listdir(os.path.join(SRC, "client", "config")))
         if re.fullmatch(r"opts\w*\.c", f)}
 
 
 def opts_file(start):
-    """The client/opts*.c that has start, and its text."""
+    """The client/config/opts*.c that has start, and its text."""
     for f, text in OPTS.items():
         if start in text:
-            return "client/" + f, text
-    fail(f"no client/opts*.c has '{start}': the tables moved?")
-    return "client/opts*.c", start + "};"
+            return "client/config/" + f, text
+    fail(f"no client/config/opts*.c has '{start}': the tables moved?")
+    return "client/config/opts*.c", start + "};"
 
 
 # Long options and habit spellings: the names of aliases[], plus the flags
@@ -77,7 +77,7 @@ KEYS_C, src = opts_file("key_names[K_COUNT]")
 keys = set(re.findall(r'\]\s*=\s*"([a-z][a-z-]*)"',
                       c_block(src, "key_names[K_COUNT]")))
 formats = re.findall(r'\{\s*"([a-z0-9]+)"\s*,\s*\{',
-                     c_block(read(SRC, "client", "pixfmt.c"),
+                     c_block(read(SRC, "client", "shadow", "pixfmt.c"),
                              "static const struct named formats[]"))
 # vncviewer's parameters, as spelled in tiger_params[].
 TIGER_C, src = opts_file("static const struct tiger tiger_params[]")
@@ -213,7 +213,7 @@ for i, line in enumerate(sections.get("OPTIONS", [])):
         break
 for f in formats:
     if not re.search(rf"\b{f}\b", output_item):
-        fail(f"mem format '{f}' of client/pixfmt.c is not in the man "
+        fail(f"mem format '{f}' of client/shadow/pixfmt.c is not in the man "
              "page's --output")
 
 # --- The example config ---------------------------------------------------

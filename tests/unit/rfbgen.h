@@ -11,11 +11,11 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "decode.h"
-#include "pixfmt.h"
-#include "rfb.h"
-#include "rfbread.h"
-#include "vncsrc.h"
+#include "decode/decode.h"
+#include "shadow/pixfmt.h"
+#include "wire/rfb.h"
+#include "reader/rfbread.h"
+#include "wire/vncsrc.h"
 
 /* --- streams --- */
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "../check.h"
-#include "clock.h"
-#include "damage.h"
+#include "util/clock.h"
+#include "shadow/damage.h"
 
 #define GRID 256
 

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "../check.h"
-#include "clock.h"
-#include "decpool.h"
+#include "util/clock.h"
+#include "decode/decpool.h"
 
 /* How long a first job waits for a second that must not start. */
 #define HOLD_MS 150

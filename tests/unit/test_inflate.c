@@ -1,4 +1,4 @@
-/* Unit test: RFB's zlib streams (client/dec_zlib.c) through every
+/* Unit test: RFB's zlib streams (client/decode/dec_zlib.c) through every
  * inflater this build has, on the same data: one stream across many
  * rectangles, each a sync-flushed piece, drawn into buffers of their own
  * in pieces of every size (down to one byte, so the inflater holds
@@ -12,9 +12,9 @@
 #include <zlib.h>
 
 #include "../check.h"
-#include "decode.h"
-#include "pixfmt.h"
-#include "vncsrc.h"
+#include "decode/decode.h"
+#include "shadow/pixfmt.h"
+#include "wire/vncsrc.h"
 
 #define NRECT 60
 #define MAXRECT 40000

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../check.h"
-#include "log.h"
+#include "util/log.h"
 
 static bool utf8;
 

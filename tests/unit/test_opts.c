@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "../check.h"
-#include "opts.h"
+#include "config/opts.h"
 
 static int target_is(const char *s, const char *host, int port)
 {

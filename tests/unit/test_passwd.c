@@ -14,7 +14,7 @@
 #include <rfb/rfb.h>
 
 #include "../check.h"
-#include "passwd.h"
+#include "net/passwd.h"
 
 static char dir[] = "/tmp/vncfb-passwd-XXXXXX";
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "../check.h"
-#include "pixconv.h"
-#include "pixfmt.h"
+#include "shadow/pixconv.h"
+#include "shadow/pixfmt.h"
 
 static const char *const names[] = {
     "xrgb8888", "bgrx8888", "xbgr8888", "rgb565",

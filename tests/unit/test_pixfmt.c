@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../check.h"
-#include "pixfmt.h"
+#include "shadow/pixfmt.h"
 
 static struct pixfmt fmt(const char *name)
 {

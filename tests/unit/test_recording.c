@@ -1,4 +1,4 @@
-/* Unit test: the recording format (client/recording.c). What the writer
+/* Unit test: the recording format (client/tools/replay/recording.c). What the writer
  * writes, the reader gives back; a file cut short anywhere, or with any
  * byte changed, is refused with exactly one line, never read past its
  * end (the fuzz suite builds this under ASan). */
@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "../check.h"
-#include "log.h"
-#include "recording.h"
+#include "util/log.h"
+#include "tools/replay/recording.h"
 
 #define W 5
 #define H 3

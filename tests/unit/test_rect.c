@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "../check.h"
-#include "rect.h"
+#include "util/rect.h"
 
 static int rect_is(const struct rect *r, int32_t x, int32_t y, int32_t w,
 		   int32_t h)

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "../check.h"
-#include "rfb.h"
-#include "vnc_enc.h"
+#include "wire/rfb.h"
+#include "net/vnc_enc.h"
 
 static void test_numbers(void)
 {

@@ -29,12 +29,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "blit.h"
-#include "clock.h"
-#include "damage.h"
-#include "log.h"
-#include "output.h"
-#include "shadow.h"
+#include "blit/blit.h"
+#include "util/clock.h"
+#include "shadow/damage.h"
+#include "util/log.h"
+#include "output/output.h"
+#include "shadow/shadow.h"
 
 #define VRAM "/sys/bus/pci/devices/0000:00:02.0/resource0"
 #define GRID 16 /* probe points per side */

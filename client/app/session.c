@@ -1,0 +1,722 @@
+/* The main loop: the only thread that talks to libvncclient. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blit/blit.h"
+#include "util/clock.h"
+#include "console/console.h"
+#include "tools/demo/demo.h"
+#include "platform/input.h"
+#include "util/log.h"
+#include "output/output.h"
+#include "net/passwd.h"
+#include "app/pipeline.h"
+#include "platform/platform.h"
+#include "util/ppm.h"
+#include "console/privs.h"
+#include "placement/probe.h"
+#include "app/reconnect.h"
+#include "app/session.h"
+#include "shadow/shadow.h"
+#include "console/signals.h"
+#include "net/vnc.h"
+
+/* Edge scrolling's step interval: about 60 steps a second, each up to
+ * BLIT_EDGE_SPEED_DIV-th of the screen (a screen's width a second). */
+#define EDGE_TICK_NS 16000000ull
+
+struct session {
+	struct options *opt;
+	struct output out;
+	struct pipeline *pipe;
+	/* The pipeline's parts the session works with. */
+	struct blitter *blit;
+	const struct shadow *shadow;
+	struct input in;
+	bool have_input;
+	bool local_cursor;	/* the pipeline's cursor follows the pointer */
+	int px, py;		/* pointer, remote coordinates */
+	double fx, fy;		/* the same with the fraction a scaled
+				 * relative motion leaves */
+	uint32_t buttons;
+	/* Edge scrolling: an absolute pointer resting near the screen's
+	 * edge pans the view a step per tick (blit_edge_pan). */
+	bool edge;		/* the last motion was absolute */
+	int edge_sx, edge_sy;	/* where, on the screen */
+	uint64_t edge_next_ns;	/* next step, 0: none due */
+	bool scale_other;	/* the scale hotkey's other mode is on */
+	bool quit;
+	bool stopping;		/* a quit signal or --exit-after cut the
+				 * connection: no reconnecting */
+	uint64_t end_ns;	/* --exit-after, or 0 */
+	uint64_t updates;
+	/* Reconnecting (reconnect.h): what to connect with, and when. */
+	struct vnc_config vcfg;
+	struct reconnect rc;
+	uint64_t last_rx_ns;	/* last data from the server */
+	uint64_t ping_ns;	/* liveness ping in flight since, or 0 */
+	unsigned shown_s;	/* countdown second on the status line */
+	char reason[128];	/* why the last connection or attempt failed */
+	char *password;		/* read before dropping root, or NULL */
+};
+
+/* --- VNC events (main thread, after the pipeline's own part) --- */
+
+static struct vnc_client *conn(const struct session *s)
+{
+	return pipeline_vnc(s->pipe);
+}
+
+static void ev_resized(void *ctx, uint32_t w, uint32_t h)
+{
+	struct session *s = ctx;
+
+	/* Not for the first desktop of a connection. */
+	if (conn(s))
+		log_info("remote desktop is now %ux%u", w, h);
+	/* Keep the pointer inside the new desktop. */
+	if (s->px >= (int)w)
+		s->px = w ? (int)w - 1 : 0;
+	if (s->py >= (int)h)
+		s->py = h ? (int)h - 1 : 0;
+	if (s->local_cursor)
+		pipeline_cursor_move(s->pipe, s->px, s->py);
+}
+
+/* The server moved the pointer (another client, an application). */
+static void ev_cursor_pos(void *ctx, int x, int y)
+{
+	struct session *s = ctx;
+
+	s->px = x;
+	s->py = y;
+	if (pipeline_cursor_move(s->pipe, x, y))
+		pipeline_kick(s->pipe);
+}
+
+static void ev_update_done(void *ctx)
+{
+	struct session *s = ctx;
+
+	s->updates++;
+}
+
+/* --- Input sink (main thread) --- */
+
+static void send_pointer(struct session *s)
+{
+	if (conn(s))
+		vnc_send_pointer(conn(s), s->px, s->py, s->buttons);
+	/* The local cursor follows at once, without a round trip. */
+	if (s->local_cursor && pipeline_cursor_move(s->pipe, s->px, s->py))
+		pipeline_kick(s->pipe);
+}
+
+static void in_key(void *ctx, uint32_t keysym, uint32_t scancode, bool down)
+{
+	struct session *s = ctx;
+
+	if (conn(s))
+		vnc_send_key(conn(s), keysym, scancode, down);
+}
+
+static void in_motion_rel(void *ctx, int dx, int dy)
+{
+	struct session *s = ctx;
+	int w = (int)s->shadow->width, h = (int)s->shadow->height;
+	struct view v;
+
+	/* Motion is in screen pixels: on a scaled desktop one of them is
+	 * rw/dw remote pixels; keep the fraction for the next event. */
+	blit_get_view(s->blit, &v);
+	if ((int)floor(s->fx) != s->px || (int)floor(s->fy) != s->py) {
+		s->fx = s->px + 0.5;
+		s->fy = s->py + 0.5;
+	}
+	s->fx += v.dw ? dx * (double)v.rw / v.dw : dx;
+	s->fy += v.dh ? dy * (double)v.rh / v.dh : dy;
+	if (s->fx >= w)
+		s->fx = w - 0.5;
+	if (s->fy >= h)
+		s->fy = h - 0.5;
+	if (s->fx < 0)
+		s->fx = 0;
+	if (s->fy < 0)
+		s->fy = 0;
+	s->px = (int)floor(s->fx);
+	s->py = (int)floor(s->fy);
+	s->edge = false;
+	send_pointer(s);
+	blit_follow(s->blit, s->px, s->py);
+}
+
+/* A step of edge scrolling when one is due: the view pans under the
+ * resting pointer, which then points at another remote pixel. */
+static void edge_tick(struct session *s, uint64_t now)
+{
+	if (!s->edge_next_ns || now < s->edge_next_ns)
+		return;
+	s->edge_next_ns = 0;
+	if (!s->edge || !blit_edge_pan(s->blit, s->edge_sx, s->edge_sy))
+		return;
+	blit_screen_to_remote(s->blit, s->edge_sx, s->edge_sy, &s->px,
+			      &s->py);
+	send_pointer(s);
+	s->edge_next_ns = now + EDGE_TICK_NS;
+}
+
+static void in_motion_abs(void *ctx, double fx, double fy)
+{
+	struct session *s = ctx;
+	struct view v;
+	int sx, sy;
+
+	if (!(fx >= 0))
+		fx = 0;
+	if (!(fy >= 0))
+		fy = 0;
+	if (fx > 1)
+		fx = 1;
+	if (fy > 1)
+		fy = 1;
+	sx = (int)lround(fx * (s->out.width - 1));
+	sy = (int)lround(fy * (s->out.height - 1));
+	blit_screen_to_remote(s->blit, sx, sy, &s->px, &s->py);
+	send_pointer(s);
+	blit_get_view(s->blit, &v);
+	s->edge = true;
+	s->edge_sx = sx;
+	s->edge_sy = sy;
+	if (!s->edge_next_ns && view_pannable(&v))
+		s->edge_next_ns = monotonic_ns() + EDGE_TICK_NS;
+}
+
+static void in_button(void *ctx, int button, bool down)
+{
+	struct session *s = ctx;
+	uint32_t bit;
+
+	if (button < 1 || button > 8)
+		return;
+	bit = 1u << (button - 1);
+	if (down)
+		s->buttons |= bit;
+	else
+		s->buttons &= ~bit;
+	send_pointer(s);
+}
+
+/* The scale hotkey: the configured --scale and its other in turn, 1:1
+ * for fit and fill, fit for 1:1 and zoom. Going to 1:1 centres the view
+ * on the pointer, to read what it points at. */
+static void in_scale(void *ctx)
+{
+	struct session *s = ctx;
+	enum scale_mode mode = (enum scale_mode)s->opt->scale_mode;
+	unsigned zoom = s->opt->scale_zoom;
+	char name[16];
+
+	s->scale_other = !s->scale_other;
+	if (s->scale_other) {
+		mode = mode == SCALE_FIT || mode == SCALE_FILL ? SCALE_NONE
+							       : SCALE_FIT;
+		zoom = 1;
+	}
+	blit_set_scale(s->blit, mode, zoom);
+	if (s->shadow->pix) {
+		blit_reset_view(s->blit);
+		blit_center(s->blit, s->px, s->py);
+		pipeline_kick(s->pipe);
+	}
+	log_info("scale %s (Ctrl+Alt+Shift+S)",
+		 scale_name(mode, zoom, name, sizeof(name)));
+}
+
+static void in_pan(void *ctx, int dx, int dy)
+{
+	struct session *s = ctx;
+	int sx = (int)s->out.width / BLIT_PAN_STEP_DIV;
+	int sy = (int)s->out.height / BLIT_PAN_STEP_DIV;
+	struct view v0, v1;
+
+	if (dx > 1000 || dx < -1000)
+		dx = dx > 0 ? 1000 : -1000;
+	if (dy > 1000 || dy < -1000)
+		dy = dy > 0 ? 1000 : -1000;
+	blit_get_view(s->blit, &v0);
+	if (!blit_pan(s->blit, dx * sx, dy * sy))
+		return;
+	/* The pointer keeps its place on the screen, so it scrolls with the
+	 * view (else the view would follow it straight back). */
+	blit_get_view(s->blit, &v1);
+	if (!v1.dw || !v1.dh)
+		return;
+	s->px += (int)lround((double)(v1.pan_x - v0.pan_x) * v1.rw / v1.dw);
+	s->py += (int)lround((double)(v1.pan_y - v0.pan_y) * v1.rh / v1.dh);
+	if (s->px >= (int)v1.rw)
+		s->px = (int)v1.rw - 1;
+	if (s->py >= (int)v1.rh)
+		s->py = (int)v1.rh - 1;
+	if (s->px < 0)
+		s->px = 0;
+	if (s->py < 0)
+		s->py = 0;
+	send_pointer(s);
+}
+
+static void in_quit(void *ctx)
+{
+	struct session *s = ctx;
+
+	log_info("quit chord pressed");
+	s->quit = true;
+}
+
+/* --- Output events (VT switching) --- */
+
+/* Another console takes the screen: the blitter leaves the mapping, the
+ * input lets go of the devices that console needs. */
+static void out_suspend(void *ctx)
+{
+	struct session *s = ctx;
+
+	blit_suspend(s->blit);
+	if (s->have_input && s->in.impl->suspend)
+		s->in.impl->suspend(&s->in);
+}
+
+static void out_resume(void *ctx)
+{
+	struct session *s = ctx;
+
+	if (s->have_input && s->in.impl->resume)
+		s->in.impl->resume(&s->in);
+	blit_resume(s->blit);
+}
+
+static int take_screenshot(struct session *s, const char *path)
+{
+	size_t n = (size_t)s->out.width * s->out.height * 3;
+	uint8_t *rgb = malloc(n);
+	int ret;
+
+	if (!rgb) {
+		log_error("cannot allocate %zu bytes for a screenshot", n);
+		return -ENOMEM;
+	}
+	blit_snapshot_rgb(s->blit, rgb);
+	ret = image_write(path, s->out.width, s->out.height, rgb);
+	free(rgb);
+	if (ret == 0)
+		log_debug("screenshot written to %s", path);
+	return ret;
+}
+
+/* --- Reconnect and liveness (main thread) --- */
+
+static const char *server_name(const struct session *s)
+{
+	return s->opt->target ? s->opt->target : s->opt->host;
+}
+
+static void show_countdown(struct session *s, uint64_t now)
+{
+	unsigned left = 0;
+	char text[128];
+
+	if (s->rc.next_ns > now)
+		left = (unsigned)((s->rc.next_ns - now + 999999999u) /
+				  1000000000u);
+	if (left == s->shown_s)
+		return;
+	s->shown_s = left;
+	reconnect_status(text, sizeof(text), server_name(s), s->reason, left);
+	blit_set_status(s->blit, text);
+}
+
+/* The connection is gone or an attempt failed (err says why, already
+ * logged). 0: a retry is scheduled; 1: the session ends. */
+static int session_lost(struct session *s, enum vnc_error err,
+			bool established)
+{
+	unsigned d;
+
+	pipeline_disconnect(s->pipe);
+	/* The loop sees the signal or the deadline next. */
+	if (err == VNC_ERR_INTERRUPTED) {
+		s->stopping = true;
+		return 0;
+	}
+	if (!reconnect_again(&s->rc, err, established))
+		return 1;
+	/* Why, for the status line: what the failing call logged. */
+	log_take_error(s->reason, sizeof(s->reason));
+	d = reconnect_schedule(&s->rc, monotonic_ns());
+	log_info("reconnecting to %s in %u s", server_name(s), d);
+	s->shown_s = 0;
+	show_countdown(s, monotonic_ns());
+	return 0;
+}
+
+static int session_reconnect(struct session *s)
+{
+	enum vnc_error err;
+	char text[128];
+
+	snprintf(text, sizeof(text), "connecting to %s ...", server_name(s));
+	blit_set_status(s->blit, text);
+	/* The reason shown next is this attempt's. */
+	log_take_error(text, sizeof(text));
+	if (pipeline_connect(s->pipe, &s->vcfg, &err) < 0)
+		return session_lost(s, err, false);
+	reconnect_done(&s->rc);
+	blit_set_status(s->blit, NULL);
+	s->last_rx_ns = monotonic_ns();
+	s->ping_ns = 0;
+	return 0;
+}
+
+/* Timers: the next reconnect attempt and countdown tick, or the liveness
+ * ping and its deadline. Returns 0, or 1 when the session ends. */
+static int session_tick(struct session *s)
+{
+	uint64_t now = monotonic_ns();
+	uint64_t idle = (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
+	uint64_t wait = (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
+
+	edge_tick(s, now);
+	if (!conn(s)) {
+		if (s->stopping)
+			return 0;
+		if (now >= s->rc.next_ns)
+			return session_reconnect(s);
+		show_countdown(s, now);
+		return 0;
+	}
+	if (s->ping_ns && now - s->ping_ns >= wait) {
+		log_error("%s stopped responding (no answer for %d s)",
+			  server_name(s), s->vcfg.read_timeout_s);
+		return session_lost(s, VNC_ERR_CLOSED, true);
+	}
+	if (!s->ping_ns && now - s->last_rx_ns >= idle) {
+		if (vnc_ping(conn(s)) < 0)
+			return session_lost(s, VNC_ERR_CLOSED, true);
+		s->ping_ns = now;
+	}
+	return 0;
+}
+
+/* Milliseconds until session_tick has work, capped by timeout (-1: no
+ * cap). */
+static int session_timeout(const struct session *s, int timeout)
+{
+	uint64_t now = monotonic_ns(), due;
+	uint64_t ms;
+
+	if (!conn(s)) {
+		/* The next countdown second, or the attempt. */
+		due = s->rc.next_ns > now ? s->rc.next_ns - now : 0;
+		due %= 1000000000u;
+	} else if (s->ping_ns) {
+		due = s->ping_ns +
+		      (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
+		due = due > now ? due - now : 0;
+	} else {
+		due = s->last_rx_ns +
+		      (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
+		due = due > now ? due - now : 0;
+	}
+	if (s->edge_next_ns) {
+		uint64_t e = s->edge_next_ns > now ? s->edge_next_ns - now : 0;
+
+		if (e < due)
+			due = e;
+	}
+	ms = due / 1000000u + 1;
+	if (timeout >= 0 && (uint64_t)timeout < ms)
+		return timeout;
+	return (int)ms;
+}
+
+/* --- Privileges --- */
+
+static char *cached_password(void *ctx)
+{
+	struct session *s = ctx;
+
+	return strdup(s->password);
+}
+
+/* After the devices are open, before the network: no core dumps (they
+ * would hold the password), and a root-started vncfb that drives a
+ * console (or was given --user) becomes --user, default nobody. A --passwd
+ * file is read first: the new user may not be able to. */
+static int drop_privileges(struct session *s)
+{
+	struct options *o = s->opt;
+	int ret;
+
+	privs_no_core_dumps();
+	if (!privs_are_root()) {
+		if (o->user)
+			log_warn("--user %s: not running as root, nothing to "
+				 "drop",
+				 o->user);
+		return 0;
+	}
+	if (!o->user && s->out.impl == &output_mem_impl)
+		return 0;
+	if (o->passwd_file) {
+		log_set_context(opts_origin(o, "passwd"));
+		s->password = passwd_read_file(o->passwd_file);
+		log_set_context(NULL);
+		if (!s->password)
+			return -1;
+	}
+	log_set_context(opts_origin(o, "user"));
+	ret = privs_drop(o->user);
+	log_set_context(NULL);
+	return ret;
+}
+
+static int run_loop(struct session *s, int sigfd)
+{
+	struct options *o = s->opt;
+	uint64_t deadline = s->end_ns;
+	enum vnc_error verr;
+
+	while (!s->quit) {
+		struct pollfd pfd[4];
+		int n = 0, ret, timeout = -1, i_vnc, i_in = -1, i_out = -1;
+
+		pfd[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		i_vnc = -1;
+		if (conn(s)) {
+			i_vnc = n;
+			pfd[n++] = (struct pollfd){ .fd = vnc_fd(conn(s)),
+						    .events = POLLIN };
+		}
+		if (s->have_input && s->in.fd >= 0) {
+			i_in = n;
+			pfd[n++] = (struct pollfd){ .fd = s->in.fd,
+						    .events = POLLIN };
+		}
+		if (s->out.fd >= 0) {
+			i_out = n;
+			pfd[n++] = (struct pollfd){ .fd = s->out.fd,
+						    .events = POLLIN };
+		}
+		if (deadline) {
+			uint64_t now = monotonic_ns();
+
+			if (now >= deadline) {
+				log_info("leaving: --exit-after %g s are over",
+					 s->opt->exit_after);
+				break;
+			}
+			timeout = (int)((deadline - now) / 1000000u) + 1;
+		}
+		timeout = session_timeout(s, timeout);
+		if (conn(s))
+			timeout = vnc_poll_timeout(conn(s), timeout);
+		ret = poll(pfd, (nfds_t)n, timeout);
+		if (ret < 0) {
+			if (errno == EINTR)
+				continue;
+			log_error("poll: %s", strerror(errno));
+			return 1;
+		}
+		if (pfd[0].revents & POLLIN) {
+			bool usr1 = false;
+			int sig = signals_take(sigfd, &usr1);
+
+			if (usr1 && o->screenshot)
+				take_screenshot(s, o->screenshot);
+			else if (usr1)
+				log_warn("SIGUSR1: no screenshot written (no "
+					 "--screenshot FILE given)");
+			if (sig) {
+				log_info("leaving on signal %d", sig);
+				s->quit = true;
+			}
+		}
+		if (i_out >= 0 && (pfd[i_out].revents & POLLIN)) {
+			struct output_events ev = { s, out_suspend,
+						    out_resume };
+
+			if (s->out.impl->dispatch &&
+			    s->out.impl->dispatch(&s->out, &ev) < 0)
+				return 1;
+		}
+		if (i_in >= 0 && (pfd[i_in].revents & (POLLIN | POLLHUP))) {
+			struct input_sink sink = {
+				s,	     in_key,	in_motion_rel,
+				in_motion_abs, in_button, in_quit,
+				in_pan,	     in_scale,
+			};
+
+			if (s->in.impl->dispatch(&s->in, &sink) < 0)
+				return 1;
+		}
+		if (i_vnc >= 0 && conn(s) &&
+		    vnc_poll_ready(conn(s), pfd[i_vnc].revents)) {
+			if (vnc_dispatch(conn(s), &verr) < 0) {
+				if (session_lost(s, verr, true))
+					return 1;
+			} else {
+				s->last_rx_ns = monotonic_ns();
+				s->ping_ns = 0;
+			}
+		}
+		if (!s->quit && session_tick(s))
+			return 1;
+	}
+	return 0;
+}
+
+int session_run(struct options *o)
+{
+	struct session s;
+	struct pipeline_config pcfg;
+	struct demo *demo = NULL;
+	enum vnc_error verr;
+	int sigfd, ret = 1, err;
+
+	memset(&s, 0, sizeof(s));
+	s.opt = o;
+	s.in.fd = -1;
+
+	/* The files, the core and the devices were checked before (see
+	 * preflight.h); what still fails is named with the config file's
+	 * line that asked for it. */
+	sigfd = signals_setup();
+	if (sigfd < 0)
+		return 1;
+	log_set_context(opts_origin(o, "output"));
+	err = console_open(&s.out, o->output);
+	log_set_context(NULL);
+	if (err < 0)
+		return 1;
+	pcfg = (struct pipeline_config){
+		.out = &s.out,
+		.draw = PIPELINE_BLIT,
+		.cpu = o->cpu,
+		.choose_cpu = o->cpu == CPU_AUTO,
+		.samples = o->samples,
+		.scale = (enum scale_mode)o->scale_mode,
+		.zoom = o->scale_zoom,
+		.ev = { .ctx = &s,
+			.resized = ev_resized,
+			.update_done = ev_update_done,
+			.cursor_pos = ev_cursor_pos },
+	};
+	s.pipe = pipeline_create(&pcfg);
+	if (!s.pipe)
+		goto out_output;
+	s.blit = pipeline_blitter(s.pipe);
+	s.shadow = pipeline_shadow(s.pipe);
+	{
+		char fbuf[64];
+
+		log_debug("output %s %ux%u %s, stride %zu", s.out.impl->name,
+			  s.out.width, s.out.height,
+			  pixfmt_name(&s.out.fmt, fbuf, sizeof(fbuf)),
+			  s.out.stride);
+	}
+	if (platform_input && !o->view_only && s.out.impl != &output_mem_impl) {
+		struct input_config icfg = { o->input, o->keymap, true };
+
+		s.in.impl = platform_input;
+		log_set_context(opts_origin(o, o->input ? "input" : "keymap"));
+		err = platform_input->open(&s.in, &icfg);
+		log_set_context(NULL);
+		if (err < 0) {
+			/* What the user named must work; only autodetection
+			 * may come up empty. */
+			if (o->input || o->keymap)
+				goto out_demo;
+			log_warn("no input devices: the session is view-only");
+			s.in.impl = NULL;
+		} else {
+			s.have_input = true;
+		}
+	}
+
+	if (drop_privileges(&s) < 0)
+		goto out_input;
+	/* After the drop: setuid in a threaded process interrupts every
+	 * thread's select(), which libvncserver's threads take as fatal. */
+	if (o->mode == MODE_DEMO) {
+		demo = demo_start(o->output ? o->output : s.out.impl->name);
+		if (!demo)
+			goto out_input;
+		free(o->host);
+		o->host = strdup("127.0.0.1");
+		o->port = demo_port(demo);
+	}
+	pipeline_vnc_config(s.pipe, o, &s.vcfg);
+	/* A local pointer gets a local cursor; without one (view-only, no
+	 * input devices) the server draws it into the picture. */
+	s.local_cursor = s.have_input && !o->server_cursor;
+	s.vcfg.local_cursor = s.local_cursor;
+	if (s.password) {
+		s.vcfg.get_password = cached_password;
+		s.vcfg.password_ctx = &s;
+	}
+	/* A quit signal or the end of --exit-after stops any connection
+	 * step within a few ms (guard.h); the clock starts here. */
+	s.vcfg.abort_fd = signals_quit_fd();
+	if (o->exit_after > 0)
+		s.end_ns = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
+	s.vcfg.end_ns = s.end_ns;
+	reconnect_init(&s.rc, o->reconnect);
+	log_set_context(opts_origin(o, "server"));
+	err = pipeline_connect(s.pipe, &s.vcfg, &verr);
+	log_set_context(NULL);
+	/* Reconnects give up sooner than a first connect. */
+	s.vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
+	/* A kiosk may come up before its server: reconnect always waits. */
+	if (err == 0)
+		reconnect_done(&s.rc);
+	else if (session_lost(&s, verr, false))
+		goto out_input;
+	s.last_rx_ns = monotonic_ns();
+	s.px = (int)s.shadow->width / 2;
+	s.py = (int)s.shadow->height / 2;
+	if (s.local_cursor)
+		pipeline_cursor_move(s.pipe, s.px, s.py);
+
+	ret = run_loop(&s, sigfd);
+
+	pipeline_disconnect(s.pipe);
+out_input:
+	if (s.have_input)
+		s.in.impl->close(&s.in);
+out_demo:
+	if (demo) {
+		if (ret == 0)
+			demo_report(demo, s.updates, &s.out);
+		demo_stop(demo);
+	}
+	/* The stopped worker has drawn the rest: the screenshot shows the
+	 * last picture. The picture asked for was not written: not a clean
+	 * exit. */
+	pipeline_stop(s.pipe);
+	if (o->screenshot && s.shadow->pix &&
+	    take_screenshot(&s, o->screenshot) < 0 && ret == 0)
+		ret = 1;
+	pipeline_destroy(s.pipe);
+out_output:
+	console_close(&s.out);
+	if (s.password)
+		passwd_free(s.password);
+	return ret;
+}

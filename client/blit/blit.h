@@ -1,0 +1,182 @@
+/* The blit worker: the one thread that writes the output mapping. It
+ * takes damage, maps remote rectangles onto the screen and copies rows
+ * (memcpy when the shadow is in the output's format).
+ *
+ * Threads: blit_start/stop/suspend/resume/set_view on the main thread;
+ * the worker runs on its own (pinned) thread. */
+#ifndef VNCFB_BLIT_H
+#define VNCFB_BLIT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "shadow/damage.h"
+#include "output/output.h"
+#include "shadow/pixconv.h"
+#include "shadow/shadow.h"
+#include "view/view.h"
+
+struct cursor;
+struct scaler;
+
+/* Per-pass timing, for vncfb bench. */
+struct blit_stats {
+	uint64_t kick_ns;	/* when the oldest update in the pass ended */
+	uint64_t start_ns;	/* pass start (after taking damage) */
+	uint64_t end_ns;	/* last row written */
+	/* When the pass reached the display, as the output reports it (the
+	 * drm output's page flip event), 0 when it does not say: a page
+	 * flip took shown_ns - end_ns. */
+	uint64_t shown_ns;
+	uint64_t bytes;		/* bytes written to the mapping */
+	uint32_t kicks;		/* updates folded into this pass */
+	int rects;
+};
+
+/* Screen rectangles one pass changed, kept for the next: a double-buffered
+ * output's back buffer missed them (OUTPUT_BUF_PREVIOUS). The new damage,
+ * the cursor's old and new places, the status line. */
+#define BLIT_MAX_CHANGED (DAMAGE_MAX_RECTS + 3)
+
+struct blitter {
+	struct output *out;
+	struct shadow *shadow;
+	struct damage *damage;
+	pthread_t thread;
+	bool running;
+	int cpu;		/* requested core, -1: unpinned */
+	atomic_int actual_cpu;	/* where the worker found itself */
+	atomic_int pin_error;	/* -errno from pinning, 0 when fine */
+	/* The blitter's own state, which the main thread changes while the
+	 * worker draws. A pass holds lock, then shadow->lock (the pixels
+	 * and the cursor); nobody takes them the other way round. */
+	pthread_mutex_t lock;
+	/* Under lock: */
+	bool suspended;
+	bool full;		/* redraw everything, borders too */
+	enum scale_mode mode;	/* --scale */
+	unsigned zoom;
+	struct view view;	/* remote -> screen; written on the main thread */
+	struct scaler *scaler;	/* for view when not 1:1, else NULL */
+	uint8_t *row;		/* conversion / zero row, blit thread */
+	/* Shadow to output pixels where they differ (24 bpp outputs),
+	 * chosen once: the blitter's and the cursor's rows. */
+	struct pixconv conv;
+	uint8_t *srow;		/* one scaled row in the shadow's format */
+	size_t row_size;
+	/* Optional hook, called on the worker after each pass
+	 * (blit_set_on_pass). */
+	void (*on_pass)(void *ctx, const struct blit_stats *st);
+	void *on_pass_ctx;
+	/* Local cursor drawn over the shadow, NULL for none
+	 * (blit_set_cursor). */
+	struct cursor *cursor;
+	atomic_uint_fast64_t passes;
+	atomic_uint_fast64_t bytes_total;
+	/* Status line text (blit_set_status), under lock. */
+	char status[128];
+	bool status_dirty;	/* text changed since the last pass */
+	bool status_shown;	/* the bar is on the screen */
+	/* What the last pass that reached the screen changed there (blit
+	 * thread, under lock): everything, or these rectangles. */
+	bool changed_all;
+	struct rect changed[BLIT_MAX_CHANGED];
+	int nchanged;
+};
+
+int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
+	      struct damage *d, int cpu);
+
+/* Before blit_start (main thread): what the worker draws over the
+ * picture, and who hears about each pass (vncfb bench). */
+void blit_set_cursor(struct blitter *b, struct cursor *c);
+void blit_set_on_pass(struct blitter *b,
+		      void (*fn)(void *ctx, const struct blit_stats *st),
+		      void *ctx);
+/* The core the worker is asked to run on (-1: unpinned). Main thread,
+ * before blit_start, or after a failed pin to record that it runs
+ * unpinned. */
+void blit_set_cpu(struct blitter *b, int cpu);
+/* After blit_start: -errno from pinning (0: fine), and the core the
+ * worker last found itself on (-1: unknown). Any thread. */
+int blit_pin_error(struct blitter *b);
+int blit_actual_cpu(struct blitter *b);
+/* The worker's CPU-time clock (pthread_getcpuclockid), for vncfb bench.
+ * 0, or -ESRCH when no worker runs. */
+int blit_cpu_clock(struct blitter *b, clockid_t *id);
+/* Start the worker (pinned when b->cpu >= 0). 0 or -errno (logged). */
+int blit_start(struct blitter *b);
+/* Stop and join the worker; then draw what is still damaged from the
+ * calling thread, which owns the mapping from then on. */
+void blit_stop(struct blitter *b);
+void blit_finish(struct blitter *b);
+
+/* The scale mode blit_reset_view applies (main thread). */
+void blit_set_scale(struct blitter *b, enum scale_mode mode, unsigned zoom);
+/* Recompute where the remote desktop sits on the screen and how it is
+ * scaled (after a resize), and schedule a full redraw. Call with the new
+ * shadow size in place. Main thread. */
+void blit_reset_view(struct blitter *b);
+
+/* Panning (main thread), for a desktop drawn larger than the screen
+ * (--scale none or N). Each returns true when the view moved; the
+ * redraw is then scheduled and the worker kicked.
+ * blit_pan: by (dx, dy) screen pixels (keyboard hotkeys; see
+ * BLIT_PAN_STEP_DIV for a step).
+ * blit_follow: just enough that remote point (rx, ry) stays
+ * BLIT_PAN_MARGIN_DIV-th of the screen away from each edge, so the view
+ * follows the pointer smoothly. */
+#define BLIT_PAN_STEP_DIV 8
+#define BLIT_PAN_MARGIN_DIV 16
+bool blit_pan(struct blitter *b, int dx, int dy);
+bool blit_follow(struct blitter *b, int rx, int ry);
+/* Edge scrolling for an absolute pointer at screen (sx, sy): pan one
+ * tick's step (view_edge_step, within the follow margin, up to
+ * BLIT_EDGE_SPEED_DIV-th of the screen). True when the view moved. Main
+ * thread. */
+#define BLIT_EDGE_SPEED_DIV 64
+bool blit_edge_pan(struct blitter *b, int sx, int sy);
+/* Pan remote point (rx, ry) to the screen's centre, as far as the
+ * desktop's edges allow. True when the view moved. Main thread. */
+bool blit_center(struct blitter *b, int rx, int ry);
+
+/* A copy of the mapping (struct view in view.h). Main thread, or with
+ * the blitter's lock held (blit thread). */
+void blit_get_view(struct blitter *b, struct view *out);
+/* The screen rectangle showing remote rectangle r, clipped to the screen
+ * (e.g. where to draw a local cursor). False when not visible. Same
+ * threads as blit_get_view. */
+bool blit_remote_to_screen(struct blitter *b, const struct rect *r,
+			   struct rect *out);
+/* Redraw screen rectangle scr from the shadow through the mapping (black
+ * outside the desktop), e.g. to restore what an overlay covered. Blit
+ * thread (or after blit_stop) inside a pass (both locks held). Returns
+ * bytes written. */
+uint64_t blit_draw_screen(struct blitter *b, const struct rect *scr);
+/* Show text in a status line along the bottom of the screen over the
+ * picture (statusline.h), or remove it (NULL or ""), and kick the worker.
+ * Main thread. */
+void blit_set_status(struct blitter *b, const char *text);
+/* Stop touching the mapping (returns once the worker is out of it). */
+void blit_suspend(struct blitter *b);
+void blit_resume(struct blitter *b);
+
+/* Draw the damage set now, on the calling thread (worker, or the main
+ * thread after blit_stop). Takes the blitter's lock, then shadow->lock. */
+void blit_pass(struct blitter *b, const struct damage_set *set,
+	       struct blit_stats *st);
+
+/* Map a screen position to remote coordinates, clamped to the desktop:
+ * the remote pixel under the centre of screen pixel (sx, sy). Main
+ * thread. */
+void blit_screen_to_remote(struct blitter *b, int sx, int sy, int *rx,
+			   int *ry);
+
+/* Render what the screen shows into rgb (3 bytes/pixel, w*h of the
+ * output), from the mapping when it is readable RAM, else from the shadow
+ * through the same mapping. Main thread; takes both locks. */
+int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb);
+
+#endif

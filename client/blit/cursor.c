@@ -1,0 +1,202 @@
+/* The local cursor, composited at blit time over a clean shadow. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blit/blit.h"
+#include "blit/cursor.h"
+#include "util/log.h"
+#include "shadow/pixfmt.h"
+
+void cursor_init(struct cursor *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void cursor_finish(struct cursor *c)
+{
+	free(c->pix);
+	free(c->mask);
+	memset(c, 0, sizeof(*c));
+}
+
+int cursor_set_shape(struct cursor *c, struct shadow *sh, int xhot, int yhot,
+		     int w, int h, const uint8_t *pix, const uint8_t *mask)
+{
+	size_t n = (size_t)w * (size_t)h, bpp = pixfmt_bytes(&sh->fmt);
+	uint8_t *p, *m;
+
+	if (w <= 0 || h <= 0 || xhot < 0 || yhot < 0 || xhot >= w || yhot >= h)
+		return -EINVAL;
+	p = malloc(n * bpp);
+	m = malloc(n);
+	if (!p || !m) {
+		free(p);
+		free(m);
+		log_error("cannot allocate a %dx%d cursor", w, h);
+		return -ENOMEM;
+	}
+	memcpy(p, pix, n * bpp);
+	memcpy(m, mask, n);
+	pthread_mutex_lock(&sh->lock);
+	free(c->pix);
+	free(c->mask);
+	c->pix = p;
+	c->mask = m;
+	c->w = w;
+	c->h = h;
+	c->xhot = xhot;
+	c->yhot = yhot;
+	c->dirty = true;
+	pthread_mutex_unlock(&sh->lock);
+	return 0;
+}
+
+void cursor_move(struct cursor *c, struct shadow *sh, int x, int y)
+{
+	pthread_mutex_lock(&sh->lock);
+	if (c->x != x || c->y != y) {
+		c->x = x;
+		c->y = y;
+		c->dirty = true;
+	}
+	pthread_mutex_unlock(&sh->lock);
+}
+
+bool cursor_dirty(struct cursor *c, struct shadow *sh)
+{
+	bool d;
+
+	pthread_mutex_lock(&sh->lock);
+	d = c->dirty && c->pix;
+	pthread_mutex_unlock(&sh->lock);
+	return d;
+}
+
+bool cursor_drawn_rect(const struct cursor *c, struct rect *scr)
+{
+	*scr = c->drawn_rect;
+	return c->drawn;
+}
+
+void cursor_invalidate(struct cursor *c)
+{
+	c->dirty = true;
+}
+
+/* The cursor's opaque pixels at screen rectangle cur, clipped to the
+ * screen. Returns the bytes written. */
+static uint64_t draw_shape(struct cursor *c, struct blitter *b,
+			   const struct rect *cur)
+{
+	struct output *o = b->out;
+	struct shadow *s = b->shadow;
+	unsigned obpp = pixfmt_bytes(&o->fmt), sbpp = pixfmt_bytes(&s->fmt);
+	bool same = pixfmt_equal(&o->fmt, &s->fmt);
+	int32_t cy, x0, x1, run, ow = (int32_t)o->width;
+	uint64_t bytes = 0;
+
+	for (cy = 0; cy < cur->h; cy++) {
+		int32_t sy = cur->y + cy;
+		const uint8_t *m = c->mask + (size_t)cy * (size_t)c->w;
+		const uint8_t *p = c->pix + (size_t)cy * (size_t)c->w * sbpp;
+
+		if (sy < 0 || sy >= (int32_t)o->height)
+			continue;
+		/* Runs of opaque pixels: the mapping is never read, so the
+		 * transparent ones are simply not written. */
+		x0 = 0;
+		while (x0 < cur->w) {
+			int32_t sx = cur->x + x0;
+			uint8_t *dst;
+
+			if (!m[x0] || sx < 0 || sx >= ow) {
+				x0++;
+				continue;
+			}
+			x1 = x0;
+			while (x1 < cur->w && m[x1] && cur->x + x1 < ow)
+				x1++;
+			run = x1 - x0;
+			dst =
+			    o->map + (size_t)sy * o->stride + (size_t)sx * obpp;
+			if (same) {
+				output_write_row(o, dst, p + (size_t)x0 * sbpp,
+						 (size_t)run * obpp);
+			} else {
+				pixconv_row(&b->conv, b->row,
+					    p + (size_t)x0 * sbpp,
+					    (size_t)run);
+				output_write_row(o, dst, b->row,
+						 (size_t)run * obpp);
+			}
+			bytes += (uint64_t)run * obpp;
+			x0 = x1;
+		}
+	}
+	return bytes;
+}
+
+/* Redraw screen rectangle r from the shadow; appends what was written. */
+static uint64_t restore(struct blitter *b, const struct rect *r,
+			struct rect *out, int *nout)
+{
+	struct rect scr = *r;
+	uint64_t bytes;
+
+	if (!rect_clip(&scr, (int32_t)b->out->width, (int32_t)b->out->height))
+		return 0;
+	bytes = blit_draw_screen(b, &scr);
+	out[(*nout)++] = scr;
+	return bytes;
+}
+
+uint64_t cursor_blit(struct cursor *c, struct blitter *b,
+		     const struct rect *damage, int n, bool full,
+		     struct rect *out, int *nout)
+{
+	struct rect hot = {c->x, c->y, 1, 1}, cur = {0, 0, 0, 0}, old;
+	struct rect both, ds;
+	uint64_t bytes = 0;
+	bool visible, need;
+	int i;
+
+	if (!c->pix)
+		return 0;
+	/* The shape is drawn 1:1 on the screen whatever the scale, with its
+	 * hot spot on the screen pixel showing the pointer's remote pixel. */
+	visible = blit_remote_to_screen(b, &hot, &hot);
+	if (visible)
+		cur =
+		    (struct rect){hot.x - c->xhot, hot.y - c->yhot, c->w, c->h};
+	need = c->dirty || full || c->drawn != visible;
+	/* Damage drawn over the cursor erased it there. */
+	for (i = 0; i < n && !need && visible; i++)
+		need = blit_remote_to_screen(b, &damage[i], &ds) &&
+		       rect_intersect(&ds, &cur, &both);
+	if (!need)
+		return 0;
+	old = c->drawn_rect;
+	/* After a full redraw the screen is clean already. Otherwise the
+	 * old and new places get the shadow back (overlapping ones as one
+	 * rectangle), then the shape goes on top. */
+	if (!full) {
+		if (c->drawn && visible && rect_intersect(&old, &cur, &both)) {
+			rect_union(&old, &cur, &both);
+			bytes += restore(b, &both, out, nout);
+		} else {
+			if (c->drawn)
+				bytes += restore(b, &old, out, nout);
+			if (visible)
+				bytes += restore(b, &cur, out, nout);
+		}
+	}
+	if (visible)
+		bytes += draw_shape(c, b, &cur);
+	c->drawn = visible;
+	c->drawn_rect = cur;
+	c->dirty = false;
+	return bytes;
+}

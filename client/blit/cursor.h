@@ -1,0 +1,59 @@
+/* The local cursor: the server's cursor shape, drawn by the blitter over
+ * the shadow at the pointer position, so the shadow stays clean and the
+ * pointer moves without a round trip to the server.
+ *
+ * Threads: cursor_set_shape/cursor_move on the main thread; they take
+ * shadow->lock, which the blitter holds while it calls cursor_blit. */
+#ifndef VNCFB_CURSOR_H
+#define VNCFB_CURSOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/rect.h"
+#include "shadow/shadow.h"
+
+struct blitter;
+
+struct cursor {
+	/* Under shadow->lock: */
+	int w, h, xhot, yhot;
+	uint8_t *pix;		/* w*h pixels in the shadow format */
+	uint8_t *mask;		/* w*h bytes, non-zero: opaque */
+	int x, y;		/* hot spot, remote coordinates */
+	bool dirty;		/* shape or position changed since drawn */
+	bool drawn;		/* on screen at drawn_rect */
+	struct rect drawn_rect; /* screen coordinates */
+	/* Blit thread: one composed row, shadow format. */
+	uint8_t *row;
+	size_t row_size;
+};
+
+void cursor_init(struct cursor *c);
+void cursor_finish(struct cursor *c);
+/* Copy a new shape (pixels in sh's format, mask 1 byte a pixel). 0 or
+ * -ENOMEM (logged; the old shape stays). */
+int cursor_set_shape(struct cursor *c, struct shadow *sh, int xhot, int yhot,
+		     int w, int h, const uint8_t *pix, const uint8_t *mask);
+/* The pointer is now at x,y (remote coordinates). */
+void cursor_move(struct cursor *c, struct shadow *sh, int x, int y);
+/* Whether the blitter has something to redraw (shape or position). */
+bool cursor_dirty(struct cursor *c, struct shadow *sh);
+
+/* Blit thread, shadow->lock held. Where the cursor is on the screen (the
+ * rectangle its shape covers), false when it is not drawn. */
+bool cursor_drawn_rect(const struct cursor *c, struct rect *scr);
+/* The screen under the cursor was redrawn from the shadow (a back buffer
+ * catching up): the next cursor_blit draws the cursor again. */
+void cursor_invalidate(struct cursor *c);
+
+/* Blit thread, shadow->lock held, after the pass has copied its damage:
+ * redraw the cursor's old and new places when it moved, changed, or the
+ * damage (remote rectangles; full: everything) overwrote it. The shape is
+ * drawn 1:1 on the screen at any scale. Appends the screen rectangles
+ * written to out (room for 2 more) and returns the bytes written. */
+uint64_t cursor_blit(struct cursor *c, struct blitter *b,
+		     const struct rect *damage, int n, bool full,
+		     struct rect *out, int *nout);
+
+#endif

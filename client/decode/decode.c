@@ -1,0 +1,382 @@
+/* The decoders' shared parts: the shadow's format as they see it, the
+ * decoder table, buffers, fills and the memory source (decode.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/decode.h"
+#include "wire/rfb.h"
+
+int dec_jpeg_space(const struct pixfmt *pf);
+
+unsigned rfb_depth(const struct pixfmt *f)
+{
+	unsigned d = (unsigned)f->r_bits + f->g_bits + f->b_bits;
+
+	return d > f->bpp ? f->bpp : d;
+}
+
+static uint32_t channel_mask(const struct pixfmt *f)
+{
+	return (uint32_t)(((1ull << f->r_bits) - 1) << f->r_shift) |
+	       (uint32_t)(((1ull << f->g_bits) - 1) << f->g_shift) |
+	       (uint32_t)(((1ull << f->b_bits) - 1) << f->b_shift);
+}
+
+void dec_fmt_init(struct dec_fmt *f, const struct pixfmt *pf)
+{
+	struct pixfmt rgb;
+	bool big = pf->big_endian;
+
+	memset(f, 0, sizeof(*f));
+	f->pf = *pf;
+	f->bpp = pf->bpp / 8;
+	f->depth = rfb_depth(pf);
+	f->tpixel = f->bpp;
+	f->cpixel = f->bpp;
+	if (f->bpp == 4 && f->depth == 24 && pf->r_bits == 8 &&
+	    pf->g_bits == 8 && pf->b_bits == 8)
+		f->tpixel = 3;
+	if (f->bpp == 4 && f->depth <= 24) {
+		uint32_t m = channel_mask(pf);
+		bool ls3 = !(m & 0xff000000u), ms3 = !(m & 0xffu);
+
+		/* The same choice as the spec's (and TigerVNC's, and
+		 * libvncserver's encoder): the low three bytes first. */
+		if ((ls3 && !big) || (ms3 && big)) {
+			f->cpixel = 3;
+			f->cpad = 3;
+		} else if (ls3 || ms3) {
+			f->cpixel = 3;
+			f->cpad = 0;
+		}
+	}
+	if (f->cpixel == 3) {
+		/* The three bytes as a 24 bpp format of their own: the
+		 * value loses its low byte where that is the one left out. */
+		struct pixfmt c = *pf;
+		unsigned drop = (f->cpad == 3) == !big ? 0 : 8;
+
+		c.bpp = 24;
+		c.r_shift = (uint8_t)(c.r_shift - drop);
+		c.g_shift = (uint8_t)(c.g_shift - drop);
+		c.b_shift = (uint8_t)(c.b_shift - drop);
+		pixconv_init(&f->from_cpixel, pf, &c);
+	}
+	f->jpeg_space = dec_jpeg_space(pf);
+	pixconv_rgb_bytes(&rgb);
+	pixconv_init(&f->from_rgb, pf, &rgb);
+}
+
+const struct decoder *decoder_find(int32_t enc)
+{
+	static const struct decoder *const all[] = {
+	    &dec_raw,  &dec_copyrect, &dec_rre,	 &dec_corre, &dec_hextile,
+	    &dec_zlib, &dec_tight,    &dec_zrle, &dec_trle,  &dec_ultra,
+	};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (all[i]->enc == enc)
+			return all[i];
+	return NULL;
+}
+
+const char *decoder_name(int32_t enc, char *buf, size_t len)
+{
+	static const struct {
+		int32_t enc;
+		const char *name;
+	} pseudo[] = {
+	    {RFB_ENC_XCURSOR, "XCursor"},
+	    {RFB_ENC_RICHCURSOR, "RichCursor"},
+	    {RFB_ENC_POINTERPOS, "PointerPos"},
+	    {RFB_ENC_LASTRECT, "LastRect"},
+	    {RFB_ENC_DESKTOPSIZE, "DesktopSize"},
+	    {RFB_ENC_EXTDESKTOPSIZE, "ExtendedDesktopSize"},
+	    {RFB_ENC_DESKTOPNAME, "DesktopName"},
+	    {RFB_ENC_QEMU_KEYS, "QEMU extended key event"},
+	    {RFB_ENC_LEDSTATE, "KeyboardLedState"},
+	    {RFB_ENC_ZYWRLE, "ZYWRLE"},
+	};
+	const struct decoder *d = decoder_find(enc);
+
+	if (d)
+		return d->name;
+	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if (pseudo[i].enc == enc)
+			return pseudo[i].name;
+	snprintf(buf, len, "0x%08x", (unsigned)enc);
+	return buf;
+}
+
+void dec_ctx_init(struct dec_ctx *c, struct vnc_source *src,
+		  const struct dec_fmt *fmt)
+{
+	memset(c, 0, sizeof(*c));
+	c->src = src;
+	c->zs = &c->streams;
+	c->fb.fmt = fmt;
+}
+
+void dec_ctx_init_worker(struct dec_ctx *c, const struct dec_ctx *owner)
+{
+	memset(c, 0, sizeof(*c));
+	c->src = owner->src;
+	c->zs = owner->zs;
+	c->fb = owner->fb;
+}
+
+void dec_ctx_finish(struct dec_ctx *c)
+{
+	/* The streams are their owner's to end. */
+	if (c->zs == &c->streams) {
+		for (int i = 0; i < 4; i++)
+			dec_zstream_end(&c->zs->tight[i]);
+		dec_zstream_end(&c->zs->zlib);
+		dec_zstream_end(&c->zs->zrle);
+	}
+	free(c->work.scratch);
+	c->work.scratch = NULL;
+	c->work.scratch_cap = 0;
+	dec_jpeg_free(c->work.jpeg);
+	c->work.jpeg = NULL;
+}
+
+int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
+{
+	c->why[0] = '\0';
+	j->data.len = 0;
+	j->data.limit = RFB_MAX_RECT_DATA;
+	j->src = (struct rect){0, 0, 0, 0};
+	j->streams = 0;
+	return d->read(c, j);
+}
+
+int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
+{
+	int ret = dec_read_job(c, d, j);
+
+	if (ret == DEC_OK && d->decode)
+		ret = d->decode(c, j);
+	return ret;
+}
+
+int dec_bad(struct dec_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->why, sizeof(c->why), fmt, ap);
+	va_end(ap);
+	return DEC_BAD;
+}
+
+int dec_read(struct dec_ctx *c, void *buf, size_t n)
+{
+	return vnc_source_read(c->src, buf, n) < 0 ? DEC_EOF : DEC_OK;
+}
+
+int dec_check(const struct dec_ctx *c)
+{
+	return vnc_source_abandoned(c->src) ? DEC_EOF : DEC_OK;
+}
+
+int dec_read_u32(struct dec_ctx *c, uint32_t *v)
+{
+	uint8_t b[4];
+
+	if (dec_read(c, b, 4) != DEC_OK)
+		return DEC_EOF;
+	*v = dec_be32(b);
+	return DEC_OK;
+}
+
+static int nomem(struct dec_ctx *c, size_t n)
+{
+	snprintf(c->why, sizeof(c->why), "out of memory for %zu bytes", n);
+	return DEC_NOMEM;
+}
+
+uint8_t *dec_take(struct dec_ctx *c, struct dec_job *j, size_t n, int *err)
+{
+	struct dec_buf *b = &j->data;
+	size_t need = b->len + n;
+	uint8_t *p;
+
+	if (need < n || (b->limit && need > b->limit)) {
+		*err = dec_bad(c, "more than %zu bytes of data", b->limit);
+		return NULL;
+	}
+	if (need > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+
+		while (cap < need)
+			cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+		if (b->limit && cap > b->limit)
+			cap = b->limit;
+		p = realloc(b->p, cap);
+		if (!p) {
+			*err = nomem(c, cap);
+			return NULL;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	p = b->p + b->len;
+	if (dec_read(c, p, n) != DEC_OK) {
+		*err = DEC_EOF;
+		return NULL;
+	}
+	b->len = need;
+	return p;
+}
+
+uint8_t *dec_scratch(struct dec_ctx *c, size_t n)
+{
+	struct dec_work *w = &c->work;
+	uint8_t *p;
+
+	if (n <= w->scratch_cap)
+		return w->scratch;
+	p = realloc(w->scratch, n);
+	if (!p) {
+		nomem(c, n);
+		return NULL;
+	}
+	w->scratch = p;
+	w->scratch_cap = n;
+	return p;
+}
+
+void dec_buf_free(struct dec_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+void dec_copy_rows(const struct dec_fb *fb, uint32_t x, uint32_t y, uint32_t w,
+		   uint32_t h, const uint8_t *src, size_t spitch)
+{
+	size_t row = (size_t)w * fb->fmt->bpp;
+	uint8_t *d = dec_fb_at(fb, x, y);
+
+	if (row == 0)
+		return;
+	for (uint32_t i = 0; i < h; i++)
+		memcpy(d + (size_t)i * fb->stride, src + (size_t)i * spitch,
+		       row);
+}
+
+/* No length comes first (TRLE, hextile): the parser takes what it needs
+ * as it goes, never more than the message holds. What was parsed in
+ * place is the source's no more. */
+static void source_sync(struct dec_in *in)
+{
+	struct dec_ctx *c = in->ctx;
+
+	if (in->win) {
+		vnc_source_consume(c->src, (size_t)(in->p - in->win));
+		in->win = NULL;
+		in->end = in->p;
+	}
+}
+
+static int source_refill(struct dec_in *in, size_t need)
+{
+	struct dec_ctx *c = in->ctx;
+	uint8_t *buf = c->work.scratch;
+	const uint8_t *w;
+	size_t have, wl, k;
+
+	if (need > DEC_IN_SOURCE_MAX)
+		return dec_bad(c, "a tile of more than %d bytes",
+			       DEC_IN_SOURCE_MAX);
+	source_sync(in);
+	have = (size_t)(in->end - in->p);
+	w = vnc_source_peek(c->src, &wl);
+	if (have == 0 && wl >= need) {
+		in->p = in->win = w;
+		in->end = w + wl;
+		return DEC_OK;
+	}
+	/* Straddling the end of what the source holds: what is left of
+	 * the scratch copy, all the source holds (it fits), then what is
+	 * still missing, read. */
+	memmove(buf, in->p, have);
+	k = wl < DEC_IN_SOURCE_MAX - have ? wl : DEC_IN_SOURCE_MAX - have;
+	if (k) {
+		memcpy(buf + have, w, k);
+		vnc_source_consume(c->src, k);
+	}
+	in->p = buf;
+	in->end = buf + have + k;
+	if (have + k < need) {
+		if (dec_read(c, buf + have + k, need - have - k) != DEC_OK)
+			return DEC_EOF;
+		in->end = buf + need;
+	}
+	return DEC_OK;
+}
+
+int dec_in_source(struct dec_ctx *c, struct dec_in *in)
+{
+	uint8_t *buf = dec_scratch(c, DEC_IN_SOURCE_MAX);
+
+	if (!buf)
+		return DEC_NOMEM;
+	*in = (struct dec_in){
+	    .p = buf, .end = buf, .refill = source_refill, .ctx = c};
+	return DEC_OK;
+}
+
+void dec_in_source_done(struct dec_in *in)
+{
+	source_sync(in);
+}
+
+static const uint8_t *mem_peek(struct vnc_source *s, size_t *len)
+{
+	struct vnc_mem_source *m = (struct vnc_mem_source *)s;
+
+	*len = m->window && m->window < m->left ? m->window : m->left;
+	return m->p;
+}
+
+static void mem_consume(struct vnc_source *s, size_t n)
+{
+	struct vnc_mem_source *m = (struct vnc_mem_source *)s;
+
+	m->p += n;
+	m->left -= n;
+	m->consumed += n;
+}
+
+static int mem_read(struct vnc_source *s, void *buf, size_t n)
+{
+	struct vnc_mem_source *m = (struct vnc_mem_source *)s;
+
+	if (n > m->left) {
+		mem_consume(s, m->left);
+		return -1;
+	}
+	if (n)
+		memcpy(buf, m->p, n);
+	mem_consume(s, n);
+	return 0;
+}
+
+static const struct vnc_source_ops mem_ops = {
+    .read = mem_read, .peek = mem_peek, .consume = mem_consume};
+
+void vnc_mem_source_init(struct vnc_mem_source *m, const void *data, size_t len)
+{
+	m->base.ops = &mem_ops;
+	m->p = data;
+	m->left = len;
+	m->consumed = 0;
+}

@@ -1,0 +1,658 @@
+/* libvncclient behind struct vnc_client: connect, handshake (under a
+ * watchdog), the deadlines, the byte source vncfb's own message reader
+ * reads through, the reference mode's callbacks. The wrapper's main file;
+ * security, failure messages and what vncfb writes are its siblings
+ * (vnc_priv.h). */
+#include "config.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gnutls/gnutls.h>
+#include <turbojpeg.h>
+
+#include "util/clock.h"
+#include "net/guard.h"
+#include "util/log.h"
+#include "wire/rfb.h"
+#include "reader/rfbread.h"
+#include "net/tlsguard.h"
+#include "net/vnc.h"
+#include "net/vnc_enc.h"
+#include "net/vnc_priv.h"
+#include "net/vnc_tcp.h"
+#include "wire/vncsrc.h"
+
+/* The handshake's deadline is at least this (the --timeout if longer). */
+#define HANDSHAKE_MIN_S 15
+/* vnc_dispatch hands the loop back after this much work at most. */
+#define DISPATCH_BUDGET_NS 30000000ull
+/* The reader's reads go to libvncclient in pieces this large, so that a
+ * fast endless stream still sees the watchdog between them. */
+#define READ_PIECE (256 * 1024)
+
+static int client_tag;
+
+struct vnc_client *vnc_from_cl(rfbClient *cl)
+{
+	return rfbClientGetClientData(cl, &client_tag);
+}
+
+/* --- Deadlines: the watchdog (guard.h) bounds every blocking step --- */
+
+int vnc_timeout_s(const struct vnc_client *vc)
+{
+	return vc->cfg.read_timeout_s > 0 ? vc->cfg.read_timeout_s : 30;
+}
+
+/* The handshake's: the longer of the --timeout and HANDSHAKE_MIN_S. */
+static int handshake_s(const struct vnc_client *vc)
+{
+	return vnc_timeout_s(vc) > HANDSHAKE_MIN_S ? vnc_timeout_s(vc)
+						   : HANDSHAKE_MIN_S;
+}
+
+/* What follows until vnc_done() must be over by deadline (monotonic ns);
+ * the outer deadline holds for nested calls (vnc_priv.h). */
+static void begin(struct vnc_client *vc, const char *doing, uint64_t deadline,
+		  int secs)
+{
+	if (vc->armed++ || !vc->guard)
+		return;
+	vc->doing = doing;
+	vc->doing_s = secs;
+	guard_arm(vc->guard, deadline);
+}
+
+void vnc_begin_timed(struct vnc_client *vc, const char *doing)
+{
+	begin(vc, doing,
+	      monotonic_ns() + (uint64_t)vnc_timeout_s(vc) * 1000000000u,
+	      vnc_timeout_s(vc));
+}
+
+void vnc_done(struct vnc_client *vc)
+{
+	if (--vc->armed == 0 && vc->guard)
+		guard_arm(vc->guard, 0);
+}
+
+static const struct vnc_client *from_src(const struct vnc_source *s)
+{
+	return (const struct vnc_client *)(const void *)((const char *)s -
+		offsetof(struct vnc_client, src));
+}
+
+/* The reader's bytes: libvncclient's buffered reader (TLS included), in
+ * pieces, stopping as soon as the watchdog fired. */
+static int src_read(struct vnc_source *s, void *buf, size_t n)
+{
+	const struct vnc_client *vc = from_src(s);
+	char *p = buf;
+
+	while (n > 0) {
+		unsigned k = n < READ_PIECE ? (unsigned)n : READ_PIECE;
+
+		if (guard_fired(vc->guard) != GUARD_NONE ||
+		    !ReadFromRFBServer(vc->cl, p, k))
+			return -1;
+		p += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* Once the watchdog fired, decoding what was read stops too. */
+static bool src_abandoned(const struct vnc_source *s)
+{
+	return guard_fired(from_src(s)->guard) != GUARD_NONE;
+}
+
+/* The bytes libvncclient's reader holds already (it reads the socket
+ * or the TLS session 8 KiB at a time): tiles are parsed in place there
+ * instead of being copied out first. */
+static const uint8_t *src_peek(struct vnc_source *s, size_t *len)
+{
+	const rfbClient *cl = from_src(s)->cl;
+
+	*len = cl->buffered;
+	return (const uint8_t *)cl->bufoutptr;
+}
+
+static void src_consume(struct vnc_source *s, size_t n)
+{
+	rfbClient *cl = from_src(s)->cl;
+
+	cl->bufoutptr += n;
+	cl->buffered -= (unsigned)n;
+}
+
+static const struct vnc_source_ops src_ops = {
+	.read = src_read,
+	.abandoned = src_abandoned,
+	.peek = src_peek,
+	.consume = src_consume,
+};
+
+const char *vnc_library_version(void)
+{
+	return LIBVNCSERVER_PACKAGE_VERSION;
+}
+
+/* The reference mode's desktop buffer (and its resizes). */
+static rfbBool cb_malloc_fb(rfbClient *cl)
+{
+	struct vnc_client *vc = vnc_from_cl(cl);
+	char why[200];
+	enum vnc_error e;
+	uint8_t *buf;
+
+	e = cl->width < 0 || cl->height < 0
+		    ? VNC_ERR_PROTOCOL
+		    : rfb_check_desktop((uint32_t)cl->width,
+					(uint32_t)cl->height,
+					cl->format.bitsPerPixel / 8, why,
+					sizeof(why));
+	if (e != VNC_OK) {
+		log_error("%s %s", vc->peer, why);
+		vc->logged = e;
+		return FALSE;
+	}
+	buf = vc->ev.resize(vc->ev.ctx, (uint32_t)cl->width,
+			    (uint32_t)cl->height);
+	if (!buf) {
+		vc->logged = VNC_ERR_RESOURCE;
+		return FALSE;
+	}
+	cl->frameBuffer = buf;
+	/* libvncclient's update region for the first request. */
+	cl->updateRect.x = 0;
+	cl->updateRect.y = 0;
+	cl->updateRect.w = cl->width;
+	cl->updateRect.h = cl->height;
+	return TRUE;
+}
+
+static void cb_update(rfbClient *cl, int x, int y, int w, int h)
+{
+	struct vnc_client *vc = vnc_from_cl(cl);
+	struct rect r = { x, y, w, h };
+
+	if (rect_clip(&r, cl->width, cl->height))
+		vc->ev.damage(vc->ev.ctx, &r);
+}
+
+static void cb_finished(rfbClient *cl)
+{
+	struct vnc_client *vc = vnc_from_cl(cl);
+
+	vc->ev.update_done(vc->ev.ctx);
+}
+
+/* libvncclient 0.9.14 mallocs a new rcMask for every shape without
+ * freeing the old one (a leak per cursor change, found by the fuzzer), so
+ * the shape buffers are freed here once the session has copied them. */
+static void drop_cursor_buffers(rfbClient *cl)
+{
+	free(cl->rcSource);
+	cl->rcSource = NULL;
+	free(cl->rcMask);
+	cl->rcMask = NULL;
+}
+
+static void cb_cursor_shape(rfbClient *cl, int xhot, int yhot, int w, int h,
+			    int bpp)
+{
+	struct vnc_client *vc = vnc_from_cl(cl);
+
+	if (!vc->ev.cursor_shape || !cl->rcSource || !cl->rcMask)
+		goto out;
+	if (w <= 0 || h <= 0 || w > RFB_MAX_CURSOR || h > RFB_MAX_CURSOR ||
+	    bpp != cl->format.bitsPerPixel / 8 || xhot < 0 || yhot < 0 ||
+	    xhot >= w || yhot >= h) {
+		log_debug("ignoring cursor shape %dx%d hot %d,%d", w, h, xhot,
+			  yhot);
+		goto out;
+	}
+	vc->ev.cursor_shape(vc->ev.ctx, xhot, yhot, w, h, cl->rcSource,
+			    cl->rcMask);
+out:
+	drop_cursor_buffers(cl);
+}
+
+static rfbBool cb_cursor_pos(rfbClient *cl, int x, int y)
+{
+	struct vnc_client *vc = vnc_from_cl(cl);
+
+	if (vc->ev.cursor_pos)
+		vc->ev.cursor_pos(vc->ev.ctx, x, y);
+	return TRUE;
+}
+
+static void cb_bell(rfbClient *cl)
+{
+	struct vnc_client *vc = vnc_from_cl(cl);
+
+	if (vc->ev.bell)
+		vc->ev.bell(vc->ev.ctx);
+}
+
+static void cb_cut_text(rfbClient *cl, const char *text, int len)
+{
+	/* Clipboard has nowhere to go on a console; drop it. */
+	(void)cl;
+	(void)text;
+	(void)len;
+}
+
+/* rfbClientCleanup in 0.9.14 forgets the cursor shape buffers and the
+ * Tight JPEG decompressor; free them so reconnects do not leak (found by
+ * the fuzz replay under LeakSanitizer, see tests/hostile-input.md). The
+ * frame buffer is the session's shadow, not ours to free. */
+static void client_cleanup(rfbClient *cl)
+{
+	struct vnc_client *vc = vnc_from_cl(cl);
+
+	drop_cursor_buffers(cl);
+	if (cl->tjhnd) {
+		tjDestroy(cl->tjhnd);
+		cl->tjhnd = NULL;
+	}
+	cl->frameBuffer = NULL;
+	rfbClientCleanup(cl);
+	/* Its TLS session is gone: now its credentials may go. */
+	tlsguard_finish(&vc->tls);
+}
+
+/* Allocate the wrapper for cfg; NULL when out of memory (logged). */
+static struct vnc_client *client_new(const struct vnc_config *cfg,
+				     const struct vnc_events *ev)
+{
+	struct vnc_client *vc;
+
+	vnc_failure_reset();
+
+	vc = calloc(1, sizeof(*vc));
+	if (!vc)
+		goto err_nomem;
+	vc->cfg = *cfg;
+	vc->ev = *ev;
+	vnc_tcp_peer(vc->peer, sizeof(vc->peer), cfg->host ? cfg->host : "",
+		     cfg->port);
+	vc->encodings = strdup(cfg->encodings ? cfg->encodings
+					      : vnc_default_encodings());
+	if (!vc->encodings)
+		goto err_free_vc;
+	tlsguard_init(&vc->tls, cfg->host ? cfg->host : "", vc->peer,
+		      cfg->insecure);
+	return vc;
+
+err_free_vc:
+	free(vc);
+err_nomem:
+	log_error("out of memory");
+	return NULL;
+}
+
+static void client_free(struct vnc_client *vc)
+{
+	tlsguard_finish(&vc->tls);
+	free(vc->encodings);
+	free(vc);
+}
+
+/* Blocking reads and writes; the watchdog, not a socket timeout, bounds
+ * them. Without SO_RCVTIMEO a read interrupted by a signal handler
+ * (SA_RESTART, signals.c) is restarted, so signals need not be held off
+ * while libvncclient reads. */
+static void set_blocking(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags >= 0 && (flags & O_NONBLOCK))
+		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+}
+
+/* --- vncfb's reader's hooks into the connection --- */
+
+static int rd_request(void *ctx, bool incremental, uint32_t w, uint32_t h)
+{
+	return vnc_request(ctx, 0, 0, (int)w, (int)h, incremental);
+}
+
+static void rd_qemu_keys(void *ctx)
+{
+	struct vnc_client *vc = ctx;
+
+	if (!vc->qemu_keys)
+		log_debug("%s takes QEMU extended key events", vc->peer);
+	vc->qemu_keys = true;
+}
+
+static const struct rfb_reader_ops rd_ops = {
+	.request = rd_request,
+	.qemu_keys = rd_qemu_keys,
+};
+
+/* After ServerInit: the desktop, the formats and the first request, with
+ * vncfb's reader or (reference mode) libvncclient's. */
+static int start_session(struct vnc_client *vc, enum vnc_error *err)
+{
+	rfbClient *cl = vc->cl;
+	const char *why;
+	bool ok;
+	int e;
+
+	cl->width = cl->si.framebufferWidth;
+	cl->height = cl->si.framebufferHeight;
+	if (vc->cfg.libvnc_reference) {
+		if (!cl->MallocFrameBuffer(cl)) {
+			*err = vnc_failure_classify(vc, true);
+			return -1;
+		}
+	} else {
+		vc->src.ops = &src_ops;
+		vc->rd = rfb_reader_create(&vc->cfg.fmt, &vc->src, &vc->ev,
+					   &rd_ops, vc);
+		if (!vc->rd) {
+			log_error("out of memory");
+			*err = VNC_ERR_RESOURCE;
+			return -1;
+		}
+		e = rfb_reader_set_threads(vc->rd, vc->cfg.decode_threads);
+		if (e < 0) {
+			log_error("cannot start %u decoding threads: %s",
+				  vc->cfg.decode_threads, strerror(-e));
+			*err = VNC_ERR_RESOURCE;
+			return -1;
+		}
+		if (rfb_reader_threads(vc->rd))
+			log_debug("%u threads decode rectangles",
+				  rfb_reader_threads(vc->rd));
+		if (rfb_reader_start(vc->rd, (uint32_t)cl->width,
+				     (uint32_t)cl->height) < 0) {
+			*err = rfb_reader_error(vc->rd, &why);
+			if (why[0])
+				log_error("%s %s", vc->peer, why);
+			return -1;
+		}
+	}
+	ok = vnc_send_format(vc) &&
+	     SendFramebufferUpdateRequest(cl, 0, 0, cl->width, cl->height,
+					  FALSE);
+	if (!ok) {
+		*err = vnc_failure_classify(vc, true);
+		return -1;
+	}
+	return 0;
+}
+
+static void close_client(struct vnc_client *vc)
+{
+	/* The watchdog first: it must never shut down a reused fd. */
+	guard_stop(vc->guard);
+	vc->guard = NULL;
+	rfb_reader_destroy(vc->rd);
+	vc->rd = NULL;
+	if (vc->cl)
+		client_cleanup(vc->cl);
+	vc->cl = NULL;
+}
+
+/* The RFB handshake over a connected fd (owned from here on). 0, or -1
+ * with the reason logged and *err set; then fd is closed. */
+static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
+{
+	const struct vnc_config *cfg = &vc->cfg;
+	rfbClient *cl;
+	rfbBool ok;
+
+	cl = rfbGetClient(8, 3, 4);
+	if (!cl) {
+		close(fd);
+		log_error("out of memory");
+		*err = VNC_ERR_RESOURCE;
+		return -1;
+	}
+	vc->cl = cl;
+	rfbClientSetClientData(cl, &client_tag, vc);
+	set_blocking(fd);
+	vnc_set_format(cl, &cfg->fmt);
+	cl->sock = fd;
+	free(cl->serverHost);
+	cl->serverHost = strdup(cfg->host ? cfg->host : "");
+	cl->serverPort = cfg->port;
+	cl->canHandleNewFBSize = TRUE;
+	cl->appData.encodingsString = vc->encodings;
+	cl->appData.compressLevel = cfg->compress;
+	cl->appData.qualityLevel = cfg->quality >= 0 ? cfg->quality : 8;
+	cl->appData.enableJPEG = cfg->quality >= 0;
+	cl->appData.useRemoteCursor = cfg->local_cursor;
+	cl->appData.viewOnly = cfg->view_only;
+	cl->appData.shareDesktop = TRUE;
+	cl->MallocFrameBuffer = cb_malloc_fb;
+	cl->GotFrameBufferUpdate = cb_update;
+	cl->FinishedFrameBufferUpdate = cb_finished;
+	vnc_security_setup(vc);
+	cl->GotCursorShape = cb_cursor_shape;
+	cl->HandleCursorPos = cb_cursor_pos;
+	cl->Bell = cb_bell;
+	cl->GotXCutText = cb_cut_text;
+
+	vc->guard = guard_start(fd, cfg->abort_fd, cfg->end_ns);
+	if (!vc->guard) {
+		*err = VNC_ERR_RESOURCE;
+		goto err_client;
+	}
+	vc->in_handshake = true;
+	begin(vc, "handshake", vc->handshake_end, handshake_s(vc));
+	tlsguard_arm(&vc->tls);
+	vnc_failure_handshaking(vc);
+	ok = InitialiseRFBConnection(cl);
+	vnc_failure_handshaking(NULL);
+	tlsguard_disarm(&vc->tls);
+	if (!ok) {
+		*err = vnc_failure_classify(vc, true);
+		goto err_client;
+	}
+	if (vnc_security_check(vc) < 0) {
+		*err = vnc_failure_classify(vc, true);
+		goto err_client;
+	}
+	if (start_session(vc, err) < 0)
+		goto err_client;
+	vnc_done(vc);
+	vc->in_handshake = false;
+	log_sanitize(vc->name, cl->desktopName ? cl->desktopName : "",
+		     cl->desktopName ? strlen(cl->desktopName) : 0);
+	log_info("connected to %s (\"%s\", %dx%d)", vc->peer, vc->name,
+		 cl->width, cl->height);
+	return 0;
+
+err_client:
+	close_client(vc);
+	if (*err == VNC_OK)
+		*err = VNC_ERR_RESOURCE;
+	return -1;
+}
+
+static uint64_t handshake_deadline(const struct vnc_client *vc)
+{
+	return monotonic_ns() + (uint64_t)handshake_s(vc) * 1000000000u;
+}
+
+struct vnc_client *vnc_connect(const struct vnc_config *cfg,
+			       const struct vnc_events *ev,
+			       enum vnc_error *err)
+{
+	int connect_ms =
+	    cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms : 15000;
+	struct vnc_client *vc;
+	int fd;
+
+	*err = VNC_OK;
+	vc = client_new(cfg, ev);
+	if (!vc) {
+		*err = VNC_ERR_RESOURCE;
+		return NULL;
+	}
+	vc->handshake_end = handshake_deadline(vc);
+	fd = vnc_tcp_connect(cfg, connect_ms, vc->peer, err);
+	if (fd >= 0 && cfg->wrap_fd) {
+		fd = cfg->wrap_fd(cfg->wrap_ctx, fd);
+		if (fd < 0)
+			*err = VNC_ERR_RESOURCE;
+	}
+	if (fd < 0 || handshake(vc, fd, err) < 0) {
+		client_free(vc);
+		return NULL;
+	}
+	return vc;
+}
+
+struct vnc_client *vnc_connect_fd(const struct vnc_config *cfg,
+				  const struct vnc_events *ev, int fd,
+				  enum vnc_error *err)
+{
+	struct vnc_client *vc;
+
+	*err = VNC_OK;
+	vc = client_new(cfg, ev);
+	if (!vc) {
+		close(fd);
+		*err = VNC_ERR_RESOURCE;
+		return NULL;
+	}
+	vc->handshake_end = handshake_deadline(vc);
+	if (handshake(vc, fd, err) < 0) {
+		client_free(vc);
+		return NULL;
+	}
+	return vc;
+}
+
+void vnc_destroy(struct vnc_client *vc)
+{
+	if (!vc)
+		return;
+	close_client(vc);
+	client_free(vc);
+}
+
+int vnc_poll_timeout(const struct vnc_client *vc, int timeout_ms)
+{
+	return vnc_pending(vc) ? 0 : timeout_ms;
+}
+
+bool vnc_poll_ready(const struct vnc_client *vc, short revents)
+{
+	return (revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) ||
+	       vnc_pending(vc);
+}
+
+int vnc_fd(const struct vnc_client *vc)
+{
+	return vc->cl->sock;
+}
+
+bool vnc_pending(const struct vnc_client *vc)
+{
+	const rfbClient *cl = vc->cl;
+
+	if (cl->buffered > 0)
+		return true;
+	/* GnuTLS may hold decrypted bytes of a record already read. */
+	return cl->tlsSession &&
+	       gnutls_record_check_pending((gnutls_session_t)cl->tlsSession) >
+		       0;
+}
+
+/* One server message, under its deadline. */
+static int one_message(struct vnc_client *vc, enum vnc_error *err)
+{
+	const char *why;
+	bool ok;
+
+	vnc_failure_forget();
+	vnc_begin_timed(vc, "message");
+	if (vc->rd)
+		ok = rfb_reader_message(vc->rd) == 0;
+	else
+		ok = HandleRFBServerMessage(vc->cl);
+	vnc_done(vc);
+	if (ok)
+		return 0;
+	if (!vc->rd) {
+		*err = vnc_failure_classify(vc, false);
+		return -1;
+	}
+	*err = rfb_reader_error(vc->rd, &why);
+	if (*err == VNC_ERR_CLOSED && !why[0])
+		*err = vnc_failure_classify(vc, false);
+	else if (why[0])
+		log_error("%s %s", vc->peer, why);
+	return -1;
+}
+
+int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err)
+{
+	uint64_t until;
+
+	/* Called when poll() saw the socket readable: the first byte of what
+	 * follows has arrived. Messages decoded from bytes buffered during
+	 * this call get the same (earlier, so conservative) time. */
+	vc->rx_ns = monotonic_ns();
+	until = vc->rx_ns + DISPATCH_BUDGET_NS;
+	/* Then whatever libvncclient or TLS already has, which poll()
+	 * cannot see, for a while: vnc_pending() says if more is left. */
+	do {
+		if (one_message(vc, err) < 0)
+			return -1;
+		if (vc->msg_hook)
+			vc->msg_hook(vc->msg_ctx);
+	} while (vnc_pending(vc) && monotonic_ns() < until);
+	return 0;
+}
+
+void vnc_set_message_hook(struct vnc_client *vc, void (*fn)(void *ctx),
+			  void *ctx)
+{
+	vc->msg_hook = fn;
+	vc->msg_ctx = ctx;
+}
+
+size_t vnc_unread(const struct vnc_client *vc)
+{
+	return vc->cl->buffered;
+}
+
+uint64_t vnc_update_rx_ns(const struct vnc_client *vc)
+{
+	return vc->rx_ns;
+}
+
+uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc)
+{
+	return vc->rd ? rfb_reader_cpu_ns(vc->rd) : 0;
+}
+
+uint32_t vnc_width(const struct vnc_client *vc)
+{
+	return vc->rd ? rfb_reader_width(vc->rd) : (uint32_t)vc->cl->width;
+}
+
+uint32_t vnc_height(const struct vnc_client *vc)
+{
+	return vc->rd ? rfb_reader_height(vc->rd) : (uint32_t)vc->cl->height;
+}
+
+const char *vnc_desktop_name(const struct vnc_client *vc)
+{
+	const char *n = vc->rd ? rfb_reader_name(vc->rd) : NULL;
+
+	return n ? n : vc->name;
+}

@@ -1,0 +1,167 @@
+/* The VNC session: the only part of vncfb that sees libvncclient, which
+ * connects, negotiates, authenticates, does TLS and writes client
+ * messages; after ServerInit vncfb reads the server's messages itself
+ * (rfbread.h) through libvncclient's byte reader.
+ *
+ * Threads: everything here is main-thread only. libvncclient is not
+ * thread-safe for one connection (receiving and sending share state, and
+ * TLS breaks when two threads use it), so input is sent from the same loop
+ * that receives. A watchdog thread per connection (guard.h) only shuts
+ * the socket down. */
+#ifndef VNCFB_VNC_H
+#define VNCFB_VNC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shadow/pixfmt.h"
+#include "util/rect.h"
+
+struct vnc_client;
+
+struct vnc_events {
+	void *ctx;
+	/* The remote desktop is (now) w x h: return a zeroed buffer of
+	 * w*h*bpp/8 bytes in the shadow format (the old one is no longer
+	 * used by libvncclient), or NULL to refuse (logged). */
+	uint8_t *(*resize)(void *ctx, uint32_t w, uint32_t h);
+	/* Pixels of r (clipped) are decoded into the buffer. */
+	void (*damage)(void *ctx, const struct rect *r);
+	/* A whole FramebufferUpdate has been decoded. */
+	void (*update_done)(void *ctx);
+	/* Optional: cursor shape in the shadow format, mask 1 byte/pixel
+	 * (non-zero = opaque). Sizes already checked against the caps.
+	 * The buffers are valid only during the call: copy them. */
+	void (*cursor_shape)(void *ctx, int xhot, int yhot, int w, int h,
+			     const uint8_t *pixels, const uint8_t *mask);
+	/* Optional: the server moved the pointer. */
+	void (*cursor_pos)(void *ctx, int x, int y);
+	/* Optional. */
+	void (*bell)(void *ctx);
+};
+
+struct vnc_config {
+	const char *host;	/* name or address (no brackets) */
+	int port;		/* TCP port */
+	const char *encodings;	/* space/comma separated, NULL: default */
+	int quality;		/* 0-9 enables JPEG; -1 lossless only */
+	int compress;		/* 0-9, -1 default */
+	bool view_only;
+	bool local_cursor;	/* ask for cursor shapes */
+	struct pixfmt fmt;	/* shadow (and wire) pixel format */
+	int connect_timeout_ms;	/* 0: 15 s */
+	/* A message (or a write) not finished this long after it began
+	 * ends the connection; the handshake gets the longer of this and
+	 * 15 s, from the start of the TCP connect. 0: 30 s. */
+	int read_timeout_s;
+	/* Readable once the session must end (a quit signal): whatever the
+	 * connection is doing is abandoned within a few ms. It is polled,
+	 * never read. 0 or negative: none. */
+	int abort_fd;
+	/* Monotonic time (ns) at which the session ends (--exit-after),
+	 * enforced the same way; 0: none. */
+	uint64_t end_ns;
+	/* Threads decoding rectangles (rfb_reader_set_threads): 0 or 1
+	 * decode on the main thread. */
+	unsigned decode_threads;
+	/* vncfb bench's reference loop: libvncclient decodes the server's
+	 * messages (HandleRFBServerMessage) instead of vncfb's reader. */
+	bool libvnc_reference;
+	/* TLS (VeNCrypt): CA certificates (PEM) that must have signed the
+	 * server's certificate. Set: only verified X509 TLS is accepted.
+	 * NULL: TLS is used when the server insists, X509 verified against
+	 * the system's CAs. insecure: no certificate verification; any X509
+	 * certificate is accepted (the check still runs, and a failure is a
+	 * warning naming it and the certificate's SHA-256 fingerprint), and
+	 * so is anonymous TLS, which cannot prove who the server is. */
+	const char *ca_file;
+	bool insecure;
+	/* Called when the server asks for a VNC password; returns a
+	 * malloc'd string (wiped and freed by the caller) or NULL. */
+	char *(*get_password)(void *ctx);
+	void *password_ctx;
+	/* Optional (vncfb bench --record): called with the connected TCP
+	 * socket before the handshake; returns the fd to speak RFB over
+	 * instead, or -1 (logged). It owns fd from the call on. */
+	int (*wrap_fd)(void *ctx, int fd);
+	void *wrap_ctx;
+};
+
+/* Why a session ended; sessions use it to decide about retrying. */
+enum vnc_error {
+	VNC_OK = 0,
+	VNC_ERR_RESOLVE,	/* name did not resolve */
+	VNC_ERR_CONNECT,	/* TCP connect failed / timed out */
+	VNC_ERR_AUTH,		/* authentication refused */
+	VNC_ERR_PROTOCOL,	/* version, security type, bad data */
+	VNC_ERR_CLOSED,		/* the server closed the connection */
+	VNC_ERR_RESOURCE,	/* out of memory, desktop too large */
+	VNC_ERR_INTERRUPTED,	/* abort_fd or end_ns: not an error; not
+				 * logged, never retried */
+};
+
+/* Connect and complete the handshake. On failure returns NULL, logs one
+ * line naming the problem and sets *err. */
+struct vnc_client *vnc_connect(const struct vnc_config *cfg,
+			       const struct vnc_events *ev,
+			       enum vnc_error *err);
+/* The same over an already connected stream socket (a proxy, a test's
+ * socketpair); fd is owned by the client from here on, even on failure. */
+struct vnc_client *vnc_connect_fd(const struct vnc_config *cfg,
+				  const struct vnc_events *ev, int fd,
+				  enum vnc_error *err);
+void vnc_destroy(struct vnc_client *vc);
+
+int vnc_fd(const struct vnc_client *vc);
+/* Process what is readable (and whatever libvncclient or TLS already
+ * buffered), for a few tens of ms at most. 0, or -1 with *err set and the
+ * reason logged. */
+int vnc_dispatch(struct vnc_client *vc, enum vnc_error *err);
+/* Bytes wait inside libvncclient or TLS that poll() on vnc_fd cannot
+ * see: call vnc_dispatch again without waiting. */
+bool vnc_pending(const struct vnc_client *vc);
+/* For a poll() loop with vnc_fd in its set. Before poll(): the timeout to
+ * wait, 0 when bytes wait that poll() cannot see (vnc_pending). After:
+ * whether vnc_dispatch has something to read, by the fd's revents or by
+ * those bytes. */
+int vnc_poll_timeout(const struct vnc_client *vc, int timeout_ms);
+bool vnc_poll_ready(const struct vnc_client *vc, short revents);
+
+uint32_t vnc_width(const struct vnc_client *vc);
+uint32_t vnc_height(const struct vnc_client *vc);
+/* The desktop name the server gave, as log_sanitize shows it. */
+const char *vnc_desktop_name(const struct vnc_client *vc);
+
+/* Input towards the server; no-ops in view-only mode. 0 or -1. */
+int vnc_send_key(struct vnc_client *vc, uint32_t keysym, uint32_t scancode,
+		 bool down);
+int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons);
+/* For vncfb bench: monotonic time (ns, as monotonic_ns()) at which the
+ * socket was seen readable for the message being (or last) decoded: the
+ * arrival of an update's first byte, to poll()'s resolution. Valid inside
+ * update_done. */
+uint64_t vnc_update_rx_ns(const struct vnc_client *vc);
+/* For vncfb bench: CPU time (ns) the decoding workers of this connection
+ * have used so far; 0 when it decodes on the main thread alone. */
+uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc);
+/* Ask for one pixel, non-incrementally: a liveness probe that any
+ * working server answers. 0 or -1. */
+int vnc_ping(struct vnc_client *vc);
+/* Ask for a full (non-incremental) update. */
+int vnc_request_full(struct vnc_client *vc);
+
+/* For vncfb bench --record: fn(ctx) is called after each server message
+ * vnc_dispatch has handled (never during the handshake); vnc_unread()
+ * then counts the bytes read from the socket but not yet consumed, so
+ * that a tap on the socket knows where that message ended. */
+void vnc_set_message_hook(struct vnc_client *vc, void (*fn)(void *ctx),
+			  void *ctx);
+size_t vnc_unread(const struct vnc_client *vc);
+/* Whether the connection is encrypted (VeNCrypt/TLS). */
+bool vnc_encrypted(const struct vnc_client *vc);
+
+/* Library version string (compile-time). */
+const char *vnc_library_version(void);
+
+#endif

@@ -1,0 +1,108 @@
+/* What the files of the libvncclient wrapper share: struct vnc_client and
+ * the calls between vnc.c (the connection, its deadlines, the reader's
+ * bytes), vnc_security.c (security types, TLS, credentials),
+ * vnc_failure.c (libvncclient's words made one line of ours) and
+ * vnc_send.c (the messages vncfb writes). It includes rfb/rfbclient.h
+ * for them, and no other file includes either header
+ * (tests/integration/test_rfbclient_rule.sh): the rest of vncfb sees the
+ * connection only through vnc.h.
+ *
+ * Threads: main thread only, as everything in vnc.h. */
+#ifndef VNCFB_VNC_PRIV_H
+#define VNCFB_VNC_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rfb/rfbclient.h>
+
+#include "util/log.h"
+#include "net/tlsguard.h"
+#include "net/vnc.h"
+#include "wire/vncsrc.h"
+
+struct guard;
+struct rfb_reader;
+
+struct vnc_client {
+	rfbClient *cl;
+	struct vnc_events ev;
+	struct vnc_config cfg;
+	char peer[300];		/* "host:port" for messages */
+	char *encodings;	/* the string handed to libvncclient */
+	bool in_handshake;
+	enum vnc_error logged;	/* a failure already logged */
+	bool no_password;	/* the server asked, we had none */
+	bool asked_password;	/* the server wanted VNC authentication */
+	const char *tls_refused;	/* why the security type was refused */
+	char refused_buf[128];	/* tls_refused's text when it is made */
+	const uint32_t *schemes;	/* the security types offered */
+	int nschemes;
+	struct tlsguard tls;	/* what libvncclient's TLS leaves behind */
+	uint64_t rx_ns;		/* socket seen readable (vnc_dispatch entry) */
+	/* vncfb's reader (NULL in the libvncclient reference mode) and the
+	 * bytes it reads: libvncclient's ReadFromRFBServer. */
+	struct rfb_reader *rd;
+	struct vnc_source src;
+	struct guard *guard;
+	uint64_t handshake_end;	/* the handshake's deadline */
+	int armed;		/* nesting of guarded work */
+	const char *doing;	/* what the armed deadline is for */
+	int doing_s;		/* and how long it was */
+	bool qemu_keys;		/* the server takes QEMU extended keys */
+	void (*msg_hook)(void *ctx);	/* vnc_set_message_hook */
+	void *msg_ctx;
+	char name[LOG_TEXT_SIZE];	/* the desktop name, made visible */
+};
+
+/* vnc.c: the wrapper a libvncclient callback is for. */
+struct vnc_client *vnc_from_cl(rfbClient *cl);
+/* vnc.c: a message (or a write) must be over this many seconds after it
+ * began (--timeout, 30 s by default). */
+int vnc_timeout_s(const struct vnc_client *vc);
+/* vnc.c: what follows until vnc_done() must be over within
+ * vnc_timeout_s(); doing names it in the message if it is not. Nested
+ * calls keep the outer deadline: a request written while a message is
+ * read belongs to the message. */
+void vnc_begin_timed(struct vnc_client *vc, const char *doing);
+void vnc_done(struct vnc_client *vc);
+
+/* vnc_security.c: the security types vncfb offers and the credential
+ * and password hooks, set on vc->cl before the handshake. */
+void vnc_security_setup(struct vnc_client *vc);
+/* vnc_security.c: a security type the server chose that vncfb did not
+ * offer ends the handshake before libvncclient acts on it. */
+void vnc_refuse_scheme(struct vnc_client *vc, uint32_t scheme);
+/* vnc_security.c: after the handshake, -1 if the negotiated security is
+ * not allowed (vc->tls_refused says why); else 0, with a warning for TLS
+ * that cannot prove the server's identity. */
+int vnc_security_check(struct vnc_client *vc);
+
+/* vnc_failure.c: libvncclient's log hooks installed and its last words
+ * forgotten, for a new connection. */
+void vnc_failure_reset(void);
+/* vnc_failure.c: only its last message forgotten (before each server
+ * message, so a failure is explained by what was said about it). */
+void vnc_failure_forget(void);
+/* vnc_failure.c: vncfb's own last word, standing in for libvncclient's. */
+__attribute__((format(printf, 1, 2)))
+void vnc_failure_note(const char *fmt, ...);
+/* vnc_failure.c: vc's InitialiseRFBConnection runs from now (NULL: it is
+ * over), so that the log hook can refuse a security type the server
+ * dictates (vnc_refuse_scheme). */
+void vnc_failure_handshaking(struct vnc_client *vc);
+/* vnc_failure.c: why the connection failed, logged in one line (unless
+ * it already was, or it was interrupted), as the error sessions act on. */
+enum vnc_error vnc_failure_classify(struct vnc_client *vc, bool handshake);
+
+/* vnc_send.c: cl's pixel format is f (written to the server by
+ * vnc_send_format). */
+void vnc_set_format(rfbClient *cl, const struct pixfmt *f);
+/* vnc_send.c: SetPixelFormat and SetEncodings; false if a write failed. */
+bool vnc_send_format(struct vnc_client *vc);
+/* vnc_send.c: a FramebufferUpdateRequest under a write deadline. 0 or
+ * -1. */
+int vnc_request(struct vnc_client *vc, int x, int y, int w, int h,
+		bool incremental);
+
+#endif

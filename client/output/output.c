@@ -1,0 +1,508 @@
+/* Output selection by spec (the default console output among them), and
+ * the in-memory output used by tests, benchmarks and the demo on a machine
+ * without a console. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/log.h"
+#include "output/output.h"
+#include "platform/platform.h"
+
+#define MEM_MAX_DIM OUTPUT_MEM_MAX_DIM
+
+struct mem_priv {
+	uint8_t *buf;
+	size_t size;
+	/* Writes from every core made uncached (the "uncached" option). */
+	bool uncached;
+};
+
+int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
+		     struct pixfmt *fmt, int *slow_cpu, bool *uncached)
+{
+	char fmtname[32] = "xrgb8888";
+	const char *p = arg, *opts;
+	char *end;
+	unsigned long v;
+
+	*slow_cpu = -1;
+	*uncached = false;
+	if (!arg || !*arg) {
+		*w = 1024;
+		*h = 768;
+		return pixfmt_from_name(fmtname, fmt);
+	}
+	v = strtoul(p, &end, 10);
+	if (end == p || (*end != 'x' && *end != 'X') || v == 0 ||
+	    v > MEM_MAX_DIM)
+		return -EINVAL;
+	*w = (uint32_t)v;
+	p = end + 1;
+	v = strtoul(p, &end, 10);
+	if (end == p || v == 0 || v > MEM_MAX_DIM)
+		return -EINVAL;
+	*h = (uint32_t)v;
+	p = end;
+	opts = strchr(p, ',');
+	if (*p == ':') {
+		size_t n = opts ? (size_t)(opts - p - 1) : strlen(p + 1);
+
+		if (n == 0 || n >= sizeof(fmtname))
+			return -EINVAL;
+		memcpy(fmtname, p + 1, n);
+		fmtname[n] = '\0';
+	} else if (*p != '\0' && *p != ',') {
+		return -EINVAL;
+	}
+	if (pixfmt_from_name(fmtname, fmt) < 0)
+		return -EINVAL;
+	while (opts) {
+		const char *o = opts + 1;
+
+		opts = strchr(o, ',');
+		if (strncmp(o, "slow-cpu=", 9) == 0) {
+			v = strtoul(o + 9, &end, 10);
+			if (end == o + 9 || (*end != '\0' && *end != ',') ||
+			    v > 4095)
+				return -EINVAL;
+			*slow_cpu = (int)v;
+		} else if (strncmp(o, "uncached", 8) == 0 &&
+			   (o[8] == '\0' || o[8] == ',')) {
+			*uncached = true;
+		} else {
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int mem_open(struct output *out, const char *arg)
+{
+	struct mem_priv *mp;
+	uint32_t w, h;
+	struct pixfmt fmt;
+	bool uncached;
+	int slow;
+
+	if (output_mem_parse(arg, &w, &h, &fmt, &slow, &uncached) < 0) {
+		log_error("bad mem output '%s' (expected "
+			  "mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N][,uncached], "
+			  "FORMAT one of xrgb8888 bgrx8888 rgb565 rgb888)",
+			  arg ? arg : "");
+		return -EINVAL;
+	}
+	mp = calloc(1, sizeof(*mp));
+	if (!mp)
+		return -ENOMEM;
+	out->width = w;
+	out->height = h;
+	out->fmt = fmt;
+	/* Rows 64-byte aligned, as a real framebuffer's often are. */
+	out->stride = ((size_t)w * pixfmt_bytes(&fmt) + 63) & ~(size_t)63;
+	mp->size = out->stride * h;
+	if (posix_memalign((void **)&mp->buf, 64, mp->size)) {
+		log_error("cannot allocate a %" PRIu32 "x%" PRIu32
+			  " mem output", w, h);
+		free(mp);
+		return -ENOMEM;
+	}
+	memset(mp->buf, 0, mp->size);
+	out->map = mp->buf;
+	out->readable = true;
+	out->slow_cpu = slow;
+	mp->uncached = uncached;
+	out->priv = mp;
+	return 0;
+}
+
+static void mem_close(struct output *out)
+{
+	struct mem_priv *mp = out->priv;
+
+	if (!mp)
+		return;
+	free(mp->buf);
+	free(mp);
+	out->priv = NULL;
+	out->map = NULL;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <emmintrin.h>
+static void flush_lines(uint8_t *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)63;
+	uintptr_t end = (uintptr_t)p + len;
+
+	/* What uncached memory costs: every line goes to RAM before the next
+	 * store is allowed to proceed. */
+	for (; a < end; a += 64) {
+		_mm_clflush((void *)a);
+		_mm_mfence();
+	}
+}
+#else
+static void flush_lines(uint8_t *p, size_t len)
+{
+	volatile uint8_t *v = p;
+	size_t i;
+
+	/* No portable cache flush: store byte by byte through volatile with
+	 * a fence per line, which is the same order of cost. */
+	for (i = 0; i < len; i++) {
+		v[i] = p[i];
+		if ((i & 63) == 63)
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	}
+}
+#endif
+
+/* Rows shorter than this go through memcpy: the alignment head and tail
+ * of a streaming copy cost more than they save. */
+#define STREAM_MIN_ROW 256
+
+#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__))
+void output_copy_stream(uint8_t *dst, const uint8_t *src, size_t len)
+{
+	size_t head;
+
+	if (len < STREAM_MIN_ROW) {
+		memcpy(dst, src, len);
+		return;
+	}
+	head = (16 - ((uintptr_t)dst & 15)) & 15;
+	memcpy(dst, src, head);
+	dst += head;
+	src += head;
+	len -= head;
+	/* Non-temporal stores: whole lines go to memory without being read
+	 * first (no read-for-ownership) and without evicting the shadow
+	 * from the cache; nobody reads the mapping back. */
+	for (; len >= 64; dst += 64, src += 64, len -= 64) {
+		__m128i a = _mm_loadu_si128((const __m128i *)src);
+		__m128i b = _mm_loadu_si128((const __m128i *)(src + 16));
+		__m128i c = _mm_loadu_si128((const __m128i *)(src + 32));
+		__m128i d = _mm_loadu_si128((const __m128i *)(src + 48));
+
+		_mm_stream_si128((__m128i *)dst, a);
+		_mm_stream_si128((__m128i *)(dst + 16), b);
+		_mm_stream_si128((__m128i *)(dst + 32), c);
+		_mm_stream_si128((__m128i *)(dst + 48), d);
+	}
+	memcpy(dst, src, len);
+}
+
+void output_copy_stream_end(void)
+{
+	_mm_sfence();
+}
+#else
+void output_copy_stream(uint8_t *dst, const uint8_t *src, size_t len)
+{
+	memcpy(dst, src, len);
+}
+
+void output_copy_stream_end(void)
+{
+}
+#endif
+
+/* Whether writes from the calling thread's core are made uncached. */
+static bool mem_slow_here(struct output *out)
+{
+	const struct mem_priv *mp = out->priv;
+
+	return mp->uncached || (out->slow_cpu >= 0 &&
+				platform_current_cpu() == out->slow_cpu);
+}
+
+static void mem_write_row(struct output *out, uint8_t *dst,
+			  const uint8_t *src, size_t len)
+{
+	if (mem_slow_here(out)) {
+		memcpy(dst, src, len);
+		flush_lines(dst, len);
+		return;
+	}
+	output_copy_stream(dst, src, len);
+}
+
+/* Slow writes must go through mem_write_row to be slow. */
+static bool mem_direct(struct output *out)
+{
+	return !mem_slow_here(out);
+}
+
+/* Streaming stores are weakly ordered: fence once per pass, so the pass
+ * is in memory when the blitter says it is done. */
+static void mem_present(struct output *out, const struct rect *rects, int n)
+{
+	output_copy_stream_end();
+}
+
+const struct output_impl output_mem_impl = {
+	.name = "mem",
+	.open = mem_open,
+	.close = mem_close,
+	.write_row = mem_write_row,
+	.direct = mem_direct,
+	.present = mem_present,
+};
+
+static const struct output_impl *find_impl(const char *name, size_t len)
+{
+	size_t i;
+
+	if (len == 3 && strncmp(name, "mem", 3) == 0)
+		return &output_mem_impl;
+	for (i = 0; platform_outputs[i]; i++) {
+		const char *n = platform_outputs[i]->name;
+
+		if (strlen(n) == len && strncmp(n, name, len) == 0)
+			return platform_outputs[i];
+	}
+	return NULL;
+}
+
+/* "default" and "auto" name the console output, whichever it is. */
+static bool is_console_spec(const char *spec)
+{
+	return !spec || strcmp(spec, "default") == 0 ||
+	       strcmp(spec, "auto") == 0;
+}
+
+/* The backend a "name[:arg]" spec names, and its arg (NULL: none). */
+static const struct output_impl *spec_impl(const char *spec, const char **arg)
+{
+	const char *colon = strchr(spec, ':');
+
+	*arg = colon ? colon + 1 : NULL;
+	return find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+}
+
+int output_check_spec(const char *spec)
+{
+	const struct output_impl *impl;
+	const char *arg;
+	uint32_t w, h;
+	struct pixfmt f;
+	bool uncached;
+	int slow;
+
+	if (is_console_spec(spec))
+		return 0;
+	impl = spec_impl(spec, &arg);
+	if (!impl)
+		return -ENOENT;
+	if (impl == &output_mem_impl)
+		return output_mem_parse(arg, &w, &h, &f, &slow, &uncached);
+	if (impl->check_arg)
+		return impl->check_arg(arg);
+	return 0;
+}
+
+int output_check_device(const char *spec)
+{
+	const struct output_impl *impl;
+	const char *arg;
+
+	if (is_console_spec(spec))
+		return 0;
+	impl = spec_impl(spec, &arg);
+	if (!impl)
+		return -EINVAL;
+	return impl->check ? impl->check(arg) : 0;
+}
+
+char *output_platform_specs(char *buf, size_t size)
+{
+	size_t i, n = 0;
+	int w;
+
+	buf[0] = '\0';
+	for (i = 0; platform_outputs[i] && n < size; i++) {
+		w = snprintf(buf + n, size - n, "%s%s[:DEVICE]", i ? ", " : "",
+			     platform_outputs[i]->name);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
+}
+
+static int open_impl(struct output *out, const struct output_impl *impl,
+		     const char *arg, bool trial)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->impl = impl;
+	out->fd = -1;
+	out->slow_cpu = -1;
+	out->trial = trial;
+	ret = impl->open(out, arg);
+	out->trial = false;
+	if (ret < 0) {
+		out->impl = NULL;
+		return ret;
+	}
+	if (!pixfmt_valid(&out->fmt) || out->width == 0 || out->height == 0 ||
+	    !out->map ||
+	    out->stride < (size_t)out->width * pixfmt_bytes(&out->fmt)) {
+		log_error("%s output reports an unusable mode (%" PRIu32
+			  "x%" PRIu32 ", %u bpp, stride %zu)",
+			  impl->name, out->width, out->height, out->fmt.bpp,
+			  out->stride);
+		impl->close(out);
+		out->impl = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A console output that failed this way is not there at all (no device,
+ * no display on it), rather than there and unusable. */
+static bool absent(int err)
+{
+	return err == -ENOENT || err == -ENODEV || err == -ENXIO;
+}
+
+static void append_why(char *buf, size_t len, const char *why)
+{
+	size_t used = strlen(buf);
+
+	if (used + 3 < len)
+		snprintf(buf + used, len - used, "%s%s", used ? "; " : "", why);
+}
+
+/* The platform's console output: each of platform_outputs in turn, those
+ * before the last only tried (they fail quietly, the next one is the
+ * fallback). What was not used, and why, goes to -v. */
+static int open_console(struct output *out, bool mem_if_none)
+{
+	char none[512] = "", failed[sizeof(out->why)] = "";
+	int i, ret = -ENOENT, failed_ret = 0;
+
+	for (i = 0; platform_outputs[i]; i++) {
+		const struct output_impl *impl = platform_outputs[i];
+		bool last = !platform_outputs[i + 1];
+		char why[sizeof(out->why)];
+
+		if (impl->detect && impl->detect(why, sizeof(why)) < 0) {
+			log_debug("default output: no %s (%s)", impl->name,
+				  why);
+			append_why(none, sizeof(none), why);
+			ret = -ENOENT;
+			continue;
+		}
+		ret = open_impl(out, impl, NULL, !last);
+		if (ret == 0) {
+			log_debug("default output: %s", impl->name);
+			return 0;
+		}
+		if (last) {
+			/* It said why itself; only a demo on a machine
+			 * without a console goes on. */
+			if (!(mem_if_none && absent(ret) && !failed[0]))
+				return ret;
+			append_why(none, sizeof(none), impl->name);
+			break;
+		}
+		log_debug("default output: %s not used: %s", impl->name,
+			  out->why);
+		if (absent(ret)) {
+			append_why(none, sizeof(none), out->why);
+		} else if (!failed[0]) {
+			snprintf(failed, sizeof(failed), "%s", out->why);
+			failed_ret = ret;
+		}
+	}
+	if (failed[0]) {
+		log_error("%s", failed);
+		return failed_ret;
+	}
+	if (mem_if_none) {
+		log_info("no console output (%s): the demo draws into memory "
+			 "(mem:1024x768)",
+			 none[0] ? none : "none on this platform");
+		return open_impl(out, &output_mem_impl, NULL, false);
+	}
+	log_error("no console output (%s); -o mem:WIDTHxHEIGHT draws into "
+		  "memory",
+		  none[0] ? none : "none on this platform");
+	return absent(ret) ? -ENODEV : ret;
+}
+
+int output_open(struct output *out, const char *spec)
+{
+	const struct output_impl *impl;
+	const char *colon;
+
+	if (is_console_spec(spec))
+		return open_console(out, spec && strcmp(spec, "auto") == 0);
+	colon = strchr(spec, ':');
+	impl = find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+	if (!impl) {
+		char specs[128];
+
+		log_error("unknown output '%s' (expected %s%smem:WxH[:FORMAT])",
+			  spec, output_platform_specs(specs, sizeof(specs)),
+			  platform_outputs[0] ? " or " : "");
+		return -EINVAL;
+	}
+	return open_impl(out, impl, colon ? colon + 1 : NULL, false);
+}
+
+void output_close(struct output *out)
+{
+	if (!out->impl)
+		return;
+	out->impl->close(out);
+	out->impl = NULL;
+}
+
+bool output_direct(struct output *out)
+{
+	if (out->impl->direct)
+		return out->impl->direct(out);
+	return !out->impl->write_row;
+}
+
+bool output_live(const struct output *out)
+{
+	return !out->impl->begin;
+}
+
+void output_write_row(struct output *out, uint8_t *dst, const uint8_t *src,
+		      size_t len)
+{
+	if (out->impl->write_row)
+		out->impl->write_row(out, dst, src, len);
+	else
+		memcpy(dst, src, len);
+}
+
+enum output_buffer output_begin(struct output *out)
+{
+	if (out->impl->begin)
+		return out->impl->begin(out);
+	return OUTPUT_BUF_CURRENT;
+}
+
+void output_present(struct output *out, const struct rect *rects, int n)
+{
+	if (out->impl->present && n > 0)
+		out->impl->present(out, rects, n);
+}
+
+uint64_t output_finish(struct output *out)
+{
+	if (out->impl->finish)
+		return out->impl->finish(out);
+	return 0;
+}

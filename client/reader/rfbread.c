@@ -1,0 +1,823 @@
+/* The RFB server message reader (rfbread.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shadow/damage.h"
+#include "decode/decode.h"
+#include "decode/decpool.h"
+#include "util/log.h"
+#include "wire/rfb.h"
+#include "reader/rfbread.h"
+
+/* A rectangle's header, as messages name it. */
+struct hdr {
+	uint32_t x, y, w, h;
+	int32_t enc;
+	char encbuf[16];
+	const char *name;
+};
+
+/* A rectangle read, on its way through the decode pool. */
+struct pjob {
+	struct dec_job j;
+	const struct decoder *d;
+	struct rfb_reader *r;
+	struct dec_fb fb; /* the shadow when it was read */
+	struct hdr h;
+	struct pjob *next; /* on the free list */
+};
+
+/* Data buffers kept on the free list for the next jobs, at most: past
+ * that a finished job's buffer is freed. As much as the pool lets jobs in
+ * flight hold, so that a steady stream reuses its buffers instead of
+ * freeing and allocating some on every update. */
+#define PJOB_KEEP_BYTES ((size_t)DECPOOL_MAX_BYTES)
+/* After an update, the free list keeps twice the data the largest of the
+ * last PJOB_KEEP_UPDATES updates read (buffers grow by doubling), and
+ * PJOB_KEEP_FLOOR whatever they read: a burst's buffers go once ordinary
+ * updates follow, a stream whose updates vary in size does not allocate
+ * again, and many small rectangles do not free and allocate theirs. */
+#define PJOB_KEEP_UPDATES 64
+#define PJOB_KEEP_FLOOR ((size_t)4 << 20)
+
+struct rfb_reader {
+	struct vnc_source *src;
+	struct vnc_events ev;
+	struct rfb_reader_ops ops;
+	void *ops_ctx;
+	struct dec_fmt fmt;
+	struct dec_ctx dc;  /* the main thread's: reads, direct encodings */
+	struct dec_job job; /* the direct encodings' and cursors' */
+	/* The pool (inline until rfb_reader_set_threads) and one context
+	 * per worker, sharing dc's streams. */
+	struct decpool *pool;
+	struct dec_ctx *wc;
+	unsigned nwc;
+	const struct decoder *direct_d; /* the direct rectangle's */
+	const struct hdr *direct_h;
+	/* Taken by the pool's threads: */
+	pthread_mutex_t lock;
+	struct pjob *free;	/* jobs to reuse */
+	size_t kept;		/* their data buffers' bytes */
+	/* Main thread: data bytes the current update's jobs read; the most
+	 * an update read lately, and for how many updates it has stood. */
+	size_t upd_data, keep;
+	unsigned keep_age;
+	struct damage_set done; /* decoded since the last flush */
+	uint32_t width, height;
+	bool named;
+	char name[LOG_TEXT_SIZE]; /* made visible (log_sanitize) */
+	enum vnc_error err;
+	char why[320];
+};
+
+__attribute__((format(printf, 3, 4))) static int
+fail(struct rfb_reader *r, enum vnc_error err, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->err = err;
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int closed(struct rfb_reader *r)
+{
+	r->err = VNC_ERR_CLOSED;
+	r->why[0] = '\0';
+	return -1;
+}
+
+static int rd(struct rfb_reader *r, void *buf, size_t n)
+{
+	return vnc_source_read(r->src, buf, n) < 0 ? closed(r) : 0;
+}
+
+/* Read and drop n bytes. */
+static int skip(struct rfb_reader *r, uint64_t n)
+{
+	uint8_t sink[4096];
+
+	while (n > 0) {
+		size_t k = n < sizeof(sink) ? (size_t)n : sizeof(sink);
+
+		if (rd(r, sink, k) < 0)
+			return -1;
+		n -= k;
+	}
+	return 0;
+}
+
+/* --- the decode pool --- */
+
+static struct dec_ctx *ctx_of(struct rfb_reader *r, unsigned worker)
+{
+	return worker < r->nwc ? &r->wc[worker] : &r->dc;
+}
+
+/* The reason for a rectangle that failed with ret (DEC_BAD, DEC_NOMEM),
+ * the decoder's detail given. */
+static void rect_why(char *buf, size_t len, const struct hdr *h, int ret,
+		     const char *detail)
+{
+	if (ret == DEC_NOMEM)
+		snprintf(buf, len,
+			 "ran vncfb out of memory with a %s rectangle %ux%u "
+			 "(%s)",
+			 h->name, h->w, h->h, detail);
+	else
+		snprintf(buf, len, "sent a bad %s rectangle %ux%u at %u,%u: %s",
+			 h->name, h->w, h->h, h->x, h->y, detail);
+}
+
+/* What a rectangle's failure means for the connection: -1. */
+static int rect_failed(struct rfb_reader *r, int ret, const char *why)
+{
+	if (ret == DEC_EOF)
+		return closed(r);
+	return fail(r, ret == DEC_NOMEM ? VNC_ERR_RESOURCE : VNC_ERR_PROTOCOL,
+		    "%s", why);
+}
+
+static int pool_failed(struct rfb_reader *r, int ret)
+{
+	const char *why;
+
+	decpool_error(r->pool, &why);
+	return rect_failed(r, ret, why);
+}
+
+/* A worker (or the main thread, inline) decodes a job read earlier. */
+static int job_run(void *arg, unsigned worker, char *why, size_t len)
+{
+	struct pjob *pj = arg;
+	struct dec_ctx *c = ctx_of(pj->r, worker);
+	int ret;
+
+	c->why[0] = '\0';
+	c->fb = pj->fb;
+	ret = pj->d->decode(c, &pj->j);
+	if (ret != DEC_OK && ret != DEC_EOF)
+		rect_why(why, len, &pj->h, ret, c->why);
+	return ret;
+}
+
+static void job_put(struct rfb_reader *r, struct pjob *pj)
+{
+	pthread_mutex_lock(&r->lock);
+	if (r->kept + pj->j.data.cap > PJOB_KEEP_BYTES)
+		dec_buf_free(&pj->j.data);
+	r->kept += pj->j.data.cap;
+	pj->next = r->free;
+	r->free = pj;
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void job_release(void *arg)
+{
+	struct pjob *pj = arg;
+
+	job_put(pj->r, pj);
+}
+
+/* After an update, all its jobs back on the free list (drain): free the
+ * data buffers past what the next updates are likely to need. */
+static void trim_free(struct rfb_reader *r)
+{
+	size_t limit;
+
+	if (r->upd_data >= r->keep || ++r->keep_age >= PJOB_KEEP_UPDATES) {
+		r->keep = r->upd_data;
+		r->keep_age = 0;
+	}
+	r->upd_data = 0;
+	limit = r->keep > PJOB_KEEP_FLOOR / 2 ? 2 * r->keep : PJOB_KEEP_FLOOR;
+	pthread_mutex_lock(&r->lock);
+	for (struct pjob *pj = r->free; pj && r->kept > limit; pj = pj->next) {
+		r->kept -= pj->j.data.cap;
+		dec_buf_free(&pj->j.data);
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+size_t rfb_reader_kept(struct rfb_reader *r)
+{
+	size_t n;
+
+	pthread_mutex_lock(&r->lock);
+	n = r->kept;
+	pthread_mutex_unlock(&r->lock);
+	return n;
+}
+
+static struct pjob *job_get(struct rfb_reader *r)
+{
+	struct pjob *pj;
+
+	pthread_mutex_lock(&r->lock);
+	pj = r->free;
+	if (pj) {
+		r->free = pj->next;
+		r->kept -= pj->j.data.cap;
+	}
+	pthread_mutex_unlock(&r->lock);
+	if (!pj) {
+		pj = calloc(1, sizeof(*pj));
+		if (pj)
+			pj->r = r;
+	}
+	return pj;
+}
+
+/* A rectangle's pixels are in the shadow (any thread). */
+static void job_done(void *ctx, const struct rect *rc)
+{
+	struct rfb_reader *r = ctx;
+	struct rect d = *rc;
+
+	/* Inline, this is the main thread: each rectangle as it is drawn,
+	 * as the session had it before there were threads. */
+	if (!decpool_threads(r->pool)) {
+		if (rect_clip(&d, (int32_t)r->width, (int32_t)r->height))
+			r->ev.damage(r->ev.ctx, &d);
+		return;
+	}
+	pthread_mutex_lock(&r->lock);
+	damage_set_add(&r->done, rc);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Hand what is decoded to the session, on this (the main) thread. */
+static void flush_damage(struct rfb_reader *r)
+{
+	struct damage_set s;
+
+	pthread_mutex_lock(&r->lock);
+	s = r->done;
+	r->done.n = 0;
+	pthread_mutex_unlock(&r->lock);
+	for (int i = 0; i < s.n; i++) {
+		struct rect d = s.rects[i];
+
+		if (rect_clip(&d, (int32_t)r->width, (int32_t)r->height))
+			r->ev.damage(r->ev.ctx, &d);
+	}
+}
+
+/* Every rectangle read is decoded, its damage reported: 0 or -1. */
+static int drain(struct rfb_reader *r)
+{
+	int ret = decpool_drain(r->pool);
+
+	flush_damage(r);
+	return ret < 0 ? pool_failed(r, ret) : 0;
+}
+
+static void free_pool(struct rfb_reader *r)
+{
+	decpool_destroy(r->pool);
+	r->pool = NULL;
+	for (unsigned i = 0; i < r->nwc; i++)
+		dec_ctx_finish(&r->wc[i]);
+	free(r->wc);
+	r->wc = NULL;
+	r->nwc = 0;
+}
+
+/* A pool of threads (0 or 1: inline) in place of the current one (which
+ * must be idle), or -errno and the current one kept. */
+static int make_pool(struct rfb_reader *r, unsigned threads)
+{
+	const struct decpool_config cfg = {
+	    .threads = threads, .done = job_done, .ctx = r};
+	unsigned n = threads >= 2 ? threads : 0;
+	struct dec_ctx *wc = NULL;
+	struct decpool *pool;
+	int err;
+
+	if (n) {
+		wc = calloc(n, sizeof(*wc));
+		if (!wc)
+			return -ENOMEM;
+		for (unsigned i = 0; i < n; i++)
+			dec_ctx_init_worker(&wc[i], &r->dc);
+	}
+	/* Its workers find no job before the swap below. */
+	err = decpool_create(&cfg, &pool);
+	if (err < 0) {
+		free(wc);
+		return err;
+	}
+	free_pool(r);
+	r->pool = pool;
+	r->wc = wc;
+	r->nwc = n;
+	return 0;
+}
+
+enum vnc_error rfb_check_desktop(uint32_t w, uint32_t h, unsigned bpp,
+				 char *why, size_t len)
+{
+	uint64_t bytes = (uint64_t)w * h * bpp;
+
+	if (w == 0 || h == 0) {
+		snprintf(why, len, "announced an empty %ux%u desktop", w, h);
+		return VNC_ERR_PROTOCOL;
+	}
+	if (w > RFB_MAX_DIM || h > RFB_MAX_DIM) {
+		snprintf(
+		    why, len,
+		    "announced a %ux%u desktop, larger than vncfb supports "
+		    "(%dx%d)",
+		    w, h, RFB_MAX_DIM, RFB_MAX_DIM);
+		return VNC_ERR_RESOURCE;
+	}
+	if (bytes > RFB_MAX_FB_BYTES) {
+		snprintf(why, len,
+			 "announced a %ux%u desktop, which needs %llu MiB, "
+			 "more than the %llu MiB limit",
+			 w, h, (unsigned long long)(bytes >> 20),
+			 (unsigned long long)(RFB_MAX_FB_BYTES >> 20));
+		return VNC_ERR_RESOURCE;
+	}
+	return VNC_OK;
+}
+
+static int set_desktop(struct rfb_reader *r, uint32_t w, uint32_t h)
+{
+	enum vnc_error e =
+	    rfb_check_desktop(w, h, r->fmt.bpp, r->why, sizeof(r->why));
+	uint8_t *pix;
+
+	if (e != VNC_OK) {
+		r->err = e;
+		return -1;
+	}
+	/* Nothing may still write the old shadow. */
+	if (drain(r) < 0)
+		return -1;
+	pix = r->ev.resize(r->ev.ctx, w, h);
+	if (!pix) {
+		/* The session said why. */
+		r->err = VNC_ERR_RESOURCE;
+		r->why[0] = '\0';
+		return -1;
+	}
+	r->width = w;
+	r->height = h;
+	r->dc.fb.pix = pix;
+	r->dc.fb.stride = (size_t)w * r->fmt.bpp;
+	r->dc.fb.width = w;
+	r->dc.fb.height = h;
+	return 0;
+}
+
+struct rfb_reader *rfb_reader_create(const struct pixfmt *fmt,
+				     struct vnc_source *src,
+				     const struct vnc_events *ev,
+				     const struct rfb_reader_ops *ops,
+				     void *ops_ctx)
+{
+	struct rfb_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->src = src;
+	r->ev = *ev;
+	r->ops = *ops;
+	r->ops_ctx = ops_ctx;
+	dec_fmt_init(&r->fmt, fmt);
+	dec_ctx_init(&r->dc, src, &r->fmt);
+	if (pthread_mutex_init(&r->lock, NULL) != 0) {
+		free(r);
+		return NULL;
+	}
+	if (make_pool(r, 0) < 0) {
+		pthread_mutex_destroy(&r->lock);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int rfb_reader_set_threads(struct rfb_reader *r, unsigned threads)
+{
+	if (threads == decpool_threads(r->pool) ||
+	    (threads < 2 && decpool_threads(r->pool) == 0))
+		return 0;
+	return make_pool(r, threads);
+}
+
+unsigned rfb_reader_threads(const struct rfb_reader *r)
+{
+	return decpool_threads(r->pool);
+}
+
+uint64_t rfb_reader_cpu_ns(const struct rfb_reader *r)
+{
+	return decpool_cpu_ns(r->pool);
+}
+
+void rfb_reader_destroy(struct rfb_reader *r)
+{
+	if (!r)
+		return;
+	free_pool(r);
+	while (r->free) {
+		struct pjob *pj = r->free;
+
+		r->free = pj->next;
+		dec_buf_free(&pj->j.data);
+		free(pj);
+	}
+	pthread_mutex_destroy(&r->lock);
+	dec_ctx_finish(&r->dc);
+	dec_buf_free(&r->job.data);
+	free(r);
+}
+
+int rfb_reader_start(struct rfb_reader *r, uint32_t w, uint32_t h)
+{
+	return set_desktop(r, w, h);
+}
+
+enum vnc_error rfb_reader_error(const struct rfb_reader *r, const char **why)
+{
+	*why = r->why;
+	return r->err;
+}
+
+uint32_t rfb_reader_width(const struct rfb_reader *r)
+{
+	return r->width;
+}
+
+uint32_t rfb_reader_height(const struct rfb_reader *r)
+{
+	return r->height;
+}
+
+const char *rfb_reader_name(const struct rfb_reader *r)
+{
+	return r->named ? r->name : NULL;
+}
+
+/* --- FramebufferUpdate rectangles --- */
+
+__attribute__((format(printf, 3, 4))) static int
+bad_rect(struct rfb_reader *r, const struct hdr *h, const char *fmt, ...)
+{
+	char detail[220];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	rect_why(r->why, sizeof(r->why), h, DEC_BAD, detail);
+	r->err = VNC_ERR_PROTOCOL;
+	return -1;
+}
+
+static int resized(struct rfb_reader *r, const struct hdr *h)
+{
+	if (h->w == r->width && h->h == r->height)
+		return 0;
+	if (set_desktop(r, h->w, h->h) < 0)
+		return -1;
+	/* The old picture is gone: ask for all of the new one. */
+	if (r->ops.request(r->ops_ctx, false, r->width, r->height) < 0)
+		return closed(r);
+	return 0;
+}
+
+static int ext_desktop_size(struct rfb_reader *r, const struct hdr *h)
+{
+	uint8_t head[4];
+
+	if (rd(r, head, 4) < 0 || skip(r, (uint64_t)head[0] * 16) < 0)
+		return -1;
+	/* x: why (0 server, 1 this client, 2 another client); y: status,
+	 * non-zero when a request failed and the size did not change. vncfb
+	 * never asks, and takes the size whatever the screens say (QEMU
+	 * announces screen id 0, which libvncclient refuses). */
+	if (h->y != 0)
+		return 0;
+	return resized(r, h);
+}
+
+static int desktop_name(struct rfb_reader *r)
+{
+	uint8_t lenb[4];
+	uint32_t len;
+	uint8_t *name;
+
+	if (rd(r, lenb, 4) < 0)
+		return -1;
+	len = dec_be32(lenb);
+	if (len > RFB_MAX_NAME)
+		return fail(r, VNC_ERR_PROTOCOL,
+			    "sent a desktop name of %u bytes (more than %d)",
+			    len, RFB_MAX_NAME);
+	/* Kept only as it will be shown: escapes made visible, cut. */
+	name = dec_scratch(&r->dc, (size_t)len + 1);
+	if (!name)
+		return fail(r, VNC_ERR_RESOURCE, "out of memory");
+	if (rd(r, name, len) < 0)
+		return -1;
+	log_sanitize(r->name, (const char *)name, len);
+	r->named = true;
+	return 0;
+}
+
+static int cursor_shape(struct rfb_reader *r, const struct hdr *h)
+{
+	const struct dec_fmt *f = &r->fmt;
+	struct dec_job *j = &r->job;
+	size_t body, n;
+	uint32_t w = h->w, hh = h->h, xhot = h->x, yhot = h->y;
+	uint32_t x0 = 0, y0 = 0, cw, ch;
+	uint8_t *pix, *mask;
+	int err;
+
+	if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)
+		return bad_rect(r, h, "a cursor larger than %dx%d",
+				RFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);
+	body = dec_cursor_size(f, h->enc, w, hh);
+	j->data.len = 0;
+	j->data.limit = 0;
+	if (body && !dec_take(&r->dc, j, body, &err))
+		return err == DEC_EOF
+			   ? closed(r)
+			   : fail(r, VNC_ERR_RESOURCE, "%s", r->dc.why);
+	if (!r->ev.cursor_shape || w == 0 || hh == 0)
+		return 0;
+	if (xhot >= w || yhot >= hh) {
+		log_debug("ignoring a %ux%u cursor shape with its hot spot at "
+			  "%u,%u",
+			  w, hh, xhot, yhot);
+		return 0;
+	}
+	n = (size_t)w * hh;
+	pix = malloc(n * (f->bpp + 1));
+	if (!pix)
+		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
+	mask = pix + n * f->bpp;
+	dec_cursor_shape(f, h->enc, w, hh, j->data.p, pix, mask);
+	/* Too large to show: the part around the hot spot. */
+	cw = w < RFB_MAX_CURSOR ? w : RFB_MAX_CURSOR;
+	ch = hh < RFB_MAX_CURSOR ? hh : RFB_MAX_CURSOR;
+	if (cw < w) {
+		x0 = xhot > cw / 2 ? xhot - cw / 2 : 0;
+		x0 = x0 + cw > w ? w - cw : x0;
+	}
+	if (ch < hh) {
+		y0 = yhot > ch / 2 ? yhot - ch / 2 : 0;
+		y0 = y0 + ch > hh ? hh - ch : y0;
+	}
+	if (cw < w || ch < hh) {
+		for (uint32_t y = 0; y < ch; y++) {
+			memmove(pix + (size_t)y * cw * f->bpp,
+				pix + ((size_t)(y0 + y) * w + x0) * f->bpp,
+				(size_t)cw * f->bpp);
+		}
+		for (uint32_t y = 0; y < ch; y++)
+			memmove(pix + (size_t)cw * ch * f->bpp + (size_t)y * cw,
+				mask + (size_t)(y0 + y) * w + x0, cw);
+		mask = pix + (size_t)cw * ch * f->bpp;
+		log_debug("cursor shape %ux%u cut to %ux%u", w, hh, cw, ch);
+	}
+	r->ev.cursor_shape(r->ev.ctx, (int)(xhot - x0), (int)(yhot - y0),
+			   (int)cw, (int)ch, pix, mask);
+	free(pix);
+	return 0;
+}
+
+/* A direct encoding reads and draws on the main thread (the pool's
+ * submitter), once what it overlaps is drawn. */
+static int direct_run(void *arg, unsigned worker, char *why, size_t len)
+{
+	struct rfb_reader *r = arg;
+	int ret = dec_read_job(&r->dc, r->direct_d, &r->job);
+
+	if (ret != DEC_OK && ret != DEC_EOF)
+		rect_why(why, len, r->direct_h, ret, r->dc.why);
+	return ret;
+}
+
+static int direct(struct rfb_reader *r, const struct decoder *d,
+		  const struct hdr *h, const struct rect *rc)
+{
+	struct decpool_job pj = {.r = *rc, .run = direct_run, .arg = r};
+	int ret;
+
+	r->job.enc = h->enc;
+	r->job.r = *rc;
+	r->direct_d = d;
+	r->direct_h = h;
+	ret = decpool_direct(r->pool, &pj);
+	return ret < 0 ? pool_failed(r, ret) : 0;
+}
+
+/* Read on this thread, decoded by the pool. */
+static int deferred(struct rfb_reader *r, const struct decoder *d,
+		    const struct hdr *h, const struct rect *rc)
+{
+	struct pjob *pj = job_get(r);
+	struct decpool_job job;
+	int ret;
+
+	if (!pj)
+		return fail(r, VNC_ERR_RESOURCE,
+			    "ran vncfb out of memory with a %s rectangle "
+			    "%ux%u",
+			    h->name, h->w, h->h);
+	pj->d = d;
+	pj->h = *h;
+	if (h->name == h->encbuf)
+		pj->h.name = pj->h.encbuf;
+	pj->fb = r->dc.fb;
+	pj->j.enc = h->enc;
+	pj->j.r = *rc;
+	ret = dec_read_job(&r->dc, d, &pj->j);
+	if (ret != DEC_OK) {
+		char why[sizeof(r->why)];
+
+		job_put(r, pj);
+		rect_why(why, sizeof(why), h, ret, r->dc.why);
+		return rect_failed(r, ret, why);
+	}
+	r->upd_data += pj->j.data.len;
+	job = (struct decpool_job){.r = pj->j.r,
+				   .src = pj->j.src,
+				   .streams = pj->j.streams,
+				   .bytes = sizeof(*pj) + pj->j.data.cap,
+				   .run = job_run,
+				   .release = job_release,
+				   .arg = pj};
+	ret = decpool_submit(r->pool, &job);
+	return ret < 0 ? pool_failed(r, ret) : 0;
+}
+
+static int pixels(struct rfb_reader *r, const struct hdr *h)
+{
+	const struct decoder *d = decoder_find(h->enc);
+	struct rect rc;
+
+	if (!d)
+		return fail(r, VNC_ERR_PROTOCOL,
+			    "sent a rectangle in encoding %s, which vncfb did "
+			    "not ask for",
+			    h->name);
+	if ((uint64_t)h->x + h->w > r->width ||
+	    (uint64_t)h->y + h->h > r->height)
+		return bad_rect(r, h, "outside the %ux%u desktop", r->width,
+				r->height);
+	rc = (struct rect){(int32_t)h->x, (int32_t)h->y, (int32_t)h->w,
+			   (int32_t)h->h};
+	return d->decode ? deferred(r, d, h, &rc) : direct(r, d, h, &rc);
+}
+
+/* One rectangle; 1 after LastRect. */
+static int rectangle(struct rfb_reader *r)
+{
+	uint8_t b[12];
+	struct hdr h;
+
+	if (rd(r, b, 12) < 0)
+		return -1;
+	h.x = dec_be16(b);
+	h.y = dec_be16(b + 2);
+	h.w = dec_be16(b + 4);
+	h.h = dec_be16(b + 6);
+	h.enc = (int32_t)dec_be32(b + 8);
+	h.name = decoder_name(h.enc, h.encbuf, sizeof(h.encbuf));
+	switch (h.enc) {
+	case RFB_ENC_LASTRECT:
+		return 1;
+	case RFB_ENC_XCURSOR:
+	case RFB_ENC_RICHCURSOR:
+		return cursor_shape(r, &h);
+	case RFB_ENC_POINTERPOS:
+		if (r->ev.cursor_pos)
+			r->ev.cursor_pos(r->ev.ctx, (int)h.x, (int)h.y);
+		return 0;
+	case RFB_ENC_DESKTOPSIZE:
+		return resized(r, &h);
+	case RFB_ENC_EXTDESKTOPSIZE:
+		return ext_desktop_size(r, &h);
+	case RFB_ENC_DESKTOPNAME:
+		return desktop_name(r);
+	case RFB_ENC_QEMU_KEYS:
+		if (r->ops.qemu_keys)
+			r->ops.qemu_keys(r->ops_ctx);
+		return 0;
+	case RFB_ENC_LEDSTATE:
+		log_debug("keyboard LEDs 0x%x", h.x);
+		return 0;
+	default:
+		return pixels(r, &h);
+	}
+}
+
+static int fb_update(struct rfb_reader *r)
+{
+	uint8_t b[3];
+	unsigned n;
+	int ret = 0;
+
+	if (rd(r, b, 3) < 0)
+		return -1;
+	n = dec_be16(b + 1);
+	/* Ask for the next update now, so that the server encodes it while
+	 * this one is read and decoded (TigerVNC's pipelining). Updates
+	 * are applied in order; a resize below asks for a full one. */
+	if (r->ops.request(r->ops_ctx, true, r->width, r->height) < 0)
+		return closed(r);
+	for (unsigned i = 0; i < n; i++) {
+		ret = rectangle(r);
+		if (ret != 0)
+			break;
+	}
+	/* The update is whole once every rectangle is decoded (and, after
+	 * a failure, nothing writes the shadow any more). */
+	if (ret < 0) {
+		decpool_drain(r->pool);
+		return -1;
+	}
+	if (drain(r) < 0)
+		return -1;
+	trim_free(r);
+	r->ev.update_done(r->ev.ctx);
+	return 0;
+}
+
+static int colour_map(struct rfb_reader *r)
+{
+	uint8_t b[5];
+	unsigned first, n;
+
+	if (rd(r, b, 5) < 0)
+		return -1;
+	first = dec_be16(b + 1);
+	n = dec_be16(b + 3);
+	if (first + n > 65536)
+		return fail(r, VNC_ERR_PROTOCOL,
+			    "sent a bad SetColourMapEntries message: colours "
+			    "%u to %u, past 65535",
+			    first, first + n - 1);
+	/* vncfb asks for true colour: nothing to set, only to read. */
+	log_debug("ignoring %u colour map entries from %u", n, first);
+	return skip(r, (uint64_t)n * 6);
+}
+
+static int cut_text(struct rfb_reader *r)
+{
+	uint8_t b[7];
+	uint32_t len;
+
+	if (rd(r, b, 7) < 0)
+		return -1;
+	len = dec_be32(b + 3);
+	if (len > RFB_MAX_CUT_TEXT)
+		return fail(r, VNC_ERR_PROTOCOL,
+			    "sent a bad ServerCutText message: %u bytes of "
+			    "text, more than the %u MiB limit",
+			    len, RFB_MAX_CUT_TEXT >> 20);
+	/* A console has no clipboard. */
+	return skip(r, len);
+}
+
+int rfb_reader_message(struct rfb_reader *r)
+{
+	uint8_t type;
+
+	r->err = VNC_OK;
+	r->why[0] = '\0';
+	if (rd(r, &type, 1) < 0)
+		return -1;
+	switch (type) {
+	case RFB_MSG_FB_UPDATE:
+		return fb_update(r);
+	case RFB_MSG_COLOUR_MAP:
+		return colour_map(r);
+	case RFB_MSG_BELL:
+		if (r->ev.bell)
+			r->ev.bell(r->ev.ctx);
+		return 0;
+	case RFB_MSG_CUT_TEXT:
+		return cut_text(r);
+	default:
+		return fail(r, VNC_ERR_PROTOCOL,
+			    "sent message type %u, which vncfb did not ask "
+			    "for",
+			    type);
+	}
+}

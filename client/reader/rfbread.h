@@ -1,0 +1,78 @@
+/* vncfb's reader of RFB server messages after ServerInit: every message
+ * and pseudo-encoding vncfb's SetEncodings can make a server send,
+ * checked before anything is allocated or read, decoded by decode.h into
+ * the shadow, reported through struct vnc_events. It reads from a
+ * vnc_source (libvncclient's byte reader in vncfb, memory in tests and
+ * fuzzers) and knows nothing of rfbClient.
+ *
+ * Threads: one thread (the one that owns the source) calls everything;
+ * the events run on it. With rfb_reader_set_threads, decoding threads
+ * (decpool.h) write the shadow between the calls' reads; every call that
+ * returns after a FramebufferUpdate, or before a resize, has waited for
+ * them, and damage is reported on the owning thread once the pixels are
+ * written. */
+#ifndef VNCFB_RFBREAD_H
+#define VNCFB_RFBREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shadow/pixfmt.h"
+#include "net/vnc.h"
+#include "wire/vncsrc.h"
+
+/* What the reader asks of the connection that owns it. */
+struct rfb_reader_ops {
+	/* Send a FramebufferUpdateRequest for the whole w x h desktop: 0
+	 * or -1 (the owner knows why). */
+	int (*request)(void *ctx, bool incremental, uint32_t w, uint32_t h);
+	/* Optional: the server takes QEMU extended key events. */
+	void (*qemu_keys)(void *ctx);
+};
+
+struct rfb_reader;
+
+/* fmt: the shadow's (and wire's) pixel format; ev: the session's events
+ * (resize and damage required). NULL when out of memory. */
+struct rfb_reader *rfb_reader_create(const struct pixfmt *fmt,
+				     struct vnc_source *src,
+				     const struct vnc_events *ev,
+				     const struct rfb_reader_ops *ops,
+				     void *ops_ctx);
+void rfb_reader_destroy(struct rfb_reader *r);
+/* Decode on threads workers (decpool_config.threads: 0 or 1 on the
+ * calling thread, the default). Between messages only. 0, or -errno
+ * with the reader decoding as before. */
+int rfb_reader_set_threads(struct rfb_reader *r, unsigned threads);
+/* Decoding threads running (0: inline). */
+unsigned rfb_reader_threads(const struct rfb_reader *r);
+/* CPU time of the decoding workers so far, ns (0 without workers). */
+uint64_t rfb_reader_cpu_ns(const struct rfb_reader *r);
+/* Bytes of data buffers kept for the next rectangles' jobs (tests). */
+size_t rfb_reader_kept(struct rfb_reader *r);
+
+/* The desktop ServerInit announced: checked, then ev->resize. 0 or -1
+ * (rfb_reader_error). */
+int rfb_reader_start(struct rfb_reader *r, uint32_t w, uint32_t h);
+/* Read one server message and act on it. 0 or -1 (rfb_reader_error). */
+int rfb_reader_message(struct rfb_reader *r);
+
+/* Why the last call failed: VNC_ERR_CLOSED when the source failed (*why
+ * is then "", the source's owner explains), else a phrase to follow the
+ * server's name ("sent a bad Tight rectangle 16x16 at 0,0: filter 7"),
+ * or "" when the session's resize hook already logged it. */
+enum vnc_error rfb_reader_error(const struct rfb_reader *r, const char **why);
+
+uint32_t rfb_reader_width(const struct rfb_reader *r);
+uint32_t rfb_reader_height(const struct rfb_reader *r);
+/* The DesktopName pseudo-encoding's name as log_sanitize shows it, or
+ * NULL if none came. */
+const char *rfb_reader_name(const struct rfb_reader *r);
+
+/* The checks on a desktop size (ServerInit, DesktopSize): 0, or the
+ * vnc_error with a phrase in why. */
+enum vnc_error rfb_check_desktop(uint32_t w, uint32_t h, unsigned bpp,
+				 char *why, size_t len);
+
+#endif

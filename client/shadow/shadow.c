@@ -1,0 +1,56 @@
+/* Shadow buffer allocation, sized by the (already capped) remote desktop. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/log.h"
+#include "shadow/shadow.h"
+
+int shadow_init(struct shadow *s, const struct pixfmt *fmt)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->fmt = *fmt;
+	err = pthread_mutex_init(&s->lock, NULL);
+	return -err;
+}
+
+void shadow_finish(struct shadow *s)
+{
+	free(s->pix);
+	s->pix = NULL;
+	pthread_mutex_destroy(&s->lock);
+}
+
+uint8_t *shadow_resize(struct shadow *s, uint32_t w, uint32_t h)
+{
+	size_t stride = (size_t)w * pixfmt_bytes(&s->fmt);
+	size_t size;
+	uint8_t *pix;
+
+	if (h != 0 && stride > SIZE_MAX / h) {
+		log_error("remote desktop %ux%u is too large", w, h);
+		return NULL;
+	}
+	size = stride * h;
+	/* Room for libvncclient decoders that write a whole 32-bit word for
+	 * the last pixel of a 16 bpp row. */
+	pix = calloc(1, size + 64);
+	if (!pix) {
+		log_error("cannot allocate %zu bytes for a %ux%u desktop",
+			  size, w, h);
+		return NULL;
+	}
+	pthread_mutex_lock(&s->lock);
+	free(s->pix);
+	s->pix = pix;
+	s->width = w;
+	s->height = h;
+	s->stride = stride;
+	s->generation++;
+	pthread_mutex_unlock(&s->lock);
+	return pix;
+}

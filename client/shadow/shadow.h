@@ -1,0 +1,35 @@
+/* The shadow buffer: the remote desktop as decoded, in the output's
+ * native pixel format where RFB can express it.
+ *
+ * Threads: the decoders (the main thread, and the decode pool's workers
+ * between a rectangle's read and the end of its update) write pixels
+ * without a lock; the blit thread reads them while holding lock. Reallocation (desktop
+ * resize) happens on the main thread with lock held, so the blitter never
+ * sees a freed buffer. A pixel the blitter copies mid-write is damaged
+ * again by the decoder and redrawn on the next pass. */
+#ifndef VNCFB_SHADOW_H
+#define VNCFB_SHADOW_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shadow/pixfmt.h"
+
+struct shadow {
+	pthread_mutex_t lock;
+	uint8_t *pix;
+	uint32_t width, height;
+	size_t stride;
+	struct pixfmt fmt;
+	/* Bumped on every reallocation, under lock. */
+	uint32_t generation;
+};
+
+int shadow_init(struct shadow *s, const struct pixfmt *fmt);
+void shadow_finish(struct shadow *s);
+/* Reallocate for w x h, zeroed (w or h may be 0). Takes the lock itself.
+ * Returns the new pixels (non-NULL even for 0x0) or NULL (logged). */
+uint8_t *shadow_resize(struct shadow *s, uint32_t w, uint32_t h);
+
+#endif

@@ -1,0 +1,874 @@
+/* vncfb bench's reports: the runs, summarised and compared with their
+ * references (in bench.c), as tables, latency histograms and targets
+ * for the reader, and as JSON and CSV for tools. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/bench/bench_priv.h"
+#include "tools/bench/benchsrv.h"
+#include "util/json.h"
+#include "output/output.h"
+#include "shadow/pixfmt.h"
+#include "util/stats.h"
+#include "view/view.h"
+
+#define HIST_ROWS 24
+/* Width of the "run" column, at least. */
+#define LABEL_MIN 15
+#define NS_PER_MS 1e6
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / NS_PER_MS;
+}
+
+const char *bench_workload_name(const struct run *r)
+{
+	if (r->workload == BENCH_REPLAY)
+		return "replay";
+	return r->workload < 0 ? "remote" : benchsrv_workload_name(r->workload);
+}
+
+const char *bench_kind_name(const struct run *r)
+{
+	return r->kind == RUN_BARE     ? "bare"
+	       : r->kind == RUN_MEMCPY ? "memcpy"
+				       : "pipeline";
+}
+
+#define LABEL_LEN 64
+
+static void cpu_label(const struct run *r, char *buf, size_t len)
+{
+	if (r->cpu < 0)
+		snprintf(buf, len, "unpinned");
+	else
+		snprintf(buf, len, "core %d", r->cpu);
+}
+
+/* What the "run" column says: the kind and core, and for the fit
+ * workload which desktop went onto which screen. */
+static void run_label(const struct bench *b, const struct run *r, char *buf,
+		      size_t len)
+{
+	const char *pre = r->kind == RUN_MEMCPY ? "memcpy " : "";
+	char where[24], view[48] = "";
+
+	if (r->workload == BENCH_FIT) {
+		if (r->kind == RUN_BARE) {
+			snprintf(buf, len, "bare decode %ux%u", r->desk_w,
+				 r->desk_h);
+			return;
+		}
+		if (r->scaled)
+			snprintf(view, sizeof(view), "%ux%u->%ux%u ", r->desk_w,
+				 r->desk_h, b->out.width, b->out.height);
+		else
+			snprintf(view, sizeof(view), "1:1 %ux%u ", b->out.width,
+				 b->out.height);
+	}
+	if (r->kind == RUN_BARE) {
+		snprintf(buf, len, "bare decode");
+		return;
+	}
+	cpu_label(r, where, sizeof(where));
+	snprintf(buf, len, "%s%s%s", pre, view, where);
+}
+
+/* The throughput table also says where a pinned blitter really ran. */
+static void run_label_ran(const struct bench *b, const struct run *r, char *buf,
+			  size_t len)
+{
+	size_t k;
+
+	run_label(b, r, buf, len);
+	k = strlen(buf);
+	if (r->kind == RUN_PIPELINE && r->cpu >= 0 && r->actual_cpu >= 0 &&
+	    r->actual_cpu != r->cpu && k < len)
+		snprintf(buf + k, len - k, " (ran %d)", r->actual_cpu);
+}
+
+static int label_width(const struct bench *b)
+{
+	char lab[LABEL_LEN];
+	int i, w = LABEL_MIN;
+
+	for (i = 0; i < b->n_runs; i++) {
+		run_label_ran(b, &b->runs[i], lab, sizeof(lab));
+		if ((int)strlen(lab) > w)
+			w = (int)strlen(lab);
+	}
+	return w;
+}
+
+static double ups(const struct run *r)
+{
+	return r->window_s > 0 ? (double)r->updates / r->window_s : 0;
+}
+
+static double mbps(const struct run *r)
+{
+	return r->window_s > 0 ? (double)r->bytes_out / r->window_s / 1e6 : 0;
+}
+
+static double cpu_pct(const struct run *r)
+{
+	return r->window_s > 0 ? (double)(r->cpu_main_ns + r->cpu_blit_ns) /
+				     (r->window_s * 1e9) * 100
+			       : 0;
+}
+
+static double cpu_us_per_update(const struct run *r, uint64_t ns)
+{
+	return r->updates ? (double)ns / 1e3 / (double)r->updates : NAN;
+}
+
+static void fmt_ms(char *buf, size_t len, const struct summary *s, uint64_t v)
+{
+	if (!s->n)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", ms(v));
+}
+
+/* Three significant digits: passes range from microseconds to tens of
+ * milliseconds. */
+static void fmt_ms3(char *buf, size_t len, const struct summary *s, uint64_t v)
+{
+	if (!s->n)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3g", ms(v));
+}
+
+static void fmt_ratio(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+/* The fit workload: what a full-frame pass costs scaled and 1:1. */
+static void print_fit_table(struct bench *b, int lw)
+{
+	FILE *rep = b->rep;
+	int i;
+
+	for (i = 0; i < b->n_runs; i++)
+		if (b->runs[i].workload == BENCH_FIT &&
+		    b->runs[i].kind == RUN_PIPELINE)
+			break;
+	if (i == b->n_runs)
+		return;
+	fprintf(rep,
+		"\nFull-frame blits, %d:%d desktop scaled to fit against "
+		"1:1, ms per pass\n",
+		FIT_NUM, FIT_DEN);
+	fprintf(rep, "%-9s %-*s %7s %8s %8s %8s %8s %8s %8s\n", "workload", lw,
+		"run", "full", "cpu", "cpu p99", "wall", "wall p99", "/1:1 cpu",
+		"/1:1 wall");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[LABEL_LEN], c[6][24];
+
+		if (r->workload != BENCH_FIT || r->kind != RUN_PIPELINE)
+			continue;
+		run_label(b, r, lab, sizeof(lab));
+		fmt_ms3(c[0], 24, &r->s_full_cpu, r->s_full_cpu.median);
+		fmt_ms3(c[1], 24, &r->s_full_cpu, r->s_full_cpu.p99);
+		fmt_ms3(c[2], 24, &r->s_full, r->s_full.median);
+		fmt_ms3(c[3], 24, &r->s_full, r->s_full.p99);
+		fmt_ratio(c[4], 24, r->r_fit_cpu);
+		fmt_ratio(c[5], 24, r->r_fit_wall);
+		fprintf(rep, "%-9s %-*s %7zu %8s %8s %8s %8s %8s %8s\n",
+			bench_workload_name(r), lw, lab, r->s_full.n, c[0],
+			c[1], c[2], c[3], r->scaled ? c[4] : "-",
+			r->scaled ? c[5] : "-");
+	}
+	fprintf(rep,
+		"(full: passes that drew the desktop's whole place on the "
+		"screen (coalesced or split passes\n"
+		" are left out); cpu: the drawing thread's CPU time per such "
+		"pass, wall: start to end;\n"
+		" /1:1 cpu, /1:1 wall: the scaled run's medians over the 1:1 "
+		"run's on the same core, the\n"
+		" same frames from a desktop of the output's size, measured in "
+		"the same rounds)\n");
+}
+
+/* An output that reports when a pass reached the display (the drm
+ * output's page flips): how often, and how long after the pass. */
+static void print_flip_table(struct bench *b, int lw)
+{
+	FILE *rep = b->rep;
+	int i;
+
+	for (i = 0; i < b->n_runs; i++)
+		if (b->runs[i].flips)
+			break;
+	if (i == b->n_runs)
+		return;
+	fprintf(rep, "\nShown on the display (%s), per pass\n",
+		b->out.impl->name);
+	fprintf(rep, "%-9s %-*s %7s %8s %9s %9s %9s\n", "workload", lw, "run",
+		"passes", "shown", "shown/s", "to shown", "p99");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[LABEL_LEN], c[3][24];
+
+		if (!r->flips)
+			continue;
+		run_label(b, r, lab, sizeof(lab));
+		snprintf(c[0], 24, "%.1f",
+			 r->window_s > 0 ? (double)r->flips / r->window_s : 0);
+		fmt_ms3(c[1], 24, &r->s_flip, r->s_flip.median);
+		fmt_ms3(c[2], 24, &r->s_flip, r->s_flip.p99);
+		fprintf(rep, "%-9s %-*s %7llu %8llu %9s %9s %9s\n",
+			bench_workload_name(r), lw, lab,
+			(unsigned long long)r->passes,
+			(unsigned long long)r->flips, c[0], c[1], c[2]);
+	}
+	fprintf(rep,
+		"(shown: passes the output put on the display (a page flip, "
+		"or the commit of a dirty\n"
+		" rectangle); shown/s: over the window; to shown: ms from the "
+		"pass's end to the flip event,\n"
+		" median and p99)\n");
+}
+
+static void print_tables(struct bench *b)
+{
+	FILE *rep = b->rep;
+	int lw = label_width(b);
+	char fb[64];
+	int i;
+
+	fprintf(rep, "\nvncfb bench: output %s %ux%u %s (stride %zu), ",
+		b->out.impl->name, b->out.width, b->out.height,
+		pixfmt_name(&b->out.fmt, fb, sizeof(fb)), b->out.stride);
+	if (b->srv)
+		fprintf(rep, "embedded server %ux%u, ", b->out.width,
+			b->out.height);
+	if (b->srv_fit)
+		fprintf(rep, "and %ux%u for fit, ", b->fit_w, b->fit_h);
+	else if (b->replay)
+		fprintf(rep, "replay %s, ", b->opt->replay_file);
+	else
+		fprintf(rep, "server %s:%d, ", b->host, b->port);
+	if (b->replay)
+		fprintf(rep,
+			"encodings \"%s\",\n%d interleaved plays per "
+			"configuration (at most %.1f s each), %d cores "
+			"online\n",
+			b->encodings, b->rounds, b->duration / b->rounds,
+			b->cpus_online);
+	else
+		fprintf(rep,
+			"encodings \"%s\",\n%.1f s per configuration (in %d "
+			"interleaved slices), %d cores online\n",
+			b->encodings, b->duration, b->rounds, b->cpus_online);
+	if (b->replay)
+		replaysrv_describe(b->replay, b->opt->replay_file, rep);
+	if (b->out.slow_cpu >= 0)
+		fprintf(rep,
+			"mem output slow-cpu=%d: writes from that core are "
+			"flushed line by line, like uncached memory\n",
+			b->out.slow_cpu);
+
+	fprintf(rep, "\nLatency per update, ms: first byte received -> last "
+		     "rectangle in the output\n");
+	fprintf(rep, "%-9s %-*s %7s %8s %8s %8s %8s %8s | %7s %7s %7s\n",
+		"workload", lw, "run", "updates", "min", "median", "p95", "p99",
+		"max", "rx+dec", "queue", "blit");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[LABEL_LEN], c[8][24];
+		bool bare = r->kind == RUN_BARE;
+
+		run_label(b, r, lab, sizeof(lab));
+		fmt_ms(c[0], 24, &r->s_total, r->s_total.min);
+		fmt_ms(c[1], 24, &r->s_total, r->s_total.median);
+		fmt_ms(c[2], 24, &r->s_total, r->s_total.p95);
+		fmt_ms(c[3], 24, &r->s_total, r->s_total.p99);
+		fmt_ms(c[4], 24, &r->s_total, r->s_total.max);
+		fmt_ms(c[5], 24, &r->s_decode, r->s_decode.median);
+		fmt_ms(c[6], 24, &r->s_queue, r->s_queue.median);
+		fmt_ms(c[7], 24, &r->s_blit, r->s_blit.median);
+		fprintf(rep,
+			"%-9s %-*s %7llu %8s %8s %8s %8s %8s | %7s %7s %7s\n",
+			bench_workload_name(r), lw, lab,
+			(unsigned long long)r->updates, c[0], c[1], c[2], c[3],
+			c[4], c[5], bare ? "-" : c[6], bare ? "-" : c[7]);
+	}
+	fprintf(rep, "(rx+dec, queue, blit: medians of the three parts. bare "
+		     "decode: no blitter, latency ends when decoded.\n"
+		     " memcpy: the blitter replaced by one memcpy of the same "
+		     "bytes per pass, same core, same stream)\n");
+
+	fprintf(rep, "\nThroughput and CPU\n");
+	fprintf(rep, "%-9s %-*s %8s %8s %10s %10s %7s %7s\n", "workload", lw,
+		"run", "upd/s", "MB/s", "cpu us/up", "blit us/up", "cpu %",
+		"/bare");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[LABEL_LEN], c[2][24];
+
+		run_label_ran(b, r, lab, sizeof(lab));
+		fmt_ratio(c[0], 24, r->r_bare);
+		if (r->updates)
+			snprintf(c[1], 24, "%.1f",
+				 cpu_us_per_update(r, r->cpu_main_ns +
+							  r->cpu_blit_ns));
+		else
+			snprintf(c[1], 24, "-");
+		fprintf(rep, "%-9s %-*s %8.1f %8.1f %10s %10.1f %7.2f %7s\n",
+			bench_workload_name(r), lw, lab, ups(r), mbps(r), c[1],
+			r->updates ? cpu_us_per_update(r, r->cpu_blit_ns) : 0.0,
+			cpu_pct(r), c[0]);
+	}
+	fprintf(rep,
+		"(upd/s: updates whose first byte came in the window; MB/s: "
+		"into the output; cpu us/up: decoder +\n"
+		" drawing threads per update; blit us/up: the drawing thread "
+		"alone; cpu %%: both, as %% of one core;\n"
+		" /bare: updates/s against the bare decode loop on the same "
+		"stream, median over the rounds of\n"
+		" slices measured back to back)\n");
+
+	for (i = 0; i < b->n_runs; i++)
+		if (b->runs[i].kind != RUN_BARE && b->runs[i].s_pass.n)
+			break;
+	if (i == b->n_runs)
+		goto encodings; /* nothing was drawn (idle) */
+	fprintf(rep, "\nBlit against its references, medians per pass, ms\n");
+	fprintf(rep, "%-9s %-*s %7s %8s %8s %8s %8s %8s %7s %7s %6s\n",
+		"workload", lw, "run", "passes", "wall", "cpu", "memcpy",
+		"mc cpu", "quiet", "/memcpy", "/mc cpu", "/best");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		const struct run *f = r->ref;
+		char lab[LABEL_LEN], c[8][24];
+
+		if (r->kind == RUN_BARE || !r->s_pass.n)
+			continue;
+		run_label(b, r, lab, sizeof(lab));
+		fmt_ms3(c[0], 24, &r->s_pass, r->s_pass.median);
+		fmt_ms3(c[1], 24, &r->s_pass_cpu, r->s_pass_cpu.median);
+		snprintf(c[2], 24, "-");
+		snprintf(c[3], 24, "-");
+		if (f) {
+			fmt_ms3(c[2], 24, &f->s_pass, f->s_pass.median);
+			fmt_ms3(c[3], 24, &f->s_pass_cpu, f->s_pass_cpu.median);
+		}
+		fmt_ms3(c[4], 24, &r->s_memcpy, r->s_memcpy.median);
+		fmt_ratio(c[5], 24, r->r_memcpy);
+		fmt_ratio(c[6], 24, r->r_memcpy_cpu);
+		fmt_ratio(c[7], 24, r->r_best);
+		fprintf(rep,
+			"%-9s %-*s %7llu %8s %8s %8s %8s %8s %7s %7s %6s\n",
+			bench_workload_name(r), lw, lab,
+			(unsigned long long)r->passes, c[0], c[1], c[2], c[3],
+			c[4], c[5], c[6], c[7]);
+	}
+	fprintf(rep,
+		"(wall: pass start to end; cpu: the drawing thread's CPU time "
+		"for the pass (no preemption);\n"
+		" memcpy, mc cpu: the same for the memcpy run on the same core "
+		"and stream; quiet: one memcpy of the\n"
+		" median pass's bytes with nothing else running; /memcpy, /mc "
+		"cpu: blit over memcpy; /best: wall\n"
+		" against the fastest pinned core)\n");
+	print_fit_table(b, lw);
+	print_flip_table(b, lw);
+encodings:
+	fprintf(rep,
+		"\nServer encodings (rectangles sent, all slices including "
+		"each connection's first full update):\n");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[LABEL_LEN];
+
+		run_label(b, r, lab, sizeof(lab));
+		fprintf(rep, "  %-9s %-*s %s\n", bench_workload_name(r), lw,
+			lab, r->encoding);
+	}
+}
+
+static void print_histogram(const struct bench *b, FILE *rep,
+			    const struct run *r)
+{
+	/* Log-spaced buckets from the fastest sample to the slowest, at
+	 * least a quarter-octave wide. */
+	uint64_t counts[HIST_ROWS], maxc = 0;
+	double lo, step;
+	int i, first = HIST_ROWS, last = -1, shown;
+	char lab[LABEL_LEN];
+	size_t k;
+
+	if (!r->s_total.n)
+		return;
+	lo = (double)r->s_total.min;
+	if (lo < 1000)
+		lo = 1000;
+	step = pow((double)r->s_total.max / lo, 1.0 / HIST_ROWS) * 1.0001;
+	if (step < pow(2.0, 0.25))
+		step = pow(2.0, 0.25);
+	memset(counts, 0, sizeof(counts));
+	for (k = 0; k < r->total.n; k++) {
+		double v = (double)r->total.v[k];
+		int bkt = v <= lo ? 0 : (int)floor(log(v / lo) / log(step));
+
+		if (bkt >= HIST_ROWS)
+			bkt = HIST_ROWS - 1;
+		counts[bkt]++;
+	}
+	for (i = 0; i < HIST_ROWS; i++) {
+		if (counts[i] > maxc)
+			maxc = counts[i];
+		if (counts[i] && i < first)
+			first = i;
+		if (counts[i])
+			last = i;
+	}
+	run_label(b, r, lab, sizeof(lab));
+	fprintf(rep, "\n%s, %s: latency histogram (%zu updates)\n",
+		bench_workload_name(r), lab, r->s_total.n);
+	for (i = first, shown = 0; i <= last; i++, shown++) {
+		double a = lo * pow(step, i), z = lo * pow(step, i + 1);
+		int bar = (int)((counts[i] * 50 + maxc - 1) / maxc);
+
+		if (i == HIST_ROWS - 1)
+			fprintf(rep, "  %8.3f -    more ms |", ms((uint64_t)a));
+		else
+			fprintf(rep, "  %8.3f - %8.3f ms |", ms((uint64_t)a),
+				ms((uint64_t)z));
+		fprintf(rep, "%.*s%*s %llu\n", bar,
+			"##################################################",
+			50 - bar, "", (unsigned long long)counts[i]);
+	}
+}
+
+struct target {
+	char what[160];
+	double value, limit;
+	bool at_most;
+	bool met;
+};
+
+static void add_target(struct target *t, int *n, int max, double value,
+		       double limit, bool at_most, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+static void add_target(struct target *t, int *n, int max, double value,
+		       double limit, bool at_most, const char *fmt, ...)
+{
+	struct target *x;
+	va_list ap;
+
+	if (*n >= max || isnan(value))
+		return;
+	x = &t[(*n)++];
+	x->value = value;
+	x->limit = limit;
+	x->at_most = at_most;
+	x->met = at_most ? value <= limit : value >= limit;
+	va_start(ap, fmt);
+	vsnprintf(x->what, sizeof(x->what), fmt, ap);
+	va_end(ap);
+}
+
+static int collect_targets(struct bench *b, struct target *t, int max)
+{
+	int n = 0, i, j;
+	bool is1080 = b->out.impl == &output_mem_impl && b->out.width == 1920 &&
+		      b->out.height == 1080 && b->out.fmt.bpp == 32;
+
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[LABEL_LEN], where[24];
+
+		if (r->kind != RUN_PIPELINE)
+			continue;
+		run_label(b, r, lab, sizeof(lab));
+		cpu_label(r, where, sizeof(where));
+		/* Unpinned may land on the slow core: no target then. */
+		if (b->out.slow_cpu >= 0 && r->cpu < 0)
+			continue;
+		if (r->workload == BENCH_FULLFRAME &&
+		    r->cpu != b->out.slow_cpu) {
+			add_target(t, &n, max, r->r_memcpy, 1.05, true,
+				   "fullframe blit/memcpy wall, %s%s", lab,
+				   is1080 ? " (1080p mem)" : "");
+			add_target(t, &n, max, r->r_memcpy_cpu, 1.05, true,
+				   "fullframe blit/memcpy cpu, %s%s", lab,
+				   is1080 ? " (1080p mem)" : "");
+		}
+		if (r->workload != BENCH_IDLE && r->cpu >= 0 &&
+		    r->cpu != b->out.slow_cpu)
+			add_target(t, &n, max, r->r_bare, 0.95, false,
+				   "%s updates/s pinned/bare, %s",
+				   bench_workload_name(r), lab);
+		if (r->workload == BENCH_IDLE)
+			add_target(t, &n, max, cpu_pct(r), 0.5, true,
+				   "idle CPU %% of a core, %s", lab);
+		/* Issue 8: scaling 1080p to 720p costs at most twice a
+		 * 720p blit, both measured here in the same rounds. Not on
+		 * the slow-cpu core, where the writes hide the scaler. */
+		if (r->workload == BENCH_FIT && r->scaled &&
+		    r->cpu != b->out.slow_cpu)
+			add_target(t, &n, max, r->r_fit_cpu, FIT_TARGET, true,
+				   "fit %d:%d full-frame blit cpu "
+				   "scaled/unscaled, %s",
+				   FIT_NUM, FIT_DEN, where);
+	}
+	/* The slow core against the fastest other pinned core. */
+	for (i = 0; b->out.slow_cpu >= 0 && i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		const struct run *best = NULL;
+
+		if (r->kind != RUN_PIPELINE || r->cpu != b->out.slow_cpu ||
+		    !r->s_pass.n)
+			continue;
+		for (j = 0; j < b->n_runs; j++) {
+			struct run *o = &b->runs[j];
+
+			if (o->kind == RUN_PIPELINE &&
+			    o->workload == r->workload &&
+			    o->scaled == r->scaled && o->cpu >= 0 &&
+			    o->cpu != r->cpu && o->s_pass.n &&
+			    (!best || o->s_pass.median < best->s_pass.median))
+				best = o;
+		}
+		if (best)
+			add_target(t, &n, max,
+				   (double)r->s_pass.median /
+				       (double)best->s_pass.median,
+				   5, false,
+				   "%s %sblit core %d (slow-cpu) / core %d",
+				   bench_workload_name(r),
+				   r->workload != BENCH_FIT ? ""
+				   : r->scaled		    ? "scaled "
+							    : "1:1 ",
+				   r->cpu, best->cpu);
+	}
+	return n;
+}
+
+static void print_targets(FILE *rep, const struct target *t, int n)
+{
+	int i;
+
+	if (!n)
+		return;
+	fprintf(rep, "\nTargets\n");
+	for (i = 0; i < n; i++)
+		fprintf(rep, "  %-58s %8.3f %s %-5g %s\n", t[i].what,
+			t[i].value, t[i].at_most ? "<=" : ">=", t[i].limit,
+			t[i].met ? "met" : "NOT MET");
+}
+
+static void json_summary(FILE *f, const char *name, const struct summary *s,
+			 bool comma)
+{
+	if (!s->n)
+		fprintf(f, "\"%s\": {\"n\": 0}", name);
+	else
+		fprintf(f,
+			"\"%s\": {\"n\": %zu, \"min\": %.6f, \"median\": "
+			"%.6f, \"p95\": %.6f, \"p99\": %.6f, \"max\": %.6f}",
+			name, s->n, ms(s->min), ms(s->median), ms(s->p95),
+			ms(s->p99), ms(s->max));
+	if (comma)
+		fputs(", ", f);
+}
+
+static void json_num(FILE *f, const char *name, double v, bool comma)
+{
+	if (isnan(v) || isinf(v))
+		fprintf(f, "\"%s\": null", name);
+	else
+		fprintf(f, "\"%s\": %.6f", name, v);
+	if (comma)
+		fputs(", ", f);
+}
+
+static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
+{
+	char fb[64];
+	int i;
+
+	fprintf(f, "{\n  \"vncfb_bench\": 1,\n  \"version\": ");
+	json_write_string(f, VNCFB_VERSION);
+	fprintf(f, ",\n  \"output\": {\"spec\": ");
+	json_write_string(f, b->out_spec);
+	fprintf(f, ", \"name\": ");
+	json_write_string(f, b->out.impl->name);
+	fprintf(f,
+		", \"width\": %u, \"height\": %u, \"format\": \"%s\", "
+		"\"stride\": %zu, \"slow_cpu\": %d},\n",
+		b->out.width, b->out.height,
+		pixfmt_name(&b->out.fmt, fb, sizeof(fb)), b->out.stride,
+		b->out.slow_cpu);
+	fprintf(f, "  \"server\": ");
+	if (b->srv) {
+		fprintf(f, "\"embedded\"");
+	} else {
+		char hp[300];
+
+		snprintf(hp, sizeof(hp), "%s:%d", b->host, b->port);
+		json_write_string(f, hp);
+	}
+	fprintf(f, ",\n  \"fit_desktop\": ");
+	if (b->srv_fit)
+		fprintf(f, "{\"width\": %u, \"height\": %u}", b->fit_w,
+			b->fit_h);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n  \"encodings\": ");
+	json_write_string(f, b->encodings);
+	fprintf(f,
+		",\n  \"duration_s\": %.3f,\n  \"slices\": %d,\n  "
+		"\"cpus_online\": %d,\n",
+		b->duration, b->rounds, b->cpus_online);
+	fprintf(f, "  \"runs\": [\n");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[LABEL_LEN + 16], sc[16];
+
+		fprintf(f, "    {\"workload\": \"%s\", \"kind\": \"%s\", ",
+			bench_workload_name(r), bench_kind_name(r));
+		snprintf(lab, sizeof(lab), "%s ", bench_workload_name(r));
+		run_label(b, r, lab + strlen(lab), sizeof(lab) - strlen(lab));
+		fprintf(f, "\"label\": ");
+		json_write_string(f, lab);
+		fprintf(f,
+			", \"desktop\": {\"width\": %u, \"height\": %u}, "
+			"\"scale\": ",
+			r->desk_w, r->desk_h);
+		if (r->kind == RUN_BARE)
+			fprintf(f, "null, ");
+		else
+			fprintf(f, "\"%s\", ",
+				scale_name(r->scale, r->zoom, sc, sizeof(sc)));
+		if (r->kind == RUN_BARE || r->cpu < 0)
+			fprintf(f, "\"cpu\": null, ");
+		else
+			fprintf(f, "\"cpu\": %d, ", r->cpu);
+		fprintf(f, "\"actual_cpu\": %d, \"encoding\": ", r->actual_cpu);
+		json_write_string(f, r->encoding);
+		fprintf(f,
+			", \"server_bytes\": %llu, \"window_s\": %.6f, "
+			"\"updates\": %llu, \"passes\": %llu, \"bytes_out\": "
+			"%llu, ",
+			(unsigned long long)r->server_bytes, r->window_s,
+			(unsigned long long)r->updates,
+			(unsigned long long)r->passes,
+			(unsigned long long)r->bytes_out);
+		json_num(f, "updates_per_s", ups(r), true);
+		fprintf(f, "\"slice_updates\": [");
+		for (size_t k = 0; k < r->slice_updates.n; k++)
+			fprintf(f, "%s%llu", k ? ", " : "",
+				(unsigned long long)r->slice_updates.v[k]);
+		fprintf(f, "], \"slice_s\": [");
+		for (size_t k = 0; k < r->slice_ns.n; k++)
+			fprintf(f, "%s%.6f", k ? ", " : "",
+				(double)r->slice_ns.v[k] / 1e9);
+		fprintf(f, "], ");
+		json_num(f, "mb_per_s", mbps(r), true);
+		fprintf(f, "\n     \"latency_ms\": {");
+		json_summary(f, "total", &r->s_total, true);
+		json_summary(f, "recv_decode", &r->s_decode, true);
+		json_summary(f, "queue", &r->s_queue, true);
+		json_summary(f, "blit", &r->s_blit, false);
+		fprintf(f, "},\n     ");
+		json_summary(f, "pass_ms", &r->s_pass, true);
+		json_summary(f, "pass_cpu_ms", &r->s_pass_cpu, true);
+		fprintf(f, "\n     ");
+		json_summary(f, "full_pass_ms", &r->s_full, true);
+		json_summary(f, "full_pass_cpu_ms", &r->s_full_cpu, true);
+		fprintf(f, "\n     \"flips\": %llu, ",
+			(unsigned long long)r->flips);
+		json_num(f, "flips_per_s",
+			 r->window_s > 0 ? (double)r->flips / r->window_s : NAN,
+			 true);
+		json_summary(f, "blit_end_to_flip_ms", &r->s_flip, true);
+		fprintf(f, "\n     \"memcpy_quiet\": {\"bytes\": %llu, ",
+			(unsigned long long)r->ref_bytes);
+		json_summary(f, "ms", &r->s_memcpy, false);
+		fprintf(f, "},\n     \"cpu_time\": {");
+		json_num(f, "main_ms", ms(r->cpu_main_ns), true);
+		json_num(f, "blit_ms", ms(r->cpu_blit_ns), true);
+		json_num(f, "process_ms", ms(r->cpu_proc_ns), true);
+		json_num(f, "us_per_update",
+			 cpu_us_per_update(r, r->cpu_main_ns + r->cpu_blit_ns),
+			 true);
+		json_num(f, "pct_of_core", cpu_pct(r), false);
+		fprintf(f, "},\n     \"ratios\": {");
+		json_num(f, "blit_vs_memcpy", r->r_memcpy, true);
+		json_num(f, "blit_vs_memcpy_cpu", r->r_memcpy_cpu, true);
+		json_num(f, "updates_vs_bare", r->r_bare, true);
+		json_num(f, "blit_vs_best_core", r->r_best, true);
+		json_num(f, "full_cpu_vs_unscaled", r->r_fit_cpu, true);
+		json_num(f, "full_wall_vs_unscaled", r->r_fit_wall, false);
+		fprintf(f, "}}%s\n", i + 1 < b->n_runs ? "," : "");
+	}
+	fprintf(f, "  ],\n  \"targets\": [\n");
+	for (i = 0; i < nt; i++) {
+		fprintf(f, "    {\"what\": ");
+		json_write_string(f, t[i].what);
+		fprintf(f, ", ");
+		json_num(f, "value", t[i].value, true);
+		fprintf(f, "\"limit\": %g, \"op\": \"%s\", \"met\": %s}%s\n",
+			t[i].limit,
+			t[i].at_most ? "<=" : ">=", t[i].met ? "true" : "false",
+			i + 1 < nt ? "," : "");
+	}
+	fprintf(f, "  ]\n}\n");
+}
+
+static void csv_ms(FILE *f, const struct summary *s, uint64_t v)
+{
+	if (s->n)
+		fprintf(f, ",%.6f", ms(v));
+	else
+		fputs(",", f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs(",", f);
+	else
+		fprintf(f, ",%.6f", v);
+}
+
+static void write_csv(struct bench *b, FILE *f)
+{
+	char fb[64];
+	int i;
+
+	pixfmt_name(&b->out.fmt, fb, sizeof(fb));
+	fprintf(f, "workload,kind,cpu,actual_cpu,output,width,height,format,"
+		   "encoding,window_s,updates,updates_per_s,mb_per_s,"
+		   "lat_min_ms,lat_median_ms,lat_p95_ms,lat_p99_ms,lat_max_ms,"
+		   "recv_decode_median_ms,queue_median_ms,blit_median_ms,"
+		   "pass_median_ms,pass_cpu_median_ms,memcpy_quiet_bytes,"
+		   "memcpy_quiet_median_ms,"
+		   "cpu_us_per_update,cpu_pct_of_core,blit_vs_memcpy,"
+		   "blit_vs_memcpy_cpu,"
+		   "updates_vs_bare,blit_vs_best_core,"
+		   "label,desktop_width,desktop_height,scale,full_passes,"
+		   "full_pass_median_ms,full_pass_p99_ms,"
+		   "full_pass_cpu_median_ms,full_pass_cpu_p99_ms,"
+		   "full_cpu_vs_unscaled,full_wall_vs_unscaled\n");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char enc[sizeof(r->encoding)], lab[LABEL_LEN], sc[16];
+		size_t k;
+
+		/* No commas inside a field. */
+		snprintf(enc, sizeof(enc), "%s", r->encoding);
+		for (k = 0; enc[k]; k++)
+			if (enc[k] == ',' || enc[k] == '"')
+				enc[k] = ' ';
+		fprintf(f, "%s,%s,", bench_workload_name(r),
+			bench_kind_name(r));
+		if (r->kind != RUN_BARE && r->cpu >= 0)
+			fprintf(f, "%d", r->cpu);
+		fprintf(f, ",%d,%s,%u,%u,%s,%s,%.6f,%llu", r->actual_cpu,
+			b->out.impl->name, b->out.width, b->out.height, fb, enc,
+			r->window_s, (unsigned long long)r->updates);
+		csv_num(f, ups(r));
+		csv_num(f, mbps(r));
+		csv_ms(f, &r->s_total, r->s_total.min);
+		csv_ms(f, &r->s_total, r->s_total.median);
+		csv_ms(f, &r->s_total, r->s_total.p95);
+		csv_ms(f, &r->s_total, r->s_total.p99);
+		csv_ms(f, &r->s_total, r->s_total.max);
+		csv_ms(f, &r->s_decode, r->s_decode.median);
+		csv_ms(f, &r->s_queue, r->s_queue.median);
+		csv_ms(f, &r->s_blit, r->s_blit.median);
+		csv_ms(f, &r->s_pass, r->s_pass.median);
+		csv_ms(f, &r->s_pass_cpu, r->s_pass_cpu.median);
+		fprintf(f, ",%llu", (unsigned long long)r->ref_bytes);
+		csv_ms(f, &r->s_memcpy, r->s_memcpy.median);
+		csv_num(f,
+			cpu_us_per_update(r, r->cpu_main_ns + r->cpu_blit_ns));
+		csv_num(f, cpu_pct(r));
+		csv_num(f, r->r_memcpy);
+		csv_num(f, r->r_memcpy_cpu);
+		csv_num(f, r->r_bare);
+		csv_num(f, r->r_best);
+		run_label(b, r, lab, sizeof(lab));
+		fprintf(f, ",%s %s,%u,%u,%s,%zu", bench_workload_name(r), lab,
+			r->desk_w, r->desk_h,
+			r->kind == RUN_BARE
+			    ? ""
+			    : scale_name(r->scale, r->zoom, sc, sizeof(sc)),
+			r->s_full.n);
+		csv_ms(f, &r->s_full, r->s_full.median);
+		csv_ms(f, &r->s_full, r->s_full.p99);
+		csv_ms(f, &r->s_full_cpu, r->s_full_cpu.median);
+		csv_ms(f, &r->s_full_cpu, r->s_full_cpu.p99);
+		csv_num(f, r->r_fit_cpu);
+		csv_num(f, r->r_fit_wall);
+		fputc('\n', f);
+	}
+}
+
+static void format_encodings(struct bench *b, struct run *r)
+{
+	size_t used = 0;
+	int i, k;
+
+	if (!b->srv) {
+		snprintf(r->encoding, sizeof(r->encoding), "asked: %s",
+			 b->encodings);
+		return;
+	}
+	for (i = 0; i < BENCHSRV_ENCODINGS; i++) {
+		if (!r->enc_rects[i])
+			continue;
+		k = snprintf(r->encoding + used, sizeof(r->encoding) - used,
+			     "%s%s %llu", used ? " + " : "",
+			     benchsrv_encoding_name(i),
+			     (unsigned long long)r->enc_rects[i]);
+		if (k < 0 || (size_t)k >= sizeof(r->encoding) - used)
+			break;
+		used += (size_t)k;
+	}
+	if (!used)
+		snprintf(r->encoding, sizeof(r->encoding), "none");
+}
+
+void bench_report(struct bench *b)
+{
+	struct target *targets;
+	int i, nt, max_targets;
+
+	for (i = 0; i < b->n_runs; i++)
+		format_encodings(b, &b->runs[i]);
+	print_tables(b);
+	for (i = 0; i < b->n_runs; i++)
+		if (b->runs[i].kind == RUN_PIPELINE)
+			print_histogram(b, b->rep, &b->runs[i]);
+	max_targets = 4 * b->n_runs + 1;
+	targets = calloc((size_t)max_targets, sizeof(*targets));
+	nt = targets ? collect_targets(b, targets, max_targets) : 0;
+	if (b->replay)
+		replaysrv_report(b->replay, b->rep);
+	print_targets(b->rep, targets, nt);
+	fflush(b->rep);
+	if (b->json_f)
+		write_json(b, b->json_f, targets, nt);
+	if (b->csv_f)
+		write_csv(b, b->csv_f);
+	free(targets);
+}

@@ -1,0 +1,188 @@
+/* Embedded demo server: colour bars, a gradient that drifts and a bouncing
+ * square, redrawn at 30 frames a second on loopback. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rfb/rfb.h>
+
+#include "tools/demo/demo.h"
+#include "util/log.h"
+#include "output/output.h"
+
+#define DEMO_W 800
+#define DEMO_H 600
+#define BOX 96
+
+struct demo {
+	rfbScreenInfoPtr screen;
+	uint32_t *fb;
+	pthread_t animator;
+	atomic_bool stop;
+	atomic_uint_fast64_t frames;
+	char where[64];
+};
+
+static void quiet_log(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+static uint32_t rgb(unsigned r, unsigned g, unsigned b)
+{
+	return (r & 0xff) | (g & 0xff) << 8 | (b & 0xff) << 16;
+}
+
+/* The framebuffer is in libvncserver's default 32-bit format: R in the low
+ * byte. */
+static void box_pos(uint64_t n, int w, int h, int *x, int *y)
+{
+	int rx = w - BOX, ry = h / 2 - BOX;
+	uint64_t tx = (n * 7) % (uint64_t)(2 * rx);
+	uint64_t ty = (n * 5) % (uint64_t)(2 * ry);
+
+	*x = (int)(tx < (uint64_t)rx ? tx : 2 * (uint64_t)rx - tx);
+	*y = (int)(ty < (uint64_t)ry ? ty : 2 * (uint64_t)ry - ty);
+}
+
+void demo_draw(uint32_t *px, int w, int h, int stride_px, uint64_t n)
+{
+	static const uint32_t bars[8] = {
+		0xffffff, 0x00ffff, 0xffff00, 0x00ff00,
+		0xff00ff, 0x0000ff, 0xff0000, 0x000000,
+	};
+	int x, y, bx, by;
+
+	for (y = 0; y < h; y++) {
+		uint32_t *row = px + (size_t)y * stride_px;
+
+		for (x = 0; x < w; x++) {
+			if (y < h / 2) {
+				uint32_t c = bars[x * 8 / w];
+
+				/* bars[] is 0xRRGGBB; swap into R-low. */
+				row[x] = rgb(c >> 16, c >> 8, c);
+			} else {
+				unsigned t = (unsigned)(n * 3);
+
+				row[x] = rgb((unsigned)(x * 255 / w) + t,
+					     (unsigned)(y * 255 / h),
+					     255 - (unsigned)(x * 255 / w) + t);
+			}
+		}
+	}
+	box_pos(n, w, h, &bx, &by);
+	for (y = by; y < by + BOX; y++)
+		for (x = bx; x < bx + BOX; x++)
+			px[(size_t)y * stride_px + x] =
+				((x - bx) / 12 + (y - by) / 12) % 2
+					? rgb(255, 255, 255)
+					: rgb(255, 64, 0);
+}
+
+static void *animate(void *arg)
+{
+	struct demo *d = arg;
+	uint64_t n = 0;
+	struct timespec next;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (!atomic_load(&d->stop)) {
+		next.tv_nsec += 1000000000 / 30;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		n++;
+		demo_draw(d->fb, DEMO_W, DEMO_H, DEMO_W, n);
+		/* The top half only changes where the box is. */
+		rfbMarkRectAsModified(d->screen, 0, 0, DEMO_W, DEMO_H);
+		atomic_fetch_add(&d->frames, 1);
+	}
+	return NULL;
+}
+
+struct demo *demo_start(const char *where)
+{
+	struct demo *d = calloc(1, sizeof(*d));
+	int argc = 0;
+
+	if (!d)
+		return NULL;
+	snprintf(d->where, sizeof(d->where), "%s", where);
+	rfbLog = quiet_log;
+	rfbErr = quiet_log;
+	d->fb = calloc((size_t)DEMO_W * DEMO_H, 4);
+	if (!d->fb)
+		goto err_free;
+	d->screen = rfbGetScreen(&argc, NULL, DEMO_W, DEMO_H, 8, 3, 4);
+	if (!d->screen)
+		goto err_fb;
+	d->screen->desktopName = "vncfb demo";
+	d->screen->frameBuffer = (char *)d->fb;
+	d->screen->alwaysShared = TRUE;
+	d->screen->autoPort = TRUE;
+	d->screen->listenInterface = htonl(INADDR_LOOPBACK);
+	d->screen->listen6Interface = "::1";
+	d->screen->httpDir = NULL;
+	demo_draw(d->fb, DEMO_W, DEMO_H, DEMO_W, 0);
+	rfbInitServer(d->screen);
+	if (d->screen->listenSock == RFB_INVALID_SOCKET) {
+		log_error("demo: cannot listen on 127.0.0.1 (ports 5900-5999 "
+			  "busy?)");
+		goto err_screen;
+	}
+	rfbRunEventLoop(d->screen, -1, TRUE);
+	if (pthread_create(&d->animator, NULL, animate, d) != 0) {
+		log_error("demo: pthread_create failed");
+		goto err_shutdown;
+	}
+	log_info("demo: serving an animated %dx%d scene on 127.0.0.1:%d "
+		 "(display :%d)",
+		 DEMO_W, DEMO_H, d->screen->port, d->screen->port - 5900);
+	return d;
+
+err_shutdown:
+	rfbShutdownServer(d->screen, TRUE);
+err_screen:
+	rfbScreenCleanup(d->screen);
+err_fb:
+	free(d->fb);
+err_free:
+	free(d);
+	return NULL;
+}
+
+int demo_port(const struct demo *d)
+{
+	return d->screen->port;
+}
+
+void demo_report(struct demo *d, uint64_t updates, const struct output *out)
+{
+	char fbuf[64];
+
+	log_info("demo: server drew %llu frames; vncfb received %llu updates "
+		 "and drew them on %s %ux%u %s",
+		 (unsigned long long)atomic_load(&d->frames),
+		 (unsigned long long)updates, out->impl->name, out->width,
+		 out->height, pixfmt_name(&out->fmt, fbuf, sizeof(fbuf)));
+}
+
+void demo_stop(struct demo *d)
+{
+	if (!d)
+		return;
+	atomic_store(&d->stop, true);
+	pthread_join(d->animator, NULL);
+	rfbShutdownServer(d->screen, TRUE);
+	rfbScreenCleanup(d->screen);
+	free(d->fb);
+	free(d);
+}

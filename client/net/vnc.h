@@ -17,29 +17,9 @@
 
 #include "shadow/pixfmt.h"
 #include "util/rect.h"
+#include "wire/events.h"
 
 struct vnc_client;
-
-struct vnc_events {
-	void *ctx;
-	/* The remote desktop is (now) w x h: return a zeroed buffer of
-	 * w*h*bpp/8 bytes in the shadow format (the old one is no longer
-	 * used by libvncclient), or NULL to refuse (logged). */
-	uint8_t *(*resize)(void *ctx, uint32_t w, uint32_t h);
-	/* Pixels of r (clipped) are decoded into the buffer. */
-	void (*damage)(void *ctx, const struct rect *r);
-	/* A whole FramebufferUpdate has been decoded. */
-	void (*update_done)(void *ctx);
-	/* Optional: cursor shape in the shadow format, mask 1 byte/pixel
-	 * (non-zero = opaque). Sizes already checked against the caps.
-	 * The buffers are valid only during the call: copy them. */
-	void (*cursor_shape)(void *ctx, int xhot, int yhot, int w, int h,
-			     const uint8_t *pixels, const uint8_t *mask);
-	/* Optional: the server moved the pointer. */
-	void (*cursor_pos)(void *ctx, int x, int y);
-	/* Optional. */
-	void (*bell)(void *ctx);
-};
 
 struct vnc_config {
 	const char *host;	/* name or address (no brackets) */
@@ -88,18 +68,6 @@ struct vnc_config {
 	void *wrap_ctx;
 };
 
-/* Why a session ended; sessions use it to decide about retrying. */
-enum vnc_error {
-	VNC_OK = 0,
-	VNC_ERR_RESOLVE,	/* name did not resolve */
-	VNC_ERR_CONNECT,	/* TCP connect failed / timed out */
-	VNC_ERR_AUTH,		/* authentication refused */
-	VNC_ERR_PROTOCOL,	/* version, security type, bad data */
-	VNC_ERR_CLOSED,		/* the server closed the connection */
-	VNC_ERR_RESOURCE,	/* out of memory, desktop too large */
-	VNC_ERR_INTERRUPTED,	/* abort_fd or end_ns: not an error; not
-				 * logged, never retried */
-};
 
 /* Connect and complete the handshake. On failure returns NULL, logs one
  * line naming the problem and sets *err. */

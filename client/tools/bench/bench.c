@@ -163,11 +163,11 @@ static int plan_cpus(struct bench *b)
 		}
 		if (err == -EPERM || err == -EACCES) {
 			/* NetBSD lets only root set affinity by default. */
-			log_warn(
-			    "cannot pin threads to cores (%s)%s%s: --cpu "
-			    "each measures unpinned only",
-			    strerror(-err), platform_pin_hint() ? "; " : "",
-			    platform_pin_hint() ? platform_pin_hint() : "");
+			char why[PROBE_PIN_REASON_LEN];
+
+			log_warn("cannot pin threads to cores (%s): --cpu "
+				 "each measures unpinned only",
+				 probe_pin_reason(err, why, sizeof(why)));
 			b->n_cpus = 0;
 		}
 		b->cpus[b->n_cpus++] = -1;

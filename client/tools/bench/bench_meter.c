@@ -523,7 +523,7 @@ static void *copier_thread(void *arg)
 		uint64_t bytes = 0, limit;
 
 		memset(&st, 0, sizeof(st));
-		pthread_mutex_lock(&sh->lock);
+		shadow_lock(sh);
 		st.start_ns = monotonic_ns();
 		limit = (uint64_t)sh->stride * sh->height;
 		if (limit > (uint64_t)o->stride * o->height)
@@ -544,7 +544,7 @@ static void *copier_thread(void *arg)
 			bytes = limit;
 		memcpy(o->map, sh->pix, bytes);
 		st.end_ns = monotonic_ns();
-		pthread_mutex_unlock(&sh->lock);
+		shadow_unlock(sh);
 		st.bytes = bytes;
 		st.kick_ns = set.kick_ns;
 		st.kicks = set.kicks;

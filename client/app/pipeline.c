@@ -337,11 +337,6 @@ struct damage *pipeline_damage(struct pipeline *p)
 	return p->drawn ? &p->damage : NULL;
 }
 
-int pipeline_cpu(const struct pipeline *p)
-{
-	return p->cpu;
-}
-
 bool pipeline_cursor_move(struct pipeline *p, int x, int y)
 {
 	cursor_move(&p->cursor, &p->shadow, x, y);

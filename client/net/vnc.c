@@ -138,11 +138,6 @@ static const struct vnc_source_ops src_ops = {
 	.consume = src_consume,
 };
 
-const char *vnc_library_version(void)
-{
-	return LIBVNCSERVER_PACKAGE_VERSION;
-}
-
 /* The reference mode's desktop buffer (and its resizes). */
 static rfbBool cb_malloc_fb(rfbClient *cl)
 {

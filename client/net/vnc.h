@@ -116,8 +116,6 @@ uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc);
 /* Ask for one pixel, non-incrementally: a liveness probe that any
  * working server answers. 0 or -1. */
 int vnc_ping(struct vnc_client *vc);
-/* Ask for a full (non-incremental) update. */
-int vnc_request_full(struct vnc_client *vc);
 
 /* For vncfb bench --record: fn(ctx) is called after each server message
  * vnc_dispatch has handled (never during the handshake); vnc_unread()
@@ -129,7 +127,5 @@ size_t vnc_unread(const struct vnc_client *vc);
 /* Whether the connection is encrypted (VeNCrypt/TLS). */
 bool vnc_encrypted(const struct vnc_client *vc);
 
-/* Library version string (compile-time). */
-const char *vnc_library_version(void);
 
 #endif

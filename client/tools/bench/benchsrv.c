@@ -455,11 +455,6 @@ void benchsrv_take_stats(struct benchsrv *s,
 	pthread_mutex_unlock(&s->lock);
 }
 
-uint64_t benchsrv_frames(struct benchsrv *s)
-{
-	return atomic_load(&s->frames);
-}
-
 void benchsrv_stop(struct benchsrv *s)
 {
 	if (!s)

@@ -76,10 +76,10 @@ def problems(src):
     rank = {n: i for i, n in enumerate(LAYERS)}
     # Module graph for the cycle check: client/decode/dec_zlib.c and
     # client/decode/dec_zlib.h are one module "decode/dec_zlib"; a private
-    # header (net/vnc_priv.h, shared by the files of one part) is its
-    # part's, "net/vnc".
+    # header (net/vnc_priv.h, shared by the files of one part) and a
+    # kernels' header (shadow/pixconv_kern.h) are their part's, "net/vnc".
     def module(path):
-        return re.sub(r"_priv$", "", path.rsplit(".", 1)[0])
+        return re.sub(r"_(priv|kern)$", "", path.rsplit(".", 1)[0])
 
     graph = {}
     for rel, p in files(src, "client"):

@@ -55,14 +55,6 @@ struct job {
 	bool quit; /* a quit signal stopped the thread */
 };
 
-static uint64_t clock_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* clock_getres() promises 1 ns whatever the kernel really accounts: a
  * guest whose sched_clock runs on jiffies (an unstable TSC, as under
  * QEMU's TCG) advances thread CPU time only at the tick, and every

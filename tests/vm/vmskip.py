@@ -31,5 +31,5 @@ def vm_run_or_skip():
         vmkernel.ensure(busybox, lambda msg: print('vmskip: ' + msg,
                                                    file=sys.stderr))
     except vmkernel.Unavailable as e:
-        skip('no guest kernel: %s' % e)
+        skip(str(e))
     return VMRUN

@@ -243,12 +243,11 @@ static void print_flip_table(struct bench *b, int lw)
 		" median and p99)\n");
 }
 
-static void print_tables(struct bench *b)
+/* What was measured: the output, the server, the encodings, the plan. */
+static void print_header(struct bench *b)
 {
 	FILE *rep = b->rep;
-	int lw = label_width(b);
 	char fb[64];
-	int i;
 
 	fprintf(rep, "\nvncfb bench: output %s %ux%u %s (stride %zu), ",
 		b->out.impl->name, b->out.width, b->out.height,
@@ -281,6 +280,13 @@ static void print_tables(struct bench *b)
 			"mem output slow-cpu=%d: writes from that core are "
 			"flushed line by line, like uncached memory\n",
 			b->out.slow_cpu);
+}
+
+/* Latency per update, from its first byte to its last rectangle drawn. */
+static void print_latency(struct bench *b, int lw)
+{
+	FILE *rep = b->rep;
+	int i;
 
 	fprintf(rep, "\nLatency per update, ms: first byte received -> last "
 		     "rectangle in the output\n");
@@ -311,6 +317,13 @@ static void print_tables(struct bench *b)
 		     "decode: no blitter, latency ends when decoded.\n"
 		     " memcpy: the blitter replaced by one memcpy of the same "
 		     "bytes per pass, same core, same stream)\n");
+}
+
+/* Updates and bytes per second, CPU per update, against the bare loop. */
+static void print_throughput(struct bench *b, int lw)
+{
+	FILE *rep = b->rep;
+	int i;
 
 	fprintf(rep, "\nThroughput and CPU\n");
 	fprintf(rep, "%-9s %-*s %8s %8s %10s %10s %7s %7s\n", "workload", lw,
@@ -341,12 +354,14 @@ static void print_tables(struct bench *b)
 		" /bare: updates/s against the bare decode loop on the same "
 		"stream, median over the rounds of\n"
 		" slices measured back to back)\n");
+}
 
-	for (i = 0; i < b->n_runs; i++)
-		if (b->runs[i].kind != RUN_BARE && b->runs[i].s_pass.n)
-			break;
-	if (i == b->n_runs)
-		goto encodings; /* nothing was drawn (idle) */
+/* Each drawing run's passes against the memcpy of the same bytes. */
+static void print_blit(struct bench *b, int lw)
+{
+	FILE *rep = b->rep;
+	int i;
+
 	fprintf(rep, "\nBlit against its references, medians per pass, ms\n");
 	fprintf(rep, "%-9s %-*s %7s %8s %8s %8s %8s %8s %7s %7s %6s\n",
 		"workload", lw, "run", "passes", "wall", "cpu", "memcpy",
@@ -385,9 +400,14 @@ static void print_tables(struct bench *b)
 		" median pass's bytes with nothing else running; /memcpy, /mc "
 		"cpu: blit over memcpy; /best: wall\n"
 		" against the fastest pinned core)\n");
-	print_fit_table(b, lw);
-	print_flip_table(b, lw);
-encodings:
+}
+
+/* The rectangles the server sent, by encoding, per run. */
+static void print_encodings(struct bench *b, int lw)
+{
+	FILE *rep = b->rep;
+	int i;
+
 	fprintf(rep,
 		"\nServer encodings (rectangles sent, all slices including "
 		"each connection's first full update):\n");
@@ -399,6 +419,26 @@ encodings:
 		fprintf(rep, "  %-9s %-*s %s\n", bench_workload_name(r), lw,
 			lab, r->encoding);
 	}
+}
+
+static void print_tables(struct bench *b)
+{
+	int lw = label_width(b);
+	int i;
+
+	print_header(b);
+	print_latency(b, lw);
+	print_throughput(b, lw);
+	for (i = 0; i < b->n_runs; i++)
+		if (b->runs[i].kind != RUN_BARE && b->runs[i].s_pass.n)
+			break;
+	/* Nothing was drawn (idle): no blit tables. */
+	if (i < b->n_runs) {
+		print_blit(b, lw);
+		print_fit_table(b, lw);
+		print_flip_table(b, lw);
+	}
+	print_encodings(b, lw);
 }
 
 static void print_histogram(const struct bench *b, FILE *rep,

@@ -639,6 +639,88 @@ static void json_num(FILE *f, const char *name, double v, bool comma)
 		fputs(", ", f);
 }
 
+/* One run's object of the "runs" array, without its closing "}". */
+static void write_json_run(struct bench *b, FILE *f, struct run *r)
+{
+	char lab[LABEL_LEN + 16], sc[16];
+
+	fprintf(f, "    {\"workload\": \"%s\", \"kind\": \"%s\", ",
+		bench_workload_name(r), bench_kind_name(r));
+	snprintf(lab, sizeof(lab), "%s ", bench_workload_name(r));
+	run_label(b, r, lab + strlen(lab), sizeof(lab) - strlen(lab));
+	fprintf(f, "\"label\": ");
+	json_write_string(f, lab);
+	fprintf(f,
+		", \"desktop\": {\"width\": %u, \"height\": %u}, "
+		"\"scale\": ",
+		r->desk_w, r->desk_h);
+	if (r->kind == RUN_BARE)
+		fprintf(f, "null, ");
+	else
+		fprintf(f, "\"%s\", ",
+			scale_name(r->scale, r->zoom, sc, sizeof(sc)));
+	if (r->kind == RUN_BARE || r->cpu < 0)
+		fprintf(f, "\"cpu\": null, ");
+	else
+		fprintf(f, "\"cpu\": %d, ", r->cpu);
+	fprintf(f, "\"actual_cpu\": %d, \"encoding\": ", r->actual_cpu);
+	json_write_string(f, r->encoding);
+	fprintf(f,
+		", \"server_bytes\": %llu, \"window_s\": %.6f, "
+		"\"updates\": %llu, \"passes\": %llu, \"bytes_out\": "
+		"%llu, ",
+		(unsigned long long)r->server_bytes, r->window_s,
+		(unsigned long long)r->updates,
+		(unsigned long long)r->passes,
+		(unsigned long long)r->bytes_out);
+	json_num(f, "updates_per_s", ups(r), true);
+	fprintf(f, "\"slice_updates\": [");
+	for (size_t k = 0; k < r->slice_updates.n; k++)
+		fprintf(f, "%s%llu", k ? ", " : "",
+			(unsigned long long)r->slice_updates.v[k]);
+	fprintf(f, "], \"slice_s\": [");
+	for (size_t k = 0; k < r->slice_ns.n; k++)
+		fprintf(f, "%s%.6f", k ? ", " : "",
+			(double)r->slice_ns.v[k] / 1e9);
+	fprintf(f, "], ");
+	json_num(f, "mb_per_s", mbps(r), true);
+	fprintf(f, "\n     \"latency_ms\": {");
+	json_summary(f, "total", &r->s_total, true);
+	json_summary(f, "recv_decode", &r->s_decode, true);
+	json_summary(f, "queue", &r->s_queue, true);
+	json_summary(f, "blit", &r->s_blit, false);
+	fprintf(f, "},\n     ");
+	json_summary(f, "pass_ms", &r->s_pass, true);
+	json_summary(f, "pass_cpu_ms", &r->s_pass_cpu, true);
+	fprintf(f, "\n     ");
+	json_summary(f, "full_pass_ms", &r->s_full, true);
+	json_summary(f, "full_pass_cpu_ms", &r->s_full_cpu, true);
+	fprintf(f, "\n     \"flips\": %llu, ",
+		(unsigned long long)r->flips);
+	json_num(f, "flips_per_s",
+		 r->window_s > 0 ? (double)r->flips / r->window_s : NAN,
+		 true);
+	json_summary(f, "blit_end_to_flip_ms", &r->s_flip, true);
+	fprintf(f, "\n     \"memcpy_quiet\": {\"bytes\": %llu, ",
+		(unsigned long long)r->ref_bytes);
+	json_summary(f, "ms", &r->s_memcpy, false);
+	fprintf(f, "},\n     \"cpu_time\": {");
+	json_num(f, "main_ms", ms(r->cpu_main_ns), true);
+	json_num(f, "blit_ms", ms(r->cpu_blit_ns), true);
+	json_num(f, "process_ms", ms(r->cpu_proc_ns), true);
+	json_num(f, "us_per_update",
+		 cpu_us_per_update(r, r->cpu_main_ns + r->cpu_blit_ns),
+		 true);
+	json_num(f, "pct_of_core", cpu_pct(r), false);
+	fprintf(f, "},\n     \"ratios\": {");
+	json_num(f, "blit_vs_memcpy", r->r_memcpy, true);
+	json_num(f, "blit_vs_memcpy_cpu", r->r_memcpy_cpu, true);
+	json_num(f, "updates_vs_bare", r->r_bare, true);
+	json_num(f, "blit_vs_best_core", r->r_best, true);
+	json_num(f, "full_cpu_vs_unscaled", r->r_fit_cpu, true);
+	json_num(f, "full_wall_vs_unscaled", r->r_fit_wall, false);
+}
+
 static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 {
 	char fb[64];
@@ -679,84 +761,7 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 		b->duration, b->rounds, b->cpus_online);
 	fprintf(f, "  \"runs\": [\n");
 	for (i = 0; i < b->n_runs; i++) {
-		struct run *r = &b->runs[i];
-		char lab[LABEL_LEN + 16], sc[16];
-
-		fprintf(f, "    {\"workload\": \"%s\", \"kind\": \"%s\", ",
-			bench_workload_name(r), bench_kind_name(r));
-		snprintf(lab, sizeof(lab), "%s ", bench_workload_name(r));
-		run_label(b, r, lab + strlen(lab), sizeof(lab) - strlen(lab));
-		fprintf(f, "\"label\": ");
-		json_write_string(f, lab);
-		fprintf(f,
-			", \"desktop\": {\"width\": %u, \"height\": %u}, "
-			"\"scale\": ",
-			r->desk_w, r->desk_h);
-		if (r->kind == RUN_BARE)
-			fprintf(f, "null, ");
-		else
-			fprintf(f, "\"%s\", ",
-				scale_name(r->scale, r->zoom, sc, sizeof(sc)));
-		if (r->kind == RUN_BARE || r->cpu < 0)
-			fprintf(f, "\"cpu\": null, ");
-		else
-			fprintf(f, "\"cpu\": %d, ", r->cpu);
-		fprintf(f, "\"actual_cpu\": %d, \"encoding\": ", r->actual_cpu);
-		json_write_string(f, r->encoding);
-		fprintf(f,
-			", \"server_bytes\": %llu, \"window_s\": %.6f, "
-			"\"updates\": %llu, \"passes\": %llu, \"bytes_out\": "
-			"%llu, ",
-			(unsigned long long)r->server_bytes, r->window_s,
-			(unsigned long long)r->updates,
-			(unsigned long long)r->passes,
-			(unsigned long long)r->bytes_out);
-		json_num(f, "updates_per_s", ups(r), true);
-		fprintf(f, "\"slice_updates\": [");
-		for (size_t k = 0; k < r->slice_updates.n; k++)
-			fprintf(f, "%s%llu", k ? ", " : "",
-				(unsigned long long)r->slice_updates.v[k]);
-		fprintf(f, "], \"slice_s\": [");
-		for (size_t k = 0; k < r->slice_ns.n; k++)
-			fprintf(f, "%s%.6f", k ? ", " : "",
-				(double)r->slice_ns.v[k] / 1e9);
-		fprintf(f, "], ");
-		json_num(f, "mb_per_s", mbps(r), true);
-		fprintf(f, "\n     \"latency_ms\": {");
-		json_summary(f, "total", &r->s_total, true);
-		json_summary(f, "recv_decode", &r->s_decode, true);
-		json_summary(f, "queue", &r->s_queue, true);
-		json_summary(f, "blit", &r->s_blit, false);
-		fprintf(f, "},\n     ");
-		json_summary(f, "pass_ms", &r->s_pass, true);
-		json_summary(f, "pass_cpu_ms", &r->s_pass_cpu, true);
-		fprintf(f, "\n     ");
-		json_summary(f, "full_pass_ms", &r->s_full, true);
-		json_summary(f, "full_pass_cpu_ms", &r->s_full_cpu, true);
-		fprintf(f, "\n     \"flips\": %llu, ",
-			(unsigned long long)r->flips);
-		json_num(f, "flips_per_s",
-			 r->window_s > 0 ? (double)r->flips / r->window_s : NAN,
-			 true);
-		json_summary(f, "blit_end_to_flip_ms", &r->s_flip, true);
-		fprintf(f, "\n     \"memcpy_quiet\": {\"bytes\": %llu, ",
-			(unsigned long long)r->ref_bytes);
-		json_summary(f, "ms", &r->s_memcpy, false);
-		fprintf(f, "},\n     \"cpu_time\": {");
-		json_num(f, "main_ms", ms(r->cpu_main_ns), true);
-		json_num(f, "blit_ms", ms(r->cpu_blit_ns), true);
-		json_num(f, "process_ms", ms(r->cpu_proc_ns), true);
-		json_num(f, "us_per_update",
-			 cpu_us_per_update(r, r->cpu_main_ns + r->cpu_blit_ns),
-			 true);
-		json_num(f, "pct_of_core", cpu_pct(r), false);
-		fprintf(f, "},\n     \"ratios\": {");
-		json_num(f, "blit_vs_memcpy", r->r_memcpy, true);
-		json_num(f, "blit_vs_memcpy_cpu", r->r_memcpy_cpu, true);
-		json_num(f, "updates_vs_bare", r->r_bare, true);
-		json_num(f, "blit_vs_best_core", r->r_best, true);
-		json_num(f, "full_cpu_vs_unscaled", r->r_fit_cpu, true);
-		json_num(f, "full_wall_vs_unscaled", r->r_fit_wall, false);
+		write_json_run(b, f, &b->runs[i]);
 		fprintf(f, "}}%s\n", i + 1 < b->n_runs ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"targets\": [\n");

@@ -266,7 +266,10 @@ static void exact_finish(struct scale_exact *e)
  * 8-pixel window. Byte weights and one exact division where the ratio's
  * terms are small (unit_x <= 127, unit_x * unit_y <= 256), 15-bit
  * weights (wide) otherwise. 0 when set up, 1 when the ratio does not
- * qualify, -ENOMEM. */
+ * qualify, -ENOMEM. Over 100 lines because the tables it fills (taps,
+ * weights, the group windows) are built in one pass over the ratio's
+ * period and checked against one another as they go; apart, each would
+ * repeat the walk. */
 static int exact_init(struct scaler *sc)
 {
 	struct scale_exact *e = &sc->e;

@@ -761,10 +761,5 @@ int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb)
 
 bool blit_full_pending(struct blitter *b)
 {
-	bool full;
-
-	pthread_mutex_lock(&b->lock);
-	full = b->full;
-	pthread_mutex_unlock(&b->lock);
-	return full;
+	return b->full;
 }

@@ -136,7 +136,8 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 void blit_screen_to_remote(struct blitter *b, int sx, int sy, int *rx,
 			   int *ry);
 /* Whether a full redraw is scheduled (after a pan or a view reset) and
- * no pass has drawn it yet. Main thread; for tests. */
+ * no pass has drawn it yet. For tests: main thread, with no worker
+ * running (it reads without the lock). */
 bool blit_full_pending(struct blitter *b);
 
 /* Render what the screen shows into rgb (3 bytes/pixel, w*h of the

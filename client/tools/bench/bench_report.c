@@ -244,9 +244,8 @@ static void print_flip_table(struct bench *b, int lw)
 }
 
 /* What was measured: the output, the server, the encodings, the plan. */
-static void print_header(struct bench *b)
+static void print_header(struct bench *b, FILE *rep)
 {
-	FILE *rep = b->rep;
 	char fb[64];
 
 	fprintf(rep, "\nvncfb bench: output %s %ux%u %s (stride %zu), ",
@@ -283,9 +282,8 @@ static void print_header(struct bench *b)
 }
 
 /* Latency per update, from its first byte to its last rectangle drawn. */
-static void print_latency(struct bench *b, int lw)
+static void print_latency(struct bench *b, FILE *rep, int lw)
 {
-	FILE *rep = b->rep;
 	int i;
 
 	fprintf(rep, "\nLatency per update, ms: first byte received -> last "
@@ -320,9 +318,8 @@ static void print_latency(struct bench *b, int lw)
 }
 
 /* Updates and bytes per second, CPU per update, against the bare loop. */
-static void print_throughput(struct bench *b, int lw)
+static void print_throughput(struct bench *b, FILE *rep, int lw)
 {
-	FILE *rep = b->rep;
 	int i;
 
 	fprintf(rep, "\nThroughput and CPU\n");
@@ -357,9 +354,8 @@ static void print_throughput(struct bench *b, int lw)
 }
 
 /* Each drawing run's passes against the memcpy of the same bytes. */
-static void print_blit(struct bench *b, int lw)
+static void print_blit(struct bench *b, FILE *rep, int lw)
 {
-	FILE *rep = b->rep;
 	int i;
 
 	fprintf(rep, "\nBlit against its references, medians per pass, ms\n");
@@ -403,9 +399,8 @@ static void print_blit(struct bench *b, int lw)
 }
 
 /* The rectangles the server sent, by encoding, per run. */
-static void print_encodings(struct bench *b, int lw)
+static void print_encodings(struct bench *b, FILE *rep, int lw)
 {
-	FILE *rep = b->rep;
 	int i;
 
 	fprintf(rep,
@@ -426,19 +421,19 @@ static void print_tables(struct bench *b)
 	int lw = label_width(b);
 	int i;
 
-	print_header(b);
-	print_latency(b, lw);
-	print_throughput(b, lw);
+	print_header(b, b->rep);
+	print_latency(b, b->rep, lw);
+	print_throughput(b, b->rep, lw);
 	for (i = 0; i < b->n_runs; i++)
 		if (b->runs[i].kind != RUN_BARE && b->runs[i].s_pass.n)
 			break;
 	/* Nothing was drawn (idle): no blit tables. */
 	if (i < b->n_runs) {
-		print_blit(b, lw);
+		print_blit(b, b->rep, lw);
 		print_fit_table(b, lw);
 		print_flip_table(b, lw);
 	}
-	print_encodings(b, lw);
+	print_encodings(b, b->rep, lw);
 }
 
 static void print_histogram(const struct bench *b, FILE *rep,

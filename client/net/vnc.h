@@ -21,6 +21,20 @@
 
 struct vnc_client;
 
+/* A reader of the server's messages other than vncfb's, for vncfb
+ * bench's reference loop (client/tools/bench/bench_libvnc.c, where
+ * libvncclient decodes with its own decoders). The hooks see the
+ * wrapper's struct vnc_client through net/vnc_priv.h; main thread. */
+struct vnc_reference {
+	/* Before the handshake: install the library's callbacks. */
+	void (*setup)(struct vnc_client *vc);
+	/* After ServerInit: the desktop buffer. 0, or -1 (logged, or left
+	 * to the failure's classification). */
+	int (*start)(struct vnc_client *vc);
+	/* Read and decode one server message: whether it went well. */
+	bool (*message)(struct vnc_client *vc);
+};
+
 struct vnc_config {
 	const char *host;	/* name or address (no brackets) */
 	int port;		/* TCP port */
@@ -45,9 +59,9 @@ struct vnc_config {
 	/* Threads decoding rectangles (rfb_reader_set_threads): 0 or 1
 	 * decode on the main thread. */
 	unsigned decode_threads;
-	/* vncfb bench's reference loop: libvncclient decodes the server's
-	 * messages (HandleRFBServerMessage) instead of vncfb's reader. */
-	bool libvnc_reference;
+	/* Optional (vncfb bench's reference loop): another reader of the
+	 * server's messages in place of vncfb's. */
+	const struct vnc_reference *reference;
 	/* TLS (VeNCrypt): CA certificates (PEM) that must have signed the
 	 * server's certificate. Set: only verified X509 TLS is accepted.
 	 * NULL: TLS is used when the server insists, X509 verified against
@@ -105,6 +119,17 @@ const char *vnc_desktop_name(const struct vnc_client *vc);
 int vnc_send_key(struct vnc_client *vc, uint32_t keysym, uint32_t scancode,
 		 bool down);
 int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons);
+/* Ask for one pixel, non-incrementally: a liveness probe that any
+ * working server answers. 0 or -1. */
+int vnc_ping(struct vnc_client *vc);
+
+/* Whether the connection is encrypted (VeNCrypt/TLS). */
+bool vnc_encrypted(const struct vnc_client *vc);
+
+/* --- For the tools (client/tools/): what vncfb bench and --record
+ * measure and tap; the rest of vncfb has no use for them. Also
+ * vnc_config's wrap_fd and reference. --- */
+
 /* For vncfb bench: monotonic time (ns, as monotonic_ns()) at which the
  * socket was seen readable for the message being (or last) decoded: the
  * arrival of an update's first byte, to poll()'s resolution. Valid inside
@@ -113,10 +138,6 @@ uint64_t vnc_update_rx_ns(const struct vnc_client *vc);
 /* For vncfb bench: CPU time (ns) the decoding workers of this connection
  * have used so far; 0 when it decodes on the main thread alone. */
 uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc);
-/* Ask for one pixel, non-incrementally: a liveness probe that any
- * working server answers. 0 or -1. */
-int vnc_ping(struct vnc_client *vc);
-
 /* For vncfb bench --record: fn(ctx) is called after each server message
  * vnc_dispatch has handled (never during the handshake); vnc_unread()
  * then counts the bytes read from the socket but not yet consumed, so
@@ -124,8 +145,5 @@ int vnc_ping(struct vnc_client *vc);
 void vnc_set_message_hook(struct vnc_client *vc, void (*fn)(void *ctx),
 			  void *ctx);
 size_t vnc_unread(const struct vnc_client *vc);
-/* Whether the connection is encrypted (VeNCrypt/TLS). */
-bool vnc_encrypted(const struct vnc_client *vc);
-
 
 #endif

@@ -16,6 +16,7 @@
 #include "tools/bench/bench_priv.h"
 #include "tools/bench/benchsrv.h"
 #include "blit/blit.h"
+#include "tools/bench/bench_libvnc.h"
 #include "util/clock.h"
 #include "shadow/damage.h"
 #include "util/log.h"
@@ -598,7 +599,7 @@ static int connect_meter(struct bench *b, struct meter *m, struct run *r,
 	vcfg.view_only = true;
 	/* The reference: libvncclient's own decoders, into the same shadow,
 	 * drawing nothing. */
-	vcfg.libvnc_reference = r->kind == RUN_BARE;
+	vcfg.reference = r->kind == RUN_BARE ? &bench_libvnc_reference : NULL;
 	m->t_end = monotonic_ns() + (uint64_t)CONNECT_TIMEOUT_MS * 1000000u;
 	/* One "connected" line per slice is noise; -v shows them. */
 	lvl = log_get_level();

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 /* Raw: rows straight from the source into the shadow, in one read when

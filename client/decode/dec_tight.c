@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 enum { T_FILL, T_JPEG, T_BASIC };

@@ -4,7 +4,7 @@
 #include <lzo/lzo1x.h>
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 /* LZO's worst case for incompressible data. */

@@ -10,7 +10,7 @@
 #include <isa-l/igzip_lib.h>
 #endif
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 /* --- Inflaters: one ops table each, the state behind a pointer --- */

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 /* A CPIXEL at p as a shadow pixel in out (bpp bytes). */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/encodings.h"
 #include "wire/rfb.h"
 

@@ -40,6 +40,11 @@ LAYERS = [
 PLATFORM_MAY = {"util", "platform", "wire", "shadow", "view", "output",
                 "console"}
 
+# A private header (NAME_priv.h) is its folder's: no other folder includes
+# it, but for these (the libvncclient wrapper's reference loop, which the
+# rfbclient rule lists with the wrapper).
+PRIV_OUTSIDE = {("tools/bench/bench_libvnc.c", "net/vnc_priv.h")}
+
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -94,6 +99,11 @@ def problems(src):
             dst_layer = layer_of(h)
             if module(h) != mod:
                 graph.setdefault(mod, set()).add(module(h))
+            if (h.endswith("_priv.h")
+                    and os.path.dirname(h) != os.path.dirname(rel)
+                    and (rel, h) not in PRIV_OUTSIDE):
+                bad.append(f"client/{rel}: includes \"{h}\", private "
+                           f"to client/{os.path.dirname(h)}/")
             if src_layer is None:
                 continue  # main.c: the top
             if rank[dst_layer] > rank[src_layer]:
@@ -147,7 +157,8 @@ def self_test():
         "client/decode/d.h": "",
         "client/decode/x.h": '#include "decode/y.h"\n',
         "client/decode/y.h": '#include "decode/x.h"\n',
-        "client/app/s.h": "",
+        "client/app/s.h": '#include "decode/d_priv.h"\n',
+        "client/decode/d_priv.h": "",
         "fbdev/f.c": '#include "app/s.h"\n',
     }
     with tempfile.TemporaryDirectory() as d:
@@ -158,7 +169,8 @@ def self_test():
                 f.write(text)
         got = "\n".join(problems(d))
     want = ["util/ is below decode/", "decode/x <-> decode/y",
-            "fbdev/f.c: includes \"app/s.h\""]
+            "fbdev/f.c: includes \"app/s.h\"",
+            "private to client/decode/"]
     missed = [w for w in want if w not in got]
     if missed:
         print("layering: the check missed", missed, "in its own bad tree:")

@@ -31,6 +31,7 @@ void opts_defaults(struct options *o)
 	o->samples = 0;
 	o->scale_mode = SCALE_NONE;
 	o->scale_zoom = 1;
+	o->remote_resize = true;
 	o->reconnect = RECONNECT_LOST;
 	o->timeout = 10;
 	o->serve_port = -1;
@@ -173,6 +174,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_TIMEOUT] = "timeout",       [K_SERVER] = "server",
 	[K_CONNECTOR] = "connector",   [K_MODE] = "mode",
 	[K_DECODE_THREADS] = "decode-threads",
+	[K_REMOTE_RESIZE] = "remote-resize",
 };
 
 _Static_assert(DECPOOL_MAX_THREADS == 16, "decode-threads says 1-16");
@@ -289,6 +291,14 @@ int opts_set(struct options *o, const char *key, const char *v,
 			ret = -EINVAL;
 		} else {
 			o->server_cursor = b;
+		}
+		break;
+	case K_REMOTE_RESIZE:
+		if (opts_parse_bool(v, &b) < 0) {
+			*why = "expected yes or no";
+			ret = -EINVAL;
+		} else {
+			o->remote_resize = b;
 		}
 		break;
 	case K_PASSWD:

@@ -17,8 +17,28 @@
 
 #include "shadow/pixfmt.h"
 #include "util/rect.h"
+#include "wire/rfb.h"
 
 struct vnc_client;
+
+/* One screen of a desktop's layout (RFB's SCREEN), in desktop pixels. */
+struct vnc_screen {
+	uint32_t id;
+	uint16_t x, y, w, h;
+	uint32_t flags;
+};
+
+/* An ExtendedDesktopSize rectangle as the server sent it: reason and
+ * status (RFB_EDS_*, any value), the desktop's size and its screens.
+ * After a failed request (reason RFB_EDS_THIS_CLIENT, status not
+ * RFB_EDS_OK) the rest is undefined, as RFB says. Nothing in it is
+ * checked: screens may lie outside the desktop, overlap or be empty. */
+struct vnc_layout {
+	unsigned reason, status;
+	uint32_t width, height;
+	unsigned n;
+	struct vnc_screen screens[RFB_MAX_SCREENS];
+};
 
 struct vnc_events {
 	void *ctx;
@@ -39,6 +59,9 @@ struct vnc_events {
 	void (*cursor_pos)(void *ctx, int x, int y);
 	/* Optional. */
 	void (*bell)(void *ctx);
+	/* Optional: an ExtendedDesktopSize rectangle came (after the resize
+	 * it brings, if any): the server takes SetDesktopSize. */
+	void (*layout)(void *ctx, const struct vnc_layout *l);
 };
 
 struct vnc_config {
@@ -150,6 +173,11 @@ uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc);
 int vnc_ping(struct vnc_client *vc);
 /* Ask for a full (non-incremental) update. */
 int vnc_request_full(struct vnc_client *vc);
+/* SetDesktopSize: ask for a w x h desktop laid out as the n screens of
+ * s (only once the server has sent an ExtendedDesktopSize rectangle;
+ * the answer is another, through the layout event). 0 or -1. */
+int vnc_set_desktop_size(struct vnc_client *vc, uint32_t w, uint32_t h,
+			 const struct vnc_screen *s, unsigned n);
 
 /* For vncfb bench --record: fn(ctx) is called after each server message
  * vnc_dispatch has handled (never during the handshake); vnc_unread()

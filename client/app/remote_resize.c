@@ -134,6 +134,7 @@ static void ask(struct remote_resize *rr, uint64_t now)
 	build_layout(rr, s);
 	rr->ask_w = w;
 	rr->ask_h = h;
+	rr->asked = true;
 	if (rr->cfg.send(rr->cfg.ctx, w, h, s, rr->nheads) < 0) {
 		/* The connection is going: the next one asks again. */
 		rr->state = RR_FAILED;
@@ -157,8 +158,14 @@ static void give_up(struct remote_resize *rr, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	log_info("%s %s: showing %ux%u with --scale %s", rr->cfg.server, why,
-		 rr->cur_w, rr->cur_h, rr->cfg.fallback);
+	/* One line a connection and target: what follows (QEMU's refusal
+	 * after it showed the extension late) is detail. */
+	if (rr->said)
+		log_debug("%s %s", rr->cfg.server, why);
+	else
+		log_info("%s %s: showing %ux%u with --scale %s", rr->cfg.server,
+			 why, rr->cur_w, rr->cur_h, rr->cfg.fallback);
+	rr->said = true;
 	rr->state = RR_FAILED;
 }
 
@@ -174,7 +181,7 @@ static void no_extension(struct remote_resize *rr)
 	}
 	give_up(rr,
 		"cannot resize its desktop to %ux%u (no "
-		"ExtendedDesktopSize)",
+		"ExtendedDesktopSize in its first update)",
 		w, h);
 }
 
@@ -213,7 +220,9 @@ int remote_resize_set_heads(struct remote_resize *rr, const struct rect *heads,
 	rr->nheads = n;
 	if (same && rr->state != RR_OFF)
 		return 0;
-	/* A new target: asked for once more on this connection. */
+	/* A new target: asked for once more on this connection, and said
+	 * again if it fails. */
+	rr->said = false;
 	if (!rr->connected || !rr->first_update)
 		rr->state = RR_WAITING;
 	else if (rr->supported)
@@ -228,6 +237,8 @@ void remote_resize_connected(struct remote_resize *rr, uint32_t w, uint32_t h)
 	rr->connected = true;
 	rr->supported = false;
 	rr->first_update = false;
+	rr->asked = false;
+	rr->said = false;
 	rr->cur_w = w;
 	rr->cur_h = h;
 	rr->server.n = 0;
@@ -326,9 +337,15 @@ void remote_resize_layout(struct remote_resize *rr, const struct vnc_layout *l,
 	case RR_FORWARDED:
 		answered(rr, l, now);
 		break;
+	case RR_FAILED:
+		/* A server that said nothing of the extension at first and
+		 * shows it later (QEMU sends a layout only when its size
+		 * changes) is asked then, once. */
+		if (!rr->asked)
+			ask(rr, now);
+		break;
 	case RR_OFF:
 	case RR_DONE:
-	case RR_FAILED:
 		/* Shown as it comes: another client's size, the server's
 		 * own, a late answer. */
 		break;
@@ -343,7 +360,8 @@ void remote_resize_update(struct remote_resize *rr)
 	if (rr->supported || rr->state != RR_WAITING)
 		return;
 	/* RFB: a server that takes SetDesktopSize answers the first full
-	 * request with an ExtendedDesktopSize rectangle. */
+	 * request with an ExtendedDesktopSize rectangle (QEMU does not:
+	 * remote_resize_layout asks when one comes later). */
 	no_extension(rr);
 }
 

@@ -58,6 +58,8 @@ struct remote_resize {
 	/* The connection: the desktop's size, whether the server takes
 	 * SetDesktopSize and its last layout. */
 	bool connected, supported, first_update;
+	bool asked; /* SetDesktopSize written on this connection */
+	bool said;  /* its line logged, for this connection and target */
 	uint32_t cur_w, cur_h;
 	struct vnc_layout server;
 	/* The request in flight: its size, and when to stop waiting. */

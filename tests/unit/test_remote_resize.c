@@ -337,11 +337,30 @@ static void test_cannot(void)
 	CHECK(feed(&g, &s) == 1 && g.rr.state == RR_FAILED && g.sends == 0);
 	CHECK(!strcmp(captured(&g),
 		      "vncfb: srv:1 cannot resize its desktop to 1920x1080 (no "
-		      "ExtendedDesktopSize): showing 1280x1024 with --scale "
-		      "fit\n"),
+		      "ExtendedDesktopSize in its first update): showing "
+		      "1280x1024 with --scale fit\n"),
 	      "logged \"%s\"", g.err);
 	fbu(&s, 0);
 	CHECK(feed(&g, &s) == 1 && lines(captured(&g)) == 1);
+	/* QEMU's way: a layout only when the size changes, long after the
+	 * first update. Asked then, once; its refusal adds no line. */
+	eds(&s, RFB_EDS_SERVER, 0, 1024, 768, NULL, 0);
+	CHECK(feed(&g, &s) == 1 && g.sends == 1 && g.rr.state == RR_PENDING,
+	      "late layout: %d asks, state %d", g.sends, g.rr.state);
+	eds(&s, RFB_EDS_THIS_CLIENT, RFB_EDS_INVALID, 0, 0, NULL, 0);
+	eds(&s, RFB_EDS_SERVER, 0, 1280, 1024, NULL, 0);
+	CHECK(feed(&g, &s) == 2 && g.sends == 1 && g.rr.state == RR_FAILED &&
+		  lines(captured(&g)) == 1,
+	      "refused after all: %d asks: %s", g.sends, g.err);
+	rig_close(&g);
+
+	/* The late layout has the screen's size already: nothing to ask. */
+	rig_open(&g, 1280, 1024, 1920, 1080);
+	fbu(&s, 0);
+	CHECK(feed(&g, &s) == 1 && g.rr.state == RR_FAILED);
+	eds(&s, RFB_EDS_SERVER, 0, 1920, 1080, NULL, 0);
+	CHECK(feed(&g, &s) == 1 && g.sends == 0 && g.rr.state == RR_DONE,
+	      "late layout in place: %d asks, state %d", g.sends, g.rr.state);
 	rig_close(&g);
 
 	rig_open(&g, 1920, 1080, 1920, 1080);

@@ -223,12 +223,10 @@ int remote_resize_set_heads(struct remote_resize *rr, const struct rect *heads,
 	/* A new target: asked for once more on this connection, and said
 	 * again if it fails. */
 	rr->said = false;
-	if (!rr->connected || !rr->first_update)
-		rr->state = RR_WAITING;
-	else if (rr->supported)
+	if (rr->connected && rr->supported)
 		ask(rr, now);
 	else
-		no_extension(rr);
+		rr->state = RR_WAITING; /* the first layout, or its deadline */
 	return 0;
 }
 
@@ -352,22 +350,32 @@ void remote_resize_layout(struct remote_resize *rr, const struct vnc_layout *l,
 	}
 }
 
-void remote_resize_update(struct remote_resize *rr)
+/* Waiting for a layout past the first update: until the deadline. */
+static bool grace(const struct remote_resize *rr)
+{
+	return rr->state == RR_WAITING && rr->connected && rr->first_update &&
+	       !rr->supported;
+}
+
+void remote_resize_update(struct remote_resize *rr, uint64_t now)
 {
 	if (!rr->connected || rr->first_update)
 		return;
 	rr->first_update = true;
-	if (rr->supported || rr->state != RR_WAITING)
-		return;
 	/* RFB: a server that takes SetDesktopSize answers the first full
-	 * request with an ExtendedDesktopSize rectangle (QEMU does not:
-	 * remote_resize_layout asks when one comes later). */
-	no_extension(rr);
+	 * request with an ExtendedDesktopSize rectangle. QEMU sends it in
+	 * an update of its own just after, other servers may be later
+	 * still: without one by the deadline, the server cannot be asked
+	 * (and one that comes even later is asked then). */
+	if (grace(rr))
+		rr->deadline_ns = now + REMOTE_RESIZE_ANSWER_NS;
 }
 
 void remote_resize_tick(struct remote_resize *rr, uint64_t now)
 {
-	if (rr->state == RR_PENDING && now >= rr->deadline_ns)
+	if (grace(rr) && now >= rr->deadline_ns)
+		no_extension(rr);
+	else if (rr->state == RR_PENDING && now >= rr->deadline_ns)
 		give_up(rr,
 			"did not answer the request to resize its desktop "
 			"to %ux%u within %llu s",
@@ -383,7 +391,7 @@ void remote_resize_tick(struct remote_resize *rr, uint64_t now)
 
 uint64_t remote_resize_due(const struct remote_resize *rr)
 {
-	return rr->state == RR_PENDING || rr->state == RR_FORWARDED
+	return rr->state == RR_PENDING || rr->state == RR_FORWARDED || grace(rr)
 		   ? rr->deadline_ns
 		   : 0;
 }

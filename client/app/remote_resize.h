@@ -84,10 +84,12 @@ void remote_resize_desktop(struct remote_resize *rr, uint32_t w, uint32_t h);
 /* The layout event of the connection. */
 void remote_resize_layout(struct remote_resize *rr, const struct vnc_layout *l,
 			  uint64_t now_ns);
-/* A whole FramebufferUpdate: the first one of a connection without an
- * ExtendedDesktopSize rectangle says the server cannot be asked. */
-void remote_resize_update(struct remote_resize *rr);
-/* The answer's deadline: when it passes, one line and the fallback. */
+/* A whole FramebufferUpdate: no ExtendedDesktopSize rectangle within
+ * REMOTE_RESIZE_ANSWER_NS of the first one says the server cannot be
+ * asked (remote_resize_tick). */
+void remote_resize_update(struct remote_resize *rr, uint64_t now_ns);
+/* The answer's (or the first layout's) deadline: when it passes, one
+ * line and the fallback. */
 void remote_resize_tick(struct remote_resize *rr, uint64_t now_ns);
 /* When remote_resize_tick has work, or 0. */
 uint64_t remote_resize_due(const struct remote_resize *rr);

@@ -112,7 +112,7 @@ static void ev_update_done(void *ctx)
 	struct session *s = ctx;
 
 	s->updates++;
-	remote_resize_update(&s->rr);
+	remote_resize_update(&s->rr, monotonic_ns());
 }
 
 static void ev_layout(void *ctx, const struct vnc_layout *l)

@@ -97,7 +97,10 @@ static void ev_update_done(void *ctx)
 	if (damage_take(&p->damage, &set, 0) >= 0)
 		blit_pass(&p->blit, &set, &st);
 	p->res->updates++;
-	remote_resize_update(&p->rr);
+	remote_resize_update(&p->rr, 0);
+	/* The first layout's deadline is over at once: a server that sends
+	 * one later still gets asked then. */
+	remote_resize_tick(&p->rr, REMOTE_RESIZE_ANSWER_NS);
 }
 
 static void ev_cursor(void *ctx, int xhot, int yhot, int w, int h,

@@ -74,7 +74,8 @@ static void ev_done(void *ctx)
 {
 	struct sink *s = ctx;
 
-	remote_resize_update(&s->rr);
+	remote_resize_update(&s->rr, 0);
+	remote_resize_tick(&s->rr, REMOTE_RESIZE_ANSWER_NS);
 }
 
 static void ev_layout(void *ctx, const struct vnc_layout *l)

@@ -108,9 +108,16 @@ static void rig_open(struct rig *g, uint32_t sw, uint32_t sh, uint32_t hw,
 
 static void rig_close(struct rig *g)
 {
+	char line[512];
+
 	fflush(stderr);
 	dup2(g->saved_fd, 2);
 	close(g->saved_fd);
+	/* A CHECK that failed while stderr was captured said so there. */
+	rewind(g->cap);
+	while (fgets(line, sizeof(line), g->cap))
+		if (!strncmp(line, "FAIL ", 5))
+			fputs(line, stderr);
 	fclose(g->cap);
 	fix_free(&g->f);
 }
@@ -145,7 +152,7 @@ static int feed(struct rig *g, struct buf *s)
 
 	s->n = 0;
 	if (n >= 0)
-		remote_resize_update(&g->rr);
+		remote_resize_update(&g->rr, g->now);
 	return n;
 }
 
@@ -334,7 +341,12 @@ static void test_cannot(void)
 
 	rig_open(&g, 1280, 1024, 1920, 1080);
 	fbu(&s, 0);
-	CHECK(feed(&g, &s) == 1 && g.rr.state == RR_FAILED && g.sends == 0);
+	CHECK(feed(&g, &s) == 1 && g.rr.state == RR_WAITING && g.sends == 0);
+	CHECK(remote_resize_due(&g.rr) == g.now + REMOTE_RESIZE_ANSWER_NS);
+	remote_resize_tick(&g.rr, g.now + REMOTE_RESIZE_ANSWER_NS - 1);
+	CHECK(g.rr.state == RR_WAITING && !strcmp(captured(&g), ""));
+	remote_resize_tick(&g.rr, g.now + REMOTE_RESIZE_ANSWER_NS);
+	CHECK(g.rr.state == RR_FAILED && g.sends == 0);
 	CHECK(!strcmp(captured(&g),
 		      "vncfb: srv:1 cannot resize its desktop to 1920x1080 (no "
 		      "ExtendedDesktopSize in its first update): showing "
@@ -342,8 +354,8 @@ static void test_cannot(void)
 	      "logged \"%s\"", g.err);
 	fbu(&s, 0);
 	CHECK(feed(&g, &s) == 1 && lines(captured(&g)) == 1);
-	/* QEMU's way: a layout only when the size changes, long after the
-	 * first update. Asked then, once; its refusal adds no line. */
+	/* A layout later still: asked then, once; its refusal adds no
+	 * line. */
 	eds(&s, RFB_EDS_SERVER, 0, 1024, 768, NULL, 0);
 	CHECK(feed(&g, &s) == 1 && g.sends == 1 && g.rr.state == RR_PENDING,
 	      "late layout: %d asks, state %d", g.sends, g.rr.state);
@@ -354,10 +366,25 @@ static void test_cannot(void)
 	      "refused after all: %d asks: %s", g.sends, g.err);
 	rig_close(&g);
 
+	/* QEMU's way: an update without the layout, the layout in the
+	 * next one just after: asked, no line. */
+	rig_open(&g, 1280, 1024, 1920, 1080);
+	fbu(&s, 0);
+	CHECK(feed(&g, &s) == 1 && g.rr.state == RR_WAITING);
+	g.now += SEC / 100;
+	eds(&s, RFB_EDS_SERVER, 0, 1280, 1024, NULL, 0);
+	eds(&s, RFB_EDS_THIS_CLIENT, RFB_EDS_FORWARDED, 0, 0, NULL, 0);
+	CHECK(feed(&g, &s) == 2 && g.sends == 1 && g.rr.state == RR_FORWARDED &&
+		  !strcmp(captured(&g), ""),
+	      "QEMU: %d asks, state %d: %s", g.sends, g.rr.state, g.err);
+	rig_close(&g);
+
 	/* The late layout has the screen's size already: nothing to ask. */
 	rig_open(&g, 1280, 1024, 1920, 1080);
 	fbu(&s, 0);
-	CHECK(feed(&g, &s) == 1 && g.rr.state == RR_FAILED);
+	CHECK(feed(&g, &s) == 1);
+	remote_resize_tick(&g.rr, g.now + REMOTE_RESIZE_ANSWER_NS);
+	CHECK(g.rr.state == RR_FAILED);
 	eds(&s, RFB_EDS_SERVER, 0, 1920, 1080, NULL, 0);
 	CHECK(feed(&g, &s) == 1 && g.sends == 0 && g.rr.state == RR_DONE,
 	      "late layout in place: %d asks, state %d", g.sends, g.rr.state);
@@ -365,8 +392,9 @@ static void test_cannot(void)
 
 	rig_open(&g, 1920, 1080, 1920, 1080);
 	fbu(&s, 0);
-	CHECK(feed(&g, &s) == 1 && g.rr.state == RR_DONE &&
-		  !strcmp(captured(&g), ""),
+	CHECK(feed(&g, &s) == 1);
+	remote_resize_tick(&g.rr, g.now + REMOTE_RESIZE_ANSWER_NS);
+	CHECK(g.rr.state == RR_DONE && !strcmp(captured(&g), ""),
 	      "same size: %s", g.err);
 	rig_close(&g);
 
@@ -436,7 +464,7 @@ static void test_again(void)
 		CHECK(remote_resize_set_heads(&rr, &head, 1, 0) == 0);
 		remote_resize_connected(&rr, 10, 10);
 		remote_resize_layout(&rr, &l, 0);
-		remote_resize_update(&rr);
+		remote_resize_update(&rr, 0);
 		CHECK(g.sends == 0 && rr.state == RR_OFF);
 	}
 	free(s.p);

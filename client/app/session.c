@@ -13,7 +13,6 @@
 #include "blit/blit.h"
 #include "util/clock.h"
 #include "console/console.h"
-#include "tools/demo/demo.h"
 #include "platform/input.h"
 #include "util/log.h"
 #include "output/output.h"
@@ -637,11 +636,11 @@ static int run_loop(struct session *s, int sigfd)
 	return 0;
 }
 
-int session_run(struct options *o)
+int session_run(struct options *o, const struct session_server *srv)
 {
 	struct session s;
 	struct pipeline_config pcfg;
-	struct demo *demo = NULL;
+	void *served = NULL;
 	enum vnc_error verr;
 	int sigfd, ret = 1, err;
 
@@ -698,7 +697,7 @@ int session_run(struct options *o)
 			/* What the user named must work; only autodetection
 			 * may come up empty. */
 			if (o->input || o->keymap)
-				goto out_demo;
+				goto out_server;
 			log_warn("no input devices: the session is view-only");
 			s.in.impl = NULL;
 		} else {
@@ -710,13 +709,13 @@ int session_run(struct options *o)
 		goto out_input;
 	/* After the drop: setuid in a threaded process interrupts every
 	 * thread's select(), which libvncserver's threads take as fatal. */
-	if (o->mode == MODE_DEMO) {
-		demo = demo_start(o->output ? o->output : s.out.impl->name);
-		if (!demo)
+	if (srv) {
+		served = srv->start(o->output ? o->output : s.out.impl->name,
+				    &o->port);
+		if (!served)
 			goto out_input;
 		free(o->host);
 		o->host = strdup("127.0.0.1");
-		o->port = demo_port(demo);
 	}
 	pipeline_vnc_config(s.pipe, o, &s.vcfg);
 	/* A local pointer gets a local cursor; without one (view-only, no
@@ -761,11 +760,11 @@ int session_run(struct options *o)
 out_input:
 	if (s.have_input)
 		s.in.impl->close(&s.in);
-out_demo:
-	if (demo) {
-		if (ret == 0)
-			demo_report(demo, s.updates, &s.out);
-		demo_stop(demo);
+out_server:
+	if (served) {
+		if (ret == 0 && srv->report)
+			srv->report(served, s.updates, &s.out);
+		srv->stop(served);
 	}
 	/* The stopped worker has drawn the rest: the screenshot shows the
 	 * last picture. The picture asked for was not written: not a clean

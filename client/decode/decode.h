@@ -148,7 +148,6 @@ struct dec_ctx {
 
 struct decoder {
 	int32_t enc;
-	const char *name; /* as in messages: "Tight" */
 	int (*read)(struct dec_ctx *c, struct dec_job *j);
 	int (*decode)(struct dec_ctx *c, const struct dec_job *j);
 };

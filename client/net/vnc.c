@@ -138,11 +138,6 @@ static const struct vnc_source_ops src_ops = {
 	.consume = src_consume,
 };
 
-const char *vnc_library_version(void)
-{
-	return LIBVNCSERVER_PACKAGE_VERSION;
-}
-
 /* The reference mode's desktop buffer (and its resizes). */
 static rfbBool cb_malloc_fb(rfbClient *cl)
 {
@@ -491,6 +486,8 @@ struct vnc_client *vnc_connect(const struct vnc_config *cfg,
 {
 	int connect_ms =
 	    cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms : 15000;
+	struct vnc_tcp_dest dst = { cfg->host, cfg->port, cfg->abort_fd,
+				    cfg->end_ns };
 	struct vnc_client *vc;
 	int fd;
 
@@ -501,7 +498,7 @@ struct vnc_client *vnc_connect(const struct vnc_config *cfg,
 		return NULL;
 	}
 	vc->handshake_end = handshake_deadline(vc);
-	fd = vnc_tcp_connect(cfg, connect_ms, vc->peer, err);
+	fd = vnc_tcp_connect(&dst, connect_ms, vc->peer, err);
 	if (fd >= 0 && cfg->wrap_fd) {
 		fd = cfg->wrap_fd(cfg->wrap_ctx, fd);
 		if (fd < 0)

@@ -82,15 +82,6 @@ struct meter {
 	atomic_bool overflow, oom;
 };
 
-static uint64_t thread_cpu_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	if (clock_gettime(id, &ts) < 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t blit_cpu_ns(struct meter *m)
 {
 	clockid_t id;
@@ -104,7 +95,7 @@ static uint64_t blit_cpu_ns(struct meter *m)
 	} else {
 		return 0;
 	}
-	return thread_cpu_ns(id);
+	return clock_ns(id);
 }
 
 /* --- the update ring between decoder and blitter --- */
@@ -135,7 +126,7 @@ static void on_pass(void *ctx, const struct blit_stats *st)
 {
 	struct meter *m = ctx;
 	struct run *r = m->run;
-	uint64_t cpu = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID), cpu_used;
+	uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID), cpu_used;
 	uint64_t head = atomic_load_explicit(&m->head, memory_order_acquire);
 	uint64_t tail = atomic_load_explicit(&m->tail, memory_order_relaxed);
 	uint64_t done = 0;
@@ -248,7 +239,7 @@ static void ev_resized(void *ctx, uint32_t w, uint32_t h)
  * when the connection has them. */
 static uint64_t decoder_cpu_ns(struct meter *m)
 {
-	return thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID) +
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID) +
 	       vnc_decode_cpu_ns(pipeline_vnc(m->pipe));
 }
 
@@ -257,7 +248,7 @@ static void start_window(struct meter *m)
 	m->t_start = monotonic_ns();
 	m->t_end = m->t_start + m->duration_ns;
 	m->cpu0_main = decoder_cpu_ns(m);
-	m->cpu0_proc = thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	m->cpu0_proc = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	m->cpu0_blit = blit_cpu_ns(m);
 }
 
@@ -523,7 +514,7 @@ static void *copier_thread(void *arg)
 		uint64_t bytes = 0, limit;
 
 		memset(&st, 0, sizeof(st));
-		pthread_mutex_lock(&sh->lock);
+		shadow_lock(sh);
 		st.start_ns = monotonic_ns();
 		limit = (uint64_t)sh->stride * sh->height;
 		if (limit > (uint64_t)o->stride * o->height)
@@ -544,7 +535,7 @@ static void *copier_thread(void *arg)
 			bytes = limit;
 		memcpy(o->map, sh->pix, bytes);
 		st.end_ns = monotonic_ns();
-		pthread_mutex_unlock(&sh->lock);
+		shadow_unlock(sh);
 		st.bytes = bytes;
 		st.kick_ns = set.kick_ns;
 		st.kicks = set.kicks;
@@ -697,7 +688,7 @@ int bench_measure(struct bench *b, struct run *r, double seg_s)
 	}
 	if (b->replay && play_done(b, &m) < 0)
 		goto out_pipe;
-	r->cpu_proc_ns += thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - m.cpu0_proc;
+	r->cpu_proc_ns += clock_ns(CLOCK_PROCESS_CPUTIME_ID) - m.cpu0_proc;
 	r->segments++;
 	if (stats_add(&r->slice_updates, r->updates - updates0) < 0 ||
 	    stats_add(&r->slice_ns, m.t_end - m.t_start) < 0) {

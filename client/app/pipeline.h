@@ -50,6 +50,8 @@ struct pipeline_events {
 	void (*update_done)(void *ctx);
 	/* The server moved the pointer to (x, y), inside the desktop. */
 	void (*cursor_pos)(void *ctx, int x, int y);
+	/* Optional: a line for the status line (vnc_events.note). */
+	void (*note)(void *ctx, const char *text);
 };
 
 struct pipeline_config {

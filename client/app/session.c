@@ -64,6 +64,7 @@ struct session {
 	uint64_t last_rx_ns;	/* last data from the server */
 	uint64_t ping_ns;	/* liveness ping in flight since, or 0 */
 	unsigned shown_s;	/* countdown second on the status line */
+	uint64_t note_until;	/* a note is on the status line till then */
 	char reason[128];	/* why the last connection or attempt failed */
 	char *password;		/* read before dropping root, or NULL */
 };
@@ -107,6 +108,17 @@ static void ev_update_done(void *ctx)
 	struct session *s = ctx;
 
 	s->updates++;
+}
+
+/* Auto-select changed the quality: said on the status line a while. */
+#define NOTE_NS 5000000000ull
+
+static void ev_note(void *ctx, const char *text)
+{
+	struct session *s = ctx;
+
+	blit_set_status(s->blit, text);
+	s->note_until = monotonic_ns() + NOTE_NS;
 }
 
 /* --- Input sink (main thread) --- */
@@ -291,6 +303,10 @@ static void out_suspend(void *ctx)
 	blit_suspend(s->blit);
 	if (s->have_input && s->in.impl->suspend)
 		s->in.impl->suspend(&s->in);
+	/* Nothing is shown: the server need not send anything. A failed
+	 * write shows at the next vnc_tick. */
+	if (conn(s))
+		vnc_pause(conn(s), true);
 }
 
 static void out_resume(void *ctx)
@@ -300,6 +316,8 @@ static void out_resume(void *ctx)
 	if (s->have_input && s->in.impl->resume)
 		s->in.impl->resume(&s->in);
 	blit_resume(s->blit);
+	if (conn(s))
+		vnc_pause(conn(s), false);
 }
 
 static int take_screenshot(struct session *s, const char *path)
@@ -401,6 +419,12 @@ static int session_tick(struct session *s)
 		show_countdown(s, now);
 		return 0;
 	}
+	if (s->note_until && now >= s->note_until) {
+		s->note_until = 0;
+		blit_set_status(s->blit, NULL);
+	}
+	if (vnc_tick(conn(s)) < 0)
+		return session_lost(s, VNC_ERR_CLOSED, true);
 	if (s->ping_ns && now - s->ping_ns >= wait) {
 		log_error("%s stopped responding (no answer for %d s)",
 			  server_name(s), s->vcfg.read_timeout_s);
@@ -436,6 +460,12 @@ static int session_timeout(const struct session *s, int timeout)
 	}
 	if (s->edge_next_ns) {
 		uint64_t e = s->edge_next_ns > now ? s->edge_next_ns - now : 0;
+
+		if (e < due)
+			due = e;
+	}
+	if (s->note_until && conn(s)) {
+		uint64_t e = s->note_until > now ? s->note_until - now : 0;
 
 		if (e < due)
 			due = e;
@@ -616,7 +646,8 @@ int session_run(struct options *o)
 		.ev = { .ctx = &s,
 			.resized = ev_resized,
 			.update_done = ev_update_done,
-			.cursor_pos = ev_cursor_pos },
+			.cursor_pos = ev_cursor_pos,
+			.note = ev_note },
 	};
 	s.pipe = pipeline_create(&pcfg);
 	if (!s.pipe)

@@ -416,7 +416,14 @@ static void rd_update_begin(void *ctx)
 {
 	struct vnc_client *vc = ctx;
 
+	unsigned before = vc->pace.target;
+
 	pace_update_begin(&vc->pace, monotonic_ns(), vc->last_more);
+	if (vc->pace.target != before)
+		log_debug("%u update requests in flight (round trip %.1f ms, "
+			  "%.3g Mbit/s)",
+			  vc->pace.target, (double)vc->pace.rtt_ns / 1e6,
+			  vc->pace.rate * 8 / 1e6);
 	vc->u_bytes0 = vc->rx_bytes;
 	vc->u_waited0 = vc->waited_bytes;
 	vc->u_wait0 = vc->wait_ns;

@@ -171,7 +171,8 @@ int pace_choose(struct pace *p, uint64_t now, char *why, size_t len)
 	if (q == PACE_LOSSLESS) {
 		/* Lossless while the link carries it: a link that is busy
 		 * all the time at a rate below a LAN's holds it back. */
-		if (busy >= BUSY_SHARE && r > 0 && r < PACE_LOSSLESS_MIN_BPS)
+		if (busy >= BUSY_SHARE && r > 0 && r < PACE_LOSSLESS_MIN_BPS &&
+		    p->rtt_ns >= PACE_LAN_RTT_NS)
 			want = r < PACE_SLOW_BPS ? 2 : r > PACE_Q8_BPS ? 8 : 6;
 	} else if (r >= 2 * PACE_LOSSLESS_MIN_BPS) {
 		want = PACE_LOSSLESS;

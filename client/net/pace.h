@@ -22,6 +22,10 @@
 /* Below this rate (bytes/s) a saturated link holds lossless frames
  * back: 100 Mbit/s. At and above, lossless stays (a LAN, loopback). */
 #define PACE_LOSSLESS_MIN_BPS 12500000.0
+/* Nor does lossless leave under this round trip (ns), or while none is
+ * known: loopback and a LAN, where a busy "link" is the server's encoder
+ * or vncfb itself, not the wire. */
+#define PACE_LAN_RTT_NS 1000000ull
 /* TigerVNC's AutoSelect thresholds: JPEG quality 8 above 16 Mbit/s, 6
  * below; under 256 kbit/s it drops to 8-bit colour, vncfb (which
  * decodes into the shadow's format only) to quality 2. */

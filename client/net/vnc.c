@@ -386,12 +386,10 @@ static int rd_continuous(void *ctx, bool enable, uint32_t w, uint32_t h)
 {
 	struct vnc_client *vc = ctx;
 
-	if (vnc_send_continuous(vc, enable, w, h) < 0)
-		return -1;
-	/* The server pushes now: requests in flight are ignored. */
-	if (enable)
-		pace_forget(&vc->pace);
-	return 0;
+	/* The requests in flight stay counted: the first update answers
+	 * the first request, the one round trip continuous updates let
+	 * vncfb time (auto-select needs it); no more are sent. */
+	return vnc_send_continuous(vc, enable, w, h);
 }
 
 /* Our fences carry this tag and the quality they announce. */

@@ -347,11 +347,17 @@ static void test_pace(void)
 	 * does a slow link that is mostly idle. */
 	struct {
 		double rate, busy;
+		uint64_t rtt;
 		int want;
 	} cases[] = {
-	    {50e6 / 8, 0.9, 8},	      {8e6 / 8, 0.9, 6},
-	    {100e3 / 8, 0.9, 2},      {2e9 / 8, 1.0, PACE_LOSSLESS},
-	    {8e6 / 8, 0.2, PACE_LOSSLESS},
+	    {50e6 / 8, 0.9, 60 * MS, 8},
+	    {8e6 / 8, 0.9, 60 * MS, 6},
+	    {100e3 / 8, 0.9, 60 * MS, 2},
+	    {2e9 / 8, 1.0, 60 * MS, PACE_LOSSLESS},
+	    {8e6 / 8, 0.2, 60 * MS, PACE_LOSSLESS},
+	    /* Loopback with a slow server, or no round trip known yet. */
+	    {8e6 / 8, 0.9, MS / 10, PACE_LOSSLESS},
+	    {8e6 / 8, 0.9, 0, PACE_LOSSLESS},
 	};
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint64_t t = 0, step = 2000 * MS;
@@ -359,6 +365,7 @@ static void test_pace(void)
 
 		pace_init(&p, 0);
 		pace_auto_start(&p, PACE_LOSSLESS, 0);
+		p.rtt_ns = cases[i].rtt;
 		why[0] = '\0';
 		while (t < 4 * PACE_WINDOW_NS) {
 			uint64_t d = (uint64_t)(step * cases[i].busy);

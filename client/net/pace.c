@@ -60,6 +60,15 @@ static unsigned cap(const struct pace *p)
 
 static void rtt_sample(struct pace *p, uint64_t now, uint64_t rtt)
 {
+	/* Servers send updates nobody asked for (the picture after an
+	 * ExtendedDesktopSize, both answering one request; requests folded
+	 * while the server was busy): such an update, matched to a younger
+	 * request, looks faster than the link. The first request's (sent
+	 * alone, at the connection's start) bounds how fast. */
+	if (!p->rtt_first)
+		p->rtt_first = rtt;
+	else if (rtt < p->rtt_first / 2)
+		return;
 	if (!p->rtt_win || rtt < p->rtt_win)
 		p->rtt_win = rtt;
 	if (!p->rtt_ns || rtt < p->rtt_ns)
@@ -81,15 +90,20 @@ void pace_update_begin(struct pace *p, uint64_t now, bool queued)
 	oldest = p->sent[p->first];
 	answer = now - oldest;
 	rtt_sample(p, now, answer);
-	/* The update answers the oldest request, and every request that
-	 * reached the server before it was sent: a server folds requests
-	 * that wait together into one (libvncserver, Xvnc and QEMU keep a
-	 * region, not a count). */
-	do {
-		p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
-		p->n--;
-	} while (p->n && now - p->sent[p->first] >= p->rtt_ns);
 	slack = p->rtt_ns / 4 > 2000000 ? p->rtt_ns / 4 : 2000000;
+	/* The update answers the oldest request. One that waited at the
+	 * server (it had nothing to send) answers every request that
+	 * reached it meanwhile: a server folds requests that wait together
+	 * into one (libvncserver, Xvnc and QEMU keep a region, not a
+	 * count). A prompt answer folds nothing: the requests behind it may
+	 * be queued behind its bytes. */
+	p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
+	p->n--;
+	if (answer > 2 * p->rtt_ns + slack)
+		while (p->n && now - p->sent[p->first] >= p->rtt_ns) {
+			p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
+			p->n--;
+		}
 	if (queued) {
 		/* Updates wait for the client: more requests would only
 		 * make the picture older. */

@@ -43,6 +43,7 @@ struct pace {
 	/* Round trip: the least seen (request to the first byte of its
 	 * update), this window's least, when the window began. */
 	uint64_t rtt_ns, rtt_win, rtt_win_start;
+	uint64_t rtt_first;	/* the first sample: a floor of twice less */
 	double rate;		/* bytes/s of link-limited updates, 0: none */
 	double upd_bytes;	/* average update size */
 	bool last_limited;	/* the last update waited for the link */

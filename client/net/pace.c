@@ -213,8 +213,9 @@ int pace_choose(struct pace *p, uint64_t now, char *why, size_t len)
 			 "Mbit/s, busy %.0f%% of the time)",
 			 want, mbit(r), busy * 100);
 	else
-		snprintf(why, len, "JPEG quality %d: the link carries %.3g "
-				   "Mbit/s",
+		snprintf(why, len,
+			 "JPEG quality %d: the link carries %.3g "
+			 "Mbit/s",
 			 want, mbit(r));
 	p->quality = want;
 	return want;

@@ -39,14 +39,14 @@ struct pace {
 	uint64_t sent[PACE_MAX_INFLIGHT];
 	unsigned first, n;
 	uint64_t last_sent;
-	unsigned target;	/* requests to keep in flight */
+	unsigned target; /* requests to keep in flight */
 	/* Round trip: the least seen (request to the first byte of its
 	 * update), this window's least, when the window began. */
 	uint64_t rtt_ns, rtt_win, rtt_win_start;
-	uint64_t rtt_first;	/* the first sample: a floor of twice less */
-	double rate;		/* bytes/s of link-limited updates, 0: none */
-	double upd_bytes;	/* average update size */
-	bool last_limited;	/* the last update waited for the link */
+	uint64_t rtt_first; /* the first sample: a floor of twice less */
+	double rate;	    /* bytes/s of link-limited updates, 0: none */
+	double upd_bytes;   /* average update size */
+	bool last_limited;  /* the last update waited for the link */
 	/* The update being read. */
 	uint64_t u_begin;
 	/* Auto-select's window: its start, the time spent in link-limited

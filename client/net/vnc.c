@@ -413,11 +413,14 @@ static void rd_fence_answer(void *ctx, uint32_t flags, const uint8_t *payload,
 static void rd_update_begin(void *ctx)
 {
 	struct vnc_client *vc = ctx;
-
 	unsigned before = vc->pace.target;
 
 	pace_update_begin(&vc->pace, monotonic_ns(), vc->last_more);
-	if (vc->pace.target != before)
+	/* Pushed updates (or none asked for while paused) time the round
+	 * trip of what was in flight, but no requests follow from them. */
+	if (vc->paused || rfb_reader_continuous(vc->rd))
+		vc->pace.target = before;
+	else if (vc->pace.target != before)
 		log_debug("%u update requests in flight (round trip %.1f ms, "
 			  "%.3g Mbit/s)",
 			  vc->pace.target, (double)vc->pace.rtt_ns / 1e6,

@@ -22,8 +22,8 @@ static int lf_fence(void *ctx, uint32_t flags, const uint8_t *payload,
 {
 	struct fix *f = ctx;
 
-	log_append(f->log, sizeof(f->log), "fence 0x%x %.*s", flags,
-		   (int)len, (const char *)payload);
+	log_append(f->log, sizeof(f->log), "fence 0x%x %.*s", flags, (int)len,
+		   (const char *)payload);
 	return 0;
 }
 
@@ -378,18 +378,18 @@ static void test_pace(void)
 			if (q != PACE_LOSSLESS)
 				break;
 		}
-		CHECK(q == cases[i].want, "case %u: quality %d, want %d (%s)", i,
-		      q, cases[i].want, why);
+		CHECK(q == cases[i].want, "case %u: quality %d, want %d (%s)",
+		      i, q, cases[i].want, why);
 		if (cases[i].want != PACE_LOSSLESS)
-			CHECK(strstr(why, "lossless filled the link"), "why: %s",
-			      why);
+			CHECK(strstr(why, "lossless filled the link"),
+			      "why: %s", why);
 	}
 	/* Back to lossless only once the link carries far more. */
 	pace_init(&p, 0);
 	pace_auto_start(&p, 8, 0);
 	p.rate = 3 * PACE_LOSSLESS_MIN_BPS;
 	CHECK(pace_choose(&p, PACE_WINDOW_NS, why, sizeof(why)) ==
-		      PACE_LOSSLESS,
+		  PACE_LOSSLESS,
 	      "back to lossless: %s", why);
 }
 

@@ -91,7 +91,13 @@ bool vnc_send_encodings(struct vnc_client *vc)
 	if (vc->rd) {
 		encs[n++] = (uint32_t)RFB_ENC_EXTDESKTOPSIZE;
 		encs[n++] = (uint32_t)RFB_ENC_DESKTOPNAME;
-		/* The reader answers fences and runs continuous updates. */
+	}
+	/* The reader answers fences and runs continuous updates; not while
+	 * vncfb bench --record taps the socket (wrap_fd): a recording holds
+	 * the server's answers to requests, which the replay pump replays
+	 * (it takes no EnableContinuousUpdates, and recorded fences would
+	 * ask for answers nobody is there to want). */
+	if (vc->rd && !vc->cfg.wrap_fd) {
 		encs[n++] = (uint32_t)RFB_ENC_FENCE;
 		encs[n++] = (uint32_t)RFB_ENC_CONTINUOUS;
 	}

@@ -26,6 +26,12 @@ void pace_init(struct pace *p, uint64_t now)
 	p->quality = PACE_LOSSLESS;
 }
 
+void pace_probe(struct pace *p, uint64_t rtt)
+{
+	if (!p->probe_ns || rtt < p->probe_ns)
+		p->probe_ns = rtt;
+}
+
 void pace_forget(struct pace *p)
 {
 	p->first = 0;
@@ -186,7 +192,7 @@ int pace_choose(struct pace *p, uint64_t now, char *why, size_t len)
 		/* Lossless while the link carries it: a link that is busy
 		 * all the time at a rate below a LAN's holds it back. */
 		if (busy >= BUSY_SHARE && r > 0 && r < PACE_LOSSLESS_MIN_BPS &&
-		    p->rtt_ns >= PACE_LAN_RTT_NS)
+		    (p->probe_ns ? p->probe_ns : p->rtt_ns) >= PACE_LAN_RTT_NS)
 			want = r < PACE_SLOW_BPS ? 2 : r > PACE_Q8_BPS ? 8 : 6;
 	} else if (r >= 2 * PACE_LOSSLESS_MIN_BPS) {
 		want = PACE_LOSSLESS;

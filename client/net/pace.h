@@ -22,9 +22,9 @@
 /* Below this rate (bytes/s) a saturated link holds lossless frames
  * back: 100 Mbit/s. At and above, lossless stays (a LAN, loopback). */
 #define PACE_LOSSLESS_MIN_BPS 12500000.0
-/* Nor does lossless leave under this round trip (ns), or while none is
- * known: loopback and a LAN, where a busy "link" is the server's encoder
- * or vncfb itself, not the wire. */
+/* Nor does lossless leave under this round trip (ns; the fence pings'
+ * when there are any), or while none is known: loopback and a LAN, where
+ * a busy "link" is the server's encoder or vncfb itself, not the wire. */
 #define PACE_LAN_RTT_NS 1000000ull
 /* TigerVNC's AutoSelect thresholds: JPEG quality 8 above 16 Mbit/s, 6
  * below; under 256 kbit/s it drops to 8-bit colour, vncfb (which
@@ -44,6 +44,9 @@ struct pace {
 	 * update), this window's least, when the window began. */
 	uint64_t rtt_ns, rtt_win, rtt_win_start;
 	uint64_t rtt_first; /* the first sample: a floor of twice less */
+	/* The least round trip of fence pings (0: none): the wire's alone,
+	 * where request samples also hold the server's encoding. */
+	uint64_t probe_ns;
 	double rate;	    /* bytes/s of link-limited updates, 0: none */
 	double upd_bytes;   /* average update size */
 	bool last_limited;  /* the last update waited for the link */
@@ -73,6 +76,8 @@ bool pace_request_due(const struct pace *p, uint64_t now);
 /* ns until pace_request_due may say yes (UINT64_MAX: not before an
  * update arrives). */
 uint64_t pace_next_ns(const struct pace *p, uint64_t now);
+/* A fence ping came back after rtt. */
+void pace_probe(struct pace *p, uint64_t rtt);
 /* Forget the requests in flight (continuous updates took over, a
  * reconnect, a pause). */
 void pace_forget(struct pace *p);

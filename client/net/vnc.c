@@ -395,12 +395,26 @@ static int rd_continuous(void *ctx, bool enable, uint32_t w, uint32_t h)
 /* Our fences carry this tag and the quality they announce. */
 static const uint8_t fence_tag[5] = { 'v', 'n', 'c', 'f', 'b' };
 
+/* Auto-select's fence pings, this often: the tag, 'p', the send time. */
+#define PING_NS 1000000000ull
+
 static void rd_fence_answer(void *ctx, uint32_t flags, const uint8_t *payload,
 			    unsigned len)
 {
 	struct vnc_client *vc = ctx;
 
 	(void)flags;
+	if (len == sizeof(fence_tag) + 9 &&
+	    !memcmp(payload, fence_tag, sizeof(fence_tag)) &&
+	    payload[sizeof(fence_tag)] == 'p') {
+		uint64_t sent = 0, now = monotonic_ns();
+
+		for (unsigned i = 0; i < 8; i++)
+			sent = sent << 8 | payload[sizeof(fence_tag) + 1 + i];
+		if (sent <= now)
+			pace_probe(&vc->pace, now - sent);
+		return;
+	}
 	if (len != sizeof(fence_tag) + 1 ||
 	    memcmp(payload, fence_tag, sizeof(fence_tag)) != 0 ||
 	    (int8_t)payload[len - 1] != vc->fence_q)
@@ -727,6 +741,15 @@ int vnc_poll_timeout(const struct vnc_client *vc, int timeout_ms)
 
 	if (vnc_pending(vc) || vc->write_failed)
 		return 0;
+	if (vc->cfg.auto_select && vc->rd && rfb_reader_fences(vc->rd)) {
+		uint64_t now = monotonic_ns();
+		int p = vc->ping_next > now
+				? (int)((vc->ping_next - now) / 1000000u) + 1
+				: 0;
+
+		if (timeout_ms < 0 || p < timeout_ms)
+			timeout_ms = p;
+	}
 	if (!paced(vc))
 		return timeout_ms;
 	next = pace_next_ns(&vc->pace, monotonic_ns());
@@ -737,8 +760,28 @@ int vnc_poll_timeout(const struct vnc_client *vc, int timeout_ms)
 							      : (int)next;
 }
 
+/* Auto-select tells the wire from a busy server by the round trip of
+ * fences with no flags, which a server answers as soon as it reads them
+ * (pace.h): one a second. */
+static void ping(struct vnc_client *vc, uint64_t now)
+{
+	uint8_t m[sizeof(fence_tag) + 9];
+
+	if (!vc->cfg.auto_select || !vc->rd || !rfb_reader_fences(vc->rd) ||
+	    now < vc->ping_next)
+		return;
+	vc->ping_next = now + PING_NS;
+	memcpy(m, fence_tag, sizeof(fence_tag));
+	m[sizeof(fence_tag)] = 'p';
+	for (unsigned i = 0; i < 8; i++)
+		m[sizeof(fence_tag) + 1 + i] = (uint8_t)(now >> (56 - 8 * i));
+	if (vnc_send_fence(vc, RFB_FENCE_REQUEST, m, sizeof(m)) < 0)
+		vc->write_failed = true;
+}
+
 int vnc_tick(struct vnc_client *vc)
 {
+	ping(vc, monotonic_ns());
 	while (!vc->write_failed && paced(vc) &&
 	       pace_request_due(&vc->pace, monotonic_ns()))
 		if (send_request(vc, true) < 0)

@@ -64,6 +64,7 @@ struct vnc_client {
 	bool write_failed;	/* a paced write failed: dispatch says so */
 	bool paused;		/* vnc_pause */
 	int fence_q;		/* quality our fence carries, -2: none */
+	uint64_t ping_next;	/* next fence ping (auto-select) */
 };
 
 /* vnc.c: the wrapper a libvncclient callback is for. */

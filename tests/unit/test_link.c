@@ -384,6 +384,27 @@ static void test_pace(void)
 			CHECK(strstr(why, "lossless filled the link"),
 			      "why: %s", why);
 	}
+	/* Requests answered slowly by a busy encoder on loopback: the fence
+	 * pings' round trip says it is no wire. */
+	{
+		uint64_t t = 0;
+		int q = PACE_LOSSLESS;
+
+		pace_init(&p, 0);
+		pace_auto_start(&p, PACE_LOSSLESS, 0);
+		p.rtt_ns = 40 * MS;
+		pace_probe(&p, MS / 5);
+		pace_probe(&p, 30 * MS);
+		CHECK(p.probe_ns == MS / 5);
+		while (t < 4 * PACE_WINDOW_NS && q == PACE_LOSSLESS) {
+			pace_update_begin(&p, t, false);
+			pace_update_end(&p, t + 1800 * MS, 1800000, 1800000,
+					1800 * MS);
+			t += 2000 * MS;
+			q = pace_choose(&p, t, why, sizeof(why));
+		}
+		CHECK(q == PACE_LOSSLESS, "loopback left lossless: %s", why);
+	}
 	/* Back to lossless only once the link carries far more. */
 	pace_init(&p, 0);
 	pace_auto_start(&p, 8, 0);

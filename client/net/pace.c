@@ -21,6 +21,7 @@ void pace_init(struct pace *p, uint64_t now)
 {
 	memset(p, 0, sizeof(*p));
 	p->target = 1;
+	p->u_begin = now;
 	p->rtt_win_start = now;
 	p->w_start = now;
 	p->quality = PACE_LOSSLESS;
@@ -38,8 +39,33 @@ void pace_forget(struct pace *p)
 	p->n = 0;
 }
 
+/* When the oldest request in flight counts as folded away unseen (ns
+ * from now; 0: already): a server that folded requests it got while busy
+ * answers them with one update, and vncfb, not knowing, would wait for
+ * the others forever (till the liveness ping). Past two round trips and
+ * STALE_NS with no update for a round trip and STALE_NS, it is dropped:
+ * at worst an idle server gets one more request to fold. */
+#define STALE_NS 50000000ull
+
+static uint64_t stale_in(const struct pace *p, uint64_t now)
+{
+	uint64_t a, b;
+
+	/* Before the first answer the round trip is not known. */
+	if (!p->n || !p->rtt_ns)
+		return UINT64_MAX;
+	a = p->sent[p->first] + 2 * p->rtt_ns + STALE_NS;
+	b = p->u_begin + p->rtt_ns + STALE_NS;
+	a = a > b ? a : b;
+	return a > now ? a - now : 0;
+}
+
 void pace_sent(struct pace *p, uint64_t now)
 {
+	while (p->n && stale_in(p, now) == 0) {
+		p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
+		p->n--;
+	}
 	if (p->n == PACE_MAX_INFLIGHT) {
 		p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
 		p->n--;
@@ -156,7 +182,7 @@ uint64_t pace_next_ns(const struct pace *p, uint64_t now)
 	uint64_t gap, due;
 
 	if (p->n >= p->target)
-		return UINT64_MAX;
+		return stale_in(p, now);
 	if (!p->n)
 		return 0;
 	/* Spread over the round trip. */

@@ -74,7 +74,8 @@ void pace_update_end(struct pace *p, uint64_t now, uint64_t bytes,
  * round trip, so that the server does not fold them into one). */
 bool pace_request_due(const struct pace *p, uint64_t now);
 /* ns until pace_request_due may say yes (UINT64_MAX: not before an
- * update arrives). */
+ * update arrives). With as many in flight as the target, that is when
+ * the oldest counts as folded away unseen (no update for a while). */
 uint64_t pace_next_ns(const struct pace *p, uint64_t now);
 /* A fence ping came back after rtt. */
 void pace_probe(struct pace *p, uint64_t rtt);

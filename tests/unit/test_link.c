@@ -338,9 +338,22 @@ static void test_pace(void)
 	pace_sent(&p, 0);
 	pace_sent(&p, 10 * MS);
 	pace_sent(&p, 20 * MS);
+	p.u_begin = 980 * MS; /* an update lately: none is stale yet */
 	pace_sent(&p, 990 * MS);
 	pace_update_begin(&p, 1000 * MS, false);
 	CHECK_EQ(p.n, 1);
+	/* With all its requests folded away unseen, vncfb does not wait
+	 * for them: past two round trips with no update, one more goes. */
+	pace_init(&p, 0);
+	p.rtt_ns = 50 * MS;
+	p.target = 2;
+	pace_sent(&p, 0);
+	pace_sent(&p, 25 * MS);
+	CHECK(pace_next_ns(&p, 30 * MS) == 120 * MS, "stale in %llu",
+	      (unsigned long long)pace_next_ns(&p, 30 * MS));
+	CHECK(pace_request_due(&p, 150 * MS));
+	pace_sent(&p, 150 * MS);
+	CHECK_EQ(p.n, 2);
 
 	/* Auto-select: a busy 50 Mbit/s link moves lossless to quality 8,
 	 * a busy 8 Mbit/s one to 6, loopback rates stay lossless, and so

@@ -360,7 +360,7 @@ static int rd_request(void *ctx, bool incremental, uint32_t w, uint32_t h)
 
 	(void)w;
 	(void)h;
-	if (incremental && vc->pace.n >= vc->pace.target)
+	if (incremental && !vc->cfg.wrap_fd && vc->pace.n >= vc->pace.target)
 		return 0;
 	return send_request(vc, incremental);
 }
@@ -729,10 +729,13 @@ void vnc_destroy(struct vnc_client *vc)
 }
 
 /* Whether vncfb's requests set the pace (not continuous updates, not
- * paused, not the reference mode). */
+ * paused, not the reference mode, not vncfb bench --record: a recording
+ * keeps one request in flight, so that each update is what the server
+ * had when the last one was decoded, as the replay tables assume). */
 static bool paced(const struct vnc_client *vc)
 {
-	return vc->rd && !vc->paused && !rfb_reader_continuous(vc->rd);
+	return vc->rd && !vc->paused && !vc->cfg.wrap_fd &&
+	       !rfb_reader_continuous(vc->rd);
 }
 
 int vnc_poll_timeout(const struct vnc_client *vc, int timeout_ms)

@@ -269,6 +269,12 @@ static void vnc_config_fill(const struct options *o, const struct pixfmt *fmt,
 	v->port = o->port;
 	v->encodings = o->encodings;
 	v->quality = o->quality;
+	/* Neither chosen (command line, config file, TigerVNC's
+	 * parameters): the link decides. */
+	v->auto_select = !opts_origin(o, "encodings") &&
+			 !opts_origin(o, "quality") &&
+			 !opts_from_cli(o, "encodings") &&
+			 !opts_from_cli(o, "quality");
 	v->compress = o->compress;
 	v->view_only = o->view_only;
 	v->fmt = *fmt;
@@ -295,6 +301,14 @@ void pipeline_vnc_config_fmt(const struct options *o, const struct pixfmt *fmt,
 	vnc_config_fill(o, fmt, -1, v);
 }
 
+static void ev_note(void *ctx, const char *text)
+{
+	struct pipeline *p = ctx;
+
+	if (p->cfg.ev.note)
+		p->cfg.ev.note(p->cfg.ev.ctx, text);
+}
+
 int pipeline_connect(struct pipeline *p, const struct vnc_config *cfg,
 		     enum vnc_error *err)
 {
@@ -306,6 +320,7 @@ int pipeline_connect(struct pipeline *p, const struct vnc_config *cfg,
 	    .cursor_shape = ev_cursor_shape,
 	    .cursor_pos = ev_cursor_pos,
 	    .layout = ev_layout,
+	    .note = ev_note,
 	};
 
 	p->vnc = vnc_connect(cfg, &ev, err);

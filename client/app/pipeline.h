@@ -53,6 +53,8 @@ struct pipeline_events {
 	/* An ExtendedDesktopSize rectangle (vnc_events.layout), after the
 	 * resize it brought. */
 	void (*layout)(void *ctx, const struct vnc_layout *l);
+	/* Optional: a line for the status line (vnc_events.note). */
+	void (*note)(void *ctx, const char *text);
 };
 
 struct pipeline_config {

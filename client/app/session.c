@@ -64,6 +64,7 @@ struct session {
 	uint64_t last_rx_ns;	/* last data from the server */
 	uint64_t ping_ns;	/* liveness ping in flight since, or 0 */
 	unsigned shown_s;	/* countdown second on the status line */
+	uint64_t note_until;	/* a note is on the status line till then */
 	char reason[128];	/* why the last connection or attempt failed */
 	char *password;		/* read before dropping root, or NULL */
 	/* --remote-resize, and the --scale it falls back to, named. */
@@ -127,6 +128,17 @@ static int rr_send(void *ctx, uint32_t w, uint32_t h,
 	struct session *s = ctx;
 
 	return conn(s) ? vnc_set_desktop_size(conn(s), w, h, scr, n) : -1;
+}
+
+/* Auto-select changed the quality: said on the status line a while. */
+#define NOTE_NS 5000000000ull
+
+static void ev_note(void *ctx, const char *text)
+{
+	struct session *s = ctx;
+
+	blit_set_status(s->blit, text);
+	s->note_until = monotonic_ns() + NOTE_NS;
 }
 
 /* --- Input sink (main thread) --- */
@@ -311,6 +323,10 @@ static void out_suspend(void *ctx)
 	blit_suspend(s->blit);
 	if (s->have_input && s->in.impl->suspend)
 		s->in.impl->suspend(&s->in);
+	/* Nothing is shown: the server need not send anything. A failed
+	 * write shows at the next vnc_tick. */
+	if (conn(s))
+		vnc_pause(conn(s), true);
 }
 
 static void out_resume(void *ctx)
@@ -320,6 +336,8 @@ static void out_resume(void *ctx)
 	if (s->have_input && s->in.impl->resume)
 		s->in.impl->resume(&s->in);
 	blit_resume(s->blit);
+	if (conn(s))
+		vnc_pause(conn(s), false);
 }
 
 static int take_screenshot(struct session *s, const char *path)
@@ -423,6 +441,12 @@ static int session_tick(struct session *s)
 		show_countdown(s, now);
 		return 0;
 	}
+	if (s->note_until && now >= s->note_until) {
+		s->note_until = 0;
+		blit_set_status(s->blit, NULL);
+	}
+	if (vnc_tick(conn(s)) < 0)
+		return session_lost(s, VNC_ERR_CLOSED, true);
 	if (s->ping_ns && now - s->ping_ns >= wait) {
 		log_error("%s stopped responding (no answer for %d s)",
 			  server_name(s), s->vcfg.read_timeout_s);
@@ -469,6 +493,12 @@ static int session_timeout(const struct session *s, int timeout)
 		r = r > now ? r - now : 0;
 		if (r < due)
 			due = r;
+	}
+	if (s->note_until && conn(s)) {
+		uint64_t e = s->note_until > now ? s->note_until - now : 0;
+
+		if (e < due)
+			due = e;
 	}
 	ms = due / 1000000u + 1;
 	if (timeout >= 0 && (uint64_t)timeout < ms)
@@ -654,7 +684,8 @@ static int open_view(struct session *s)
 			.resized = ev_resized,
 			.update_done = ev_update_done,
 			.cursor_pos = ev_cursor_pos,
-			.layout = ev_layout },
+			.layout = ev_layout,
+			.note = ev_note },
 	};
 	struct input_config icfg = { o->input, o->keymap, true };
 	char fbuf[64];

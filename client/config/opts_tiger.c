@@ -71,6 +71,7 @@ enum tiger_kind {
 	TV_REFUSE,	/* unsafe to ignore: a usage error, why */
 	TV_ENCODING,	/* PreferredEncoding: that one first */
 	TV_NOJPEG,	/* NoJPEG: lossless, whatever QualityLevel says */
+	TV_AUTOSELECT,	/* AutoSelect=0: the encodings stay as given */
 };
 
 struct tiger {
@@ -134,8 +135,7 @@ static const struct tiger tiger_params[] = {
 	{ "MenuKey", true, TV_IGNORE, WHY_KEYS },
 	{ "FullscreenSystemKeys", false, TV_IGNORE,
 	  "every key but vncfb's hotkeys goes to the server" },
-	{ "AutoSelect", false, TV_IGNORE,
-	  "vncfb offers the encodings it is given (see --encodings)" },
+	{ "AutoSelect", false, TV_AUTOSELECT, "encodings" },
 	{ "CustomCompressLevel", false, TV_IGNORE,
 	  "CompressLevel alone sets the level" },
 	{ "LowColorLevel", true, TV_IGNORE, WHY_FORMAT },
@@ -231,6 +231,14 @@ int opts_set_tiger(struct options *o, const char *name, const char *val,
 	case TV_NOJPEG:
 		*no_jpeg = b;
 		return opts_check_mode(o, "quality", as_typed);
+	case TV_AUTOSELECT:
+		/* vncfb chooses from the link when no encodings or quality
+		 * are given (doc/network.md); AutoSelect=0 fixes the
+		 * default list, as if the user had given it. */
+		if (b || opts_from_cli(o, "encodings"))
+			return opts_check_mode(o, "encodings", as_typed);
+		return opts_set_cli(o, "encodings", vnc_default_encodings(),
+				    as_typed);
 	case TV_ACCEPT:
 		if (!b)
 			log_warn("%s=0 is ignored: %s", as_typed, t->what);

@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,19 +88,39 @@ static const struct vnc_client *from_src(const struct vnc_source *s)
 		offsetof(struct vnc_client, src));
 }
 
+static struct vnc_client *from_src_rw(struct vnc_source *s)
+{
+	return (struct vnc_client *)(void *)((char *)s -
+		offsetof(struct vnc_client, src));
+}
+
 /* The reader's bytes: libvncclient's buffered reader (TLS included), in
- * pieces, stopping as soon as the watchdog fired. */
+ * pieces, stopping as soon as the watchdog fired. The link meter counts
+ * them, and the time spent where the buffer ran dry (the socket). */
 static int src_read(struct vnc_source *s, void *buf, size_t n)
 {
-	const struct vnc_client *vc = from_src(s);
+	struct vnc_client *vc = from_src_rw(s);
 	char *p = buf;
 
 	while (n > 0) {
 		unsigned k = n < READ_PIECE ? (unsigned)n : READ_PIECE;
+		size_t need = vc->cl->buffered < k ? k - vc->cl->buffered : 0;
+		int avail = 0;
+		uint64_t t0 = 0;
 
+		/* Bytes that were not in the kernel yet arrive while this
+		 * read waits: at the link's rate, when it is the limit. */
+		if (need && ioctl(vc->cl->sock, FIONREAD, &avail) == 0 &&
+		    (size_t)avail < need)
+			t0 = monotonic_ns();
 		if (guard_fired(vc->guard) != GUARD_NONE ||
 		    !ReadFromRFBServer(vc->cl, p, k))
 			return -1;
+		if (t0) {
+			vc->wait_ns += monotonic_ns() - t0;
+			vc->waited_bytes += need - (size_t)avail;
+		}
+		vc->rx_bytes += k;
 		p += k;
 		n -= k;
 	}
@@ -129,6 +150,7 @@ static void src_consume(struct vnc_source *s, size_t n)
 
 	cl->bufoutptr += n;
 	cl->buffered -= (unsigned)n;
+	from_src_rw(s)->rx_bytes += n;
 }
 
 static const struct vnc_source_ops src_ops = {
@@ -220,9 +242,155 @@ static void set_blocking(int fd)
 
 /* --- vncfb's reader's hooks into the connection --- */
 
+/* A request, counted in flight. */
+static int send_request(struct vnc_client *vc, bool incremental)
+{
+	if (vnc_request(vc, 0, 0, (int)vnc_width(vc), (int)vnc_height(vc),
+			incremental) < 0)
+		return -1;
+	pace_sent(&vc->pace, monotonic_ns());
+	return 0;
+}
+
+/* The reader asks for the next update as one arrives: that replaces the
+ * request it answers, unless the requests still in flight are as many
+ * as the link needs (the pacer); vnc_tick sends the others, spread. */
 static int rd_request(void *ctx, bool incremental, uint32_t w, uint32_t h)
 {
-	return vnc_request(ctx, 0, 0, (int)w, (int)h, incremental);
+	struct vnc_client *vc = ctx;
+
+	(void)w;
+	(void)h;
+	if (incremental && !vc->cfg.wrap_fd && vc->pace.n >= vc->pace.target)
+		return 0;
+	return send_request(vc, incremental);
+}
+
+/* Bytes of the next message are at hand: libvncclient or TLS holds some,
+ * or the socket is readable. */
+static bool rd_more(void *ctx)
+{
+	struct vnc_client *vc = ctx;
+	struct pollfd pfd = { .fd = vc->cl->sock, .events = POLLIN };
+
+	vc->last_more = vnc_pending(vc) || poll(&pfd, 1, 0) > 0;
+	return vc->last_more;
+}
+
+static int rd_fence(void *ctx, uint32_t flags, const uint8_t *payload,
+		    unsigned len)
+{
+	return vnc_send_fence(ctx, flags, payload, len);
+}
+
+static int rd_continuous(void *ctx, bool enable, uint32_t w, uint32_t h)
+{
+	struct vnc_client *vc = ctx;
+
+	/* The requests in flight stay counted: the first update answers
+	 * the first request, the one round trip continuous updates let
+	 * vncfb time (auto-select needs it); no more are sent. */
+	return vnc_send_continuous(vc, enable, w, h);
+}
+
+/* Our fences carry this tag and the quality they announce. */
+static const uint8_t fence_tag[5] = { 'v', 'n', 'c', 'f', 'b' };
+
+/* Auto-select's fence pings, this often: the tag, 'p', the send time. */
+#define PING_NS 1000000000ull
+
+static void rd_fence_answer(void *ctx, uint32_t flags, const uint8_t *payload,
+			    unsigned len)
+{
+	struct vnc_client *vc = ctx;
+
+	(void)flags;
+	if (len == sizeof(fence_tag) + 9 &&
+	    !memcmp(payload, fence_tag, sizeof(fence_tag)) &&
+	    payload[sizeof(fence_tag)] == 'p') {
+		uint64_t sent = 0, now = monotonic_ns();
+
+		for (unsigned i = 0; i < 8; i++)
+			sent = sent << 8 | payload[sizeof(fence_tag) + 1 + i];
+		if (sent <= now)
+			pace_probe(&vc->pace, now - sent);
+		return;
+	}
+	if (len != sizeof(fence_tag) + 1 ||
+	    memcmp(payload, fence_tag, sizeof(fence_tag)) != 0 ||
+	    (int8_t)payload[len - 1] != vc->fence_q)
+		return;
+	/* Updates from here on are in the new quality: measure those. */
+	vc->fence_q = -2;
+	pace_auto_start(&vc->pace, vc->cfg.quality, monotonic_ns());
+}
+
+static void rd_update_begin(void *ctx)
+{
+	struct vnc_client *vc = ctx;
+	unsigned before = vc->pace.target;
+
+	pace_update_begin(&vc->pace, monotonic_ns(), vc->last_more);
+	/* Pushed updates (or none asked for while paused) time the round
+	 * trip of what was in flight, but no requests follow from them. */
+	if (vc->paused || rfb_reader_continuous(vc->rd))
+		vc->pace.target = before;
+	else if (vc->pace.target != before)
+		log_debug("%u update requests in flight (round trip %.1f ms, "
+			  "%.3g Mbit/s)",
+			  vc->pace.target, (double)vc->pace.rtt_ns / 1e6,
+			  vc->pace.rate * 8 / 1e6);
+	vc->u_bytes0 = vc->rx_bytes;
+	vc->u_waited0 = vc->waited_bytes;
+	vc->u_wait0 = vc->wait_ns;
+}
+
+/* Auto-select moved to quality q: SetEncodings, behind a fence of ours
+ * when the server has fences, so that the measurements start again with
+ * the first update in the new quality (SyncNext: the server answers once
+ * it has switched). */
+static void set_quality(struct vnc_client *vc, int q, const char *why)
+{
+	uint8_t payload[sizeof(fence_tag) + 1];
+	bool fence = vc->rd && rfb_reader_fences(vc->rd);
+
+	log_info("%s: %s", vc->peer, why);
+	if (vc->ev.note)
+		vc->ev.note(vc->ev.ctx, why);
+	vc->cfg.quality = q;
+	memcpy(payload, fence_tag, sizeof(fence_tag));
+	payload[sizeof(fence_tag)] = (uint8_t)(int8_t)q;
+	if (fence &&
+	    vnc_send_fence(vc, RFB_FENCE_REQUEST | RFB_FENCE_SYNC_NEXT,
+			   payload, sizeof(payload)) < 0)
+		vc->write_failed = true;
+	vnc_begin_timed(vc, "write");
+	if (!vnc_send_encodings(vc))
+		vc->write_failed = true;
+	vnc_done(vc);
+	if (fence) {
+		vc->fence_q = q;
+		vc->pace.auto_on = false;
+	} else {
+		pace_auto_start(&vc->pace, q, monotonic_ns());
+	}
+}
+
+static void rd_update_end(void *ctx)
+{
+	struct vnc_client *vc = ctx;
+	uint64_t now = monotonic_ns();
+	char why[160];
+	int q;
+
+	pace_update_end(&vc->pace, now, vc->rx_bytes - vc->u_bytes0,
+			vc->waited_bytes - vc->u_waited0,
+			vc->wait_ns - vc->u_wait0);
+	if (!vc->cfg.auto_select)
+		return;
+	q = pace_choose(&vc->pace, now, why, sizeof(why));
+	if (q != vc->cfg.quality)
+		set_quality(vc, q, why);
 }
 
 static void rd_qemu_keys(void *ctx)
@@ -237,6 +405,12 @@ static void rd_qemu_keys(void *ctx)
 static const struct rfb_reader_ops rd_ops = {
 	.request = rd_request,
 	.qemu_keys = rd_qemu_keys,
+	.more = rd_more,
+	.fence = rd_fence,
+	.continuous = rd_continuous,
+	.fence_answer = rd_fence_answer,
+	.update_begin = rd_update_begin,
+	.update_end = rd_update_end,
 };
 
 /* After ServerInit: the desktop, the formats and the first request, with
@@ -282,9 +456,20 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 			return -1;
 		}
 	}
+	pace_init(&vc->pace, monotonic_ns());
+	vc->fence_q = -2;
+	if (vc->cfg.auto_select && vc->rd) {
+		pace_auto_start(&vc->pace, vc->cfg.quality, monotonic_ns());
+		log_info("%s: %s to start with; auto-select follows the link "
+			 "(no --encodings or --quality given)",
+			 vc->peer,
+			 vc->cfg.quality < 0 ? "lossless" : "JPEG");
+	}
 	ok = vnc_send_format(vc) &&
 	     SendFramebufferUpdateRequest(cl, 0, 0, cl->width, cl->height,
 					  FALSE);
+	if (ok)
+		pace_sent(&vc->pace, monotonic_ns());
 	if (!ok) {
 		*err = vnc_failure_classify(vc, true);
 		return -1;
@@ -441,9 +626,98 @@ void vnc_destroy(struct vnc_client *vc)
 	client_free(vc);
 }
 
+/* Whether vncfb's requests set the pace (not continuous updates, not
+ * paused, not the reference mode, not vncfb bench --record: a recording
+ * keeps one request in flight, so that each update is what the server
+ * had when the last one was decoded, as the replay tables assume). */
+static bool paced(const struct vnc_client *vc)
+{
+	return vc->rd && !vc->paused && !vc->cfg.wrap_fd &&
+	       !rfb_reader_continuous(vc->rd);
+}
+
 int vnc_poll_timeout(const struct vnc_client *vc, int timeout_ms)
 {
-	return vnc_pending(vc) ? 0 : timeout_ms;
+	uint64_t next;
+
+	if (vnc_pending(vc) || vc->write_failed)
+		return 0;
+	if (vc->cfg.auto_select && vc->rd && rfb_reader_fences(vc->rd)) {
+		uint64_t now = monotonic_ns();
+		int p = vc->ping_next > now
+				? (int)((vc->ping_next - now) / 1000000u) + 1
+				: 0;
+
+		if (timeout_ms < 0 || p < timeout_ms)
+			timeout_ms = p;
+	}
+	if (!paced(vc))
+		return timeout_ms;
+	next = pace_next_ns(&vc->pace, monotonic_ns());
+	if (next == UINT64_MAX)
+		return timeout_ms;
+	next = (next + 999999) / 1000000;
+	return timeout_ms >= 0 && (uint64_t)timeout_ms < next ? timeout_ms
+							      : (int)next;
+}
+
+/* Auto-select tells the wire from a busy server by the round trip of
+ * fences with no flags, which a server answers as soon as it reads them
+ * (pace.h): one a second. */
+static void ping(struct vnc_client *vc, uint64_t now)
+{
+	uint8_t m[sizeof(fence_tag) + 9];
+
+	if (!vc->cfg.auto_select || !vc->rd || !rfb_reader_fences(vc->rd) ||
+	    now < vc->ping_next)
+		return;
+	vc->ping_next = now + PING_NS;
+	memcpy(m, fence_tag, sizeof(fence_tag));
+	m[sizeof(fence_tag)] = 'p';
+	for (unsigned i = 0; i < 8; i++)
+		m[sizeof(fence_tag) + 1 + i] = (uint8_t)(now >> (56 - 8 * i));
+	if (vnc_send_fence(vc, RFB_FENCE_REQUEST, m, sizeof(m)) < 0)
+		vc->write_failed = true;
+}
+
+int vnc_tick(struct vnc_client *vc)
+{
+	ping(vc, monotonic_ns());
+	while (!vc->write_failed && paced(vc) &&
+	       pace_request_due(&vc->pace, monotonic_ns()))
+		if (send_request(vc, true) < 0)
+			vc->write_failed = true;
+	if (!vc->write_failed)
+		return 0;
+	log_error("%s: writing to the server failed", vc->peer);
+	return -1;
+}
+
+int vnc_pause(struct vnc_client *vc, bool pause)
+{
+	int ret = 0;
+
+	if (!vc->rd || vc->paused == pause)
+		return 0;
+	vc->paused = pause;
+	pace_forget(&vc->pace);
+	vnc_begin_timed(vc, "write");
+	if (rfb_reader_pause(vc->rd, pause) < 0) {
+		vc->write_failed = true;
+		ret = -1;
+	}
+	vnc_done(vc);
+	return ret;
+}
+
+bool vnc_continuous(const struct vnc_client *vc)
+{
+	return vc->rd && rfb_reader_continuous(vc->rd);
+}
+
+unsigned vnc_inflight_target(const struct vnc_client *vc)
+{
+	return vc->pace.target;
 }
 
 bool vnc_poll_ready(const struct vnc_client *vc, short revents)

@@ -40,6 +40,9 @@ struct vnc_config {
 	int port;		/* TCP port */
 	const char *encodings;	/* space/comma separated, NULL: default */
 	int quality;		/* 0-9 enables JPEG; -1 lossless only */
+	/* The user chose neither encodings nor quality: quality follows
+	 * the measured link (pace.h, doc/network.md). */
+	bool auto_select;
 	int compress;		/* 0-9, -1 default */
 	bool view_only;
 	bool local_cursor;	/* ask for cursor shapes */
@@ -143,6 +146,17 @@ uint64_t vnc_update_rx_ns(const struct vnc_client *vc);
 /* For vncfb bench: CPU time (ns) the decoding workers of this connection
  * have used so far; 0 when it decodes on the main thread alone. */
 uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc);
+/* Timers of the connection (requests spread over the round trip): call
+ * after every poll(); vnc_poll_timeout includes their deadline. 0 or -1
+ * (a write failed; vnc_dispatch then reports it). */
+int vnc_tick(struct vnc_client *vc);
+/* The output is away (a VT switch): no updates while paused; resuming
+ * asks for the whole desktop. 0 or -1. */
+int vnc_pause(struct vnc_client *vc, bool pause);
+/* Continuous updates are on (tests, -v). */
+bool vnc_continuous(const struct vnc_client *vc);
+/* Requests kept in flight now (the pacer's target). */
+unsigned vnc_inflight_target(const struct vnc_client *vc);
 /* For vncfb bench --record: fn(ctx) is called after each server message
  * vnc_dispatch has handled (never during the handshake); vnc_unread()
  * then counts the bytes read from the socket but not yet consumed, so

@@ -17,6 +17,7 @@
 #include <rfb/rfbclient.h>
 
 #include "util/log.h"
+#include "net/pace.h"
 #include "net/tlsguard.h"
 #include "net/vnc.h"
 #include "wire/vncsrc.h"
@@ -53,6 +54,17 @@ struct vnc_client {
 	void (*msg_hook)(void *ctx);	/* vnc_set_message_hook */
 	void *msg_ctx;
 	char name[LOG_TEXT_SIZE];	/* the desktop name, made visible */
+	/* The link meter (pace.h): bytes the reader took, time it waited
+	 * on the socket, their values when the update began; whether the
+	 * next message was at hand when the last update ended. */
+	struct pace pace;
+	uint64_t rx_bytes, wait_ns, u_bytes0, u_wait0;
+	uint64_t waited_bytes, u_waited0;	/* arrived while waiting */
+	bool last_more;
+	bool write_failed;	/* a paced write failed: dispatch says so */
+	bool paused;		/* vnc_pause */
+	int fence_q;		/* quality our fence carries, -2: none */
+	uint64_t ping_next;	/* next fence ping (auto-select) */
 };
 
 /* vnc.c: free the cursor shape libvncclient left in cl. */
@@ -102,6 +114,13 @@ enum vnc_error vnc_failure_classify(struct vnc_client *vc, bool handshake);
 void vnc_set_format(rfbClient *cl, const struct pixfmt *f);
 /* vnc_send.c: SetPixelFormat and SetEncodings; false if a write failed. */
 bool vnc_send_format(struct vnc_client *vc);
+/* vnc_send.c: SetEncodings alone (vc->cfg.quality changed). */
+bool vnc_send_encodings(struct vnc_client *vc);
+/* vnc_send.c: ClientFence and EnableContinuousUpdates. 0 or -1. */
+int vnc_send_fence(struct vnc_client *vc, uint32_t flags,
+		   const uint8_t *payload, unsigned len);
+int vnc_send_continuous(struct vnc_client *vc, bool enable, uint32_t w,
+			uint32_t h);
 /* vnc_send.c: a FramebufferUpdateRequest under a write deadline. 0 or
  * -1. */
 int vnc_request(struct vnc_client *vc, int x, int y, int w, int h,

@@ -39,15 +39,6 @@ bool vnc_send_format(struct vnc_client *vc)
 	/* rfbClientSwap*IfLE expect a variable named client. */
 	rfbClient *client = vc->cl, *cl = client;
 	rfbSetPixelFormatMsg spf;
-	union {
-		char bytes[sz_rfbSetEncodingsMsg + 64 * 4];
-		rfbSetEncodingsMsg msg;
-	} buf;
-	uint32_t encs[64];
-	int32_t listed[MAX_LISTED];
-	size_t nlisted, k;
-	int n = 0, i;
-	bool tight = false, zlibish = false;
 
 	memset(&spf, 0, sizeof(spf));
 	spf.type = rfbSetPixelFormat;
@@ -57,6 +48,21 @@ bool vnc_send_format(struct vnc_client *vc)
 	spf.format.blueMax = rfbClientSwap16IfLE(spf.format.blueMax);
 	if (!WriteToRFBServer(cl, (char *)&spf, sz_rfbSetPixelFormatMsg))
 		return false;
+	return vnc_send_encodings(vc);
+}
+
+bool vnc_send_encodings(struct vnc_client *vc)
+{
+	rfbClient *client = vc->cl, *cl = client;
+	union {
+		char bytes[sz_rfbSetEncodingsMsg + 64 * 4];
+		rfbSetEncodingsMsg msg;
+	} buf;
+	uint32_t encs[64];
+	int32_t listed[MAX_LISTED];
+	size_t nlisted, k;
+	int n = 0, i;
+	bool tight = false, zlibish = false;
 
 	nlisted = vnc_enc_numbers(vc->encodings, listed, MAX_LISTED);
 	for (k = 0; k < nlisted; k++) {
@@ -86,6 +92,15 @@ bool vnc_send_format(struct vnc_client *vc)
 		encs[n++] = (uint32_t)RFB_ENC_EXTDESKTOPSIZE;
 		encs[n++] = (uint32_t)RFB_ENC_DESKTOPNAME;
 	}
+	/* The reader answers fences and runs continuous updates; not while
+	 * vncfb bench --record taps the socket (wrap_fd): a recording holds
+	 * the server's answers to requests, which the replay pump replays
+	 * (it takes no EnableContinuousUpdates, and recorded fences would
+	 * ask for answers nobody is there to want). */
+	if (vc->rd && !vc->cfg.wrap_fd) {
+		encs[n++] = (uint32_t)RFB_ENC_FENCE;
+		encs[n++] = (uint32_t)RFB_ENC_CONTINUOUS;
+	}
 	encs[n++] = (uint32_t)rfbEncodingLastRect;
 	encs[n++] = (uint32_t)rfbEncodingKeyboardLedState;
 	if (!vc->cfg.view_only)
@@ -111,6 +126,39 @@ int vnc_request(struct vnc_client *vc, int x, int y, int w, int h,
 	vnc_begin_timed(vc, "write");
 	ok = SendFramebufferUpdateRequest(vc->cl, x, y, w, h,
 					  incremental ? TRUE : FALSE);
+	vnc_done(vc);
+	return ok ? 0 : -1;
+}
+
+int vnc_send_fence(struct vnc_client *vc, uint32_t flags,
+		   const uint8_t *payload, unsigned len)
+{
+	uint8_t m[9 + RFB_FENCE_MAX_PAYLOAD] = { RFB_MSG_FENCE };
+	rfbBool ok;
+
+	if (len > RFB_FENCE_MAX_PAYLOAD)
+		return -1;
+	for (int i = 0; i < 4; i++)
+		m[4 + i] = (uint8_t)(flags >> (24 - 8 * i));
+	m[8] = (uint8_t)len;
+	if (len)
+		memcpy(m + 9, payload, len);
+	vnc_begin_timed(vc, "write");
+	ok = WriteToRFBServer(vc->cl, (const char *)m, (unsigned)(9 + len));
+	vnc_done(vc);
+	return ok ? 0 : -1;
+}
+
+int vnc_send_continuous(struct vnc_client *vc, bool enable, uint32_t w,
+			uint32_t h)
+{
+	uint8_t m[10] = { RFB_MSG_CONTINUOUS, enable ? 1 : 0, 0, 0, 0, 0,
+			  (uint8_t)(w >> 8), (uint8_t)w, (uint8_t)(h >> 8),
+			  (uint8_t)h };
+	rfbBool ok;
+
+	vnc_begin_timed(vc, "write");
+	ok = WriteToRFBServer(vc->cl, (const char *)m, sizeof(m));
 	vnc_done(vc);
 	return ok ? 0 : -1;
 }

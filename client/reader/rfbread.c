@@ -30,6 +30,7 @@ struct pjob {
 	struct rfb_reader *r;
 	struct dec_fb fb; /* the shadow when it was read */
 	struct hdr h;
+	unsigned upd;	   /* its update's slot in upd_jobs */
 	struct pjob *next; /* on the free list */
 };
 
@@ -45,6 +46,9 @@ struct pjob {
  * again, and many small rectangles do not free and allocate theirs. */
 #define PJOB_KEEP_UPDATES 64
 #define PJOB_KEEP_FLOOR ((size_t)4 << 20)
+/* Updates read whose jobs may still be decoding, at most: past that the
+ * reader waits for the oldest. */
+#define UPD_RING 64
 
 struct rfb_reader {
 	struct vnc_source *src;
@@ -70,6 +74,17 @@ struct rfb_reader {
 	size_t upd_data, keep;
 	unsigned keep_age;
 	struct damage_set done; /* decoded since the last flush */
+	/* Jobs of each update not yet decoded (slot: its number modulo
+	 * UPD_RING), under lock; main thread: the number of the update
+	 * being read and of the first not yet reported whole. */
+	unsigned upd_jobs[UPD_RING];
+	uint64_t upd_seq, upd_shown;
+	/* ContinuousUpdates and Fence, main thread: the server has them
+	 * (cu_known, fence_known), they are on, the session paused them,
+	 * EndOfContinuousUpdates owed for disables we sent. */
+	bool cu_known, cu_on, paused, fence_known;
+	unsigned cu_owed;
+	bool warned_flags, warned_end;
 	uint32_t width, height;
 	struct vnc_layout layout; /* the last ExtendedDesktopSize's */
 	bool named;
@@ -185,8 +200,12 @@ static void job_put(struct rfb_reader *r, struct pjob *pj)
 static void job_release(void *arg)
 {
 	struct pjob *pj = arg;
+	struct rfb_reader *r = pj->r;
 
-	job_put(pj->r, pj);
+	pthread_mutex_lock(&r->lock);
+	r->upd_jobs[pj->upd]--;
+	pthread_mutex_unlock(&r->lock);
+	job_put(r, pj);
 }
 
 /* After an update, all its jobs back on the free list (drain): free the
@@ -256,14 +275,21 @@ static void job_done(void *ctx, const struct rect *rc)
 	pthread_mutex_unlock(&r->lock);
 }
 
-/* Hand what is decoded to the session, on this (the main) thread. */
-static void flush_damage(struct rfb_reader *r)
+/* Hand what is decoded to the session, on this (the main) thread: the
+ * damage, then update_done for each update now whole, oldest first. A
+ * job is counted off its update after its damage is in done, so taking
+ * both under one lock never reports an update before its pixels. */
+static void report(struct rfb_reader *r)
 {
 	struct damage_set s;
+	unsigned whole = 0;
 
 	pthread_mutex_lock(&r->lock);
 	s = r->done;
 	r->done.n = 0;
+	while (r->upd_shown + whole < r->upd_seq &&
+	       r->upd_jobs[(r->upd_shown + whole) % UPD_RING] == 0)
+		whole++;
 	pthread_mutex_unlock(&r->lock);
 	for (int i = 0; i < s.n; i++) {
 		struct rect d = s.rects[i];
@@ -271,15 +297,24 @@ static void flush_damage(struct rfb_reader *r)
 		if (rect_clip(&d, (int32_t)r->width, (int32_t)r->height))
 			r->ev.damage(r->ev.ctx, &d);
 	}
+	for (; whole; whole--) {
+		r->upd_shown++;
+		r->ev.update_done(r->ev.ctx);
+	}
 }
 
-/* Every rectangle read is decoded, its damage reported: 0 or -1. */
+/* Every rectangle read is decoded and reported: 0 or -1. */
 static int drain(struct rfb_reader *r)
 {
 	int ret = decpool_drain(r->pool);
 
-	flush_damage(r);
+	report(r);
 	return ret < 0 ? pool_failed(r, ret) : 0;
+}
+
+int rfb_reader_flush(struct rfb_reader *r)
+{
+	return drain(r);
 }
 
 static void free_pool(struct rfb_reader *r)
@@ -493,8 +528,12 @@ static int resized(struct rfb_reader *r, const struct hdr *h)
 		return 0;
 	if (set_desktop(r, h->w, h->h) < 0)
 		return -1;
-	/* The old picture is gone: ask for all of the new one. */
+	/* The old picture is gone: ask for all of the new one, and for
+	 * continuous updates of all of it. */
 	if (r->ops.request(r->ops_ctx, false, r->width, r->height) < 0)
+		return closed(r);
+	if (r->cu_on &&
+	    r->ops.continuous(r->ops_ctx, true, r->width, r->height) < 0)
 		return closed(r);
 	return 0;
 }
@@ -678,6 +717,10 @@ static int deferred(struct rfb_reader *r, const struct decoder *d,
 		return rect_failed(r, ret, why);
 	}
 	r->upd_data += pj->j.data.len;
+	pj->upd = (unsigned)(r->upd_seq % UPD_RING);
+	pthread_mutex_lock(&r->lock);
+	r->upd_jobs[pj->upd]++;
+	pthread_mutex_unlock(&r->lock);
 	job = (struct decpool_job){.r = pj->j.r,
 				   .src = pj->j.src,
 				   .streams = pj->j.streams,
@@ -750,6 +793,21 @@ static int rectangle(struct rfb_reader *r)
 	}
 }
 
+/* What the pool decoded so far, without waiting; 0 or -1. */
+static int report_ready(struct rfb_reader *r)
+{
+	const char *why;
+	int err;
+
+	if (r->upd_shown == r->upd_seq)
+		return 0;
+	err = decpool_error(r->pool, &why);
+	if (err < 0)
+		return rect_failed(r, err, why);
+	report(r);
+	return 0;
+}
+
 static int fb_update(struct rfb_reader *r)
 {
 	uint8_t b[3];
@@ -759,26 +817,45 @@ static int fb_update(struct rfb_reader *r)
 	if (rd(r, b, 3) < 0)
 		return -1;
 	n = dec_be16(b + 1);
+	if (r->ops.update_begin)
+		r->ops.update_begin(r->ops_ctx);
 	/* Ask for the next update now, so that the server encodes it while
-	 * this one is read and decoded (TigerVNC's pipelining). Updates
-	 * are applied in order; a resize below asks for a full one. */
-	if (r->ops.request(r->ops_ctx, true, r->width, r->height) < 0)
+	 * this one is read and decoded (TigerVNC's pipelining); the owner
+	 * may keep more requests in flight. Updates are applied in order;
+	 * a resize below asks for a full one. Continuous updates need no
+	 * asking, a paused session asks for nothing. */
+	if (!r->cu_on && !r->paused &&
+	    r->ops.request(r->ops_ctx, true, r->width, r->height) < 0)
 		return closed(r);
 	for (unsigned i = 0; i < n; i++) {
-		ret = rectangle(r);
+		/* Earlier updates still decoding show as soon as they are
+		 * whole, not when this one is. */
+		if (r->upd_shown != r->upd_seq && report_ready(r) < 0)
+			ret = -1;
+		else
+			ret = rectangle(r);
 		if (ret != 0)
 			break;
 	}
-	/* The update is whole once every rectangle is decoded (and, after
-	 * a failure, nothing writes the shadow any more). */
+	/* After a failure nothing writes the shadow any more. */
 	if (ret < 0) {
 		decpool_drain(r->pool);
 		return -1;
 	}
-	if (drain(r) < 0)
+	if (r->ops.update_end)
+		r->ops.update_end(r->ops_ctx);
+	r->upd_seq++;
+	/* The update is whole once every rectangle is decoded. The pool
+	 * goes on with it while the next message is read, if that is at
+	 * hand; else (the link is idle, waiting costs nothing) now. */
+	if (r->upd_seq - r->upd_shown < UPD_RING - 1 && r->ops.more &&
+	    r->ops.more(r->ops_ctx)) {
+		if (report_ready(r) < 0)
+			return -1;
+	} else if (drain(r) < 0) {
 		return -1;
+	}
 	trim_free(r);
-	r->ev.update_done(r->ev.ctx);
 	return 0;
 }
 
@@ -818,12 +895,147 @@ static int cut_text(struct rfb_reader *r)
 	return skip(r, len);
 }
 
+/* --- ContinuousUpdates and Fence --- */
+
+static int unasked(struct rfb_reader *r, unsigned type, const char *name)
+{
+	return fail(r, VNC_ERR_PROTOCOL,
+		    "sent message type %u (%s), which vncfb did not ask for",
+		    type, name);
+}
+
+static int cu_enable(struct rfb_reader *r)
+{
+	if (r->ops.continuous(r->ops_ctx, true, r->width, r->height) < 0)
+		return closed(r);
+	r->cu_on = true;
+	log_debug("continuous updates on for %ux%u", r->width, r->height);
+	return 0;
+}
+
+static int cu_disable(struct rfb_reader *r)
+{
+	if (!r->cu_on)
+		return 0;
+	if (r->ops.continuous(r->ops_ctx, false, r->width, r->height) < 0)
+		return closed(r);
+	r->cu_on = false;
+	r->cu_owed++;
+	log_debug("continuous updates off");
+	return 0;
+}
+
+/* EndOfContinuousUpdates: the first says the server has them; later ones
+ * answer our disables, or say the server stopped pushing on its own. */
+static int end_of_cu(struct rfb_reader *r)
+{
+	if (!r->ops.continuous)
+		return unasked(r, RFB_MSG_CONTINUOUS, "EndOfContinuousUpdates");
+	if (!r->cu_known) {
+		r->cu_known = true;
+		log_debug("the server has continuous updates");
+		return r->paused ? 0 : cu_enable(r);
+	}
+	if (r->cu_owed) {
+		r->cu_owed--;
+		return 0;
+	}
+	if (!r->cu_on)
+		return 0;
+	/* Not asked for: the server pushes no more. Ask for updates as
+	 * without the extension, and do not turn it on again (a server that
+	 * ends each enable would have the two ping-pong). */
+	r->cu_on = false;
+	if (!r->warned_end)
+		log_warn("the server ended continuous updates unasked: vncfb "
+			 "asks for updates instead");
+	r->warned_end = true;
+	if (!r->paused &&
+	    r->ops.request(r->ops_ctx, true, r->width, r->height) < 0)
+		return closed(r);
+	return 0;
+}
+
+/* ServerFence: an answer to one of ours, or a request to answer. vncfb
+ * handles messages in order on one thread, so BlockAfter (nothing after
+ * the fence before the answer) and SyncNext (the next message atomic
+ * against the answer) hold by construction; BlockBefore needs the updates
+ * before it decoded. The answer keeps the flags vncfb knows and clears
+ * Request and any others (rfbproto). */
+static int server_fence(struct rfb_reader *r)
+{
+	uint8_t b[8], payload[RFB_FENCE_MAX_PAYLOAD];
+	uint32_t flags, unknown;
+	unsigned len;
+
+	if (!r->ops.fence)
+		return unasked(r, RFB_MSG_FENCE, "ServerFence");
+	if (rd(r, b, 8) < 0)
+		return -1;
+	flags = dec_be32(b + 3);
+	len = b[7];
+	if (len > RFB_FENCE_MAX_PAYLOAD)
+		return fail(r, VNC_ERR_PROTOCOL,
+			    "sent a bad ServerFence message: a payload of %u "
+			    "bytes, more than %d",
+			    len, RFB_FENCE_MAX_PAYLOAD);
+	if (rd(r, payload, len) < 0)
+		return -1;
+	r->fence_known = true;
+	unknown = flags & ~(uint32_t)RFB_FENCE_KNOWN;
+	if (unknown && !r->warned_flags)
+		log_debug("the server's fence has flags 0x%x that vncfb does "
+			  "not know: answered without them",
+			  unknown);
+	r->warned_flags |= unknown != 0;
+	if (!(flags & RFB_FENCE_REQUEST)) {
+		if (r->ops.fence_answer)
+			r->ops.fence_answer(r->ops_ctx, flags & RFB_FENCE_KNOWN,
+					    payload, len);
+		return 0;
+	}
+	if ((flags & RFB_FENCE_BLOCK_BEFORE) && drain(r) < 0)
+		return -1;
+	flags &= RFB_FENCE_BLOCK_BEFORE | RFB_FENCE_BLOCK_AFTER |
+		 RFB_FENCE_SYNC_NEXT;
+	if (r->ops.fence(r->ops_ctx, flags, payload, len) < 0)
+		return closed(r);
+	return 0;
+}
+
+int rfb_reader_pause(struct rfb_reader *r, bool pause)
+{
+	if (pause == r->paused)
+		return 0;
+	r->paused = pause;
+	if (pause)
+		return cu_disable(r);
+	/* What changed while away was not asked for: all of it. */
+	if (r->ops.request(r->ops_ctx, false, r->width, r->height) < 0)
+		return closed(r);
+	return r->cu_known && !r->warned_end ? cu_enable(r) : 0;
+}
+
+bool rfb_reader_continuous(const struct rfb_reader *r)
+{
+	return r->cu_on;
+}
+
+bool rfb_reader_fences(const struct rfb_reader *r)
+{
+	return r->fence_known;
+}
+
 int rfb_reader_message(struct rfb_reader *r)
 {
 	uint8_t type;
 
 	r->err = VNC_OK;
 	r->why[0] = '\0';
+	/* What finished decoding while the server said nothing shows
+	 * before the next message is waited for. */
+	if (r->upd_shown != r->upd_seq && report_ready(r) < 0)
+		return -1;
 	if (rd(r, &type, 1) < 0)
 		return -1;
 	switch (type) {
@@ -837,6 +1049,10 @@ int rfb_reader_message(struct rfb_reader *r)
 		return 0;
 	case RFB_MSG_CUT_TEXT:
 		return cut_text(r);
+	case RFB_MSG_CONTINUOUS:
+		return end_of_cu(r);
+	case RFB_MSG_FENCE:
+		return server_fence(r);
 	default:
 		return fail(r, VNC_ERR_PROTOCOL,
 			    "sent message type %u, which vncfb did not ask "

@@ -5,12 +5,21 @@
  * vnc_source (libvncclient's byte reader in vncfb, memory in tests and
  * fuzzers) and knows nothing of rfbClient.
  *
+ * ContinuousUpdates and Fence (the community extensions): once the
+ * server shows it has continuous updates (its first EndOfContinuousUpdates)
+ * the reader enables them for the whole desktop and stops asking for
+ * updates; it answers every fence the server asks for, once the updates
+ * before it are decoded when the fence says BlockBefore.
+ *
  * Threads: one thread (the one that owns the source) calls everything;
  * the events run on it. With rfb_reader_set_threads, decoding threads
- * (decpool.h) write the shadow between the calls' reads; every call that
- * returns after a FramebufferUpdate, or before a resize, has waited for
- * them, and damage is reported on the owning thread once the pixels are
- * written. */
+ * (decpool.h) write the shadow between the calls' reads. A call that
+ * returns after a FramebufferUpdate has waited for them unless ops.more
+ * says the next message is at hand: then the pool keeps decoding while
+ * the next update is read, and what is decoded is reported between
+ * rectangles and messages (damage once the pixels are written, update_done
+ * once an update is whole, in order). A resize, a BlockBefore fence and
+ * rfb_reader_flush wait for everything. */
 #ifndef VNCFB_RFBREAD_H
 #define VNCFB_RFBREAD_H
 
@@ -29,6 +38,24 @@ struct rfb_reader_ops {
 	int (*request)(void *ctx, bool incremental, uint32_t w, uint32_t h);
 	/* Optional: the server takes QEMU extended key events. */
 	void (*qemu_keys)(void *ctx);
+	/* Optional: bytes of the next message are at hand (buffered, or
+	 * the socket readable), so decoding may go on while it is read.
+	 * NULL: every update is decoded whole before the call returns. */
+	bool (*more)(void *ctx);
+	/* Optional, both or neither (the Fence and ContinuousUpdates
+	 * pseudo-encodings were offered): write a ClientFence, an
+	 * EnableContinuousUpdates for the w x h desktop. 0 or -1. Without
+	 * them such messages from the server are refused. */
+	int (*fence)(void *ctx, uint32_t flags, const uint8_t *payload,
+		     unsigned len);
+	int (*continuous)(void *ctx, bool enable, uint32_t w, uint32_t h);
+	/* Optional: the server answered a fence of ours (Request clear). */
+	void (*fence_answer)(void *ctx, uint32_t flags, const uint8_t *payload,
+			     unsigned len);
+	/* Optional: an update's header was read, its last byte was read
+	 * (decoding may still go on): what a link meter times. */
+	void (*update_begin)(void *ctx);
+	void (*update_end)(void *ctx);
 };
 
 struct rfb_reader;
@@ -57,6 +84,18 @@ size_t rfb_reader_kept(struct rfb_reader *r);
 int rfb_reader_start(struct rfb_reader *r, uint32_t w, uint32_t h);
 /* Read one server message and act on it. 0 or -1 (rfb_reader_error). */
 int rfb_reader_message(struct rfb_reader *r);
+
+/* Everything read is decoded and reported: 0 or -1 (rfb_reader_error). */
+int rfb_reader_flush(struct rfb_reader *r);
+
+/* While paused (a VT switched away) no updates are asked for and
+ * continuous updates are off; resuming asks for the whole desktop and
+ * turns them back on. 0 or -1 (a write failed: VNC_ERR_CLOSED). */
+int rfb_reader_pause(struct rfb_reader *r, bool pause);
+/* Continuous updates are on (the server pushes, requests are ignored). */
+bool rfb_reader_continuous(const struct rfb_reader *r);
+/* The server has shown it knows fences (it sent one). */
+bool rfb_reader_fences(const struct rfb_reader *r);
 
 /* Why the last call failed: VNC_ERR_CLOSED when the source failed (*why
  * is then "", the source's owner explains), else a phrase to follow the

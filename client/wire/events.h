@@ -54,6 +54,9 @@ struct vnc_events {
 	/* Optional: an ExtendedDesktopSize rectangle came (after the resize
 	 * it brings, if any): the server takes SetDesktopSize. */
 	void (*layout)(void *ctx, const struct vnc_layout *l);
+	/* Optional: a line for the status line (auto-select changed the
+	 * quality); valid during the call. */
+	void (*note)(void *ctx, const char *text);
 };
 
 /* Why a session ended; sessions use it to decide about retrying. */

@@ -41,6 +41,23 @@ enum {
 #define RFB_ENC_EXTDESKTOPSIZE (-308)
 #define RFB_ENC_DESKTOPNAME (-307)
 #define RFB_ENC_LEDSTATE ((int32_t)0xFFFE0000)
+#define RFB_ENC_FENCE (-312)
+#define RFB_ENC_CONTINUOUS (-313)
+
+/* The ContinuousUpdates and Fence extensions' messages: the client's
+ * EnableContinuousUpdates and the server's EndOfContinuousUpdates share a
+ * number, as ClientFence and ServerFence do. */
+#define RFB_MSG_CONTINUOUS 150
+#define RFB_MSG_FENCE 248
+#define RFB_FENCE_BLOCK_BEFORE (1u << 0)
+#define RFB_FENCE_BLOCK_AFTER (1u << 1)
+#define RFB_FENCE_SYNC_NEXT (1u << 2)
+#define RFB_FENCE_REQUEST (1u << 31)
+/* The flags a fence may carry that vncfb knows. */
+#define RFB_FENCE_KNOWN                                                        \
+	(RFB_FENCE_BLOCK_BEFORE | RFB_FENCE_BLOCK_AFTER | RFB_FENCE_SYNC_NEXT |\
+	 RFB_FENCE_REQUEST)
+#define RFB_FENCE_MAX_PAYLOAD 64
 
 /* Client messages vncfb writes itself: QEMU's extended key event,
  * SetDesktopSize (the ExtendedDesktopSize extension). */

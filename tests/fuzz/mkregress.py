@@ -334,6 +334,35 @@ cases["hextile-valid-edges"] = hello(37, 20) + fbu(
          bytes([0x08 | 0x10, 1]) + px(4, 4, 4) + bytes([0x11, 0x22]) +
          bytes([0x01]) + raw(5, 4))) + good_update()
 
+# ContinuousUpdates and Fence (issue 23): vncfb offers both.
+FENCE, END_CU = 248, 150
+REQUEST, BLOCK_BEFORE = 1 << 31, 1
+
+
+def fence(flags, payload, length=None):
+    n = len(payload) if length is None else length
+    return struct.pack(">B3xIB", FENCE, flags, n) + payload
+
+
+# Flags vncfb does not know (bits 3-30) are answered cleared.
+cases["fence-unknown-flags"] = hello() + fence(
+    REQUEST | BLOCK_BEFORE | 0x7ffffff8, b"xyz") + good_update() + \
+    good_update()
+cases["fence-payload-64"] = hello() + fence(REQUEST, b"p" * 64) + \
+    good_update() + good_update()
+cases["fence-payload-65"] = hello() + good_update() + \
+    fence(REQUEST, b"p" * 65)
+cases["fence-payload-255-short"] = hello() + fence(REQUEST, b"p" * 10,
+                                                   length=255)
+# An answer to a fence vncfb never sent.
+cases["fence-stray-answer"] = hello() + fence(0, b"stray") + \
+    good_update() + good_update()
+# The first says the server has continuous updates; the next, unasked,
+# says it stopped pushing (vncfb asks for updates again); more change
+# nothing.
+cases["end-cu-unasked"] = hello() + bytes([END_CU]) + good_update() + \
+    bytes([END_CU]) + good_update() + bytes([END_CU]) * 50 + good_update()
+
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(

@@ -3,7 +3,8 @@
  * shadow of its own. Byte 0 picks the pixel format, bytes 1-4 the
  * desktop's width and height (16 bits each, big-endian, as in
  * ServerInit); the rest is the server's messages (tests/fuzz/mkreader.py
- * makes such inputs from the session corpus).
+ * makes such inputs from the session corpus). The reader has the
+ * ContinuousUpdates and Fence hooks, as vncfb's has.
  * Damage outside the desktop aborts (the reader promises clipped
  * rectangles); ASan checks every write into the shadow and the cursor.
  * The session's remote resize (remote_resize.h, for a 1024x768 screen)
@@ -119,12 +120,35 @@ static int ev_request(void *ctx, bool incremental, uint32_t w, uint32_t h)
 	return 0;
 }
 
+/* The extensions' writes go nowhere; the reader must still check what
+ * it answers (a payload of at most 64 bytes). */
+static int ev_fence(void *ctx, uint32_t flags, const uint8_t *payload,
+		    unsigned len)
+{
+	if (len > 64)
+		abort();
+	return 0;
+}
+
+static int ev_continuous(void *ctx, bool enable, uint32_t w, uint32_t h)
+{
+	return 0;
+}
+
+static bool ev_more(void *ctx)
+{
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool once;
-	static const struct rfb_reader_ops ops = {.request = ev_request};
+	static const struct rfb_reader_ops ops = {.request = ev_request,
+						  .more = ev_more,
+						  .fence = ev_fence,
+						  .continuous = ev_continuous};
 	struct vnc_mem_source src;
 	struct vnc_events ev;
 	struct pixfmt pf;

@@ -322,6 +322,26 @@ static void test_tiger(void)
 		opts_free(&o);
 	}
 	{
+		/* AutoSelect (the default) leaves the choice to the link;
+		 * AutoSelect=0 fixes the default list, and yields to a
+		 * PreferredEncoding given before it. */
+		const char *a1[] = {"vncfb", "-AutoSelect", "h", NULL};
+		const char *a0[] = {"vncfb", "-AutoSelect=0", "h", NULL};
+		const char *ap[] = {"vncfb", "-PreferredEncoding=ZRLE",
+				    "-AutoSelect=0", "h", NULL};
+
+		CHECK_EQ(parse(&o, N(a1), a1), 0);
+		CHECK(!opts_from_cli(&o, "encodings"));
+		opts_free(&o);
+		CHECK_EQ(parse(&o, N(a0), a0), 0);
+		CHECK(opts_from_cli(&o, "encodings") && o.encodings &&
+		      !strncmp(o.encodings, "copyrect tight", 14));
+		opts_free(&o);
+		CHECK_EQ(parse(&o, N(ap), ap), 0);
+		CHECK(o.encodings && !strncmp(o.encodings, "zrle ", 5));
+		opts_free(&o);
+	}
+	{
 		const char *via[] = {"vncfb", "-via", "gw", "h", NULL};
 		const char *sec[] = {"vncfb", "-SecurityTypes=None", "h", NULL};
 		const char *h264[] = {"vncfb", "-PreferredEncoding=H.264", "h",

@@ -1,0 +1,254 @@
+/* Requests in flight and auto-select from the measured link (pace.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "net/pace.h"
+
+/* An update shorter than this says little about the link's rate (it
+ * fits in a few packets). */
+#define RATE_MIN_BYTES 16384
+/* The least round trip is taken again every this long, so that a route
+ * that got longer is seen. */
+#define RTT_WINDOW_NS 10000000000ull
+/* A link-limited window: this share of it spent waiting on the link. */
+#define BUSY_SHARE 0.6
+/* Quality moves only past the threshold by this factor (hysteresis). */
+#define HYST 1.25
+
+void pace_init(struct pace *p, uint64_t now)
+{
+	memset(p, 0, sizeof(*p));
+	p->target = 1;
+	p->u_begin = now;
+	p->rtt_win_start = now;
+	p->w_start = now;
+	p->quality = PACE_LOSSLESS;
+}
+
+void pace_probe(struct pace *p, uint64_t rtt)
+{
+	if (!p->probe_ns || rtt < p->probe_ns)
+		p->probe_ns = rtt;
+}
+
+void pace_forget(struct pace *p)
+{
+	p->first = 0;
+	p->n = 0;
+}
+
+/* When the oldest request in flight counts as folded away unseen (ns
+ * from now; 0: already): a server that folded requests it got while busy
+ * answers them with one update, and vncfb, not knowing, would wait for
+ * the others forever (till the liveness ping). Past two round trips and
+ * STALE_NS with no update for a round trip and STALE_NS, it is dropped:
+ * at worst an idle server gets one more request to fold. */
+#define STALE_NS 50000000ull
+
+static uint64_t stale_in(const struct pace *p, uint64_t now)
+{
+	uint64_t a, b;
+
+	/* Before the first answer the round trip is not known. */
+	if (!p->n || !p->rtt_ns)
+		return UINT64_MAX;
+	a = p->sent[p->first] + 2 * p->rtt_ns + STALE_NS;
+	b = p->u_begin + p->rtt_ns + STALE_NS;
+	a = a > b ? a : b;
+	return a > now ? a - now : 0;
+}
+
+void pace_sent(struct pace *p, uint64_t now)
+{
+	while (p->n && stale_in(p, now) == 0) {
+		p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
+		p->n--;
+	}
+	if (p->n == PACE_MAX_INFLIGHT) {
+		p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
+		p->n--;
+	}
+	p->sent[(p->first + p->n) % PACE_MAX_INFLIGHT] = now;
+	p->n++;
+	p->last_sent = now;
+}
+
+/* The most requests the link's bandwidth-delay product can use: one
+ * being read, the rest on the way (at least 2 while the rate is not
+ * known). */
+static unsigned cap(const struct pace *p)
+{
+	double bdp;
+	unsigned c;
+
+	if (p->rate <= 0 || p->upd_bytes <= 0)
+		return PACE_MAX_INFLIGHT;
+	bdp = p->rate * ((double)p->rtt_ns / 1e9) / p->upd_bytes;
+	c = bdp >= PACE_MAX_INFLIGHT ? PACE_MAX_INFLIGHT : 2 + (unsigned)bdp;
+	return c > PACE_MAX_INFLIGHT ? PACE_MAX_INFLIGHT : c;
+}
+
+static void rtt_sample(struct pace *p, uint64_t now, uint64_t rtt)
+{
+	/* Servers send updates nobody asked for (the picture after an
+	 * ExtendedDesktopSize, both answering one request; requests folded
+	 * while the server was busy): such an update, matched to a younger
+	 * request, looks faster than the link. The first request's (sent
+	 * alone, at the connection's start) bounds how fast. */
+	if (!p->rtt_first)
+		p->rtt_first = rtt;
+	else if (rtt < p->rtt_first / 2)
+		return;
+	if (!p->rtt_win || rtt < p->rtt_win)
+		p->rtt_win = rtt;
+	if (!p->rtt_ns || rtt < p->rtt_ns)
+		p->rtt_ns = rtt;
+	if (now - p->rtt_win_start >= RTT_WINDOW_NS) {
+		p->rtt_ns = p->rtt_win;
+		p->rtt_win = 0;
+		p->rtt_win_start = now;
+	}
+}
+
+void pace_update_begin(struct pace *p, uint64_t now, bool queued)
+{
+	uint64_t oldest, answer, slack;
+
+	p->u_begin = now;
+	if (!p->n)
+		return;
+	oldest = p->sent[p->first];
+	answer = now - oldest;
+	rtt_sample(p, now, answer);
+	slack = p->rtt_ns / 4 > 2000000 ? p->rtt_ns / 4 : 2000000;
+	/* The update answers the oldest request. One that waited at the
+	 * server (it had nothing to send) answers every request that
+	 * reached it meanwhile: a server folds requests that wait together
+	 * into one (libvncserver, Xvnc and QEMU keep a region, not a
+	 * count). A prompt answer folds nothing: the requests behind it may
+	 * be queued behind its bytes. */
+	p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
+	p->n--;
+	if (answer > 2 * p->rtt_ns + slack)
+		while (p->n && now - p->sent[p->first] >= p->rtt_ns) {
+			p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
+			p->n--;
+		}
+	if (queued) {
+		/* Updates wait for the client: more requests would only
+		 * make the picture older. */
+		if (p->target > 1)
+			p->target--;
+	} else if (answer <= p->rtt_ns + slack) {
+		/* Answered at once: requests, not the server or the link,
+		 * set the pace. */
+		if (p->target < cap(p))
+			p->target++;
+	} else if (p->last_limited && answer > 2 * p->rtt_ns + slack) {
+		/* Updates queue in the link. */
+		if (p->target > 1)
+			p->target--;
+	}
+	if (p->target > cap(p))
+		p->target = cap(p);
+}
+
+void pace_update_end(struct pace *p, uint64_t now, uint64_t bytes,
+		     uint64_t waited, uint64_t wait_ns)
+{
+	uint64_t d = now - p->u_begin;
+
+	p->upd_bytes = p->upd_bytes > 0 ? (3 * p->upd_bytes + (double)bytes) / 4
+					: (double)bytes;
+	/* Half its time waiting on the socket: the link set its pace. */
+	p->last_limited = d > 0 && 2 * wait_ns >= d;
+	if (p->last_limited && waited >= RATE_MIN_BYTES) {
+		double r = (double)waited * 1e9 / (double)wait_ns;
+
+		p->rate = p->rate > 0 ? (3 * p->rate + r) / 4 : r;
+		p->w_busy += d;
+	}
+}
+
+bool pace_request_due(const struct pace *p, uint64_t now)
+{
+	return pace_next_ns(p, now) == 0;
+}
+
+uint64_t pace_next_ns(const struct pace *p, uint64_t now)
+{
+	uint64_t gap, due;
+
+	if (p->n >= p->target)
+		return stale_in(p, now);
+	if (!p->n)
+		return 0;
+	/* Spread over the round trip. */
+	gap = p->rtt_ns / p->target;
+	due = p->last_sent + gap;
+	return due > now ? due - now : 0;
+}
+
+void pace_auto_start(struct pace *p, int q, uint64_t now)
+{
+	p->auto_on = true;
+	p->quality = q;
+	p->w_start = now;
+	p->w_busy = 0;
+}
+
+static double mbit(double bps)
+{
+	return bps * 8 / 1e6;
+}
+
+int pace_choose(struct pace *p, uint64_t now, char *why, size_t len)
+{
+	double busy, r = p->rate;
+	int q = p->quality, want = q;
+
+	if (!p->auto_on || now - p->w_start < PACE_WINDOW_NS)
+		return q;
+	busy = (double)p->w_busy / (double)(now - p->w_start);
+	p->w_start = now;
+	p->w_busy = 0;
+	if (q == PACE_LOSSLESS) {
+		/* Lossless while the link carries it: a link that is busy
+		 * all the time at a rate below a LAN's holds it back. */
+		if (busy >= BUSY_SHARE && r > 0 && r < PACE_LOSSLESS_MIN_BPS &&
+		    (p->probe_ns ? p->probe_ns : p->rtt_ns) >= PACE_LAN_RTT_NS)
+			want = r < PACE_SLOW_BPS ? 2 : r > PACE_Q8_BPS ? 8 : 6;
+	} else if (r >= 2 * PACE_LOSSLESS_MIN_BPS) {
+		want = PACE_LOSSLESS;
+	} else if (r > 0) {
+		if (q < 8 && r > PACE_Q8_BPS * HYST)
+			want = 8;
+		else if (q == 8 && r < PACE_Q8_BPS / HYST)
+			want = 6;
+		else if (q > 2 && r < PACE_SLOW_BPS / HYST)
+			want = 2;
+		else if (q == 2 && r > PACE_SLOW_BPS * HYST)
+			want = 6;
+	}
+	if (want == q)
+		return q;
+	if (want == PACE_LOSSLESS)
+		snprintf(why, len,
+			 "lossless: the link carries %.0f Mbit/s, enough for "
+			 "it",
+			 mbit(r));
+	else if (q == PACE_LOSSLESS)
+		snprintf(why, len,
+			 "JPEG quality %d: lossless filled the link (%.3g "
+			 "Mbit/s, busy %.0f%% of the time)",
+			 want, mbit(r), busy * 100);
+	else
+		snprintf(why, len,
+			 "JPEG quality %d: the link carries %.3g "
+			 "Mbit/s",
+			 want, mbit(r));
+	p->quality = want;
+	return want;
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""vncfb over a slow link (tests/integration/linkrelay.py: a delaying
+relay on loopback, the round trip given below), against two kinds of
+server:
+
+xvnc        TigerVNC's Xvnc, which has ContinuousUpdates and Fence:
+            vncfb must turn continuous updates on (its -v log says so),
+            the picture must equal the server's `xwd -root` pixel for
+            pixel, and a changed scene must follow with no request of
+            vncfb's (the server pushes it).
+testserver  the project's libvncserver test server, which has neither:
+            "frames N" draws each frame once the last is sent, so with
+            one request in flight N frames take N round trips; vncfb must
+            keep more than one in flight (its -v log names how many) and
+            take well under that, and the last frame must be exact.
+
+usage: test_link.py xvnc|testserver
+Exit 77 only when Xvnc or the X tools are not installed.
+"""
+import re
+import shutil
+import sys
+import time
+
+sys.dont_write_bytecode = True
+import vnctest as vt  # noqa: E402
+from linkrelay import LinkRelay  # noqa: E402
+
+RTT_MS = 120
+FRAMES = 24
+
+
+def vncfb_args(tmp, port, size):
+    return ["-v", "--output", "mem:%s:xrgb8888" % size, "--no-reconnect",
+            "--no-remote-resize",
+            "127.0.0.1::%d" % port]
+
+
+def max_inflight(log):
+    n = [int(m) for m in re.findall(r"(\d+) update requests in flight", log)]
+    return max(n) if n else 1
+
+
+def run_xvnc(tmp):
+    import test_xserver as tx
+    missing = [t for t in ["Xvnc"] + tx.TOOLS if not shutil.which(t)]
+    if missing:
+        vt.log("skipped: %s not installed" % ", ".join(missing))
+        return 77
+    tx.scene_xwd(tmp)
+    xs = tx.XSession(tmp, "xvnc")
+    cl = None
+    try:
+        tx.draw_scene(tmp, xs, 0)
+        with LinkRelay(xs.port, RTT_MS / 2) as relay:
+            cl = vt.Vncfb(tmp, vncfb_args(tmp, relay.port, "%dx%d"
+                                          % (tx.XW, tx.XH)))
+            cl.wait_until(lambda got: vt.diff(got, xs.root()),
+                          timeout=30, what="Xvnc's picture")
+            log = cl.stderr()
+            if "continuous updates on for %dx%d" % (tx.XW, tx.XH) \
+                    not in log:
+                raise vt.Fail("vncfb did not turn continuous updates on:\n"
+                              + log)
+            if "request" in log and max_inflight(log) > 1:
+                raise vt.Fail("requests kept in flight against a server "
+                              "that pushes:\n" + log)
+            tx.draw_scene(tmp, xs, 1)
+            cl.wait_until(lambda got: vt.diff(got, xs.root()),
+                          timeout=30, what="the changed scene")
+            if cl.terminate() != 0:
+                raise vt.Fail("vncfb exit status %s: %s"
+                              % (cl.p.returncode, cl.stderr()))
+        vt.log("xvnc: continuous updates on, picture exact over %d ms"
+               % RTT_MS)
+    finally:
+        if cl:
+            cl.kill()
+        xs.stop()
+    return 0
+
+
+def run_testserver(tmp):
+    srv = vt.Server(tmp, "--size", "320x240")
+    cl = None
+    try:
+        with LinkRelay(srv.port, RTT_MS / 2) as relay:
+            cl = vt.Vncfb(tmp, vncfb_args(tmp, relay.port, "320x240"))
+            srv.expect("CLIENT connected", 20)
+            cl.wait_until(lambda got: vt.diff(got, srv.dump()), timeout=20,
+                          what="the first picture")
+            t0 = time.monotonic()
+            srv.send("frames %d" % FRAMES)
+            srv.expect("FRAMES done", 60)
+            took = time.monotonic() - t0
+            want = srv.dump()
+            cl.wait_until(lambda got: vt.diff(got, want), timeout=20,
+                          what="the last frame")
+            log = cl.stderr()
+            n = max_inflight(log)
+            one = FRAMES * RTT_MS / 1000.0
+            vt.log("%d frames in %.2f s over %d ms (one request in flight: "
+                   "%.2f s at least); at most %d requests in flight"
+                   % (FRAMES, took, RTT_MS, one, n))
+            if "continuous updates on" in log:
+                raise vt.Fail("continuous updates against a server "
+                              "without them")
+            if n < 2:
+                raise vt.Fail("never more than one request in flight:\n"
+                              + log)
+            if took > 0.6 * one:
+                raise vt.Fail("%d frames took %.2f s, more than 60%% of "
+                              "the %.2f s one request in flight takes"
+                              % (FRAMES, took, one))
+            if cl.terminate() != 0:
+                raise vt.Fail("vncfb exit status %s" % cl.p.returncode)
+    finally:
+        if cl:
+            cl.kill()
+        srv.close()
+    return 0
+
+
+def main(tmp):
+    kind = sys.argv[1] if len(sys.argv) > 1 else ""
+    if kind == "xvnc":
+        return run_xvnc(tmp)
+    if kind == "testserver":
+        return run_testserver(tmp)
+    raise vt.Fail("usage: test_link.py xvnc|testserver")
+
+
+if __name__ == "__main__":
+    vt.main(main)

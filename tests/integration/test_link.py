@@ -32,7 +32,6 @@ FRAMES = 24
 
 def vncfb_args(tmp, port, size):
     return ["-v", "--output", "mem:%s:xrgb8888" % size, "--no-reconnect",
-            "--no-remote-resize",
             "127.0.0.1::%d" % port]
 
 

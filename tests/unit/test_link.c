@@ -42,8 +42,7 @@ static void parse_checks(void)
 	struct link_config c;
 	char why[200];
 
-	CHECK(link_parse("60ms,50mbit", &c, why, sizeof(why)) == 0, "%s",
-	      why);
+	CHECK(link_parse("60ms,50mbit", &c, why, sizeof(why)) == 0, "%s", why);
 	CHECK(c.rtt_ns == 60000000u && c.rate_bps == 50000000u);
 	CHECK(link_parse("1gbit,2.5ms", &c, why, sizeof(why)) == 0, "%s", why);
 	CHECK(c.rtt_ns == 2500000u && c.rate_bps == 1000000000u);
@@ -54,9 +53,11 @@ static void parse_checks(void)
 	CHECK(link_parse("1s,500kbit", &c, NULL, 0) == 0);
 	CHECK(c.rtt_ns == 1000000000u && c.rate_bps == 500000u);
 	CHECK(link_parse("60", &c, why, sizeof(why)) == -EINVAL &&
-	      strstr(why, "'60': expected a round trip"), "%s", why);
+		  strstr(why, "'60': expected a round trip"),
+	      "%s", why);
 	CHECK(link_parse("60ms,70ms", &c, why, sizeof(why)) == -EINVAL &&
-	      !strcmp(why, "two round trips"), "%s", why);
+		  !strcmp(why, "two round trips"),
+	      "%s", why);
 	CHECK(link_parse("1mbit,2mbit", &c, why, sizeof(why)) == -EINVAL);
 	CHECK(link_parse("-5ms", &c, why, sizeof(why)) == -EINVAL);
 	CHECK(link_parse("", &c, why, sizeof(why)) == -EINVAL);
@@ -197,8 +198,8 @@ static void *send_thread(void *arg)
 	size_t off = 0;
 
 	while (off < s->len) {
-		size_t n = s->len - off < sizeof(buf) ? s->len - off
-						      : sizeof(buf);
+		size_t n =
+		    s->len - off < sizeof(buf) ? s->len - off : sizeof(buf);
 		ssize_t k;
 
 		for (size_t i = 0; i < n; i++)
@@ -267,8 +268,8 @@ static void rate_checks(void)
 	CHECK(rate <= RATE_OVER * 40e6, "%.2f Mbit/s through a 40 Mbit/s link",
 	      rate / 1e6);
 	CHECK(rate >= RATE_UNDER * 40e6,
-	      "%.2f Mbit/s through a 40 Mbit/s link (under %.0f%%)",
-	      rate / 1e6, RATE_UNDER * 100);
+	      "%.2f Mbit/s through a 40 Mbit/s link (under %.0f%%)", rate / 1e6,
+	      RATE_UNDER * 100);
 	printf("link: 40 Mbit/s asked, %.2f Mbit/s measured\n", rate / 1e6);
 	counts_settle(l, BULK, &n);
 	CHECK(n.down == BULK && n.up == BULK / 4, "counts down %llu up %llu",

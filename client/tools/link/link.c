@@ -53,8 +53,8 @@ static int parse_one(const char *tok, size_t n, struct link_config *cfg,
 		double mul;
 		bool rate;
 	} units[] = {
-	    {"us", 1e3, false},	  {"ms", 1e6, false},	 {"s", 1e9, false},
-	    {"bit", 1, true},	  {"kbit", 1e3, true},	 {"mbit", 1e6, true},
+	    {"us", 1e3, false},	 {"ms", 1e6, false},  {"s", 1e9, false},
+	    {"bit", 1, true},	 {"kbit", 1e3, true}, {"mbit", 1e6, true},
 	    {"gbit", 1e9, true},
 	};
 	char buf[64], *end;
@@ -119,8 +119,8 @@ int link_parse(const char *spec, struct link_config *cfg, char *why,
 	memset(cfg, 0, sizeof(*cfg));
 	for (;;) {
 		size_t n = strcspn(p, ",");
-		int err = parse_one(p, n, cfg, &have_delay, &have_rate, why,
-				    why_len);
+		int err =
+		    parse_one(p, n, cfg, &have_delay, &have_rate, why, why_len);
 
 		if (err < 0)
 			return err;
@@ -140,8 +140,12 @@ void link_describe(const struct link_config *cfg, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.3g ms round trip, %.4g %s each way",
 			 (double)cfg->rtt_ns / 1e6,
-			 r >= 1e9 ? r / 1e9 : r >= 1e6 ? r / 1e6 : r / 1e3,
-			 r >= 1e9 ? "Gbit/s" : r >= 1e6 ? "Mbit/s" : "kbit/s");
+			 r >= 1e9   ? r / 1e9
+			 : r >= 1e6 ? r / 1e6
+				    : r / 1e3,
+			 r >= 1e9   ? "Gbit/s"
+			 : r >= 1e6 ? "Mbit/s"
+				    : "kbit/s");
 }
 
 double link_capacity_bytes(const struct link_config *cfg, double sec)
@@ -298,8 +302,8 @@ static int dir_read(struct link *l, struct dir *d, uint64_t now)
 	if (d->tx_free_ns < now)
 		d->tx_free_ns = now;
 	if (l->cfg.rate_bps)
-		d->tx_free_ns += (uint64_t)((double)c->len * 8e9 /
-					    (double)l->cfg.rate_bps);
+		d->tx_free_ns +=
+		    (uint64_t)((double)c->len * 8e9 / (double)l->cfg.rate_bps);
 	c->due_ns = d->tx_free_ns + l->one_way_ns;
 	if (d->tail)
 		d->tail->next = c;
@@ -363,8 +367,8 @@ static void *relay_thread(void *arg)
 		int n = 0, i;
 
 		pfd[n++] = (struct pollfd){.fd = l->stop[0], .events = POLLIN};
-		pfd[n++] = (struct pollfd){.fd = l->listen_fd,
-					   .events = POLLIN};
+		pfd[n++] =
+		    (struct pollfd){.fd = l->listen_fd, .events = POLLIN};
 		for (i = 0; i < MAX_CONNS; i++) {
 			struct conn *c = &l->conns[i];
 			int k;
@@ -372,16 +376,15 @@ static void *relay_thread(void *arg)
 			if (!c->used)
 				continue;
 			for (k = 0; k < 2; k++) {
-				short ev = events_of(l, &c->d[k], &c->d[!k],
-						     now);
+				short ev =
+				    events_of(l, &c->d[k], &c->d[!k], now);
 
 				/* A socket with nothing to wait for is left
 				 * out: a peer that has hung up would
 				 * otherwise wake the relay at once, again and
 				 * again, until the other way has drained. */
 				pfd[n] = (struct pollfd){
-				    .fd = ev ? c->d[k].from : -1,
-				    .events = ev};
+				    .fd = ev ? c->d[k].from : -1, .events = ev};
 				map[n++] = i;
 			}
 			for (k = 0; k < 2; k++)
@@ -483,11 +486,11 @@ struct link *link_start(const struct link_config *cfg, int listen_port,
 	l->listen_fd = l->stop[0] = l->stop[1] = -1;
 	l->cfg = *cfg;
 	l->one_way_ns = cfg->rtt_ns / 2;
-	l->queue_max = cfg->rate_bps
-			   ? (size_t)link_capacity_bytes(
-				 cfg, (double)cfg->rtt_ns / 1e9) +
-				 LINK_QUEUE_BYTES
-			   : UNLIMITED_QUEUE;
+	l->queue_max =
+	    cfg->rate_bps
+		? (size_t)link_capacity_bytes(cfg, (double)cfg->rtt_ns / 1e9) +
+		      LINK_QUEUE_BYTES
+		: UNLIMITED_QUEUE;
 	if (resolve(l, host, port) < 0)
 		goto fail;
 	l->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -16,6 +16,8 @@ written here (tests/bench/recfile.py), no X server:
   same payload, and once continuous updates are on pushes every update
   unasked, a fence after each, whose answers end the play; the first
   update takes at least the round trip from the request;
+* --push recorded pushes at the recording's own pace: updates recorded
+  300 ms apart arrive at least 300 ms apart (less the clock's grain);
 * --push requests (the default) offers neither: EnableContinuousUpdates
   is refused in one line;
 * with the argument vncviewer: TigerVNC's vncviewer (under Xvfb) plays the
@@ -176,6 +178,35 @@ def serve_checks(path, msgs):
           "--push requests and EnableContinuousUpdates: %r" % err)
 
 
+def recorded_pace_checks(tmp, msgs):
+    """Updates recorded GAP apart, pushed at the recorded pace."""
+    gap = 0.3
+    umsgs = [m for m in msgs if m[0] & recfile.UPDATE]
+    upd = [m[1] for m in umsgs]
+    timed = [(m[0], m[1], int(k * gap * 1e9)) for k, m in enumerate(umsgs)]
+    path = os.path.join(tmp, "paced.rec")
+    recfile.write(path, W, H, recfile.XRGB8888, timed)
+    pump = Pump(path, ["--push", "recorded"])
+    s, _ = handshake(pump.port)
+    encodings(s, [0, CU])
+    check(recvn(s, 1) == b"\x96", "EndOfContinuousUpdates, announcing")
+    s.sendall(b"\x03\x00" + struct.pack(">HHHH", 0, 0, W, H))
+    check(recvn(s, len(upd[0])) == upd[0], "the first update, requested")
+    s.sendall(b"\x96\x01" + struct.pack(">HHHH", 0, 0, W, H))
+    seen = []
+    for k in range(1, len(upd)):
+        check(recvn(s, len(upd[k])) == upd[k], "pushed update %d" % k)
+        seen.append(time.monotonic())
+    gaps = [b - a for a, b in zip(seen, seen[1:])]
+    check(all(g >= gap - 0.005 for g in gaps),
+          "recorded %.0f ms apart, pushed %r s apart" %
+          (gap * 1000, gaps))
+    s.close()
+    pump.expect("replay: client 1: left after 4 of 4 updates")
+    rc, err = pump.stop()
+    check(rc == 0 and not err.strip(), "pump: exit %d, %r" % (rc, err))
+
+
 def main():
     if not VNCFB:
         print("usage: VNCFB=... test_link_bench.py [vncviewer]",
@@ -194,6 +225,7 @@ def main():
             return finish("vncviewer over the link: ok")
         bench_checks(path)
         serve_checks(path, msgs)
+        recorded_pace_checks(tmp, msgs)
     return finish("bench --link and the pump's continuous updates: ok")
 
 

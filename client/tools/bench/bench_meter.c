@@ -64,8 +64,8 @@ struct meter {
 	struct replaysrv *pump; /* the replay's, for the updates' ages */
 	struct link *link;	/* --link */
 	uint64_t link0;		/* its bytes down when the window opened */
-	uint64_t conn_updates; /* decoded on this connection */
-	bool skip_next;	       /* next update arrived before the window */
+	uint64_t conn_updates;	/* decoded on this connection */
+	bool skip_next;		/* next update arrived before the window */
 	/* Under lock. */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;

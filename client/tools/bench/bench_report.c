@@ -177,7 +177,7 @@ static void print_link_table(struct bench *b, FILE *rep, int lw)
 		"age p99");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
-		char lab[LABEL_LEN], c[4][24];
+		char lab[LABEL_LEN], c[5][24];
 
 		if (r->kind != RUN_PIPELINE)
 			continue;
@@ -192,9 +192,13 @@ static void print_link_table(struct bench *b, FILE *rep, int lw)
 			snprintf(c[1], 24, "%.0f%%", link_use(b, r) * 100);
 		fmt_ms(c[2], 24, &r->s_age, r->s_age.median);
 		fmt_ms(c[3], 24, &r->s_age, r->s_age.p99);
-		fprintf(rep, "%-9s %-*s %9.2f %9.2f %10s %6s %8s %8s\n",
-			bench_workload_name(r), lw, lab, ups(r),
-			b->replay ? fps(r) : NAN, c[0], c[1], c[2], c[3]);
+		if (b->replay)
+			snprintf(c[4], 24, "%.2f", fps(r));
+		else
+			snprintf(c[4], 24, "-");
+		fprintf(rep, "%-9s %-*s %9.2f %9s %10s %6s %8s %8s\n",
+			bench_workload_name(r), lw, lab, ups(r), c[4], c[0],
+			c[1], c[2], c[3]);
 	}
 	fprintf(rep, "(frames/s: updates of the whole desktop; MB/s link: "
 		     "what the link carried to the viewer,\n use: as a share "

@@ -61,12 +61,15 @@ def bench_checks(path):
     check([r["kind"] for r in runs] == ["pipeline"],
           "over a link the pipeline alone: %r" % [r["kind"] for r in runs])
     r = runs[0]
-    # 4 updates, the first set-up: 3 a play, 2 plays.
-    check(r["updates"] == 6, "updates %r" % r["updates"])
+    # 4 updates, the first set-up: 3 a play, 2 plays; one that arrives
+    # before a loaded machine has drawn the set-up is not measured.
+    n = r["updates"]
+    check(4 <= n <= 6, "updates %r" % n)
     check(0 < r["updates_per_s"] <= 10.0,
           "%.2f updates/s through a 100 ms round trip, one request in "
           "flight" % r["updates_per_s"])
-    check(r["full_updates"] == 4 and r["frames_per_s"] > 0,
+    check(2 <= r["full_updates"] <= 4 and
+          abs(r["frames_per_s"] - r["full_updates"] / r["window_s"]) < 1e-3,
           "frames: %r, %r/s" % (r["full_updates"], r["frames_per_s"]))
     # Each play carries its three updates' bytes (and the requests'
     # answers), within the window.
@@ -75,7 +78,7 @@ def bench_checks(path):
           abs(r["link_use"] - rate * 8 / 20e6) < 1e-6,
           "link %r B/s, use %r" % (rate, r["link_use"]))
     age = r["age_ms"]
-    check(age["n"] == 6 and age["min"] >= 50.0,
+    check(age["n"] == n and age["min"] >= 50.0,
           "age of the picture shown: %r (at least one way, 50 ms)" % age)
     check("through a link of 100 ms round trip, 20 Mbit/s each way"
           in p.stdout, "the report names the link")
@@ -165,6 +168,39 @@ def serve_checks(path, msgs):
     pump.expect("replay: client 1: left after 4 of 4 updates")
     rc, err = pump.stop()
     check(rc == 0 and not err.strip(), "pump: exit %d, %r" % (rc, err))
+
+    # Hostile or clumsy clients of a pushing pump: SetEncodings and a
+    # fence a byte at a time are the same messages; a fence over 64
+    # bytes is refused in one line, and the next client is served.
+    pump = Pump(path, ["--push", "fast"])
+    s, _ = handshake(pump.port)
+    msg = (b"\x02\x00" + struct.pack(">H", 3) +
+           b"".join(struct.pack(">i", e) for e in (CU, 7, FENCE)) +
+           b"\xf8\0\0\0" + struct.pack(">IB", REQUEST | 4, 2) + b"hi")
+    for i in range(len(msg)):
+        s.sendall(msg[i:i + 1])
+        time.sleep(0.002)
+    check(recvn(s, 1) == b"\x96", "EndOfContinuousUpdates, bytewise")
+    check(recvn(s, 1) == b"\xf8", "ServerFence, bytewise")
+    read_fence(s)
+    check(recvn(s, 1) == b"\xf8", "fence answer, bytewise")
+    flags, payload = read_fence(s)
+    check(flags == 4 and payload == b"hi", "answer %#x %r" % (flags, payload))
+    s.sendall(b"\xf8\0\0\0" + struct.pack(">IB", REQUEST, 200))
+    try:
+        check(s.recv(1) == b"", "not closed after a 200-byte fence")
+    except ConnectionResetError:
+        pass
+    s.close()
+    s, _ = handshake(pump.port)
+    s.sendall(b"\x03\x00" + struct.pack(">HHHH", 0, 0, W, H))
+    check(recvn(s, len(upd[0])) == upd[0], "the next client is served")
+    s.close()
+    pump.expect("replay: client 2: left after")
+    rc, err = pump.stop()
+    check(rc == 0 and err.count("sent a fence of 200 bytes") == 1 and
+          len(err.strip().splitlines()) == 1,
+          "pushing pump, 200-byte fence: %r" % err)
 
     # The default offers neither.
     pump = Pump(path)

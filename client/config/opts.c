@@ -59,6 +59,7 @@ void opts_free(struct options *o)
 	free(o->user);
 	free(o->record_file);
 	free(o->replay_file);
+	free(o->link);
 	for (size_t i = 0; i < OPTS_MAX_KEYS; i++)
 		free(o->origin[i]);
 	memset(o, 0, sizeof(*o));

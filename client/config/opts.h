@@ -82,10 +82,20 @@ struct options {
 	int serve_port;		/* -1: measure, not serve */
 	long updates;		/* --record: stop after N updates, 0: no limit */
 	int repeat;		/* --replay: plays per configuration, 0: 3 */
+	int push;		/* --push: enum push_mode */
+	/* --link RTT,RATE as typed (tools/link parses it), NULL: none */
+	char *link;
 	/* Which keys came from the command line (config must not override). */
 	unsigned long long cli_set;
 	/* "FILE:LINE" of the config line that set each key, or NULL. */
 	char *origin[OPTS_MAX_KEYS];
+};
+
+/* --push: how the replay pump sends updates. */
+enum push_mode {
+	PUSH_REQUESTS, /* no continuous updates or fences: one per request */
+	PUSH_RECORDED, /* continuous updates at the recording's pace */
+	PUSH_FAST,     /* continuous updates as fast as the link takes them */
 };
 
 void opts_defaults(struct options *o);

@@ -65,6 +65,8 @@ static const struct alias aliases[] = {
 	{ "serve", NULL, true },
 	{ "updates", NULL, true },
 	{ "repeat", NULL, true },
+	{ "push", NULL, true },
+	{ "link", NULL, true },
 	{ "output", "output", true },
 	{ "screenshot", "screenshot", true },
 	{ "exit-after", "exit-after", true },
@@ -127,6 +129,29 @@ static int bench_file_option(struct options *o, const char *name,
 		o->updates = n;
 		return 0;
 	}
+	if (!strcmp(name, "push")) {
+		static const char *const names[] = {
+			[PUSH_REQUESTS] = "requests",
+			[PUSH_RECORDED] = "recorded",
+			[PUSH_FAST] = "fast",
+		};
+
+		for (n = 0; n < 3; n++)
+			if (!strcmp(val, names[n])) {
+				o->push = (int)n;
+				return 0;
+			}
+		return opts_usage_error("bad value '%s' for --push: expected "
+					"requests, recorded or fast",
+					val);
+	}
+	if (!strcmp(name, "link")) {
+		/* Checked by the bench (tools/link parses it). */
+		if (!*val)
+			return opts_usage_error("--link needs RTT,RATE "
+						"(60ms,50mbit)");
+		return opts_set_str(&o->link, val) < 0 ? -ENOMEM : 0;
+	}
 	if (!strcmp(name, "repeat")) {
 		if (opts_parse_int(val, 1, 1000, &n) < 0)
 			return opts_usage_error("bad value '%s' for --repeat: "
@@ -142,7 +167,8 @@ static bool is_bench_file_option(const char *name)
 {
 	return !strcmp(name, "record") || !strcmp(name, "replay") ||
 	       !strcmp(name, "serve") || !strcmp(name, "updates") ||
-	       !strcmp(name, "repeat");
+	       !strcmp(name, "repeat") || !strcmp(name, "push") ||
+	       !strcmp(name, "link");
 }
 
 /* What the recorder and the replay rule out, once the line is read. */
@@ -173,6 +199,12 @@ static int check_bench_files(const struct options *o)
 		return opts_usage_error("--serve needs --replay FILE");
 	if (o->updates && !rec)
 		return opts_usage_error("--updates needs --record");
+	if (o->push && !rep)
+		return opts_usage_error("--push needs --replay FILE");
+	if (o->link && (rec || (!rep && !o->target)))
+		return opts_usage_error("--link needs --replay FILE or a "
+					"server (HOST)%s",
+					rec ? ", not --record" : "");
 	if (o->repeat && (!rep || o->serve_port >= 0))
 		return opts_usage_error("--repeat needs --replay (and no "
 					"--serve)");

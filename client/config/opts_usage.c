@@ -33,6 +33,8 @@ void opts_usage(void)
 	       "                   [-o mem:WxH:FORMAT] HOST\n"
 	       "       vncfb bench --replay FILE [--repeat N] "
 	       "[--serve PORT] [-o SPEC]\n"
+	       "                   [--push requests|recorded|fast] "
+	       "[--link RTT,RATE]\n"
 	       "\n"
 	       "Output:\n");
 	if (*specs)
@@ -143,6 +145,10 @@ void opts_usage(void)
 	       "(default 3)\n"
 	       "      --serve PORT       --replay: serve it to another "
 	       "viewer on 127.0.0.1:PORT\n"
+	       "      --push MODE        --replay: requests (default), "
+	       "recorded or fast\n"
+	       "      --link RTT,RATE    bench: through an emulated link "
+	       "(60ms,50mbit)\n"
 	       "\n"
 	       "  -v, --verbose;  -q, --quiet;  -h, --help;  -V, --version\n"
 	       "  TigerVNC's parameters work too (-ViewOnly, -PasswordFile "

@@ -127,10 +127,11 @@ def request(s, n=1):
 
 
 class Pump:
-    def __init__(self, path):
+    def __init__(self, path, extra=()):
         self.err = tempfile.TemporaryFile("w+")
         self.p = subprocess.Popen([VNCFB, "bench", "--replay", path,
-                                   "--serve", "0"], stdout=subprocess.PIPE,
+                                   "--serve", "0"] + list(extra),
+                                  stdout=subprocess.PIPE,
                                   stderr=self.err, text=True, bufsize=1)
         self.q = queue.Queue()
         threading.Thread(target=lambda: [self.q.put(x.strip())
@@ -282,9 +283,10 @@ def bench_checks(tmp, msgs, final):
     return good
 
 
-def vncviewer_checks(tmp, msgs, final):
+def vncviewer_checks(tmp, msgs, final, extra=(), by="by request"):
     """TigerVNC's vncviewer, the peer the replay measures vncfb against,
-    plays the whole recording from the pump."""
+    plays the whole recording from the pump (started with extra), which
+    times it by its requests or by its answers to fences (by)."""
     path = os.path.join(tmp, "viewer.rec")
     recfile.write(path, W, H, recfile.XRGB8888, msgs, (W, H, final))
     r, w = os.pipe()
@@ -300,7 +302,7 @@ def vncviewer_checks(tmp, msgs, final):
             break
         disp += chunk
     os.close(r)
-    pump = Pump(path)
+    pump = Pump(path, extra)
     viewer = None
     try:
         check(disp.strip() != b"", "Xvfb did not start")
@@ -319,11 +321,22 @@ def vncviewer_checks(tmp, msgs, final):
         if viewer:
             viewer.kill()
             viewer.wait()
+        line = pump.expect("replay: client 1: handled 3 updates")
+        check(by in line, "%r not in %r" % (by, line))
         pump.expect("replay: client 1: left after 4 of 4 updates")
         rc, err = pump.stop()
         xvfb.terminate()
         xvfb.wait(10)
     check(rc == 0 and not err.strip(), "pump: exit %d, %r" % (rc, err))
+
+
+def have_vncviewer():
+    """Whether vncviewer and Xvfb are installed; if not, says so."""
+    missing = [t for t in ("vncviewer", "Xvfb") if not shutil.which(t)]
+    if missing:
+        print("SKIP: not installed: %s (Debian: tigervnc-viewer, xvfb; see "
+              ".ci/packages)" % " ".join(missing), file=sys.stderr)
+    return not missing
 
 
 def main():
@@ -334,12 +347,7 @@ def main():
     msgs, final = make_messages()
     with tempfile.TemporaryDirectory() as tmp:
         if sys.argv[1:] == ["vncviewer"]:
-            missing = [t for t in ("vncviewer", "Xvfb")
-                       if not shutil.which(t)]
-            if missing:
-                print("SKIP: not installed: %s (Debian: tigervnc-viewer, "
-                      "xvfb; see .ci/packages)" % " ".join(missing),
-                      file=sys.stderr)
+            if not have_vncviewer():
                 return 77
             vncviewer_checks(tmp, msgs, final)
             return finish("replay pump and vncviewer: ok")

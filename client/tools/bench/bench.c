@@ -22,6 +22,7 @@
 #include "shadow/pixfmt.h"
 #include "platform/platform.h"
 #include "placement/probe.h"
+#include "tools/link/link.h"
 #include "tools/replay/recorder.h"
 #include "tools/replay/replaysrv.h"
 #include "console/signals.h"
@@ -85,6 +86,19 @@ static int close_out(FILE *f, const char *path)
 }
 
 /* --- set-up --- */
+
+int bench_parse_link(const char *spec, struct link_config *cfg)
+{
+	char why[160];
+
+	if (link_parse(spec, cfg, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr,
+		"vncfb: bad value '%s' for --link: %s (see vncfb "
+		"--help)\n",
+		spec, why);
+	return -EINVAL;
+}
 
 static int parse_workloads(struct bench *b, const char *list)
 {
@@ -313,6 +327,7 @@ static void compare(struct bench *b)
 		stats_summarize(&r->flip_ns, &r->s_flip);
 		stats_summarize(&r->full_cpu, &r->s_full_cpu);
 		stats_summarize(&r->memcpy_ns, &r->s_memcpy);
+		stats_summarize(&r->age, &r->s_age);
 	}
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
@@ -378,6 +393,7 @@ static void free_runs(struct bench *b)
 		stats_free(&r->slice_ns);
 		stats_free(&r->pass_bytes);
 		stats_free(&r->memcpy_ns);
+		stats_free(&r->age);
 	}
 	free(b->runs);
 }
@@ -436,6 +452,8 @@ static int start_source(struct bench *b, int *n_wl)
 		b->host = o->host;
 		b->port = o->port;
 	} else if (b->replay) {
+		replaysrv_set_push(b->replay, (enum push_mode)o->push,
+				   o->link ? b->link_cfg.rtt_ns / 2 : 0);
 		if (replaysrv_start(b->replay, 0, true) < 0)
 			return -1;
 		b->host = "127.0.0.1";
@@ -450,13 +468,25 @@ static int start_source(struct bench *b, int *n_wl)
 		if (wants_fit(b) && start_fit_server(b) < 0)
 			return -1;
 	}
+	if (o->link) {
+		char d[80];
+
+		/* The runs connect to it; b->host and b->port stay the
+		 * server's, for the report. */
+		b->link = link_start(&b->link_cfg, 0, b->host, b->port);
+		if (!b->link)
+			return -1;
+		link_describe(&b->link_cfg, d, sizeof(d));
+		log_info("bench: through an emulated link: %s", d);
+	}
 	return 0;
 }
 
 /* The runs of workload wl into rs: per core the blitter, then (except
  * when nothing is drawn) the memcpy reference; then the bare decode
  * loop. fit: per core the scaled blitter and the 1:1 one it is priced
- * against; then the bare decode of the scaled stream. Returns how many. */
+ * against; then the bare decode of the scaled stream. Over --link, the
+ * blitter alone. Returns how many. */
 static int plan_runs(struct bench *b, int wl, struct run *rs)
 {
 	int j, n = 0;
@@ -472,14 +502,18 @@ static int plan_runs(struct bench *b, int wl, struct run *rs)
 		}
 		rs[n].kind = RUN_PIPELINE;
 		rs[n++].cpu = b->cpus[j];
-		if (wl == BENCH_IDLE)
+		/* The references price the render path, which a link does
+		 * not change: over one, the viewer alone. */
+		if (wl == BENCH_IDLE || b->link)
 			continue;
 		rs[n].kind = RUN_MEMCPY;
 		rs[n++].cpu = b->cpus[j];
 	}
-	rs[n].kind = RUN_BARE;
-	rs[n].scaled = wl == BENCH_FIT;
-	rs[n++].cpu = -1;
+	if (!b->link) {
+		rs[n].kind = RUN_BARE;
+		rs[n].scaled = wl == BENCH_FIT;
+		rs[n++].cpu = -1;
+	}
 	for (j = 0; j < n; j++) {
 		rs[j].workload = wl;
 		rs[j].actual_cpu = -1;
@@ -538,9 +572,11 @@ int bench_run(struct options *o)
 
 	if (o->record_file)
 		return recorder_run(o);
-	if (o->replay_file && o->serve_port >= 0)
-		return replaysrv_serve(o);
 	memset(&b, 0, sizeof(b));
+	if (o->link && bench_parse_link(o->link, &b.link_cfg) < 0)
+		return 2;
+	if (o->replay_file && o->serve_port >= 0)
+		return replaysrv_serve(o, o->link ? &b.link_cfg : NULL);
 	ret = plan_bench(&b, o);
 	if (ret)
 		goto out_files;
@@ -570,6 +606,7 @@ int bench_run(struct options *o)
 out_runs:
 	free_runs(&b);
 out_server:
+	link_stop(b.link);
 	benchsrv_stop(b.srv_fit);
 	benchsrv_stop(b.srv);
 out_output:

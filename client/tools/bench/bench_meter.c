@@ -38,6 +38,7 @@
 
 struct upd {
 	uint64_t rx_ns, dec_ns;
+	uint64_t sent_ns; /* the replay pump began sending it, 0: unknown */
 	bool measured;
 };
 
@@ -60,8 +61,11 @@ struct meter {
 	 * holds: the replay server, the bare loop and vncviewer count its
 	 * plays so. A live server's is its first picture (ev_update_done). */
 	bool replay;
-	uint64_t conn_updates; /* decoded on this connection */
-	bool skip_next;	       /* next update arrived before the window */
+	struct replaysrv *pump; /* the replay's, for the updates' ages */
+	struct link *link;	/* --link */
+	uint64_t link0;		/* its bytes down when the window opened */
+	uint64_t conn_updates;	/* decoded on this connection */
+	bool skip_next;		/* next update arrived before the window */
 	/* Under lock. */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -155,6 +159,9 @@ static void on_pass(void *ctx, const struct blit_stats *st)
 		if (start < dec) /* clock granularity only */
 			start = dec;
 		done++;
+		if (u->sent_ns && u->sent_ns < st->end_ns &&
+		    stats_add(&r->age, st->end_ns - u->sent_ns) < 0)
+			m->oom = true;
 		if (stats_add(&r->total, st->end_ns - u->rx_ns) < 0 ||
 		    stats_add(&r->decode, dec - u->rx_ns) < 0 ||
 		    stats_add(&r->queue, start - dec) < 0 ||
@@ -251,6 +258,12 @@ static void start_window(struct meter *m)
 	m->cpu0_main = decoder_cpu_ns(m);
 	m->cpu0_proc = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	m->cpu0_blit = blit_cpu_ns(m);
+	if (m->link) {
+		struct link_counts n;
+
+		link_counts(m->link, &n);
+		m->link0 = n.down;
+	}
 }
 
 static void ev_update_done(void *ctx)
@@ -260,6 +273,9 @@ static void ev_update_done(void *ctx)
 
 	u.rx_ns = vnc_update_rx_ns(pipeline_vnc(m->pipe));
 	u.dec_ns = monotonic_ns();
+	/* The k-th update decoded is the k-th the pump sent (what it sends
+	 * unasked is no update), and it stamped it before sending. */
+	u.sent_ns = m->pump ? replaysrv_sent_ns(m->pump, m->conn_updates) : 0;
 	/* The connection's first picture (the whole desktop, asked for
 	 * non-incrementally) is set-up, not part of the stream: the window
 	 * opens once it is decoded (and drawn), see pump(). It is the first
@@ -271,6 +287,9 @@ static void ev_update_done(void *ctx)
 		     u.rx_ns < m->t_end;
 	if (m->t_start)
 		m->skip_next = false;
+	if (u.measured && m->pump &&
+	    replaysrv_update_full(m->pump, m->conn_updates))
+		m->run->full_updates++;
 	m->conn_updates++;
 	if (m->run->kind == RUN_BARE) {
 		if (u.measured) {
@@ -595,6 +614,10 @@ static int connect_meter(struct bench *b, struct meter *m, struct run *r,
 	pipeline_vnc_config(m->pipe, b->opt, &vcfg);
 	vcfg.host = b->host;
 	vcfg.port = srv ? benchsrv_port(srv) : b->port;
+	if (b->link) { /* the server behind it */
+		vcfg.host = "127.0.0.1";
+		vcfg.port = link_port(b->link);
+	}
 	vcfg.encodings = b->enc_list;
 	vcfg.view_only = true;
 	/* The reference: libvncclient's own decoders, into the same shadow,
@@ -617,6 +640,12 @@ static int account_slice(struct bench *b, struct meter *m, struct run *r,
 			 bool pipeline, uint64_t updates0)
 {
 	r->window_s += (double)(m->t_end - m->t_start) / 1e9;
+	if (m->link) {
+		struct link_counts n;
+
+		link_counts(m->link, &n);
+		r->link_bytes += n.down - m->link0;
+	}
 	r->cpu_main_ns += decoder_cpu_ns(m) - m->cpu0_main;
 	if (pipeline) {
 		/* Updates that arrived inside the window are decoded; wait
@@ -674,6 +703,8 @@ int bench_measure(struct bench *b, struct run *r, double seg_s)
 	m.out = &b->out;
 	m.duration_ns = (uint64_t)(seg_s * 1e9);
 	m.replay = b->replay != NULL;
+	m.pump = b->replay;
+	m.link = b->link;
 	pthread_mutex_init(&m.lock, NULL);
 	pthread_cond_init(&m.cond, NULL);
 	if (srv && benchsrv_prepare(srv, r->workload, 5000) < 0)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "tools/bench/benchsrv.h"
+#include "tools/link/link.h"
 #include "config/opts.h"
 #include "output/output.h"
 #include "shadow/pixfmt.h"
@@ -92,6 +93,14 @@ struct run {
 	const struct run *ref;
 	/* Scaled fit runs: the 1:1 run on the same core. */
 	const struct run *unscaled;
+	/* --link: bytes it carried to the client within the windows; and
+	 * (a replay) each update's age when shown, from the pump beginning
+	 * to send it to its last rectangle in the output. Full-frame
+	 * updates within the windows. */
+	uint64_t link_bytes;
+	struct samples age;
+	struct summary s_age;
+	uint64_t full_updates;
 	/* Ratios (NAN when not applicable). */
 	double r_memcpy, r_memcpy_cpu, r_bare, r_best;
 	double r_fit_cpu, r_fit_wall; /* full-frame medians, scaled/1:1 */
@@ -107,7 +116,9 @@ struct bench {
 	struct benchsrv *srv_fit;
 	uint32_t fit_w, fit_h;
 	struct replaysrv *replay; /* --replay: the server instead */
-	char replay_out[64];	  /* its output spec */
+	struct link *link;	  /* --link: between the client and it */
+	struct link_config link_cfg;
+	char replay_out[64]; /* its output spec */
 	const char *host;
 	int port;
 	const char *enc_list;  /* for vnc_connect, NULL: viewer default */
@@ -127,6 +138,9 @@ struct bench {
 	int cpus_online;
 	int sigfd;
 };
+
+/* --link SPEC: 0, or -EINVAL after a one-line usage error. */
+int bench_parse_link(const char *spec, struct link_config *cfg);
 
 /* Measure one connection of seg_s seconds of run r and add it to r
  * (bench_meter.c). 0, -EINTR after a quit signal, -1 on failure

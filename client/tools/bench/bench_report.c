@@ -137,6 +137,75 @@ static void fmt_ms(char *buf, size_t len, const struct summary *s, uint64_t v)
 		snprintf(buf, len, "%.3f", ms(v));
 }
 
+/* Full-frame updates per second (a replay's frames). */
+static double fps(const struct run *r)
+{
+	return r->window_s > 0 ? (double)r->full_updates / r->window_s : NAN;
+}
+
+/* What the link carried to the client, per second; and as a share of its
+ * rate. NAN without a link (or a rate). */
+static double link_bps(const struct bench *b, const struct run *r)
+{
+	return b->link && r->window_s > 0 ? (double)r->link_bytes / r->window_s
+					  : NAN;
+}
+
+static double link_use(const struct bench *b, const struct run *r)
+{
+	return b->link && b->link_cfg.rate_bps
+		   ? link_bps(b, r) * 8 / (double)b->link_cfg.rate_bps
+		   : NAN;
+}
+
+/* Over a link, or from a replay: what the viewer showed, how fast, how
+ * old, and how much of the link it used. */
+static void print_link_table(struct bench *b, FILE *rep, int lw)
+{
+	char d[80];
+	int i;
+
+	if (!b->link && !b->replay)
+		return;
+	if (b->link)
+		link_describe(&b->link_cfg, d, sizeof(d));
+	fprintf(rep, "\nWhat the viewer showed, %s%s\n",
+		b->link ? "through a link of " : "with no link",
+		b->link ? d : "");
+	fprintf(rep, "%-9s %-*s %9s %9s %10s %6s %8s %8s\n", "workload", lw,
+		"run", "updates/s", "frames/s", "MB/s link", "use", "age med",
+		"age p99");
+	for (i = 0; i < b->n_runs; i++) {
+		struct run *r = &b->runs[i];
+		char lab[LABEL_LEN], c[5][24];
+
+		if (r->kind != RUN_PIPELINE)
+			continue;
+		run_label(b, r, lab, sizeof(lab));
+		if (b->link)
+			snprintf(c[0], 24, "%.3f", link_bps(b, r) / 1e6);
+		else
+			snprintf(c[0], 24, "-");
+		if (isnan(link_use(b, r)))
+			snprintf(c[1], 24, "-");
+		else
+			snprintf(c[1], 24, "%.0f%%", link_use(b, r) * 100);
+		fmt_ms(c[2], 24, &r->s_age, r->s_age.median);
+		fmt_ms(c[3], 24, &r->s_age, r->s_age.p99);
+		if (b->replay)
+			snprintf(c[4], 24, "%.2f", fps(r));
+		else
+			snprintf(c[4], 24, "-");
+		fprintf(rep, "%-9s %-*s %9.2f %9s %10s %6s %8s %8s\n",
+			bench_workload_name(r), lw, lab, ups(r), c[4], c[0],
+			c[1], c[2], c[3]);
+	}
+	fprintf(rep, "(frames/s: updates of the whole desktop; MB/s link: "
+		     "what the link carried to the viewer,\n use: as a share "
+		     "of its rate; age, ms: the pump begins to send an update "
+		     "-> its last\n rectangle in the output)\n");
+}
+
 /* Three significant digits: passes range from microseconds to tens of
  * milliseconds. */
 static void fmt_ms3(char *buf, size_t len, const struct summary *s, uint64_t v)
@@ -286,6 +355,7 @@ static void print_latency(struct bench *b, FILE *rep, int lw)
 {
 	int i;
 
+	print_link_table(b, rep, lw);
 	fprintf(rep, "\nLatency per update, ms: first byte received -> last "
 		     "rectangle in the output\n");
 	fprintf(rep, "%-9s %-*s %7s %8s %8s %8s %8s %8s | %7s %7s %7s\n",
@@ -679,6 +749,12 @@ static void write_json_run(struct bench *b, FILE *f, struct run *r)
 			(double)r->slice_ns.v[k] / 1e9);
 	fprintf(f, "], ");
 	json_num(f, "mb_per_s", mbps(r), true);
+	fprintf(f, "\n     \"full_updates\": %llu, ",
+		(unsigned long long)r->full_updates);
+	json_num(f, "frames_per_s", b->replay ? fps(r) : NAN, true);
+	json_num(f, "link_bytes_per_s", link_bps(b, r), true);
+	json_num(f, "link_use", link_use(b, r), true);
+	json_summary(f, "age_ms", &r->s_age, true);
 	fprintf(f, "\n     \"latency_ms\": {");
 	json_summary(f, "total", &r->s_total, true);
 	json_summary(f, "recv_decode", &r->s_decode, true);
@@ -750,6 +826,24 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"encodings\": ");
 	json_write_string(f, b->encodings);
+	fprintf(f, ",\n  \"link\": ");
+	if (b->link)
+		fprintf(f,
+			"{\"rtt_ms\": %.6f, \"rate_bit_per_s\": %llu, "
+			"\"queue_bytes\": %u}",
+			(double)b->link_cfg.rtt_ns / 1e6,
+			(unsigned long long)b->link_cfg.rate_bps,
+			LINK_QUEUE_BYTES);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n  \"push\": ");
+	if (b->replay)
+		fprintf(f, "\"%s\"",
+			b->opt->push == PUSH_FAST	? "fast"
+			: b->opt->push == PUSH_RECORDED ? "recorded"
+							: "requests");
+	else
+		fprintf(f, "null");
 	fprintf(f,
 		",\n  \"duration_s\": %.3f,\n  \"slices\": %d,\n  "
 		"\"cpus_online\": %d,\n",

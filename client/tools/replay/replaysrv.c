@@ -48,12 +48,20 @@ struct replaysrv *replaysrv_open(const char *path)
 	rec_pf_to_wire(&s->h->client_fmt, s->client_pf);
 	s->lossy = s->h->quality >= 0;
 	s->updates = recording_updates(s->rec);
+	s->update_full = calloc(s->updates + 1, sizeof(*s->update_full));
+	s->sent_ns = calloc(s->updates + 1, sizeof(*s->sent_ns));
+	if (!s->update_full || !s->sent_ns) {
+		log_error("out of memory");
+		replaysrv_close(s);
+		return NULL;
+	}
 	for (i = 0; i < recording_messages(s->rec); i++) {
 		struct rec_message m;
 
 		recording_message(s->rec, i, &m);
 		if (!(m.flags & REC_UPDATE))
 			continue;
+		s->update_full[seen] = m.flags & REC_FULL;
 		if (seen++ > 0 && (m.flags & REC_FULL))
 			s->full_after_first++;
 	}
@@ -89,9 +97,9 @@ int replaysrv_check_format(const struct replaysrv *s, const struct pixfmt *fmt)
 
 /* --- the pump --- */
 
-int replaysrv_wait(struct pollfd pfd[2])
+int replaysrv_wait(struct pollfd pfd[2], int timeout_ms)
 {
-	if (poll(pfd, 2, -1) < 0) {
+	if (poll(pfd, 2, timeout_ms) < 0) {
 		if (errno == EINTR)
 			return 1;
 		log_error("replay: poll: %s", strerror(errno));
@@ -111,7 +119,7 @@ static void *pump_thread(void *arg)
 		};
 		int fd, one = 1, ret;
 
-		ret = replaysrv_wait(pfd);
+		ret = replaysrv_wait(pfd, -1);
 		if (ret < 0)
 			break;
 		if (ret > 0)
@@ -199,7 +207,26 @@ void replaysrv_close(struct replaysrv *s)
 	if (s->listen_fd >= 0)
 		close(s->listen_fd);
 	recording_close(s->rec);
+	free(s->update_full);
+	free((void *)s->sent_ns);
 	free(s);
+}
+
+void replaysrv_set_push(struct replaysrv *s, enum push_mode push,
+			uint64_t return_ns)
+{
+	s->push = push;
+	s->return_ns = return_ns;
+}
+
+uint64_t replaysrv_sent_ns(const struct replaysrv *s, size_t k)
+{
+	return k < s->updates ? atomic_load(&s->sent_ns[k]) : 0;
+}
+
+bool replaysrv_update_full(const struct replaysrv *s, size_t k)
+{
+	return k < s->updates && s->update_full[k];
 }
 
 /* --- vncfb bench --replay --- */
@@ -386,9 +413,18 @@ void replaysrv_report(const struct replaysrv *s, FILE *f)
 
 /* --- vncfb bench --replay FILE --serve PORT --- */
 
-int replaysrv_serve(struct options *o)
+int replaysrv_serve(struct options *o, const struct link_config *link)
 {
+	static const char *const push[] = {
+	    [PUSH_REQUESTS] = "one update per request, no continuous updates "
+			      "or fences",
+	    [PUSH_RECORDED] = "continuous updates and fences offered, pushed "
+			      "at the recorded pace",
+	    [PUSH_FAST] = "continuous updates and fences offered, pushed as "
+			  "fast as the link takes them",
+	};
 	struct replaysrv *s;
+	struct link *l = NULL;
 	uint64_t deadline = 0;
 	int sigfd, ret = 1;
 
@@ -398,9 +434,26 @@ int replaysrv_serve(struct options *o)
 	s = replaysrv_open(o->replay_file);
 	if (!s)
 		return 1;
-	if (replaysrv_start(s, o->serve_port, false) < 0)
+	replaysrv_set_push(s, (enum push_mode)o->push,
+			   link ? link->rtt_ns / 2 : 0);
+	/* Through a link, the link has the port asked for and the pump one
+	 * of its own behind it. */
+	if (replaysrv_start(s, link ? 0 : o->serve_port, false) < 0)
 		goto out;
-	printf("replay: serving %s on 127.0.0.1:%d\n", o->replay_file, s->port);
+	if (link) {
+		l = link_start(link, o->serve_port, "127.0.0.1", s->port);
+		if (!l)
+			goto out;
+	}
+	printf("replay: serving %s on 127.0.0.1:%d\n", o->replay_file,
+	       l ? link_port(l) : s->port);
+	if (l) {
+		char d[80];
+
+		link_describe(link, d, sizeof(d));
+		printf("replay: through an emulated link: %s\n", d);
+	}
+	printf("replay: %s\n", push[o->push]);
 	replaysrv_describe(s, o->replay_file, stdout);
 	fflush(stdout);
 	if (o->exit_after > 0)
@@ -429,6 +482,7 @@ int replaysrv_serve(struct options *o)
 	}
 	ret = 0;
 out:
+	link_stop(l);
 	replaysrv_close(s);
 	return ret;
 }

@@ -10,7 +10,7 @@
  * open, silent, until the client leaves, and the next client gets the
  * recording from the start. A client asking for another pixel format
  * than the recorded one is refused (record once per format). Continuous
- * updates and fences are never offered.
+ * updates and fences are offered only with replaysrv_set_push.
  *
  * vncfb bench --replay FILE drives vncfb's pipeline and the bare decode
  * loop against it; vncfb bench --replay FILE --serve PORT serves it to
@@ -29,6 +29,7 @@
 
 #include "config/opts.h"
 #include "shadow/pixfmt.h"
+#include "tools/link/link.h"
 #include "tools/replay/recording.h"
 
 struct replaysrv;
@@ -43,6 +44,22 @@ size_t replaysrv_updates(const struct replaysrv *s);
 void replaysrv_output_spec(const struct replaysrv *s, char *buf, size_t len);
 /* 0 when a client in fmt can be served; else -EINVAL, logged. */
 int replaysrv_check_format(const struct replaysrv *s, const struct pixfmt *fmt);
+
+/* How updates go out (enum push_mode; before replaysrv_start): requests
+ * offers neither continuous updates nor fences and answers each request
+ * at once (as above); recorded and fast offer both (EndOfContinuousUpdates
+ * and a ServerFence once a client's SetEncodings names them), and once a
+ * client enables continuous updates push the recording, at the recorded
+ * pace or as fast as the socket takes it, with a fence after each update
+ * whose answer times the client. return_ns: the way back of a link in
+ * front of the pump (0: none), taken off those times. */
+void replaysrv_set_push(struct replaysrv *s, enum push_mode push,
+			uint64_t return_ns);
+/* When the pump began sending update k (from 0) to the client it serves
+ * now; 0 before that. Any thread. */
+uint64_t replaysrv_sent_ns(const struct replaysrv *s, size_t k);
+/* Whether update k's rectangles cover the whole desktop. */
+bool replaysrv_update_full(const struct replaysrv *s, size_t k);
 
 /* Listen on 127.0.0.1:port (0: any free port) and serve from a thread.
  * quiet: no per-client lines on stdout. 0 or -errno (logged). */
@@ -75,7 +92,7 @@ void replaysrv_describe(const struct replaysrv *s, const char *path, FILE *f);
 void replaysrv_report(const struct replaysrv *s, FILE *f);
 
 /* vncfb bench --replay FILE --serve PORT: serve until a signal or
- * --exit-after. Exit status. */
-int replaysrv_serve(struct options *o);
+ * --exit-after, through link (when not NULL) on PORT. Exit status. */
+int replaysrv_serve(struct options *o, const struct link_config *link);
 
 #endif

@@ -8,7 +8,9 @@ gives medians over the rounds (and plays).
 * vncfb bench --replay REC: vncfb's pipeline and the bare libvncclient
   loop, each playing the whole recording --plays times; frames per second
   per play (the full-frame updates after the first over the play's
-  window), CPU time per update of vncfb's threads (decoder + blitter; the
+  window; for a recording of small updates, where fewer than half cover
+  the desktop, every update after the first, and the name says
+  "per update"), CPU time per update of vncfb's threads (decoder + blitter; the
   pump's thread is not counted), latency per update (first byte to the
   last rectangle in the output; the bare loop: to decoded);
 * vncviewer (TigerVNC, under Xvfb) playing it from
@@ -203,9 +205,14 @@ def main():
         first_full = r.messages and [m for m in r.messages
                                      if m[0] & recfile.UPDATE][0][0] & \
             recfile.FULL
-        recs[path] = dict(r=r, fmt=fmt, enc=enc,
-                          frames=r.full - (1 if first_full else 0),
-                          name=os.path.basename(path).rsplit(".", 1)[0])
+        frames = r.full - (1 if first_full else 0)
+        name = os.path.basename(path).rsplit(".", 1)[0]
+        # A recording of small updates (the desktop scene): rates and
+        # CPU per update, every update after the set-up one.
+        if frames < (r.updates - 1) / 2:
+            frames = r.updates - 1
+            name += " (per update)"
+        recs[path] = dict(r=r, fmt=fmt, enc=enc, frames=frames, name=name)
     xvfb = None if a.no_vncviewer else Xvfb()
     samples = {p: {"pipeline": [], "bare": [], "vncviewer": [],
                    "viewer": []} for p in recs}
@@ -258,7 +265,7 @@ def main():
                                 argv = [VNCFB, "-q", "-o", "mem:%dx%d:%s" %
                                         (r.width, r.height, info["fmt"]),
                                         "--view-only", "--encodings",
-                                        info["enc"]]
+                                        r.encodings or info["enc"]]
                                 if r.quality >= 0:
                                     argv += ["--quality", str(r.quality)]
                                 argv.append("127.0.0.1::%d" % pump.port)

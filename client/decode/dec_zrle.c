@@ -337,8 +337,14 @@ const struct decoder dec_zrle = {
  * (TRLE has no length up front); drawn later by the pool. */
 static int trle_read(struct dec_ctx *c, struct dec_job *j)
 {
+	const uint64_t cp = c->fb.fmt->cpixel;
+	/* A tile holds at most a palette and a pixel and a run length for
+	 * each of its pixels. */
+	uint64_t tiles =
+	    (((uint64_t)j->r.w + 15) / 16) * (((uint64_t)j->r.h + 15) / 16);
 	struct dec_in_job ij;
-	int ret = dec_in_job(c, j, &ij);
+	int ret = dec_in_job(c, j, tiles * (1 + 127 * cp + 256 * (cp + 1)),
+			     &ij);
 
 	if (ret == DEC_OK)
 		ret = dec_rle_tiles(c, &ij.in, &j->r, 16, true, false);

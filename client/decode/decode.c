@@ -300,9 +300,13 @@ static int job_refill(struct dec_in *in, size_t need)
 		b->cap = cap;
 	}
 	room = b->cap - b->len;
-	got = vnc_source_read_some(c->src, b->p + b->len, min,
-				   room < min + DEC_AHEAD ? room
-							  : min + DEC_AHEAD);
+	if (room > min + DEC_AHEAD)
+		room = min + DEC_AHEAD;
+	if (ij->most > b->len && room > ij->most - b->len)
+		room = (size_t)(ij->most - b->len);
+	if (room < min)
+		room = min;
+	got = vnc_source_read_some(c->src, b->p + b->len, min, room);
 	if (got < 0)
 		return DEC_EOF;
 	b->len += (size_t)got;
@@ -311,9 +315,10 @@ static int job_refill(struct dec_in *in, size_t need)
 	return DEC_OK;
 }
 
-int dec_in_job(struct dec_ctx *c, struct dec_job *j, struct dec_in_job *ij)
+int dec_in_job(struct dec_ctx *c, struct dec_job *j, uint64_t most,
+	       struct dec_in_job *ij)
 {
-	*ij = (struct dec_in_job){.c = c, .j = j};
+	*ij = (struct dec_in_job){.c = c, .j = j, .most = most};
 	if (!j->data.p) {
 		j->data.p = malloc(64 * 1024);
 		if (!j->data.p)

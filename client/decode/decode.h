@@ -275,8 +275,13 @@ struct dec_in_job {
 	struct dec_in in;
 	struct dec_ctx *c;
 	struct dec_job *j;
+	uint64_t most; /* the most bytes the rectangle can have */
 };
-int dec_in_job(struct dec_ctx *c, struct dec_job *j, struct dec_in_job *ij);
+/* most: an upper bound on the rectangle's bytes, so that the source is
+ * not read further past its end than the rectangle can reach (what is
+ * read past it is copied twice: given back, then read again). */
+int dec_in_job(struct dec_ctx *c, struct dec_job *j, uint64_t most,
+	       struct dec_in_job *ij);
 int dec_in_job_done(struct dec_in_job *ij);
 /* A dec_in over bytes in memory (no refill). */
 static inline void dec_in_mem(struct dec_in *in, const uint8_t *p, size_t n)

@@ -296,9 +296,9 @@ static int hextile_read(struct dec_ctx *c, struct dec_job *j)
 	const uint64_t bpp = c->fb.fmt->bpp;
 	/* A tile holds at most its raw pixels, or two colours and 255
 	 * coloured subrectangles. */
-	const uint64_t tile = 1 + (256 * bpp > 3 + 257 * bpp + 510
-					? 256 * bpp
-					: 3 + 257 * bpp + 510);
+	const uint64_t tile =
+	    1 +
+	    (256 * bpp > 3 + 257 * bpp + 510 ? 256 * bpp : 3 + 257 * bpp + 510);
 	uint64_t tiles =
 	    (((uint64_t)j->r.w + 15) / 16) * (((uint64_t)j->r.h + 15) / 16);
 	struct dec_in_job ij;

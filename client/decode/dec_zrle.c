@@ -343,8 +343,8 @@ static int trle_read(struct dec_ctx *c, struct dec_job *j)
 	uint64_t tiles =
 	    (((uint64_t)j->r.w + 15) / 16) * (((uint64_t)j->r.h + 15) / 16);
 	struct dec_in_job ij;
-	int ret = dec_in_job(c, j, tiles * (1 + 127 * cp + 256 * (cp + 1)),
-			     &ij);
+	int ret =
+	    dec_in_job(c, j, tiles * (1 + 127 * cp + 256 * (cp + 1)), &ij);
 
 	if (ret == DEC_OK)
 		ret = dec_rle_tiles(c, &ij.in, &j->r, 16, true, false);

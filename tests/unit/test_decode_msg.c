@@ -339,8 +339,8 @@ static struct decpool_job dep_read(struct dep *d, const struct decoder *dc,
 	d->m.window = fix_window();
 	CHECK(dec_read_job(&d->c, dc, &j) == DEC_OK, "%s read: %s", dc->name,
 	      d->c.why);
-	CHECK(d->m.left == after, "%s read left %zu bytes, want %zu",
-	      dc->name, d->m.left, after);
+	CHECK(d->m.left == after, "%s read left %zu bytes, want %zu", dc->name,
+	      d->m.left, after);
 	pj = (struct decpool_job){.r = j.r, .src = j.src, .streams = j.streams};
 	dec_buf_free(&j.data);
 	return pj;

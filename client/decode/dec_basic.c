@@ -84,58 +84,59 @@ const struct decoder dec_copyrect = {
     .decode = copyrect_decode,
 };
 
-/* RRE and CoRRE: a background and subrectangles, drawn as they arrive
- * (nothing to gain from deferring them). A subrectangle covers at least a
- * pixel, so a count beyond the rectangle's pixels is garbage: refused
- * before anything is read. */
-#define RRE_BATCH 1024
-
+/* RRE and CoRRE: a background and subrectangles. Their length is known
+ * from the count up front: read in one piece on the reading thread, drawn
+ * by the pool. A subrectangle covers at least a pixel, so a count beyond
+ * the rectangle's pixels is garbage: refused before anything is read. */
 static int rre_common(struct dec_ctx *c, struct dec_job *j, bool compact)
 {
-	const struct dec_fb *fb = &c->fb;
-	const unsigned bpp = fb->fmt->bpp;
+	const unsigned bpp = c->fb.fmt->bpp;
 	const size_t sz = bpp + (compact ? 4 : 8);
-	uint8_t head[4 + 4];
 	uint64_t pixels = (uint64_t)j->r.w * (uint64_t)j->r.h;
+	const uint8_t *head;
 	uint32_t n;
-	uint8_t *buf;
+	int err;
 
-	if (dec_read(c, head, 4 + bpp) != DEC_OK)
-		return DEC_EOF;
+	head = dec_take(c, j, 4 + bpp, &err);
+	if (!head)
+		return err;
 	n = dec_be32(head);
 	if (n > pixels)
 		return dec_bad(c, "%u subrectangles in %llu pixels", n,
 			       (unsigned long long)pixels);
+	if (n && !dec_take(c, j, (size_t)n * sz, &err))
+		return err;
+	return DEC_OK;
+}
+
+static int rre_draw(struct dec_ctx *c, const struct dec_job *j, bool compact)
+{
+	const struct dec_fb *fb = &c->fb;
+	const unsigned bpp = fb->fmt->bpp;
+	const size_t sz = bpp + (compact ? 4 : 8);
+	const uint8_t *p = j->data.p;
+	uint32_t n = dec_be32(p);
+
 	dec_fill(fb, (uint32_t)j->r.x, (uint32_t)j->r.y, (uint32_t)j->r.w,
-		 (uint32_t)j->r.h, head + 4);
-	buf = dec_scratch(c, RRE_BATCH * sz);
-	if (!buf)
-		return DEC_NOMEM;
-	while (n > 0) {
-		uint32_t k = n < RRE_BATCH ? n : RRE_BATCH;
+		 (uint32_t)j->r.h, p + 4);
+	p += 4 + bpp;
+	for (uint32_t i = 0; i < n; i++, p += sz) {
+		const uint8_t *g = p + bpp;
+		uint32_t x, y, w, h;
 
-		if (dec_read(c, buf, k * sz) != DEC_OK)
-			return DEC_EOF;
-		for (uint32_t i = 0; i < k; i++) {
-			const uint8_t *s = buf + i * sz, *g = s + bpp;
-			uint32_t x, y, w, h;
-
-			if (compact) {
-				x = g[0], y = g[1], w = g[2], h = g[3];
-			} else {
-				x = dec_be16(g), y = dec_be16(g + 2);
-				w = dec_be16(g + 4), h = dec_be16(g + 6);
-			}
-			if (x + w > (uint32_t)j->r.w ||
-			    y + h > (uint32_t)j->r.h)
-				return dec_bad(c,
-					       "subrectangle %ux%u at %u,%u "
-					       "is outside it",
-					       w, h, x, y);
-			dec_fill(fb, (uint32_t)j->r.x + x, (uint32_t)j->r.y + y,
-				 w, h, s);
+		if (compact) {
+			x = g[0], y = g[1], w = g[2], h = g[3];
+		} else {
+			x = dec_be16(g), y = dec_be16(g + 2);
+			w = dec_be16(g + 4), h = dec_be16(g + 6);
 		}
-		n -= k;
+		if (x + w > (uint32_t)j->r.w || y + h > (uint32_t)j->r.h)
+			return dec_bad(c,
+				       "subrectangle %ux%u at %u,%u is outside "
+				       "it",
+				       w, h, x, y);
+		dec_fill(fb, (uint32_t)j->r.x + x, (uint32_t)j->r.y + y, w, h,
+			 p);
 	}
 	return DEC_OK;
 }
@@ -150,14 +151,26 @@ static int corre_read(struct dec_ctx *c, struct dec_job *j)
 	return rre_common(c, j, true);
 }
 
+static int rre_decode(struct dec_ctx *c, const struct dec_job *j)
+{
+	return rre_draw(c, j, false);
+}
+
+static int corre_decode(struct dec_ctx *c, const struct dec_job *j)
+{
+	return rre_draw(c, j, true);
+}
+
 const struct decoder dec_rre = {
     .enc = RFB_ENC_RRE,
     .read = rre_read,
+    .decode = rre_decode,
 };
 
 const struct decoder dec_corre = {
     .enc = RFB_ENC_CORRE,
     .read = corre_read,
+    .decode = corre_decode,
 };
 
 /* Hextile: 16x16 tiles, row by row, the last column and row partial. */
@@ -169,27 +182,45 @@ enum {
 	HEX_COLOURED = 16,
 };
 
-/* Drawn as the tiles come, like RRE: buffering them first costs a copy
- * and a second parse, and their drawing is a copy too. */
-static int hextile_read(struct dec_ctx *c, struct dec_job *j)
+/* A raw tile: rows of the tile's width; the full tiles of the common
+ * formats in fixed-size copies the compiler turns into a few moves. */
+static inline void hex_raw_tile(const struct dec_fb *fb, uint32_t x, uint32_t y,
+				uint32_t tw, uint32_t th, const uint8_t *p)
 {
-	const struct dec_fb *fb = &c->fb;
 	const unsigned bpp = fb->fmt->bpp;
-	uint32_t w = (uint32_t)j->r.w, h = (uint32_t)j->r.h;
-	uint32_t x0 = (uint32_t)j->r.x, y0 = (uint32_t)j->r.y;
+	uint8_t *d = dec_fb_at(fb, x, y);
+
+	if (tw == 16 && bpp == 4) {
+		for (uint32_t i = 0; i < th; i++, d += fb->stride, p += 64)
+			memcpy(d, p, 64);
+	} else if (tw == 16 && bpp == 2) {
+		for (uint32_t i = 0; i < th; i++, d += fb->stride, p += 32)
+			memcpy(d, p, 32);
+	} else {
+		dec_copy_rows(fb, x, y, tw, th, p, (size_t)tw * bpp);
+	}
+}
+
+/* The tiles of r from in. Reading (fb NULL) only walks them to find
+ * where the rectangle ends; drawing checks the subrectangles and draws. */
+static int hextile_tiles(struct dec_ctx *c, const struct dec_fb *fb,
+			 struct dec_in *in, const struct rect *r)
+{
+	const unsigned bpp = c->fb.fmt->bpp;
+	uint32_t w = (uint32_t)r->w, h = (uint32_t)r->h;
+	uint32_t x0 = (uint32_t)r->x, y0 = (uint32_t)r->y;
 	uint8_t bg[4] = {0}, fg[4] = {0};
-	struct dec_in in;
 	const uint8_t *p;
 
 #define TAKE(n)                                                                \
 	do {                                                                   \
-		p = dec_in_take(&in, (n));                                     \
+		p = dec_in_take(in, (n));                                      \
 		if (!p)                                                        \
-			return in.err;                                         \
+			return in->err ? in->err                               \
+				       : dec_bad(c, "the data ends inside "    \
+						    "a tile");                 \
 	} while (0)
 
-	if (dec_in_source(c, &in) != DEC_OK)
-		return DEC_NOMEM;
 	for (uint32_t ty = 0; ty < h; ty += 16) {
 		uint32_t th = h - ty < 16 ? h - ty : 16;
 
@@ -202,8 +233,8 @@ static int hextile_read(struct dec_ctx *c, struct dec_job *j)
 			sub = *p;
 			if (sub & HEX_RAW) {
 				TAKE((size_t)tw * th * bpp);
-				dec_copy_rows(fb, x, y, tw, th, p,
-					      (size_t)tw * bpp);
+				if (fb)
+					hex_raw_tile(fb, x, y, tw, th, p);
 				continue;
 			}
 			if (sub & HEX_BG) {
@@ -214,7 +245,8 @@ static int hextile_read(struct dec_ctx *c, struct dec_job *j)
 				TAKE(bpp);
 				memcpy(fg, p, bpp);
 			}
-			dec_fill(fb, x, y, tw, th, bg);
+			if (fb)
+				dec_fill(fb, x, y, tw, th, bg);
 			if (!(sub & HEX_SUBRECTS))
 				continue;
 			TAKE(1);
@@ -222,6 +254,8 @@ static int hextile_read(struct dec_ctx *c, struct dec_job *j)
 			if (n == 0)
 				continue;
 			TAKE((size_t)n * (sub & HEX_COLOURED ? bpp + 2 : 2));
+			if (!fb)
+				continue;
 			for (; n > 0; n--) {
 				uint32_t sx, sy, sw, sh;
 
@@ -244,13 +278,45 @@ static int hextile_read(struct dec_ctx *c, struct dec_job *j)
 				dec_fill(fb, x + sx, y + sy, sw, sh, fg);
 			}
 		}
+		if (fb && dec_check(c) != DEC_OK)
+			return DEC_EOF;
 	}
 #undef TAKE
-	dec_in_source_done(&in);
 	return DEC_OK;
+}
+
+/* Read: the tiles walked as they arrive, in large reads, into the job;
+ * drawn later by the pool. */
+static int hextile_read(struct dec_ctx *c, struct dec_job *j)
+{
+	const uint64_t bpp = c->fb.fmt->bpp;
+	/* A tile holds at most its raw pixels, or two colours and 255
+	 * coloured subrectangles. */
+	const uint64_t tile =
+	    1 +
+	    (256 * bpp > 3 + 257 * bpp + 510 ? 256 * bpp : 3 + 257 * bpp + 510);
+	uint64_t tiles =
+	    (((uint64_t)j->r.w + 15) / 16) * (((uint64_t)j->r.h + 15) / 16);
+	struct dec_in_job ij;
+	int ret = dec_in_job(c, j, tiles * tile, &ij);
+
+	if (ret == DEC_OK)
+		ret = hextile_tiles(c, NULL, &ij.in, &j->r);
+	if (ret == DEC_OK)
+		ret = dec_in_job_done(&ij);
+	return ret;
+}
+
+static int hextile_decode(struct dec_ctx *c, const struct dec_job *j)
+{
+	struct dec_in in;
+
+	dec_in_mem(&in, j->data.p, j->data.len);
+	return hextile_tiles(c, &c->fb, &in, &j->r);
 }
 
 const struct decoder dec_hextile = {
     .enc = RFB_ENC_HEXTILE,
     .read = hextile_read,
+    .decode = hextile_decode,
 };

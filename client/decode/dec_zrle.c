@@ -55,9 +55,12 @@ struct run_pos {
 
 static void run_put(struct run_pos *r, const uint8_t *px, uint32_t n)
 {
-	const unsigned bpp = r->fb->fmt->bpp;
+	unsigned bpp;
 
 	r->left -= n;
+	if (!r->fb)
+		return;
+	bpp = r->fb->fmt->bpp;
 	while (n > 0) {
 		uint32_t k = r->tw - r->cx < n ? r->tw - r->cx : n;
 		uint8_t *d = dec_fb_at(r->fb, r->x + r->cx, r->y + r->cy);
@@ -96,10 +99,10 @@ static int run_length(struct dec_ctx *c, struct dec_in *in, uint32_t left,
 }
 
 int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
-		  unsigned tsize, bool trle)
+		  unsigned tsize, bool trle, bool draw)
 {
-	const struct dec_fb *fb = &c->fb;
-	const struct dec_fmt *f = fb->fmt;
+	const struct dec_fb *fb = draw ? &c->fb : NULL;
+	const struct dec_fmt *f = c->fb.fmt;
 	const unsigned cp = f->cpixel, bpp = f->bpp;
 	uint8_t pal[128][4];
 	unsigned npal = 0; /* TRLE: the previous tile's palette */
@@ -130,7 +133,8 @@ int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
 			sub = *p;
 			if (sub == 0) {
 				TAKE(p, (size_t)tw * th * cp);
-				raw_tile(fb, x, y, tw, th, p);
+				if (fb)
+					raw_tile(fb, x, y, tw, th, p);
 				continue;
 			}
 			if (sub == 1) {
@@ -138,7 +142,8 @@ int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
 
 				TAKE(p, cp);
 				cpixel(f, p, px);
-				dec_fill(fb, x, y, tw, th, px);
+				if (fb)
+					dec_fill(fb, x, y, tw, th, px);
 				continue;
 			}
 			if (trle && (sub == 127 || sub == 129)) {
@@ -177,7 +182,8 @@ int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
 				bits = npal <= 2 ? 1 : npal <= 4 ? 2 : 4;
 				rowb = ((size_t)tw * bits + 7) / 8;
 				TAKE(p, rowb * th);
-				for (uint32_t i = 0; i < th; i++, p += rowb) {
+				for (uint32_t i = 0; fb && i < th;
+				     i++, p += rowb) {
 					uint8_t *d = dec_fb_at(fb, x, y + i);
 
 					for (uint32_t k = 0; k < tw; k++) {
@@ -309,7 +315,7 @@ static int zrle_decode(struct dec_ctx *c, const struct dec_job *j)
 	    .p = zw.buf, .end = zw.buf, .refill = zwin_refill, .ctx = &zw};
 	ret = dec_zstream_begin(c, &c->zs->zrle, j->data.p, j->data.len);
 	if (ret == DEC_OK)
-		ret = dec_rle_tiles(c, &zw.in, &j->r, 64, false);
+		ret = dec_rle_tiles(c, &zw.in, &j->r, 64, false, true);
 	if (ret == DEC_OK && zw.in.end != zw.in.p)
 		ret = dec_bad(c, "zlib data holds more than the rectangle's "
 				 "tiles");
@@ -326,20 +332,36 @@ const struct decoder dec_zrle = {
 
 /* --- TRLE: the tiles come straight from the source --- */
 
+/* Read: the tiles walked as they arrive, in large reads, into the job
+ * (TRLE has no length up front); drawn later by the pool. */
 static int trle_read(struct dec_ctx *c, struct dec_job *j)
 {
-	struct dec_in in;
-	int ret;
+	const uint64_t cp = c->fb.fmt->cpixel;
+	/* A tile holds at most a palette and a pixel and a run length for
+	 * each of its pixels. */
+	uint64_t tiles =
+	    (((uint64_t)j->r.w + 15) / 16) * (((uint64_t)j->r.h + 15) / 16);
+	struct dec_in_job ij;
+	int ret =
+	    dec_in_job(c, j, tiles * (1 + 127 * cp + 256 * (cp + 1)), &ij);
 
-	if (dec_in_source(c, &in) != DEC_OK)
-		return DEC_NOMEM;
-	ret = dec_rle_tiles(c, &in, &j->r, 16, true);
 	if (ret == DEC_OK)
-		dec_in_source_done(&in);
+		ret = dec_rle_tiles(c, &ij.in, &j->r, 16, true, false);
+	if (ret == DEC_OK)
+		ret = dec_in_job_done(&ij);
 	return ret;
+}
+
+static int trle_decode(struct dec_ctx *c, const struct dec_job *j)
+{
+	struct dec_in in;
+
+	dec_in_mem(&in, j->data.p, j->data.len);
+	return dec_rle_tiles(c, &in, &j->r, 16, true, true);
 }
 
 const struct decoder dec_trle = {
     .enc = RFB_ENC_TRLE,
     .read = trle_read,
+    .decode = trle_decode,
 };

@@ -250,71 +250,75 @@ void dec_copy_rows(const struct dec_fb *fb, uint32_t x, uint32_t y, uint32_t w,
 		       row);
 }
 
-/* No length comes first (TRLE, hextile): the parser takes what it needs
- * as it goes, never more than the message holds. What was parsed in
- * place is the source's no more. */
-static void source_sync(struct dec_in *in)
+/* The parser needs need bytes at p, fewer are in j->data: read at least
+ * the rest, and what else has arrived up to DEC_AHEAD more, behind them. */
+static int job_refill(struct dec_in *in, size_t need)
 {
-	struct dec_ctx *c = in->ctx;
+	struct dec_in_job *ij = in->ctx;
+	struct dec_ctx *c = ij->c;
+	struct dec_buf *b = &ij->j->data;
+	size_t off = (size_t)(in->p - b->p), have = b->len - off;
+	size_t min = need - have, room;
+	ptrdiff_t got;
 
-	if (in->win) {
-		vnc_source_consume(c->src, (size_t)(in->p - in->win));
-		in->win = NULL;
-		in->end = in->p;
-	}
-}
+	if (b->limit && (b->len + min < min || b->len + min > b->limit))
+		return dec_bad(c, "more than %zu bytes of data", b->limit);
+	if (b->cap - b->len < min) {
+		size_t cap = b->cap;
+		uint8_t *p;
 
-static int source_refill(struct dec_in *in, size_t need)
-{
-	struct dec_ctx *c = in->ctx;
-	uint8_t *buf = c->work.scratch;
-	const uint8_t *w;
-	size_t have, wl, k;
-
-	if (need > DEC_IN_SOURCE_MAX)
-		return dec_bad(c, "a tile of more than %d bytes",
-			       DEC_IN_SOURCE_MAX);
-	source_sync(in);
-	have = (size_t)(in->end - in->p);
-	w = vnc_source_peek(c->src, &wl);
-	if (have == 0 && wl >= need) {
-		in->p = in->win = w;
-		in->end = w + wl;
-		return DEC_OK;
+		while (cap < b->len + min + DEC_AHEAD && cap <= SIZE_MAX / 2)
+			cap *= 2;
+		if (b->limit && cap > b->limit)
+			cap = b->limit;
+		p = realloc(b->p, cap);
+		if (!p)
+			return nomem(c, cap);
+		b->p = p;
+		b->cap = cap;
 	}
-	/* Straddling the end of what the source holds: what is left of
-	 * the scratch copy, all the source holds (it fits), then what is
-	 * still missing, read. */
-	memmove(buf, in->p, have);
-	k = wl < DEC_IN_SOURCE_MAX - have ? wl : DEC_IN_SOURCE_MAX - have;
-	if (k) {
-		memcpy(buf + have, w, k);
-		vnc_source_consume(c->src, k);
-	}
-	in->p = buf;
-	in->end = buf + have + k;
-	if (have + k < need) {
-		if (dec_read(c, buf + have + k, need - have - k) != DEC_OK)
-			return DEC_EOF;
-		in->end = buf + need;
-	}
+	room = b->cap - b->len;
+	if (room > min + DEC_AHEAD)
+		room = min + DEC_AHEAD;
+	if (ij->most > b->len && room > ij->most - b->len)
+		room = (size_t)(ij->most - b->len);
+	if (room < min)
+		room = min;
+	got = vnc_source_read_some(c->src, b->p + b->len, min, room);
+	if (got < 0)
+		return DEC_EOF;
+	b->len += (size_t)got;
+	in->p = b->p + off;
+	in->end = b->p + b->len;
 	return DEC_OK;
 }
 
-int dec_in_source(struct dec_ctx *c, struct dec_in *in)
+int dec_in_job(struct dec_ctx *c, struct dec_job *j, uint64_t most,
+	       struct dec_in_job *ij)
 {
-	uint8_t *buf = dec_scratch(c, DEC_IN_SOURCE_MAX);
-
-	if (!buf)
-		return DEC_NOMEM;
-	*in = (struct dec_in){
-	    .p = buf, .end = buf, .refill = source_refill, .ctx = c};
+	*ij = (struct dec_in_job){.c = c, .j = j, .most = most};
+	if (!j->data.p) {
+		j->data.p = malloc(64 * 1024);
+		if (!j->data.p)
+			return nomem(c, 64 * 1024);
+		j->data.cap = 64 * 1024;
+	}
+	ij->in = (struct dec_in){.p = j->data.p + j->data.len,
+				 .end = j->data.p + j->data.len,
+				 .refill = job_refill,
+				 .ctx = ij};
 	return DEC_OK;
 }
 
-void dec_in_source_done(struct dec_in *in)
+int dec_in_job_done(struct dec_in_job *ij)
 {
-	source_sync(in);
+	size_t extra = (size_t)(ij->in.end - ij->in.p);
+
+	if (vnc_source_unread(ij->c->src, ij->in.p, extra) < 0)
+		return nomem(ij->c, extra);
+	ij->j->data.len -= extra;
+	ij->in.end = ij->in.p;
+	return DEC_OK;
 }
 
 static const uint8_t *mem_peek(struct vnc_source *s, size_t *len)
@@ -348,8 +352,38 @@ static int mem_read(struct vnc_source *s, void *buf, size_t n)
 	return 0;
 }
 
-static const struct vnc_source_ops mem_ops = {
-    .read = mem_read, .peek = mem_peek, .consume = mem_consume};
+static ptrdiff_t mem_read_some(struct vnc_source *s, void *buf, size_t min,
+			       size_t max)
+{
+	struct vnc_mem_source *m = (struct vnc_mem_source *)s;
+	size_t n = m->left < max ? m->left : max;
+
+	if (m->window && n > min + m->window)
+		n = min + m->window;
+	if (n < min || mem_read(s, buf, n) < 0) {
+		mem_consume(s, m->left);
+		return -1;
+	}
+	return (ptrdiff_t)n;
+}
+
+/* The bytes are still there, just before p. */
+static int mem_unread(struct vnc_source *s, const void *p, size_t n)
+{
+	struct vnc_mem_source *m = (struct vnc_mem_source *)s;
+
+	(void)p;
+	m->p -= n;
+	m->left += n;
+	m->consumed -= n;
+	return 0;
+}
+
+static const struct vnc_source_ops mem_ops = {.read = mem_read,
+					      .peek = mem_peek,
+					      .consume = mem_consume,
+					      .read_some = mem_read_some,
+					      .unread = mem_unread};
 
 void vnc_mem_source_init(struct vnc_mem_source *m, const void *data, size_t len)
 {

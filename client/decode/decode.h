@@ -4,10 +4,12 @@
  * A rectangle is handled in two steps, the split TigerVNC's decode
  * manager uses: read() takes the rectangle's bytes from the server into
  * the job (dec_job.data), and decode() turns them into pixels. A few
- * "direct" encodings (raw, RRE, CoRRE, hextile, TRLE) have nothing worth
- * deferring (their drawing is copies and fills) and draw while they read
- * (decode is NULL): a scheduler runs them on the reading thread once
- * whatever they overlap is drawn. Before decode runs, a job
+ * "direct" encoding (raw) draws while it reads, straight from the socket
+ * into the shadow (decode is NULL: a copy on another thread would only add
+ * one): a scheduler runs it on the reading thread once whatever it
+ * overlaps is drawn. The encodings without a length up front (hextile,
+ * TRLE) walk their tiles while reading, to find where they end, keeping
+ * the bytes for decode(). Before decode runs, a job
  * says what it touches: the pixels it writes (r), the pixels it reads
  * (src: CopyRect), and the zlib streams whose state it advances
  * (streams), so that a scheduler can order jobs that overlap or share a

@@ -60,17 +60,13 @@ void dec_copy_rows(const struct dec_fb *fb, uint32_t x, uint32_t y, uint32_t w,
 		   uint32_t h, const uint8_t *src, size_t spitch);
 
 /* A reader over bytes that may be refilled (the inflated ZRLE stream,
- * TRLE's socket): take() is a pointer bump while the bytes are there. */
+ * the source): take() is a pointer bump while the bytes are there. */
 struct dec_in {
 	const uint8_t *p, *end;
 	/* Make end - p >= need (need is small): DEC_OK or an error. */
 	int (*refill)(struct dec_in *in, size_t need);
 	void *ctx;
 	int err; /* the refill's error once it failed */
-	/* Over the source: where p and end point into the bytes the source
-	 * holds (vnc_source_peek), not yet consumed; NULL while they point
-	 * into the scratch copy. */
-	const uint8_t *win;
 };
 
 static inline const uint8_t *dec_in_take(struct dec_in *in, size_t n)
@@ -86,16 +82,31 @@ static inline const uint8_t *dec_in_take(struct dec_in *in, size_t n)
 	return q;
 }
 
-/* A dec_in over the source itself, for the encodings without a length
- * up front: takes of up to DEC_IN_SOURCE_MAX bytes, parsed in place in
- * what the source holds already (libvncclient's buffer), copied into the
- * scratch memory only where a take straddles its end, and read as they
- * are needed (never ahead, which would be the next message's).
- * dec_in_source_done gives the source back what is still unparsed: call
- * it before anything else reads the source. */
-#define DEC_IN_SOURCE_MAX 4096
-int dec_in_source(struct dec_ctx *c, struct dec_in *in);
-void dec_in_source_done(struct dec_in *in);
+/* A dec_in over the source that keeps every byte it takes in j->data,
+ * for the encodings without a length up front (hextile, TRLE), so that
+ * their tiles can be drawn later, on any thread: the source is read in
+ * large pieces (vnc_source_read_some: what has arrived, up to DEC_AHEAD
+ * bytes past what the parser needs), straight into j->data.
+ * dec_in_job_done gives the source back what was read past the
+ * rectangle's last tile and leaves j->data that rectangle's bytes. */
+#define DEC_AHEAD ((size_t)256 << 10)
+struct dec_in_job {
+	struct dec_in in;
+	struct dec_ctx *c;
+	struct dec_job *j;
+	uint64_t most; /* the most bytes the rectangle can have */
+};
+/* most: an upper bound on the rectangle's bytes, so that the source is
+ * not read further past its end than the rectangle can reach (what is
+ * read past it is copied twice: given back, then read again). */
+int dec_in_job(struct dec_ctx *c, struct dec_job *j, uint64_t most,
+	       struct dec_in_job *ij);
+int dec_in_job_done(struct dec_in_job *ij);
+/* A dec_in over bytes in memory (no refill). */
+static inline void dec_in_mem(struct dec_in *in, const uint8_t *p, size_t n)
+{
+	*in = (struct dec_in){.p = p, .end = p + n};
+}
 
 /* zlib streams (dec_zlib.c). */
 void dec_zstream_reset(struct dec_zstream *s);
@@ -130,9 +141,10 @@ int dec_jpeg_draw(struct dec_ctx *c, const uint8_t *data, size_t len,
 		  const struct rect *r);
 void dec_jpeg_free(struct dec_jpeg *j);
 
-/* The ZRLE/TRLE tile decoder (dec_zrle.c) over in, for tiles of tsize. */
+/* The ZRLE/TRLE tile decoder (dec_zrle.c) over in, for tiles of tsize;
+ * without draw, it only walks the tiles (to find where they end). */
 int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
-		  unsigned tsize, bool trle);
+		  unsigned tsize, bool trle, bool draw);
 
 
 extern const struct decoder dec_raw, dec_copyrect, dec_rre, dec_corre,

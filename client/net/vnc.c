@@ -5,12 +5,14 @@
  * (vnc_priv.h). */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <gnutls/gnutls.h>
@@ -82,9 +84,9 @@ void vnc_done(struct vnc_client *vc)
 		guard_arm(vc->guard, 0);
 }
 
-static const struct vnc_client *from_src(const struct vnc_source *s)
+static struct vnc_client *from_src(const struct vnc_source *s)
 {
-	return (const struct vnc_client *)(const void *)((const char *)s -
+	return (struct vnc_client *)(void *)((char *)(uintptr_t)s -
 		offsetof(struct vnc_client, src));
 }
 
@@ -94,6 +96,18 @@ static struct vnc_client *from_src_rw(struct vnc_source *s)
 		offsetof(struct vnc_client, src));
 }
 
+/* Bytes a parser read past its message and gave back (src_unread), which
+ * every read takes first: at most n of them into buf. */
+static size_t take_ahead(struct vnc_client *vc, void *buf, size_t n)
+{
+	size_t k = n < vc->ahead_len ? n : vc->ahead_len;
+
+	memcpy(buf, vc->ahead + vc->ahead_off, k);
+	vc->ahead_off += k;
+	vc->ahead_len -= k;
+	return k;
+}
+
 /* The reader's bytes: libvncclient's buffered reader (TLS included), in
  * pieces, stopping as soon as the watchdog fired. The link meter counts
  * them, and the time spent where the buffer ran dry (the socket). */
@@ -101,7 +115,10 @@ static int src_read(struct vnc_source *s, void *buf, size_t n)
 {
 	struct vnc_client *vc = from_src_rw(s);
 	char *p = buf;
+	size_t k0 = vc->ahead_len ? take_ahead(vc, buf, n) : 0;
 
+	p += k0;
+	n -= k0;
 	while (n > 0) {
 		unsigned k = n < READ_PIECE ? (unsigned)n : READ_PIECE;
 		size_t need = vc->cl->buffered < k ? k - vc->cl->buffered : 0;
@@ -127,6 +144,92 @@ static int src_read(struct vnc_source *s, void *buf, size_t n)
 	return 0;
 }
 
+/* Large reads for the parsers of messages without a length (hextile,
+ * TRLE): what libvncclient holds, then what the socket has, straight into
+ * buf (libvncclient would read it 8 KiB at a time into its own buffer
+ * first). Through TLS, exactly min from libvncclient and what it then
+ * holds. */
+static ptrdiff_t src_read_some(struct vnc_source *s, void *buf, size_t min,
+			       size_t max)
+{
+	struct vnc_client *vc = from_src(s);
+	rfbClient *cl = vc->cl;
+	uint8_t *p = buf;
+	size_t got = vc->ahead_len ? take_ahead(vc, p, max) : 0;
+	size_t k = cl->buffered < max - got ? cl->buffered : max - got;
+
+	memcpy(p + got, cl->bufoutptr, k);
+	cl->bufoutptr += k;
+	cl->buffered -= (unsigned)k;
+	got += k;
+	/* The link meter counts what comes off the connection once (bytes
+	 * given back and taken again are not new). */
+	vc->rx_bytes += k;
+	if (got < min && cl->tlsSession) {
+		if (src_read(s, p + got, min - got) < 0)
+			return -1;
+		got = min;
+		k = cl->buffered < max - got ? cl->buffered : max - got;
+		memcpy(p + got, cl->bufoutptr, k);
+		cl->bufoutptr += k;
+		cl->buffered -= (unsigned)k;
+		vc->rx_bytes += k;
+		return (ptrdiff_t)(got + k);
+	}
+	while (got < min) {
+		size_t want = max - got < READ_PIECE ? max - got : READ_PIECE;
+		ssize_t n;
+
+		if (guard_fired(vc->guard) != GUARD_NONE)
+			return -1;
+		n = recv(cl->sock, p + got, want, 0);
+		if (n > 0) {
+			got += (size_t)n;
+			vc->rx_bytes += (size_t)n;
+		} else if (n == 0) {
+			/* As libvncclient says it, for the failure's
+			 * message (vnc_failure.c). */
+			rfbClientLog("VNC server closed connection\n");
+			return -1;
+		} else if (errno != EINTR) {
+			rfbClientErr("read (%d: %s)\n", errno, strerror(errno));
+			return -1;
+		}
+	}
+	return (ptrdiff_t)got;
+}
+
+/* p is the end of what src_read_some returned last: n bytes of it are the
+ * next message's, and go in front of whatever is still kept. */
+static int src_unread(struct vnc_source *s, const void *p, size_t n)
+{
+	struct vnc_client *vc = from_src(s);
+
+	if (vc->ahead_off < n) {
+		size_t need = n + vc->ahead_len;
+
+		if (need > vc->ahead_cap) {
+			uint8_t *a = realloc(vc->ahead, need);
+
+			if (!a) {
+				log_error("out of memory for %zu bytes read "
+					  "ahead",
+					  need);
+				return -1;
+			}
+			vc->ahead = a;
+			vc->ahead_cap = need;
+		}
+		memmove(vc->ahead + n, vc->ahead + vc->ahead_off,
+			vc->ahead_len);
+		vc->ahead_off = n;
+	}
+	vc->ahead_off -= n;
+	vc->ahead_len += n;
+	memcpy(vc->ahead + vc->ahead_off, p, n);
+	return 0;
+}
+
 /* Once the watchdog fired, decoding what was read stops too. */
 static bool src_abandoned(const struct vnc_source *s)
 {
@@ -134,20 +237,31 @@ static bool src_abandoned(const struct vnc_source *s)
 }
 
 /* The bytes libvncclient's reader holds already (it reads the socket
- * or the TLS session 8 KiB at a time): tiles are parsed in place there
- * instead of being copied out first. */
+ * or the TLS session 8 KiB at a time), or those given back first:
+ * tiles are parsed in place there instead of being copied out first. */
 static const uint8_t *src_peek(struct vnc_source *s, size_t *len)
 {
-	const rfbClient *cl = from_src(s)->cl;
+	const struct vnc_client *vc = from_src(s);
+	const rfbClient *cl = vc->cl;
 
+	if (vc->ahead_len) {
+		*len = vc->ahead_len;
+		return vc->ahead + vc->ahead_off;
+	}
 	*len = cl->buffered;
 	return (const uint8_t *)cl->bufoutptr;
 }
 
 static void src_consume(struct vnc_source *s, size_t n)
 {
-	rfbClient *cl = from_src(s)->cl;
+	struct vnc_client *vc = from_src(s);
+	rfbClient *cl = vc->cl;
 
+	if (vc->ahead_len) {
+		vc->ahead_off += n;
+		vc->ahead_len -= n;
+		return;
+	}
 	cl->bufoutptr += n;
 	cl->buffered -= (unsigned)n;
 	from_src_rw(s)->rx_bytes += n;
@@ -158,6 +272,8 @@ static const struct vnc_source_ops src_ops = {
 	.abandoned = src_abandoned,
 	.peek = src_peek,
 	.consume = src_consume,
+	.read_some = src_read_some,
+	.unread = src_unread,
 };
 
 /* libvncclient 0.9.14 mallocs a new rcMask for every shape without
@@ -225,6 +341,7 @@ static void client_free(struct vnc_client *vc)
 {
 	tlsguard_finish(&vc->tls);
 	free(vc->encodings);
+	free(vc->ahead);
 	free(vc);
 }
 
@@ -735,7 +852,7 @@ bool vnc_pending(const struct vnc_client *vc)
 {
 	const rfbClient *cl = vc->cl;
 
-	if (cl->buffered > 0)
+	if (cl->buffered > 0 || vc->ahead_len > 0)
 		return true;
 	/* GnuTLS may hold decrypted bytes of a record already read. */
 	return cl->tlsSession &&
@@ -799,7 +916,7 @@ void vnc_set_message_hook(struct vnc_client *vc, void (*fn)(void *ctx),
 
 size_t vnc_unread(const struct vnc_client *vc)
 {
-	return vc->cl->buffered;
+	return vc->cl->buffered + vc->ahead_len;
 }
 
 uint64_t vnc_update_rx_ns(const struct vnc_client *vc)

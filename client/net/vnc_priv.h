@@ -45,6 +45,10 @@ struct vnc_client {
 	 * bytes it reads: libvncclient's ReadFromRFBServer. */
 	struct rfb_reader *rd;
 	struct vnc_source src;
+	/* Bytes the reader read past a message and gave back (vnc.c's
+	 * src_unread): ahead_len of them from ahead_off on. */
+	uint8_t *ahead;
+	size_t ahead_off, ahead_len, ahead_cap;
 	struct guard *guard;
 	uint64_t handshake_end;	/* the handshake's deadline */
 	int armed;		/* nesting of guarded work */

@@ -28,6 +28,17 @@ struct vnc_source_ops {
 	 * consume(n) takes the first n of them, as a read would. */
 	const uint8_t *(*peek)(struct vnc_source *s, size_t *len);
 	void (*consume)(struct vnc_source *s, size_t n);
+	/* Optional, with unread: at least min and at most max bytes into
+	 * buf (as many as have arrived, waiting only for the first min),
+	 * their number, or -1 as read fails. What a parser took past the
+	 * end of its message goes back with unread: the last n bytes that
+	 * read_some returned, at p, are the source's again (its next read
+	 * returns them first): 0, or -1 out of memory (the connection is
+	 * then lost). Without these, vnc_source_read_some reads exactly min
+	 * bytes. */
+	ptrdiff_t (*read_some)(struct vnc_source *s, void *buf, size_t min,
+			       size_t max);
+	int (*unread)(struct vnc_source *s, const void *p, size_t n);
 };
 
 struct vnc_source {
@@ -57,6 +68,22 @@ static inline void vnc_source_consume(struct vnc_source *s, size_t n)
 		s->ops->consume(s, n);
 }
 
+static inline ptrdiff_t vnc_source_read_some(struct vnc_source *s, void *buf,
+					     size_t min, size_t max)
+{
+	if (s->ops->read_some && s->ops->unread)
+		return s->ops->read_some(s, buf, min, max);
+	return s->ops->read(s, buf, min) < 0 ? -1 : (ptrdiff_t)min;
+}
+
+/* Only bytes read_some returned past min, and only while nothing else
+ * was read since. */
+static inline int vnc_source_unread(struct vnc_source *s, const void *p,
+				    size_t n)
+{
+	return n ? s->ops->unread(s, p, n) : 0;
+}
+
 /* A source over a buffer: what a test or fuzzer feeds the reader. Reads
  * past the end fail, as a closed connection does. */
 struct vnc_mem_source {
@@ -65,7 +92,9 @@ struct vnc_mem_source {
 	size_t left;
 	size_t consumed; /* bytes read so far */
 	/* At most this many bytes offered to parse in place (peek), as
-	 * libvncclient's 8 KiB buffer offers; 0: all that is left. */
+	 * libvncclient's 8 KiB buffer offers; 0: all that is left. The
+	 * same bound on what read_some returns past min (a socket's
+	 * arrivals). */
 	size_t window;
 };
 

@@ -8,7 +8,9 @@ gives medians over the rounds (and plays).
 * vncfb bench --replay REC: vncfb's pipeline and the bare libvncclient
   loop, each playing the whole recording --plays times; frames per second
   per play (the full-frame updates after the first over the play's
-  window), CPU time per update of vncfb's threads (decoder + blitter; the
+  window; for a recording of small updates, where fewer than half cover
+  the desktop, every update after the first, and the name says
+  "per update"), CPU time per update of vncfb's threads (decoder + blitter; the
   pump's thread is not counted), latency per update (first byte to the
   last rectangle in the output; the bare loop: to decoded);
 * vncviewer (TigerVNC, under Xvfb) playing it from
@@ -91,6 +93,10 @@ class Xvfb:
         self.p.wait(10)
 
 
+class ViewerGone(Exception):
+    pass
+
+
 class Pump:
     """vncfb bench --replay REC --serve 0, whose lines time each play;
     the client's CPU is sampled the moment a line is read."""
@@ -117,14 +123,22 @@ class Pump:
             self.q.put((line.strip(), cpu))
         self.q.put((None, None))
 
-    def expect(self, what, timeout=300):
+    def expect(self, what, timeout=300, viewer=None):
+        """The next line holding what; a viewer that exits first (after
+        a grace second for the pump's last line) raises ViewerGone."""
         end = time.monotonic() + timeout
+        gone = None
         while True:
             left = end - time.monotonic()
             if left <= 0:
                 raise RuntimeError("pump: no %r" % what)
+            if viewer is not None and viewer.poll() is not None:
+                gone = gone or time.monotonic() + 1
+                if time.monotonic() > gone:
+                    raise ViewerGone("viewer exited with %d waiting for "
+                                     "%r" % (viewer.returncode, what))
             try:
-                line, cpu = self.q.get(timeout=left)
+                line, cpu = self.q.get(timeout=min(left, 0.5))
             except queue.Empty:
                 continue
             if line is None:
@@ -136,18 +150,22 @@ class Pump:
         """Run one viewer through the recording: frames/s, and CPU s per
         frame of the viewer and of its X server (xserver: a pid, or
         None); frames: the full-frame updates after the first."""
+        err = tempfile.TemporaryFile()
         v = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+                             stdout=subprocess.DEVNULL, stderr=err)
         self.pids = [v.pid] + ([xserver] if xserver else [])
         try:
-            _, c0 = self.expect(": playing")
-            line, c1 = self.expect(": played")
+            _, c0 = self.expect(": playing", viewer=v)
+            line, c1 = self.expect(": played", viewer=v)
+        except ViewerGone as e:
+            err.seek(0)
+            tail = err.read().decode(errors="replace").strip()[-300:]
+            raise ViewerGone("%s: %s: %s" % (argv[0], e, tail))
         finally:
             self.pids = None
             v.kill()
             v.wait()
-            self.expect(": left after")
+        self.expect(": left after")
         # "played N updates in T s: R updates/s, F of them ..."
         words = line.split()
         secs = float(words[words.index("in") + 1])
@@ -203,9 +221,14 @@ def main():
         first_full = r.messages and [m for m in r.messages
                                      if m[0] & recfile.UPDATE][0][0] & \
             recfile.FULL
-        recs[path] = dict(r=r, fmt=fmt, enc=enc,
-                          frames=r.full - (1 if first_full else 0),
-                          name=os.path.basename(path).rsplit(".", 1)[0])
+        frames = r.full - (1 if first_full else 0)
+        name = os.path.basename(path).rsplit(".", 1)[0]
+        # A recording of small updates (the desktop scene): rates and
+        # CPU per update, every update after the set-up one.
+        if frames < (r.updates - 1) / 2:
+            frames = r.updates - 1
+            name += " (per update)"
+        recs[path] = dict(r=r, fmt=fmt, enc=enc, frames=frames, name=name)
     xvfb = None if a.no_vncviewer else Xvfb()
     samples = {p: {"pipeline": [], "bare": [], "vncviewer": [],
                    "viewer": []} for p in recs}
@@ -258,14 +281,23 @@ def main():
                                 argv = [VNCFB, "-q", "-o", "mem:%dx%d:%s" %
                                         (r.width, r.height, info["fmt"]),
                                         "--view-only", "--encodings",
-                                        info["enc"]]
+                                        r.encodings or info["enc"]]
                                 if r.quality >= 0:
                                     argv += ["--quality", str(r.quality)]
                                 argv.append("127.0.0.1::%d" % pump.port)
                                 env = None
                                 xpid = None
-                            fps, cpu, xcpu = pump.play(argv, info["frames"],
-                                                       env, xpid)
+                            try:
+                                fps, cpu, xcpu = pump.play(
+                                    argv, info["frames"], env, xpid)
+                            except ViewerGone as e:
+                                # No sample; a fresh pump for the next.
+                                print("round %d: %s: %s" % (
+                                    rnd + 1, info["name"], e),
+                                    file=sys.stderr, flush=True)
+                                pump.stop()
+                                pump = Pump(path)
+                                continue
                             samples[path][way].append(
                                 {"fps": [fps], "cpu_ms": cpu * 1e3,
                                  "x_cpu_ms": xcpu * 1e3 if xcpu is not None

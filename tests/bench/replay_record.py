@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """Record the replay benchmark's streams (doc/performance-replay.md):
-TigerVNC's Xvnc at 1920x1080 showing tests/bench/xanim, a full-screen
-animation whose every pixel changes in every frame, recorded by
-vncfb bench --record in each encoding and format of the table.
+TigerVNC's Xvnc at 1920x1080 showing tests/bench/xanim, recorded by
+vncfb bench --record in each encoding and format of the table. The
+scene (--scene) is xanim's: clouds (the default: a full-screen animation
+whose every pixel changes in every frame), gradient (a smooth full-screen
+gradient moving every frame) or desktop (a scrolling terminal and moving
+windows: small updates, CopyRect asked for as every viewer does). Files
+are OUTDIR/NAME.rec for the clouds, OUTDIR/SCENE-NAME.rec for the others.
 
 The content is deterministic (the same frames on every run); which frames
 land in which update depends on the server's speed, but at the default
 10 frames per second each update is one whole frame.
 
-usage: replay_record.py [--updates N] [--size WxH] [--fps F]
-                        [--only NAME,...] OUTDIR
+usage: replay_record.py [--scene clouds|gradient|desktop] [--updates N]
+                        [--size WxH] [--fps F] [--only NAME,...] OUTDIR
 
 Run from the source tree after a build (ninja -C build); VNCFB and XANIM
 override the paths of build/vncfb and build/tests/bench/xanim. Recordings
@@ -68,8 +72,14 @@ def main():
     ap.add_argument("--updates", type=int, default=61)
     ap.add_argument("--size", default="1920x1080")
     ap.add_argument("--fps", default="10")
-    ap.add_argument("--only", default=",".join(SETS))
+    ap.add_argument("--only")
+    ap.add_argument("--scene", default="clouds",
+                    choices=["clouds", "gradient", "desktop"])
     a = ap.parse_args()
+    if a.only is None:
+        # The other scenes in the formats vncviewer plays too.
+        a.only = ",".join(n for n in SETS if a.scene == "clouds" or
+                          not n.endswith("rgb565"))
     os.makedirs(a.outdir, exist_ok=True)
     names = a.only.split(",")
     for n in names:
@@ -81,13 +91,17 @@ def main():
     env = dict(os.environ, DISPLAY=":%d" % disp)
     anim = None
     try:
-        anim = subprocess.Popen([XANIM, "--fps", a.fps], env=env,
+        anim = subprocess.Popen([XANIM, "--scene", a.scene, "--fps", a.fps],
+                                env=env,
                                 stdout=subprocess.PIPE, text=True)
         if anim.stdout.readline().strip() != "started":
             sys.exit("xanim did not start")
         for n in names:
             enc, q, fmt = SETS[n]
-            out = os.path.join(a.outdir, n + ".rec")
+            out = os.path.join(a.outdir, (n if a.scene == "clouds" else
+                                          a.scene + "-" + n) + ".rec")
+            if a.scene == "desktop":
+                enc += " copyrect"
             cmd = [VNCFB, "bench", "--record", out, "--updates",
                    str(a.updates), "--encodings", enc, "-o",
                    "mem:%s:%s" % (a.size, fmt)]

@@ -7,7 +7,20 @@
  * the root window with one XCopyArea, so that Xvnc never sends half a
  * frame. Deterministic: the same frames on every run.
  *
- * usage: xanim [--fps F] [--frames N] [--seed S] [--bell N]
+ * Two more scenes, for the pictures the clouds do not cover (--scene):
+ *   gradient  a smooth full-screen gradient that moves every frame: every
+ *             pixel changes, neighbours differ by a step or two, so every
+ *             hextile tile is a raw tile and zlib finds little to squeeze;
+ *             drawn and copied whole like the clouds.
+ *   desktop   a desktop: a terminal on the left whose text scrolls a line
+ *             a frame (an XCopyArea on the screen, a CopyRect for a server
+ *             that has it) and three windows with title bars and text
+ *             moving over a plain background on the right, each copied to
+ *             the screen where it was and where it is (a few small
+ *             rectangles per update, not whole frames).
+ *
+ * usage: xanim [--scene clouds|gradient|desktop] [--fps F] [--frames N]
+ *              [--seed S] [--bell N]
  *   --fps F     frames per second (default 10); 0: as fast as X takes them
  *   --frames N  stop after N frames and keep the last one on the screen
  *               until killed (default: run forever)
@@ -168,8 +181,220 @@ static void hide_cursor(Display *d, Window root)
 	XFreePixmap(d, p);
 }
 
+/* A triangle wave of period 510 between 0 and 255. */
+static uint8_t tri(long v)
+{
+	long m = v % 510;
+
+	return (uint8_t)(m < 255 ? m : 510 - m);
+}
+
+/* The gradient's frame k into pix (w x h, 0x00RRGGBB): triangle waves
+ * across x, y and the diagonal, each moving at its own speed, steep
+ * enough that no two pixels of a 16x16 tile are alike. */
+static void gradient_frame(uint32_t *pix, int w, int h, long k, uint8_t *tx,
+			   uint8_t *ty, uint8_t *td)
+{
+	int x, y;
+
+	for (x = 0; x < w; x++)
+		tx[x] = tri(2L * x + 9 * k);
+	for (y = 0; y < h; y++)
+		ty[y] = tri(2L * y + 5 * k);
+	for (x = 0; x < w + h; x++)
+		td[x] = tri((long)x + 13 * k);
+	for (y = 0; y < h; y++) {
+		uint32_t *row = pix + (size_t)y * w;
+
+		for (x = 0; x < w; x++)
+			row[x] = (uint32_t)tx[x] << 16 | (uint32_t)ty[y] << 8 |
+				 td[x + y];
+	}
+}
+
+/* --- the desktop scene --- */
+
+#define DESK_WINDOWS 3
+#define DESK_LINE 16
+
+struct desk_win {
+	int x, y, w, h, dx, dy;
+	unsigned long colour;
+};
+
+static const char *const desk_words[] = {
+    "make[2]:",
+    "Entering",
+    "directory",
+    "CC",
+    "client/decode/dec_basic.o",
+    "warning:",
+    "unused",
+    "variable",
+    "LD",
+    "vncfb",
+    "[ 42%]",
+    "Building",
+    "tests",
+    "passed",
+    "0x7ffd",
+    "open(\"/dev/dri/card0\")",
+    "= 3",
+    "ok",
+    "ninja:",
+    "no work to do.",
+    "git",
+    "log",
+    "--oneline",
+    "HEAD",
+};
+
+/* One line of made-up terminal output (deterministic in n). */
+static int desk_text(char *buf, size_t len, long n)
+{
+	struct rng r = {(uint64_t)n * 7919 + 17};
+	size_t at = 0;
+	int words = 3 + (int)(next(&r) % 9);
+
+	at += (size_t)snprintf(buf, len, "%6ld ", n);
+	while (words-- > 0 && at + 40 < len)
+		at += (size_t)snprintf(
+		    buf + at, len - at, "%s ",
+		    desk_words[next(&r) %
+			       (sizeof(desk_words) / sizeof(desk_words[0]))]);
+	return (int)at;
+}
+
+/* Text, or where the X server has no font, glyph-sized boxes. */
+static void desk_string(Display *d, Drawable dr, GC gc, XFontStruct *font,
+			int x, int y, const char *s, int n)
+{
+	int i;
+
+	if (font) {
+		XDrawString(d, dr, gc, x, y, s, n);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ')
+			XFillRectangle(d, dr, gc, x + 6 * i, y - 9, 5,
+				       (unsigned)(6 + s[i] % 4));
+}
+
+static void desk_window(Display *d, Drawable dr, GC gc, XFontStruct *font,
+			const struct desk_win *wi, int idx)
+{
+	char line[96];
+	int i, n;
+
+	XSetForeground(d, gc, 0x202020);
+	XFillRectangle(d, dr, gc, wi->x, wi->y, (unsigned)wi->w,
+		       (unsigned)wi->h);
+	XSetForeground(d, gc, wi->colour);
+	XFillRectangle(d, dr, gc, wi->x + 1, wi->y + 1, (unsigned)wi->w - 2,
+		       22);
+	XSetForeground(d, gc, 0xf4f4f0);
+	XFillRectangle(d, dr, gc, wi->x + 1, wi->y + 24, (unsigned)wi->w - 2,
+		       (unsigned)wi->h - 25);
+	XSetForeground(d, gc, 0xffffff);
+	n = snprintf(line, sizeof(line), "window %d - notes.txt", idx + 1);
+	desk_string(d, dr, gc, font, wi->x + 8, wi->y + 16, line, n);
+	XSetForeground(d, gc, 0x101010);
+	for (i = 0; 40 + (i + 1) * DESK_LINE < wi->h; i++) {
+		n = desk_text(line, sizeof(line), 1000L * idx + i);
+		if (n > (wi->w - 16) / 6)
+			n = (wi->w - 16) / 6;
+		desk_string(d, dr, gc, font, wi->x + 8,
+			    wi->y + 40 + i * DESK_LINE, line, n);
+	}
+}
+
+/* Frame k of the desktop, drawn into pm and copied to the screen where
+ * it changed. */
+static void desktop_frame(Display *d, Window root, Pixmap pm, GC gc,
+			  XFontStruct *font, int w, int h, long k,
+			  struct desk_win *win)
+{
+	const unsigned long bg = 0x3a6ea5;
+	const int tw = w * 2 / 5, th = h - 80, tx = 20, ty = 40;
+	const int lines = (th - 8) / DESK_LINE;
+	char line[160];
+	int i, n;
+
+	if (k == 0) {
+		XSetForeground(d, gc, bg);
+		XFillRectangle(d, pm, gc, 0, 0, (unsigned)w, (unsigned)h);
+		XSetForeground(d, gc, 0x000000);
+		XFillRectangle(d, pm, gc, tx, ty, (unsigned)tw, (unsigned)th);
+		XSetForeground(d, gc, 0xc0c0c0);
+		for (i = 0; i < lines; i++) {
+			n = desk_text(line, sizeof(line), i);
+			desk_string(d, pm, gc, font, tx + 4,
+				    ty + 4 + (i + 1) * DESK_LINE - 4, line, n);
+		}
+		for (i = 0; i < DESK_WINDOWS; i++)
+			desk_window(d, pm, gc, font, &win[i], i);
+		XCopyArea(d, pm, root, gc, 0, 0, (unsigned)w, (unsigned)h, 0,
+			  0);
+		return;
+	}
+	/* The terminal: everything up a line, on the screen too, and the
+	 * new line at the bottom. */
+	XCopyArea(d, pm, pm, gc, tx, ty + 4 + DESK_LINE, (unsigned)tw,
+		  (unsigned)((lines - 1) * DESK_LINE), tx, ty + 4);
+	XCopyArea(d, root, root, gc, tx, ty + 4 + DESK_LINE, (unsigned)tw,
+		  (unsigned)((lines - 1) * DESK_LINE), tx, ty + 4);
+	XSetForeground(d, gc, 0x000000);
+	XFillRectangle(d, pm, gc, tx, ty + 4 + (lines - 1) * DESK_LINE,
+		       (unsigned)tw, DESK_LINE);
+	XSetForeground(d, gc, 0xc0c0c0);
+	n = desk_text(line, sizeof(line), lines + k - 1);
+	desk_string(d, pm, gc, font, tx + 4, ty + 4 + lines * DESK_LINE - 4,
+		    line, n);
+	XCopyArea(d, pm, root, gc, tx, ty + 4 + (lines - 1) * DESK_LINE,
+		  (unsigned)tw, DESK_LINE, tx,
+		  ty + 4 + (lines - 1) * DESK_LINE);
+	/* The windows move, bouncing inside the right part of the screen;
+	 * that part is redrawn, and copied where each window was and is. */
+	{
+		const int left = tx + tw + 20;
+		struct desk_win old[DESK_WINDOWS];
+
+		memcpy(old, win, sizeof(old));
+		for (i = 0; i < DESK_WINDOWS; i++) {
+			struct desk_win *wi = &win[i];
+
+			if (wi->x + wi->dx < left || wi->x + wi->w + wi->dx > w)
+				wi->dx = -wi->dx;
+			if (wi->y + wi->dy < 0 || wi->y + wi->h + wi->dy > h)
+				wi->dy = -wi->dy;
+			wi->x += wi->dx;
+			wi->y += wi->dy;
+		}
+		XSetForeground(d, gc, bg);
+		XFillRectangle(d, pm, gc, left, 0, (unsigned)(w - left),
+			       (unsigned)h);
+		for (i = 0; i < DESK_WINDOWS; i++)
+			desk_window(d, pm, gc, font, &win[i], i);
+		for (i = 0; i < DESK_WINDOWS; i++) {
+			int x0 = old[i].x < win[i].x ? old[i].x : win[i].x;
+			int y0 = old[i].y < win[i].y ? old[i].y : win[i].y;
+			int x1 = old[i].x > win[i].x ? old[i].x : win[i].x;
+			int y1 = old[i].y > win[i].y ? old[i].y : win[i].y;
+
+			XCopyArea(d, pm, root, gc, x0, y0,
+				  (unsigned)(x1 - x0 + win[i].w),
+				  (unsigned)(y1 - y0 + win[i].h), x0, y0);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
+	const char *scene = "clouds";
+	uint8_t *tx = NULL, *ty = NULL, *td = NULL;
+	XFontStruct *font = NULL;
+	struct desk_win win[DESK_WINDOWS];
 	double fps = 10, t0;
 	long frames = 0, k;
 	int bells = 0, b;
@@ -184,7 +409,9 @@ int main(int argc, char **argv)
 	uint32_t *tex, *pix;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--fps") && i + 1 < argc)
+		if (!strcmp(argv[i], "--scene") && i + 1 < argc)
+			scene = argv[++i];
+		else if (!strcmp(argv[i], "--fps") && i + 1 < argc)
 			fps = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
 			frames = atol(argv[++i]);
@@ -193,10 +420,16 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			seed = strtoull(argv[++i], NULL, 10);
 		else {
-			fprintf(stderr, "usage: xanim [--fps F] [--frames N] "
+			fprintf(stderr, "usage: xanim [--scene clouds|gradient|"
+					"desktop] [--fps F] [--frames N] "
 					"[--seed S] [--bell N]\n");
 			return 2;
 		}
+	}
+	if (strcmp(scene, "clouds") && strcmp(scene, "gradient") &&
+	    strcmp(scene, "desktop")) {
+		fprintf(stderr, "xanim: unknown scene %s\n", scene);
+		return 2;
 	}
 	d = XOpenDisplay(NULL);
 	if (!d) {
@@ -217,7 +450,16 @@ int main(int argc, char **argv)
 	}
 	tw = 2 * w;
 	th = 2 * h;
-	tex = make_texture(tw, th, seed);
+	if (!strcmp(scene, "clouds")) {
+		tex = make_texture(tw, th, seed);
+	} else {
+		tex = malloc(4);
+		tx = malloc((size_t)w + h);
+		ty = malloc((size_t)h);
+		td = malloc((size_t)w + h);
+		if (!tx || !ty || !td)
+			tex = NULL;
+	}
 	pix = malloc((size_t)w * h * 4);
 	if (!tex || !pix) {
 		fprintf(stderr, "xanim: out of memory\n");
@@ -233,10 +475,32 @@ int main(int argc, char **argv)
 	gc = XCreateGC(d, root, 0, NULL);
 	pm = XCreatePixmap(d, root, (unsigned)w, (unsigned)h, 24);
 	hide_cursor(d, root);
+	if (!strcmp(scene, "desktop")) {
+		font = XLoadQueryFont(d, "fixed");
+		if (font)
+			XSetFont(d, gc, font->fid);
+		for (i = 0; i < DESK_WINDOWS; i++)
+			win[i] = (struct desk_win){
+			    .x = w / 2 + 60 * i,
+			    .y = 80 + 150 * i,
+			    .w = w / 5 + 40 * i,
+			    .h = h / 4 + 30 * i,
+			    .dx = 5 + 2 * i,
+			    .dy = 3 + i,
+			    .colour = 0x1e3c78ul + 0x301000ul * (unsigned)i};
+	}
 	t0 = now_s();
 	for (k = 0; frames == 0 || k < frames; k++) {
 		int dx = (int)((7 * k) % tw), dy = (int)((3 * k) % th);
 
+		if (!strcmp(scene, "desktop")) {
+			desktop_frame(d, root, pm, gc, font, w, h, k, win);
+			goto drawn;
+		}
+		if (!strcmp(scene, "gradient")) {
+			gradient_frame(pix, w, h, k, tx, ty, td);
+			goto put;
+		}
 		for (y = 0; y < h; y++) {
 			const uint32_t *row =
 			    tex + (size_t)((y + dy) % th) * tw;
@@ -248,9 +512,11 @@ int main(int argc, char **argv)
 				memcpy(out + first, row,
 				       (size_t)(w - first) * 4);
 		}
+	put:
 		XPutImage(d, pm, gc, img, 0, 0, 0, 0, (unsigned)w, (unsigned)h);
 		XCopyArea(d, pm, root, gc, 0, 0, (unsigned)w, (unsigned)h, 0,
 			  0);
+	drawn:
 		XSync(d, False);
 		if (k == 0) {
 			printf("started\n");

@@ -5,6 +5,7 @@
 
 #include "../check.h"
 #include "decode/decode_priv.h"
+#include "decode/decpool.h"
 #include "rfbgen.h"
 
 int test_messages(void);
@@ -315,6 +316,199 @@ static void test_jobs(void)
 	free(s.p);
 }
 
+/* --- what may be decoded side by side (decpool.h's rule on the jobs the
+ * decoders' read() describes, as the reader hands them to the pool) --- */
+
+struct dep {
+	struct vnc_mem_source m;
+	struct dec_fmt df;
+	struct dec_ctx c;
+	uint8_t fb[64 * 64 * 4];
+};
+
+/* Read one rectangle of enc at r from s (read() only, as the reader does
+ * before it submits) into the pool's view of it; the bytes s has past
+ * the rectangle must be left in the source. */
+static struct decpool_job dep_read(struct dep *d, const struct decoder *dc,
+				   struct rect r, const struct buf *s,
+				   size_t after)
+{
+	struct dec_job j = {.enc = dc->enc, .r = r};
+	struct decpool_job pj;
+	char nb[16];
+	const char *name = decoder_name(dc->enc, nb, sizeof(nb));
+
+	vnc_mem_source_init(&d->m, s->p, s->n);
+	d->m.window = fix_window();
+	CHECK(dec_read_job(&d->c, dc, &j) == DEC_OK, "%s read: %s", name,
+	      d->c.why);
+	CHECK(d->m.left == after, "%s read left %zu bytes, want %zu", name,
+	      d->m.left, after);
+	pj = (struct decpool_job){.r = j.r, .src = j.src, .streams = j.streams};
+	dec_buf_free(&j.data);
+	return pj;
+}
+
+/* A hextile rectangle of solid tiles but one raw tile, then "END". */
+static void dep_hextile(struct buf *s, struct rect r)
+{
+	s->n = 0;
+	for (int ty = 0; ty < r.h; ty += 16)
+		for (int tx = 0; tx < r.w; tx += 16) {
+			if (tx == 16 && ty == 0) {
+				int tw = r.w - tx < 16 ? r.w - tx : 16;
+				int th = r.h - ty < 16 ? r.h - ty : 16;
+
+				u8(s, 1);
+				for (int i = 0; i < tw * th * 4; i++)
+					u8(s, (unsigned)i);
+				continue;
+			}
+			u8(s, 2);
+			u32(s, 0x00112233);
+		}
+	put(s, "END", 3);
+}
+
+static void test_deps(void)
+{
+	static struct dep d;
+	struct pixfmt pf;
+	struct buf s = {0};
+	struct decpool_job a, b, c, e, f, g, z1, z2, t1, t1b, t2, fill, tr;
+
+	pixfmt_from_name("xrgb8888", &pf);
+	dec_fmt_init(&d.df, &pf);
+	dec_ctx_init(&d.c, &d.m.base, &d.df);
+	d.c.fb = (struct dec_fb){d.fb, 64 * 4, 64, 64, &d.df};
+
+	/* Hextile: what it overlaps, nothing else; its bytes end where
+	 * its tiles do, however far the source read ahead. */
+	dep_hextile(&s, (struct rect){0, 0, 32, 32});
+	a = dep_read(&d, &dec_hextile, (struct rect){0, 0, 32, 32}, &s, 3);
+	dep_hextile(&s, (struct rect){16, 16, 40, 20});
+	b = dep_read(&d, &dec_hextile, (struct rect){16, 16, 40, 20}, &s, 3);
+	dep_hextile(&s, (struct rect){32, 0, 32, 16});
+	c = dep_read(&d, &dec_hextile, (struct rect){32, 0, 32, 16}, &s, 3);
+	CHECK(decpool_conflict(&a, &b), "overlapping hextile side by side");
+	CHECK(!decpool_conflict(&a, &c) && !a.streams && !c.streams,
+	      "disjoint hextile rectangles wait for each other");
+	/* CopyRect: after what writes its source or its destination, and
+	 * before nothing it does not touch. */
+	s.n = 0;
+	u16(&s, 4);
+	u16(&s, 4);
+	put(&s, "END", 3);
+	e = dep_read(&d, &dec_copyrect, (struct rect){40, 40, 8, 8}, &s, 3);
+	CHECK(decpool_conflict(&a, &e), "CopyRect from a hextile rectangle's "
+					"pixels before they are drawn");
+	CHECK(!decpool_conflict(&c, &e), "CopyRect waits for a rectangle it "
+					 "does not touch");
+	s.n = 0;
+	u16(&s, 50);
+	u16(&s, 50);
+	f = dep_read(&d, &dec_copyrect, (struct rect){8, 8, 8, 8}, &s, 0);
+	CHECK(decpool_conflict(&a, &f), "CopyRect over a hextile rectangle");
+	CHECK(decpool_conflict(&f, &c) == false, "disjoint after CopyRect");
+	/* ...and what overwrites a CopyRect's source waits for it. */
+	s.n = 0;
+	u32(&s, 0);
+	put(&s, "\x00\x00\x00\x00", 4);
+	g = dep_read(&d, &dec_rre, (struct rect){50, 50, 4, 4}, &s, 0);
+	CHECK(decpool_conflict(&f, &g), "RRE over a CopyRect's source");
+	CHECK(!decpool_conflict(&c, &g), "disjoint RRE waits");
+	/* ZRLE: one stream, in order, even when disjoint. */
+	s.n = 0;
+	u32(&s, 0);
+	z1 = dep_read(&d, &dec_zrle, (struct rect){0, 0, 0, 0}, &s, 0);
+	z2 = dep_read(&d, &dec_zrle, (struct rect){0, 0, 0, 0}, &s, 0);
+	CHECK(decpool_conflict(&z1, &z2), "ZRLE rectangles side by side");
+	CHECK(!decpool_conflict(&c, &z1), "ZRLE waits for hextile elsewhere");
+	/* Tight: the same stream in order, other streams and fills side by
+	 * side. */
+	for (int n = 1; n <= 2; n++) {
+		s.n = 0;
+		u8(&s, (unsigned)n << 4);
+		clen(&s, 2);
+		put(&s, "\x78\x9c", 2);
+		if (n == 1) {
+			t1 = dep_read(&d, &dec_tight,
+				      (struct rect){0, 40, 4, 1}, &s, 0);
+			d.c.why[0] = '\0';
+		} else {
+			t2 = dep_read(&d, &dec_tight,
+				      (struct rect){0, 50, 4, 1}, &s, 0);
+		}
+	}
+	s.n = 0;
+	u8(&s, 1 << 4);
+	clen(&s, 2);
+	put(&s, "\x78\x9c", 2);
+	t1b = dep_read(&d, &dec_tight, (struct rect){10, 60, 4, 1}, &s, 0);
+	s.n = 0;
+	u8(&s, 0x80);
+	put(&s, "abc", 3);
+	fill = dep_read(&d, &dec_tight, (struct rect){0, 40, 4, 1}, &s, 0);
+	CHECK(decpool_conflict(&t1, &t1b), "Tight stream 1 out of order");
+	CHECK(!decpool_conflict(&t1, &t2), "Tight streams 1 and 2 in order");
+	CHECK(!fill.streams && decpool_conflict(&t1, &fill) &&
+		  !decpool_conflict(&t2, &fill),
+	      "Tight fill: streams %#x", fill.streams);
+	/* TRLE: tiles walked to their end, then as hextile. */
+	s.n = 0;
+	u8(&s, 1);
+	put(&s, "\x01\x02\x03", 3);
+	put(&s, "END", 3);
+	tr = dep_read(&d, &dec_trle, (struct rect){48, 0, 16, 16}, &s, 3);
+	CHECK(decpool_conflict(&c, &tr) && !decpool_conflict(&a, &tr) &&
+		  !tr.streams,
+	      "TRLE: overlap rule");
+	dec_ctx_finish(&d.c);
+	free(s.p);
+}
+
+/* Through the reader (and the pool, with threads): a rectangle drawn over
+ * a slow one ends on top, and a CopyRect copies what an earlier
+ * rectangle drew, however many workers run. */
+static void test_deps_reader(void)
+{
+	struct fix f;
+	struct buf s = {0};
+	static const uint8_t want[4] = {0x00, 0xa0, 0xb0, 0xc0};
+
+	for (int round = 0; round < 8; round++) {
+		fix_open(&f, "xrgb8888", 256, 256);
+		s.n = 0;
+		fbu(&s, 3);
+		/* Slow: 256 raw tiles. */
+		rhdr(&s, 0, 0, 256, 256, RFB_ENC_HEXTILE);
+		for (int t = 0; t < 256; t++) {
+			u8(&s, 1);
+			for (int i = 0; i < 256; i++)
+				u32(&s, 0x00101010u);
+		}
+		/* Quick, on top of its lower right corner. */
+		rhdr(&s, 128, 128, 128, 128, RFB_ENC_RRE);
+		u32(&s, 0);
+		u32(&s, 0x00a0b0c0u);
+		/* A copy of that corner's pixels onto the top left. */
+		rhdr(&s, 0, 0, 16, 16, RFB_ENC_COPYRECT);
+		u16(&s, 200);
+		u16(&s, 200);
+		CHECK(fix_feed(&f, &s) == 1, "deps: %s", f.why);
+		/* The pixels as sent (u32: big-endian bytes). */
+		CHECK(!memcmp(pic_at(&f.fb, 255, 255), want, 4) &&
+			  pic_at(&f.fb, 127, 255)[1] == 0x10,
+		      "round %d: the RRE rectangle is not on top", round);
+		CHECK(!memcmp(pic_at(&f.fb, 3, 3), want, 4) &&
+			  pic_at(&f.fb, 100, 100)[1] == 0x10,
+		      "round %d: CopyRect copied before its source was drawn",
+		      round);
+		fix_free(&f);
+	}
+	free(s.p);
+}
+
 /* Decoding from memory stops soon after the connection is given up
  * (decode.h: dec_check), however large the rectangle: zlib between
  * pieces of its output, ZRLE between rows of tiles. */
@@ -454,6 +648,8 @@ static void test_kept(void)
 int test_messages(void)
 {
 	test_jobs();
+	test_deps();
+	test_deps_reader();
 	test_kept();
 	test_abandon();
 	test_simple_messages();

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "../check.h"
+#include "decode/decode_priv.h"
 #include "decode/decpool.h"
 #include "rfbgen.h"
 
@@ -334,12 +335,14 @@ static struct decpool_job dep_read(struct dep *d, const struct decoder *dc,
 {
 	struct dec_job j = {.enc = dc->enc, .r = r};
 	struct decpool_job pj;
+	char nb[16];
+	const char *name = decoder_name(dc->enc, nb, sizeof(nb));
 
 	vnc_mem_source_init(&d->m, s->p, s->n);
 	d->m.window = fix_window();
-	CHECK(dec_read_job(&d->c, dc, &j) == DEC_OK, "%s read: %s", dc->name,
+	CHECK(dec_read_job(&d->c, dc, &j) == DEC_OK, "%s read: %s", name,
 	      d->c.why);
-	CHECK(d->m.left == after, "%s read left %zu bytes, want %zu", dc->name,
+	CHECK(d->m.left == after, "%s read left %zu bytes, want %zu", name,
 	      d->m.left, after);
 	pj = (struct decpool_job){.r = j.r, .src = j.src, .streams = j.streams};
 	dec_buf_free(&j.data);

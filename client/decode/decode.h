@@ -3,7 +3,7 @@
  *
  * A rectangle is handled in two steps, the split TigerVNC's decode
  * manager uses: read() takes the rectangle's bytes from the server into
- * the job (dec_job.data), and decode() turns them into pixels. A few
+ * the job (dec_job.data), and decode() turns them into pixels. The one
  * "direct" encoding (raw) draws while it reads, straight from the socket
  * into the shadow (decode is NULL: a copy on another thread would only add
  * one): a scheduler runs it on the reading thread once whatever it

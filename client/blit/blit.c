@@ -242,6 +242,34 @@ uint64_t blit_draw_screen(struct blitter *b, const struct rect *in)
 	return bytes;
 }
 
+void blit_screen_row(struct blitter *b, int32_t sx, int32_t sy, int32_t n,
+		     uint8_t *out)
+{
+	struct shadow *s = b->shadow;
+	const struct view *v = &b->view;
+	unsigned sbpp = pixfmt_bytes(&s->fmt);
+	struct rect row = {sx, sy, n, 1}, desk;
+	const uint8_t *src;
+	uint32_t x0;
+
+	memset(out, 0, (size_t)n * sbpp);
+	if (!view_current(b) || !view_desktop(v, &desk) ||
+	    !rect_intersect(&row, &desk, &desk))
+		return;
+	x0 = (uint32_t)(desk.x - v->dx);
+	if (b->scaler) {
+		scaler_start(b->scaler);
+		src = scaler_row(b->scaler, s->pix, s->stride,
+				 (uint32_t)(sy - v->dy), x0,
+				 x0 + (uint32_t)desk.w, b->srow);
+	} else {
+		src = s->pix + (size_t)(sy - v->dy) * s->stride +
+		      (size_t)x0 * sbpp;
+	}
+	memcpy(out + (size_t)(desk.x - sx) * sbpp, src,
+	       (size_t)desk.w * sbpp);
+}
+
 void blit_set_status(struct blitter *b, const char *text)
 {
 	pthread_mutex_lock(&b->lock);

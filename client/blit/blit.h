@@ -155,6 +155,13 @@ bool blit_remote_to_screen(struct blitter *b, const struct rect *r,
  * thread (or after blit_stop) inside a pass (both locks held). Returns
  * bytes written. */
 uint64_t blit_draw_screen(struct blitter *b, const struct rect *scr);
+/* What the screen shows from the shadow at row sy, columns [sx, sx + n)
+ * (inside the screen), as n pixels in the shadow's format into out:
+ * black outside the desktop, scaled as the view is. What a translucent
+ * overlay (the local cursor's alpha) is blended over, without reading
+ * the mapping. Blit thread inside a pass (both locks held). */
+void blit_screen_row(struct blitter *b, int32_t sx, int32_t sy, int32_t n,
+		     uint8_t *out);
 /* Show text in a status line along the bottom of the screen over the
  * picture (statusline.h), or remove it (NULL or ""), and kick the worker.
  * Main thread. */

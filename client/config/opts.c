@@ -252,7 +252,8 @@ int opts_set(struct options *o, const char *key, const char *v,
 
 		if (vnc_check_encodings(v, &bad) < 0) {
 			*why = "expected names from: raw copyrect rre corre "
-			       "hextile zlib tight trle zrle zywrle ultra";
+			       "hextile zlib tight trle zrle zywrle ultra "
+			       "jpeg";
 			ret = -EINVAL;
 			break;
 		}

@@ -100,6 +100,8 @@ const char *decoder_name(int32_t enc, char *buf, size_t len)
 	    {RFB_ENC_DESKTOPNAME, "DesktopName"},
 	    {RFB_ENC_QEMU_KEYS, "QEMU extended key event"},
 	    {RFB_ENC_LEDSTATE, "KeyboardLedState"},
+	    {RFB_ENC_CURSOR_ALPHA, "CursorWithAlpha"},
+	    {RFB_ENC_EXT_MOUSE, "ExtendedMouseButtons"},
 	    {RFB_ENC_ZYWRLE, "ZYWRLE"},
 	};
 	const struct decoder *d = decoder_find(enc);

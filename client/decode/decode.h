@@ -315,12 +315,24 @@ int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
 
 /* Cursor shapes (dec_cursor.c): the body of a RichCursor or XCursor
  * pseudo-rectangle of w x h is dec_cursor_size() bytes; as shadow pixels
- * (w*h*bpp) and a mask of one byte a pixel (1: opaque). */
+ * (w*h*bpp) and an alpha byte a pixel (0 transparent, 255 opaque). */
 size_t dec_cursor_size(const struct dec_fmt *f, int32_t enc, uint32_t w,
 		       uint32_t h);
 void dec_cursor_shape(const struct dec_fmt *f, int32_t enc, uint32_t w,
 		      uint32_t h, const uint8_t *body, uint8_t *pix,
 		      uint8_t *mask);
+/* CursorWithAlpha: its pixels come in a sub-encoding, in a format of
+ * their own: 32 bits, bytes R,G,B,A, alpha premultiplied, "depth 32"
+ * (so 4-byte CPIXELs and TPIXELs). f is set up as that format, for the
+ * decoders to draw the shape into a buffer of its own. */
+void dec_fmt_init_rgba(struct dec_fmt *f);
+/* Whether a CursorWithAlpha's pixels may come in enc: an encoding vncfb
+ * decodes that keeps the alpha byte (not CopyRect, not JPEG). */
+bool dec_cursor_alpha_enc(int32_t enc);
+/* n premultiplied R,G,B,A pixels as shadow pixels of the straight
+ * colour (pix, n*bpp) and their alpha (alpha, n bytes). */
+void dec_cursor_alpha(const struct dec_fmt *f, size_t n, const uint8_t *rgba,
+		      uint8_t *pix, uint8_t *alpha);
 
 extern const struct decoder dec_raw, dec_copyrect, dec_rre, dec_corre,
     dec_hextile, dec_zlib, dec_tight, dec_zrle, dec_trle, dec_ultra;

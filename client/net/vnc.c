@@ -218,6 +218,9 @@ static void cb_cursor_shape(rfbClient *cl, int xhot, int yhot, int w, int h,
 			  yhot);
 		goto out;
 	}
+	/* libvncclient's mask says 0 or 1; the cursor takes alpha. */
+	for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+		cl->rcMask[i] = cl->rcMask[i] ? 255 : 0;
 	vc->ev.cursor_shape(vc->ev.ctx, xhot, yhot, w, h, cl->rcSource,
 			    cl->rcMask);
 out:
@@ -333,9 +336,21 @@ static void rd_qemu_keys(void *ctx)
 	vc->qemu_keys = true;
 }
 
+static void rd_ext_mouse(void *ctx)
+{
+	struct vnc_client *vc = ctx;
+
+	if (!vc->ext_mouse)
+		log_debug("%s takes back and forward buttons "
+			  "(ExtendedMouseButtons)",
+			  vc->peer);
+	vc->ext_mouse = true;
+}
+
 static const struct rfb_reader_ops rd_ops = {
 	.request = rd_request,
 	.qemu_keys = rd_qemu_keys,
+	.ext_mouse = rd_ext_mouse,
 };
 
 /* After ServerInit: the desktop, the formats and the first request, with

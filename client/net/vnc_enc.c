@@ -26,6 +26,7 @@ static const struct enc_name enc_names[] = {
 	{ "zrle", RFB_ENC_ZRLE },
 	{ "zywrle", RFB_ENC_ZYWRLE },
 	{ "ultra", RFB_ENC_ULTRA },
+	{ "jpeg", RFB_ENC_JPEG },
 };
 
 #define DEFAULT_ENCODINGS "copyrect tight zrle hextile zlib corre rre raw"

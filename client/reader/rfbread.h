@@ -29,6 +29,9 @@ struct rfb_reader_ops {
 	int (*request)(void *ctx, bool incremental, uint32_t w, uint32_t h);
 	/* Optional: the server takes QEMU extended key events. */
 	void (*qemu_keys)(void *ctx);
+	/* Optional: the server confirmed ExtendedMouseButtons (it reads
+	 * the extended PointerEvent from now on). */
+	void (*ext_mouse)(void *ctx);
 };
 
 struct rfb_reader;

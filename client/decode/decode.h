@@ -113,9 +113,15 @@ struct dec_zstream {
 	uint8_t hdr[2];
 };
 
-/* State that outlives a rectangle and advances in stream order. */
+struct dec_jpeg_tables;
+
+/* State that outlives a rectangle and advances in stream order: the zlib
+ * streams, and the JPEG encoding's tables (dec_jpeg_rect.c, on the
+ * reading thread only: read() puts them back into the images that come
+ * without them, so decode() needs nothing but the job). */
 struct dec_streams {
 	struct dec_zstream tight[4], zlib, zrle;
+	struct dec_jpeg_tables *jpeg_tables;
 };
 
 struct dec_jpeg;
@@ -186,6 +192,9 @@ int dec_check(const struct dec_ctx *c);
 /* n more bytes from the source appended to j->data; returns where they
  * are (valid until the next append), or NULL with *err set. */
 uint8_t *dec_take(struct dec_ctx *c, struct dec_job *j, size_t n, int *err);
+/* n bytes from src appended to j->data: DEC_OK or an error (the limit,
+ * memory). */
+int dec_put(struct dec_ctx *c, struct dec_job *j, const void *src, size_t n);
 /* Scratch memory of at least n bytes (per dec_work), or NULL. */
 uint8_t *dec_scratch(struct dec_ctx *c, size_t n);
 void dec_buf_free(struct dec_buf *b);
@@ -335,6 +344,7 @@ void dec_cursor_alpha(const struct dec_fmt *f, size_t n, const uint8_t *rgba,
 		      uint8_t *pix, uint8_t *alpha);
 
 extern const struct decoder dec_raw, dec_copyrect, dec_rre, dec_corre,
-    dec_hextile, dec_zlib, dec_tight, dec_zrle, dec_trle, dec_ultra;
+    dec_hextile, dec_zlib, dec_tight, dec_zrle, dec_trle, dec_ultra,
+    dec_jpeg_rect;
 
 #endif

@@ -419,6 +419,7 @@ int test_tight(const char *fmt);
 int test_rle(const char *fmt);
 int test_messages(void);
 int test_alpha(const char *fmt);
+int test_jpeg_rect(const char *fmt);
 
 int main(void)
 {
@@ -432,6 +433,7 @@ int main(void)
 		failures += test_tight(formats[i]);
 		failures += test_rle(formats[i]);
 		failures += test_alpha(formats[i]);
+		failures += test_jpeg_rect(formats[i]);
 	}
 	failures += test_messages();
 	return failures != 0;

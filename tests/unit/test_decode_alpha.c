@@ -194,7 +194,9 @@ int test_alpha(const char *fmt)
 	fbu(&s, 1);
 	rhdr(&s, 0, 0, 4, 4, RFB_ENC_CURSOR_ALPHA);
 	u32(&s, RFB_ENC_JPEG);
-	expect_cursor_bad(fmt, &s, ", which cannot carry them");
+	expect_cursor_bad(fmt, &s,
+			  "its pixels in encoding JPEG, which cannot carry "
+			  "them");
 	s.n = 0;
 	fbu(&s, 1);
 	rhdr(&s, 0, 0, 4, 4, RFB_ENC_CURSOR_ALPHA);

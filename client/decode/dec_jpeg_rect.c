@@ -86,8 +86,9 @@ static int marker(struct dec_ctx *c, struct dec_in *in, size_t at,
 	if (ret != DEC_OK)
 		return ret;
 	if (in->p[0] != 0xff)
-		return dec_bad(c, "JPEG data without a marker at byte %zu (0x%02x)",
-			       at, in->p[0]);
+		return dec_bad(
+		    c, "JPEG data without a marker at byte %zu (0x%02x)", at,
+		    in->p[0]);
 	do {
 		in->p++;
 		ret = need(in, 1);
@@ -179,8 +180,9 @@ static int walk(struct dec_ctx *c, struct dec_job *j, struct dec_in *in,
 	if (ret != DEC_OK)
 		return ret;
 	if (type != M_SOI)
-		return dec_bad(c, "JPEG data starting with marker 0x%02x, not "
-				  "SOI",
+		return dec_bad(c,
+			       "JPEG data starting with marker 0x%02x, not "
+			       "SOI",
 			       type);
 	if ((ret = dec_put(c, j, (const uint8_t[]){0xff, M_SOI}, 2)) != DEC_OK)
 		return ret;

@@ -9,8 +9,9 @@
 #include "util/log.h"
 #include "config/opts.h"
 #include "config/preflight.h"
-#include "placement/probe.h"
+#include "tools/probe/probe_cmd.h"
 #include "app/session.h"
+#include "tools/demo/demo.h"
 
 int main(int argc, char **argv)
 {
@@ -40,18 +41,16 @@ int main(int argc, char **argv)
 	}
 	switch (o.mode) {
 	case MODE_VIEW:
+		ret = session_run(&o, NULL);
+		break;
 	case MODE_DEMO:
-		ret = session_run(&o);
+		ret = session_run(&o, &demo_server);
 		break;
 	case MODE_PROBE:
 		ret = probe_command(&o);
 		break;
 	case MODE_BENCH:
 		ret = bench_run(&o);
-		break;
-	default:
-		log_error("this command is not available yet");
-		ret = 1;
 		break;
 	}
 	opts_free(&o);

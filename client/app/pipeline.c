@@ -29,7 +29,7 @@ struct pipeline {
 	bool drawn; /* damage and blitter exist (not DECODE) */
 	struct shadow shadow;
 	struct damage damage;
-	struct blitter blit;
+	struct blitter *blit;
 	struct cursor cursor; /* drawn over the shadow by the blitter */
 	struct vnc_client *vnc;
 	bool stopped;
@@ -53,7 +53,7 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 	if (!pix)
 		return NULL;
 	if (p->drawn)
-		blit_reset_view(&p->blit);
+		blit_reset_view(p->blit);
 	if (p->cfg.ev.resized)
 		p->cfg.ev.resized(p->cfg.ev.ctx, w, h);
 	return pix;
@@ -112,27 +112,25 @@ static void ev_cursor_pos(void *ctx, int x, int y)
  * then runs unpinned. 0 or -1 (logged; no worker left running). */
 static int start_worker(struct pipeline *p)
 {
+	char why[PROBE_PIN_REASON_LEN];
 	int perr;
 
-	if (blit_start(&p->blit) == 0)
+	if (blit_start(p->blit) == 0)
 		return 0;
-	perr = blit_pin_error(&p->blit);
+	perr = blit_pin_error(p->blit);
 	if (!perr)
 		return -1; /* no thread (logged) */
 	if (!p->cfg.choose_cpu) {
-		const char *hint = perr == -EPERM ? platform_pin_hint() : NULL;
-
-		log_error("cannot pin the blit thread to core %d: %s%s%s",
-			  p->cpu, strerror(-perr), hint ? "; " : "",
-			  hint ? hint : "");
-		blit_stop(&p->blit);
+		log_error("cannot pin the blit thread to core %d: %s", p->cpu,
+			  probe_pin_reason(perr, why, sizeof(why)));
+		blit_stop(p->blit);
 		return -1;
 	}
 	log_warn("cannot pin the blit thread to core %d (%s): it runs "
 		 "unpinned",
-		 p->cpu, strerror(-perr));
+		 p->cpu, probe_pin_reason(perr, why, sizeof(why)));
 	p->cpu = -1;
-	blit_set_cpu(&p->blit, -1);
+	blit_set_cpu(p->blit, -1);
 	return 0;
 }
 
@@ -146,7 +144,7 @@ static void verify_cpu(struct pipeline *p)
 	if (platform_current_cpu() < 0)
 		return;
 	for (;;) {
-		actual = blit_actual_cpu(&p->blit);
+		actual = blit_actual_cpu(p->blit);
 		if ((cpu < 0 ? actual >= 0 : actual == cpu) ||
 		    monotonic_ns() > until)
 			break;
@@ -194,11 +192,9 @@ struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 		log_error("cannot set up the damage set: %s", strerror(-err));
 		goto fail_shadow;
 	}
-	err = blit_init(&p->blit, cfg->out, &p->shadow, &p->damage, p->cpu);
-	if (err < 0) {
-		log_error("cannot set up the blitter: %s", strerror(-err));
+	p->blit = blit_create(cfg->out, &p->shadow, &p->damage, p->cpu);
+	if (!p->blit)
 		goto fail_damage;
-	}
 	/* On a screen that shows the mapping as it is written, a long
 	 * update is drawn while it is decoded, an eighth of a megapixel at
 	 * a time: the blitter copies rows still in the cache, on its own
@@ -207,10 +203,10 @@ struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 	 * flipped output shows whole updates. */
 	if (output_live(cfg->out))
 		damage_set_early(&p->damage, PIPELINE_EARLY_PX);
-	blit_set_scale(&p->blit, cfg->scale, cfg->zoom);
-	blit_set_cursor(&p->blit, &p->cursor);
+	blit_set_scale(p->blit, cfg->scale, cfg->zoom);
+	blit_set_cursor(p->blit, &p->cursor);
 	if (cfg->on_pass)
-		blit_set_on_pass(&p->blit, cfg->on_pass, cfg->on_pass_ctx);
+		blit_set_on_pass(p->blit, cfg->on_pass, cfg->on_pass_ctx);
 	if (cfg->draw == PIPELINE_BLIT) {
 		if (start_worker(p) < 0)
 			goto fail_blit;
@@ -219,7 +215,7 @@ struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 	return p;
 
 fail_blit:
-	blit_finish(&p->blit);
+	blit_destroy(p->blit);
 fail_damage:
 	damage_finish(&p->damage);
 fail_shadow:
@@ -234,7 +230,7 @@ void pipeline_stop(struct pipeline *p)
 {
 	if (p->stopped || !p->drawn)
 		return;
-	blit_stop(&p->blit);
+	blit_stop(p->blit);
 	p->stopped = true;
 }
 
@@ -245,7 +241,7 @@ void pipeline_destroy(struct pipeline *p)
 	pipeline_disconnect(p);
 	pipeline_stop(p);
 	if (p->drawn) {
-		blit_finish(&p->blit);
+		blit_destroy(p->blit);
 		damage_finish(&p->damage);
 	}
 	cursor_finish(&p->cursor);
@@ -328,7 +324,7 @@ struct vnc_client *pipeline_vnc(const struct pipeline *p)
 
 struct blitter *pipeline_blitter(struct pipeline *p)
 {
-	return p->drawn ? &p->blit : NULL;
+	return p->drawn ? p->blit : NULL;
 }
 
 struct shadow *pipeline_shadow(struct pipeline *p)
@@ -339,11 +335,6 @@ struct shadow *pipeline_shadow(struct pipeline *p)
 struct damage *pipeline_damage(struct pipeline *p)
 {
 	return p->drawn ? &p->damage : NULL;
-}
-
-int pipeline_cpu(const struct pipeline *p)
-{
-	return p->cpu;
 }
 
 bool pipeline_cursor_move(struct pipeline *p, int x, int y)

@@ -107,9 +107,6 @@ uint64_t pipeline_update_pixels(const struct pipeline *p);
 struct blitter *pipeline_blitter(struct pipeline *p);
 struct shadow *pipeline_shadow(struct pipeline *p);
 struct damage *pipeline_damage(struct pipeline *p);
-/* The core the worker was asked to run on, -1: unpinned (after the
- * probe's choice and any fallback). */
-int pipeline_cpu(const struct pipeline *p);
 
 /* The pointer is at remote (x, y): the local cursor goes there. True when
  * the worker has something to redraw (then pipeline_kick). */

@@ -13,7 +13,6 @@
 #include "blit/blit.h"
 #include "util/clock.h"
 #include "console/console.h"
-#include "tools/demo/demo.h"
 #include "platform/input.h"
 #include "util/log.h"
 #include "output/output.h"
@@ -582,12 +581,103 @@ static int run_loop(struct session *s, int sigfd)
 	return 0;
 }
 
-int session_run(struct options *o)
+/* The pipeline on the open output, and the input devices (unless
+ * view-only or mem). 0, or -1 (logged) with what was opened still to be
+ * closed by the caller. */
+static int open_view(struct session *s)
+{
+	struct options *o = s->opt;
+	struct pipeline_config pcfg = {
+		.out = &s->out,
+		.draw = PIPELINE_BLIT,
+		.cpu = o->cpu,
+		.choose_cpu = o->cpu == CPU_AUTO,
+		.samples = o->samples,
+		.scale = (enum scale_mode)o->scale_mode,
+		.zoom = o->scale_zoom,
+		.ev = { .ctx = s,
+			.resized = ev_resized,
+			.update_done = ev_update_done,
+			.cursor_pos = ev_cursor_pos },
+	};
+	struct input_config icfg = { o->input, o->keymap, true };
+	char fbuf[64];
+	int err;
+
+	s->pipe = pipeline_create(&pcfg);
+	if (!s->pipe)
+		return -1;
+	s->blit = pipeline_blitter(s->pipe);
+	s->shadow = pipeline_shadow(s->pipe);
+	log_debug("output %s %ux%u %s, stride %zu", s->out.impl->name,
+		  s->out.width, s->out.height,
+		  pixfmt_name(&s->out.fmt, fbuf, sizeof(fbuf)), s->out.stride);
+	if (!platform_input || o->view_only || s->out.impl == &output_mem_impl)
+		return 0;
+	s->in.impl = platform_input;
+	log_set_context(opts_origin(o, o->input ? "input" : "keymap"));
+	err = platform_input->open(&s->in, &icfg);
+	log_set_context(NULL);
+	if (err < 0) {
+		/* What the user named must work; only autodetection may come
+		 * up empty. */
+		if (o->input || o->keymap)
+			return -1;
+		log_warn("no input devices: the session is view-only");
+		s->in.impl = NULL;
+		return 0;
+	}
+	s->have_input = true;
+	return 0;
+}
+
+/* The first connection: the connection config from the options (and
+ * the session's own server, when it has one, already started), then
+ * connect. A failure that is retried is not one here. 0 or -1 (logged). */
+static int first_connect(struct session *s)
+{
+	struct options *o = s->opt;
+	enum vnc_error verr;
+	int err;
+
+	pipeline_vnc_config(s->pipe, o, &s->vcfg);
+	/* A local pointer gets a local cursor; without one (view-only, no
+	 * input devices) the server draws it into the picture. */
+	s->local_cursor = s->have_input && !o->server_cursor;
+	s->vcfg.local_cursor = s->local_cursor;
+	if (s->password) {
+		s->vcfg.get_password = cached_password;
+		s->vcfg.password_ctx = s;
+	}
+	/* A quit signal or the end of --exit-after stops any connection
+	 * step within a few ms (guard.h); the clock starts here. */
+	s->vcfg.abort_fd = signals_quit_fd();
+	if (o->exit_after > 0)
+		s->end_ns = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
+	s->vcfg.end_ns = s->end_ns;
+	reconnect_init(&s->rc, o->reconnect);
+	log_set_context(opts_origin(o, "server"));
+	err = pipeline_connect(s->pipe, &s->vcfg, &verr);
+	log_set_context(NULL);
+	/* Reconnects give up sooner than a first connect. */
+	s->vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
+	/* A kiosk may come up before its server: reconnect always waits. */
+	if (err == 0)
+		reconnect_done(&s->rc);
+	else if (session_lost(s, verr, false))
+		return -1;
+	s->last_rx_ns = monotonic_ns();
+	s->px = (int)s->shadow->width / 2;
+	s->py = (int)s->shadow->height / 2;
+	if (s->local_cursor)
+		pipeline_cursor_move(s->pipe, s->px, s->py);
+	return 0;
+}
+
+int session_run(struct options *o, const struct session_server *srv)
 {
 	struct session s;
-	struct pipeline_config pcfg;
-	struct demo *demo = NULL;
-	enum vnc_error verr;
+	void *served = NULL;
 	int sigfd, ret = 1, err;
 
 	memset(&s, 0, sizeof(s));
@@ -605,116 +695,45 @@ int session_run(struct options *o)
 	log_set_context(NULL);
 	if (err < 0)
 		return 1;
-	pcfg = (struct pipeline_config){
-		.out = &s.out,
-		.draw = PIPELINE_BLIT,
-		.cpu = o->cpu,
-		.choose_cpu = o->cpu == CPU_AUTO,
-		.samples = o->samples,
-		.scale = (enum scale_mode)o->scale_mode,
-		.zoom = o->scale_zoom,
-		.ev = { .ctx = &s,
-			.resized = ev_resized,
-			.update_done = ev_update_done,
-			.cursor_pos = ev_cursor_pos },
-	};
-	s.pipe = pipeline_create(&pcfg);
-	if (!s.pipe)
-		goto out_output;
-	s.blit = pipeline_blitter(s.pipe);
-	s.shadow = pipeline_shadow(s.pipe);
-	{
-		char fbuf[64];
-
-		log_debug("output %s %ux%u %s, stride %zu", s.out.impl->name,
-			  s.out.width, s.out.height,
-			  pixfmt_name(&s.out.fmt, fbuf, sizeof(fbuf)),
-			  s.out.stride);
-	}
-	if (platform_input && !o->view_only && s.out.impl != &output_mem_impl) {
-		struct input_config icfg = { o->input, o->keymap, true };
-
-		s.in.impl = platform_input;
-		log_set_context(opts_origin(o, o->input ? "input" : "keymap"));
-		err = platform_input->open(&s.in, &icfg);
-		log_set_context(NULL);
-		if (err < 0) {
-			/* What the user named must work; only autodetection
-			 * may come up empty. */
-			if (o->input || o->keymap)
-				goto out_demo;
-			log_warn("no input devices: the session is view-only");
-			s.in.impl = NULL;
-		} else {
-			s.have_input = true;
-		}
-	}
-
+	if (open_view(&s) < 0)
+		goto out_view;
 	if (drop_privileges(&s) < 0)
-		goto out_input;
+		goto out_view;
 	/* After the drop: setuid in a threaded process interrupts every
 	 * thread's select(), which libvncserver's threads take as fatal. */
-	if (o->mode == MODE_DEMO) {
-		demo = demo_start(o->output ? o->output : s.out.impl->name);
-		if (!demo)
-			goto out_input;
+	if (srv) {
+		served = srv->start(o->output ? o->output : s.out.impl->name,
+				    &o->port);
+		if (!served)
+			goto out_view;
 		free(o->host);
 		o->host = strdup("127.0.0.1");
-		o->port = demo_port(demo);
 	}
-	pipeline_vnc_config(s.pipe, o, &s.vcfg);
-	/* A local pointer gets a local cursor; without one (view-only, no
-	 * input devices) the server draws it into the picture. */
-	s.local_cursor = s.have_input && !o->server_cursor;
-	s.vcfg.local_cursor = s.local_cursor;
-	if (s.password) {
-		s.vcfg.get_password = cached_password;
-		s.vcfg.password_ctx = &s;
-	}
-	/* A quit signal or the end of --exit-after stops any connection
-	 * step within a few ms (guard.h); the clock starts here. */
-	s.vcfg.abort_fd = signals_quit_fd();
-	if (o->exit_after > 0)
-		s.end_ns = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
-	s.vcfg.end_ns = s.end_ns;
-	reconnect_init(&s.rc, o->reconnect);
-	log_set_context(opts_origin(o, "server"));
-	err = pipeline_connect(s.pipe, &s.vcfg, &verr);
-	log_set_context(NULL);
-	/* Reconnects give up sooner than a first connect. */
-	s.vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
-	/* A kiosk may come up before its server: reconnect always waits. */
-	if (err == 0)
-		reconnect_done(&s.rc);
-	else if (session_lost(&s, verr, false))
-		goto out_input;
-	s.last_rx_ns = monotonic_ns();
-	s.px = (int)s.shadow->width / 2;
-	s.py = (int)s.shadow->height / 2;
-	if (s.local_cursor)
-		pipeline_cursor_move(s.pipe, s.px, s.py);
+	if (first_connect(&s) < 0)
+		goto out_server;
 
 	ret = run_loop(&s, sigfd);
 
 	pipeline_disconnect(s.pipe);
-out_input:
+out_server:
+	if (served) {
+		if (ret == 0 && srv->report)
+			srv->report(served, s.updates, &s.out);
+		srv->stop(served);
+	}
+out_view:
 	if (s.have_input)
 		s.in.impl->close(&s.in);
-out_demo:
-	if (demo) {
-		if (ret == 0)
-			demo_report(demo, s.updates, &s.out);
-		demo_stop(demo);
+	if (s.pipe) {
+		/* The stopped worker has drawn the rest: the screenshot shows
+		 * the last picture. The picture asked for was not written:
+		 * not a clean exit. */
+		pipeline_stop(s.pipe);
+		if (o->screenshot && s.shadow->pix &&
+		    take_screenshot(&s, o->screenshot) < 0 && ret == 0)
+			ret = 1;
+		pipeline_destroy(s.pipe);
 	}
-	/* The stopped worker has drawn the rest: the screenshot shows the
-	 * last picture. The picture asked for was not written: not a clean
-	 * exit. */
-	pipeline_stop(s.pipe);
-	if (o->screenshot && s.shadow->pix &&
-	    take_screenshot(&s, o->screenshot) < 0 && ret == 0)
-		ret = 1;
-	pipeline_destroy(s.pipe);
-out_output:
 	console_close(&s.out);
 	if (s.password)
 		passwd_free(s.password);

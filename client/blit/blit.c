@@ -14,15 +14,89 @@
 #include "view/scale.h"
 #include "blit/statusline.h"
 
-int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
-	      struct damage *d, int cpu)
+struct blitter {
+	struct output *out;
+	struct shadow *shadow;
+	struct damage *damage;
+	pthread_t thread;
+	bool running;
+	int cpu;		/* requested core, -1: unpinned */
+	atomic_int actual_cpu;	/* where the worker found itself */
+	atomic_int pin_error;	/* -errno from pinning, 0 when fine */
+	/* The blitter's own state, which the main thread changes while the
+	 * worker draws. A pass holds lock, then the shadow's lock (the pixels
+	 * and the cursor); nobody takes them the other way round. */
+	pthread_mutex_t lock;
+	/* Under lock: */
+	bool suspended;
+	bool full;		/* redraw everything, borders too */
+	enum scale_mode mode;	/* --scale */
+	unsigned zoom;
+	struct view view;	/* remote -> screen; written on the main thread */
+	struct scaler *scaler;	/* for view when not 1:1, else NULL */
+	uint8_t *row;		/* conversion / zero row, blit thread */
+	/* Shadow to output pixels where they differ (24 bpp outputs),
+	 * chosen once: the blitter's and the cursor's rows. */
+	struct pixconv conv;
+	uint8_t *srow;		/* one scaled row in the shadow's format */
+	size_t row_size;
+	/* Optional hook, called on the worker after each pass
+	 * (blit_set_on_pass). */
+	void (*on_pass)(void *ctx, const struct blit_stats *st);
+	void *on_pass_ctx;
+	/* Local cursor drawn over the shadow, NULL for none
+	 * (blit_set_cursor). */
+	struct cursor *cursor;
+	atomic_uint_fast64_t passes;
+	atomic_uint_fast64_t bytes_total;
+	/* Status line text (blit_set_status), under lock. */
+	char status[128];
+	bool status_dirty;	/* text changed since the last pass */
+	bool status_shown;	/* the bar is on the screen */
+	/* What the last pass that reached the screen changed there (blit
+	 * thread, under lock): everything, or these rectangles. */
+	bool changed_all;
+	struct rect changed[BLIT_MAX_CHANGED];
+	int nchanged;
+	/* What the cursor draws through (cursor.h), filled in once. */
+	struct cursor_target ctarget;
+};
+
+static bool target_remote_to_screen(void *ctx, const struct rect *r,
+				    struct rect *scr)
 {
+	return blit_remote_to_screen(ctx, r, scr);
+}
+
+static uint64_t target_draw_screen(void *ctx, const struct rect *scr)
+{
+	return blit_draw_screen(ctx, scr);
+}
+
+static void screen_row(struct blitter *b, int32_t sx, int32_t sy, int32_t n,
+		       uint8_t *out);
+
+static void target_screen_row(void *ctx, int32_t sx, int32_t sy, int32_t n,
+			      uint8_t *out)
+{
+	screen_row(ctx, sx, sy, n, out);
+}
+
+struct blitter *blit_create(struct output *out, struct shadow *sh,
+			    struct damage *d, int cpu)
+{
+	struct blitter *b = calloc(1, sizeof(*b));
 	int err;
 
-	memset(b, 0, sizeof(*b));
+	if (!b)
+		goto fail;
 	err = pthread_mutex_init(&b->lock, NULL);
-	if (err)
-		return -err;
+	if (err) {
+		free(b);
+		log_error("cannot set up the blitter: pthread_mutex_init: %s",
+			  strerror(err));
+		return NULL;
+	}
 	b->out = out;
 	b->shadow = sh;
 	b->damage = d;
@@ -45,22 +119,40 @@ int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
 		memset(b->srow, 0, b->row_size);
 	b->mode = SCALE_NONE;
 	b->zoom = 1;
+	b->ctarget = (struct cursor_target){
+		.out = out,
+		.shadow = sh,
+		.conv = &b->conv,
+		.row = b->row,
+		.ctx = b,
+		.remote_to_screen = target_remote_to_screen,
+		.draw_screen = target_draw_screen,
+		.screen_row = target_screen_row,
+	};
 	if (!b->row || !b->srow) {
-		blit_finish(b);
-		return -ENOMEM;
+		blit_destroy(b);
+		goto fail;
 	}
-	return 0;
+	return b;
+
+fail:
+	log_error("cannot set up the blitter: out of memory");
+	return NULL;
 }
 
-void blit_finish(struct blitter *b)
+void blit_destroy(struct blitter *b)
 {
+	if (!b)
+		return;
+	if (b->running) {
+		damage_stop(b->damage);
+		pthread_join(b->thread, NULL);
+	}
 	scaler_destroy(b->scaler);
-	b->scaler = NULL;
 	free(b->row);
 	free(b->srow);
-	b->row = NULL;
-	b->srow = NULL;
 	pthread_mutex_destroy(&b->lock);
+	free(b);
 }
 
 void blit_set_cursor(struct blitter *b, struct cursor *c)
@@ -242,8 +334,9 @@ uint64_t blit_draw_screen(struct blitter *b, const struct rect *in)
 	return bytes;
 }
 
-void blit_screen_row(struct blitter *b, int32_t sx, int32_t sy, int32_t n,
-		     uint8_t *out)
+/* The cursor's screen_row (cursor.h). */
+static void screen_row(struct blitter *b, int32_t sx, int32_t sy, int32_t n,
+		       uint8_t *out)
 {
 	struct shadow *s = b->shadow;
 	const struct view *v = &b->view;
@@ -302,7 +395,7 @@ static uint64_t draw_status(struct blitter *b, bool drew, struct rect *rects,
 		if (b->cursor && cursor_drawn_rect(b->cursor, &cur) &&
 		    rect_intersect(&cur, &bar, &both)) {
 			cursor_invalidate(b->cursor);
-			bytes += cursor_blit(b->cursor, b, NULL, 0, false, rects,
+			bytes += cursor_blit(b->cursor, &b->ctarget, NULL, 0, false, rects,
 					     n);
 		}
 	}
@@ -368,11 +461,11 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 	 * back buffer to leave the screen. */
 	buf = output_begin(b->out);
 	pthread_mutex_lock(&b->lock);
-	pthread_mutex_lock(&b->shadow->lock);
+	shadow_lock(b->shadow);
 	st->start_ns = monotonic_ns();
 	st->shown_ns = 0;
 	if (b->suspended) {
-		pthread_mutex_unlock(&b->shadow->lock);
+		shadow_unlock(b->shadow);
 		pthread_mutex_unlock(&b->lock);
 		st->end_ns = st->start_ns;
 		st->bytes = 0;
@@ -407,7 +500,7 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 	}
 	if (b->cursor) {
 		had_cursor = cursor_drawn_rect(b->cursor, &was);
-		cbytes = cursor_blit(b->cursor, b, set->rects, set->n, full,
+		cbytes = cursor_blit(b->cursor, &b->ctarget, set->rects, set->n, full,
 				     out_rects, &n);
 		if (cbytes && had_cursor)
 			changed[nchanged++] = was;
@@ -430,7 +523,7 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 		b->nchanged = nchanged;
 		output_present(b->out, out_rects, n);
 	}
-	pthread_mutex_unlock(&b->shadow->lock);
+	shadow_unlock(b->shadow);
 	pthread_mutex_unlock(&b->lock);
 	if (n > 0)
 		st->shown_ns = output_finish(b->out);
@@ -660,7 +753,7 @@ int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb)
 	uint32_t x, y;
 
 	pthread_mutex_lock(&b->lock);
-	pthread_mutex_lock(&s->lock);
+	shadow_lock(s);
 	if (!view_current(b) || !view_desktop(v, &desk))
 		desk = (struct rect){ 0, 0, 0, 0 };
 	if (b->scaler)
@@ -700,7 +793,12 @@ int blit_snapshot_rgb(struct blitter *b, uint8_t *rgb)
 				      pixfmt_load(&s->fmt, row + x * sbpp),
 				      &d[0], &d[1], &d[2]);
 	}
-	pthread_mutex_unlock(&s->lock);
+	shadow_unlock(s);
 	pthread_mutex_unlock(&b->lock);
 	return 0;
+}
+
+bool blit_full_pending(struct blitter *b)
+{
+	return b->full;
 }

@@ -40,54 +40,17 @@ struct blit_stats {
  * the cursor's old and new places, the status line. */
 #define BLIT_MAX_CHANGED (DAMAGE_MAX_RECTS + 3)
 
-struct blitter {
-	struct output *out;
-	struct shadow *shadow;
-	struct damage *damage;
-	pthread_t thread;
-	bool running;
-	int cpu;		/* requested core, -1: unpinned */
-	atomic_int actual_cpu;	/* where the worker found itself */
-	atomic_int pin_error;	/* -errno from pinning, 0 when fine */
-	/* The blitter's own state, which the main thread changes while the
-	 * worker draws. A pass holds lock, then shadow->lock (the pixels
-	 * and the cursor); nobody takes them the other way round. */
-	pthread_mutex_t lock;
-	/* Under lock: */
-	bool suspended;
-	bool full;		/* redraw everything, borders too */
-	enum scale_mode mode;	/* --scale */
-	unsigned zoom;
-	struct view view;	/* remote -> screen; written on the main thread */
-	struct scaler *scaler;	/* for view when not 1:1, else NULL */
-	uint8_t *row;		/* conversion / zero row, blit thread */
-	/* Shadow to output pixels where they differ (24 bpp outputs),
-	 * chosen once: the blitter's and the cursor's rows. */
-	struct pixconv conv;
-	uint8_t *srow;		/* one scaled row in the shadow's format */
-	size_t row_size;
-	/* Optional hook, called on the worker after each pass
-	 * (blit_set_on_pass). */
-	void (*on_pass)(void *ctx, const struct blit_stats *st);
-	void *on_pass_ctx;
-	/* Local cursor drawn over the shadow, NULL for none
-	 * (blit_set_cursor). */
-	struct cursor *cursor;
-	atomic_uint_fast64_t passes;
-	atomic_uint_fast64_t bytes_total;
-	/* Status line text (blit_set_status), under lock. */
-	char status[128];
-	bool status_dirty;	/* text changed since the last pass */
-	bool status_shown;	/* the bar is on the screen */
-	/* What the last pass that reached the screen changed there (blit
-	 * thread, under lock): everything, or these rectangles. */
-	bool changed_all;
-	struct rect changed[BLIT_MAX_CHANGED];
-	int nchanged;
-};
+/* Opaque: made by blit_create, owned by whoever made it. */
+struct blitter;
 
-int blit_init(struct blitter *b, struct output *out, struct shadow *sh,
-	      struct damage *d, int cpu);
+
+/* A blitter that draws sh onto out as d says, on core cpu (-1:
+ * unpinned) once started. NULL when out of memory (logged). Main
+ * thread. */
+struct blitter *blit_create(struct output *out, struct shadow *sh,
+			    struct damage *d, int cpu);
+/* Stop the worker if it runs, free; NULL is a no-op. Main thread. */
+void blit_destroy(struct blitter *b);
 
 /* Before blit_start (main thread): what the worker draws over the
  * picture, and who hears about each pass (vncfb bench). */
@@ -106,12 +69,11 @@ int blit_actual_cpu(struct blitter *b);
 /* The worker's CPU-time clock (pthread_getcpuclockid), for vncfb bench.
  * 0, or -ESRCH when no worker runs. */
 int blit_cpu_clock(struct blitter *b, clockid_t *id);
-/* Start the worker (pinned when b->cpu >= 0). 0 or -errno (logged). */
+/* Start the worker (pinned when its core is set). 0 or -errno (logged). */
 int blit_start(struct blitter *b);
 /* Stop and join the worker; then draw what is still damaged from the
  * calling thread, which owns the mapping from then on. */
 void blit_stop(struct blitter *b);
-void blit_finish(struct blitter *b);
 
 /* The scale mode blit_reset_view applies (main thread). */
 void blit_set_scale(struct blitter *b, enum scale_mode mode, unsigned zoom);
@@ -155,13 +117,6 @@ bool blit_remote_to_screen(struct blitter *b, const struct rect *r,
  * thread (or after blit_stop) inside a pass (both locks held). Returns
  * bytes written. */
 uint64_t blit_draw_screen(struct blitter *b, const struct rect *scr);
-/* What the screen shows from the shadow at row sy, columns [sx, sx + n)
- * (inside the screen), as n pixels in the shadow's format into out:
- * black outside the desktop, scaled as the view is. What a translucent
- * overlay (the local cursor's alpha) is blended over, without reading
- * the mapping. Blit thread inside a pass (both locks held). */
-void blit_screen_row(struct blitter *b, int32_t sx, int32_t sy, int32_t n,
-		     uint8_t *out);
 /* Show text in a status line along the bottom of the screen over the
  * picture (statusline.h), or remove it (NULL or ""), and kick the worker.
  * Main thread. */
@@ -171,7 +126,7 @@ void blit_suspend(struct blitter *b);
 void blit_resume(struct blitter *b);
 
 /* Draw the damage set now, on the calling thread (worker, or the main
- * thread after blit_stop). Takes the blitter's lock, then shadow->lock. */
+ * thread after blit_stop). Takes the blitter's lock, then the shadow's lock. */
 void blit_pass(struct blitter *b, const struct damage_set *set,
 	       struct blit_stats *st);
 
@@ -180,6 +135,10 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
  * thread. */
 void blit_screen_to_remote(struct blitter *b, int sx, int sy, int *rx,
 			   int *ry);
+/* Whether a full redraw is scheduled (after a pan or a view reset) and
+ * no pass has drawn it yet. For tests: main thread, with no worker
+ * running (it reads without the lock). */
+bool blit_full_pending(struct blitter *b);
 
 /* Render what the screen shows into rgb (3 bytes/pixel, w*h of the
  * output), from the mapping when it is readable RAM, else from the shadow

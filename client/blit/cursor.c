@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blit/blit.h"
 #include "blit/cursor.h"
-#include "util/log.h"
+#include "output/output.h"
 #include "shadow/pixfmt.h"
+#include "util/log.h"
 
 void cursor_init(struct cursor *c)
 {
@@ -45,7 +45,7 @@ int cursor_set_shape(struct cursor *c, struct shadow *sh, int xhot, int yhot,
 	}
 	memcpy(p, pix, n * bpp);
 	memcpy(m, mask, n);
-	pthread_mutex_lock(&sh->lock);
+	shadow_lock(sh);
 	free(c->pix);
 	free(c->mask);
 	free(c->row);
@@ -58,28 +58,28 @@ int cursor_set_shape(struct cursor *c, struct shadow *sh, int xhot, int yhot,
 	c->xhot = xhot;
 	c->yhot = yhot;
 	c->dirty = true;
-	pthread_mutex_unlock(&sh->lock);
+	shadow_unlock(sh);
 	return 0;
 }
 
 void cursor_move(struct cursor *c, struct shadow *sh, int x, int y)
 {
-	pthread_mutex_lock(&sh->lock);
+	shadow_lock(sh);
 	if (c->x != x || c->y != y) {
 		c->x = x;
 		c->y = y;
 		c->dirty = true;
 	}
-	pthread_mutex_unlock(&sh->lock);
+	shadow_unlock(sh);
 }
 
 bool cursor_dirty(struct cursor *c, struct shadow *sh)
 {
 	bool d;
 
-	pthread_mutex_lock(&sh->lock);
+	shadow_lock(sh);
 	d = c->dirty && c->pix;
-	pthread_mutex_unlock(&sh->lock);
+	shadow_unlock(sh);
 	return d;
 }
 
@@ -124,11 +124,11 @@ static void blend(const struct pixfmt *f, const uint8_t *pix,
 /* The cursor's visible pixels at screen rectangle cur, clipped to the
  * screen: opaque ones as they are, translucent ones blended over what
  * the screen shows from the shadow. Returns the bytes written. */
-static uint64_t draw_shape(struct cursor *c, struct blitter *b,
+static uint64_t draw_shape(struct cursor *c, const struct cursor_target *t,
 			   const struct rect *cur)
 {
-	struct output *o = b->out;
-	struct shadow *s = b->shadow;
+	struct output *o = t->out;
+	struct shadow *s = t->shadow;
 	unsigned obpp = pixfmt_bytes(&o->fmt), sbpp = pixfmt_bytes(&s->fmt);
 	bool same = pixfmt_equal(&o->fmt, &s->fmt);
 	int32_t cy, x0, x1, run, ow = (int32_t)o->width;
@@ -163,7 +163,7 @@ static uint64_t draw_shape(struct cursor *c, struct blitter *b,
 			if (!opaque) {
 				uint8_t *under = c->row + c->row_size;
 
-				blit_screen_row(b, sx, sy, run, under);
+				t->screen_row(t->ctx, sx, sy, run, under);
 				blend(&s->fmt, src, m + x0, under, c->row,
 				      run);
 				src = c->row;
@@ -174,9 +174,9 @@ static uint64_t draw_shape(struct cursor *c, struct blitter *b,
 				output_write_row(o, dst, src,
 						 (size_t)run * obpp);
 			} else {
-				pixconv_row(&b->conv, b->row, src,
+				pixconv_row(t->conv, t->row, src,
 					    (size_t)run);
-				output_write_row(o, dst, b->row,
+				output_write_row(o, dst, t->row,
 						 (size_t)run * obpp);
 			}
 			bytes += (uint64_t)run * obpp;
@@ -187,20 +187,20 @@ static uint64_t draw_shape(struct cursor *c, struct blitter *b,
 }
 
 /* Redraw screen rectangle r from the shadow; appends what was written. */
-static uint64_t restore(struct blitter *b, const struct rect *r,
+static uint64_t restore(const struct cursor_target *t, const struct rect *r,
 			struct rect *out, int *nout)
 {
 	struct rect scr = *r;
 	uint64_t bytes;
 
-	if (!rect_clip(&scr, (int32_t)b->out->width, (int32_t)b->out->height))
+	if (!rect_clip(&scr, (int32_t)t->out->width, (int32_t)t->out->height))
 		return 0;
-	bytes = blit_draw_screen(b, &scr);
+	bytes = t->draw_screen(t->ctx, &scr);
 	out[(*nout)++] = scr;
 	return bytes;
 }
 
-uint64_t cursor_blit(struct cursor *c, struct blitter *b,
+uint64_t cursor_blit(struct cursor *c, const struct cursor_target *t,
 		     const struct rect *damage, int n, bool full,
 		     struct rect *out, int *nout)
 {
@@ -214,14 +214,14 @@ uint64_t cursor_blit(struct cursor *c, struct blitter *b,
 		return 0;
 	/* The shape is drawn 1:1 on the screen whatever the scale, with its
 	 * hot spot on the screen pixel showing the pointer's remote pixel. */
-	visible = blit_remote_to_screen(b, &hot, &hot);
+	visible = t->remote_to_screen(t->ctx, &hot, &hot);
 	if (visible)
 		cur =
 		    (struct rect){hot.x - c->xhot, hot.y - c->yhot, c->w, c->h};
 	need = c->dirty || full || c->drawn != visible;
 	/* Damage drawn over the cursor erased it there. */
 	for (i = 0; i < n && !need && visible; i++)
-		need = blit_remote_to_screen(b, &damage[i], &ds) &&
+		need = t->remote_to_screen(t->ctx, &damage[i], &ds) &&
 		       rect_intersect(&ds, &cur, &both);
 	if (!need)
 		return 0;
@@ -232,16 +232,16 @@ uint64_t cursor_blit(struct cursor *c, struct blitter *b,
 	if (!full) {
 		if (c->drawn && visible && rect_intersect(&old, &cur, &both)) {
 			rect_union(&old, &cur, &both);
-			bytes += restore(b, &both, out, nout);
+			bytes += restore(t, &both, out, nout);
 		} else {
 			if (c->drawn)
-				bytes += restore(b, &old, out, nout);
+				bytes += restore(t, &old, out, nout);
 			if (visible)
-				bytes += restore(b, &cur, out, nout);
+				bytes += restore(t, &cur, out, nout);
 		}
 	}
 	if (visible)
-		bytes += draw_shape(c, b, &cur);
+		bytes += draw_shape(c, t, &cur);
 	c->drawn = visible;
 	c->drawn_rect = cur;
 	c->dirty = false;

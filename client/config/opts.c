@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pwd.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,35 +159,6 @@ static bool image_name_ok(const char *v)
 		!strcasecmp(dot, ".png"));
 }
 
-static const char *const key_names[K_COUNT] = {
-	[K_OUTPUT] = "output",	       [K_SCREENSHOT] = "screenshot",
-	[K_EXIT_AFTER] = "exit-after", [K_ENCODINGS] = "encodings",
-	[K_QUALITY] = "quality",       [K_COMPRESS] = "compress",
-	[K_VIEW_ONLY] = "view-only",   [K_PASSWD] = "passwd",
-	[K_CPU] = "cpu",	       [K_INPUT] = "input",
-	[K_KEYMAP] = "keymap",	       [K_SERVER_CURSOR] = "server-cursor",
-	[K_SAMPLES] = "samples",       [K_DURATION] = "duration",
-	[K_WORKLOAD] = "workload",
-	[K_SCALE] = "scale",
-	[K_RECONNECT] = "reconnect",   [K_CA] = "ca",
-	[K_INSECURE] = "insecure",     [K_USER] = "user",
-	[K_TIMEOUT] = "timeout",       [K_SERVER] = "server",
-	[K_CONNECTOR] = "connector",   [K_MODE] = "mode",
-	[K_DECODE_THREADS] = "decode-threads",
-};
-
-_Static_assert(DECPOOL_MAX_THREADS == 16, "decode-threads says 1-16");
-
-int opts_key_id(const char *key)
-{
-	int id;
-
-	for (id = 0; id < K_COUNT; id++)
-		if (key_names[id] && !strcmp(key_names[id], key))
-			return id;
-	return -1;
-}
-
 static int parse_seconds(const char *v, double *out)
 {
 	char *end;
@@ -200,223 +172,251 @@ static int parse_seconds(const char *v, double *out)
 	return 0;
 }
 
+/* --- the keys that are more than a value of a type --- */
+
+static int set_output(struct options *o, const char *v, const char **why)
+{
+	if (output_check_spec(v) < 0) {
+		*why = opts_output_why(v);
+		return -EINVAL;
+	}
+	return opts_set_output_part(o, &o->output_arg, v, why);
+}
+
+static int set_connector(struct options *o, const char *v, const char **why)
+{
+	return opts_set_output_part(o, &o->connector, v, why);
+}
+
+static int set_mode(struct options *o, const char *v, const char **why)
+{
+	return opts_set_output_part(o, &o->drm_mode, v, why);
+}
+
+static int set_screenshot(struct options *o, const char *v, const char **why)
+{
+	if (*v && !image_name_ok(v))
+		return -EINVAL;
+	return opts_set_path(&o->screenshot, v, why);
+}
+
+static int set_encodings(struct options *o, const char *v, const char **why)
+{
+	const char *bad;
+
+	if (vnc_check_encodings(v, &bad) < 0)
+		return -EINVAL;
+	return opts_set_str(&o->encodings, v);
+}
+
+static int set_cpu(struct options *o, const char *v, const char **why)
+{
+	long n;
+
+	if (!strcmp(v, "auto"))
+		o->cpu = CPU_AUTO;
+	else if (!strcmp(v, "each") && o->mode == MODE_BENCH)
+		o->cpu = CPU_EACH;
+	else if (opts_parse_int(v, 0, 4095, &n) < 0)
+		return -EINVAL;
+	else
+		o->cpu = (int)n;
+	return 0;
+}
+
+static int set_decode_threads(struct options *o, const char *v,
+			      const char **why)
+{
+	long n;
+
+	if (!strcmp(v, "auto"))
+		o->decode_threads = DECODE_THREADS_AUTO;
+	else if (opts_parse_int(v, 1, DECPOOL_MAX_THREADS, &n) < 0)
+		return -EINVAL;
+	else
+		o->decode_threads = (int)n;
+	return 0;
+}
+
+static int set_scale(struct options *o, const char *v, const char **why)
+{
+	enum scale_mode mode;
+	unsigned zoom;
+
+	if (scale_parse(v, &mode, &zoom) < 0)
+		return -EINVAL;
+	o->scale_mode = (int)mode;
+	o->scale_zoom = zoom;
+	return 0;
+}
+
+static int set_reconnect(struct options *o, const char *v, const char **why)
+{
+	bool b;
+
+	if (!strcasecmp(v, "always"))
+		o->reconnect = RECONNECT_ALWAYS;
+	else if (opts_parse_bool(v, &b) < 0)
+		return -EINVAL;
+	else
+		o->reconnect = b ? RECONNECT_LOST : RECONNECT_NO;
+	return 0;
+}
+
+static int set_server(struct options *o, const char *v, const char **why)
+{
+	char *host = NULL;
+	int port, ret;
+
+	ret = opts_parse_target(v, &host, &port);
+	if (ret < 0) {
+		free(host);
+		return ret;
+	}
+	ret = opts_set_str(&o->target, v);
+	if (ret < 0) {
+		free(host);
+		return ret;
+	}
+	free(o->host);
+	o->host = host;
+	o->port = port;
+	return 0;
+}
+
+/* --- the table --- */
+
+enum key_type {
+	T_INT,	   /* int, a decimal in [lo, hi] */
+	T_BOOL,	   /* bool, yes/no */
+	T_SECONDS, /* double, positive seconds */
+	T_STR,	   /* char *, a copy */
+	T_WORD,	   /* char *, a copy, not empty */
+	T_PATH,	   /* char *, a file name with ~ expanded (not empty) */
+	T_FN,	   /* set() does it */
+};
+
+struct key {
+	const char *name;
+	enum key_type type;
+	size_t field; /* offsetof(struct options, ...), but T_FN */
+	long lo, hi;  /* T_INT */
+	/* What a refused value gets (the man page's words): "expected ..." */
+	const char *why;
+	/* T_FN: 0, -EINVAL (why, or *why when it sets one), -ENOMEM. */
+	int (*set)(struct options *o, const char *v, const char **why);
+};
+
+#define F(field) offsetof(struct options, field)
+#define YES_NO "expected yes or no"
+
+static const struct key keys[K_COUNT] = {
+    [K_OUTPUT] = {"output", T_FN, .set = set_output},
+    [K_SCREENSHOT] = {"screenshot", T_FN, .set = set_screenshot,
+		      .why = "expected a file name ending in .ppm or .png"},
+    [K_EXIT_AFTER] = {"exit-after", T_SECONDS, F(exit_after),
+		      .why = "expected a positive number of seconds"},
+    [K_ENCODINGS] = {"encodings", T_FN, .set = set_encodings,
+		     .why = "expected names from: raw copyrect rre corre "
+			    "hextile zlib tight trle zrle zywrle ultra "
+			    "jpeg"},
+    [K_QUALITY] = {"quality", T_INT, F(quality), 0, 9, "expected 0-9"},
+    [K_COMPRESS] = {"compress", T_INT, F(compress), 0, 9, "expected 0-9"},
+    [K_VIEW_ONLY] = {"view-only", T_BOOL, F(view_only), .why = YES_NO},
+    [K_PASSWD] = {"passwd", T_PATH, F(passwd_file)},
+    [K_CPU] = {"cpu", T_FN, .set = set_cpu,
+	       .why = "expected auto or a core number"},
+    [K_INPUT] = {"input", T_STR, F(input)},
+    [K_KEYMAP] = {"keymap", T_WORD, F(keymap),
+		  .why = "expected LAYOUT[:VARIANT]"},
+    [K_SERVER_CURSOR] = {"server-cursor", T_BOOL, F(server_cursor),
+			 .why = YES_NO},
+    [K_SAMPLES] = {"samples", T_INT, F(samples), 1, 1000,
+		   "expected 1-1000"},
+    [K_DURATION] = {"duration", T_SECONDS, F(duration),
+		    .why = "expected a positive number of seconds"},
+    [K_WORKLOAD] = {"workload", T_STR, F(workloads)},
+    [K_SCALE] = {"scale", T_FN, .set = set_scale,
+		 .why = "expected none, fit, fill or a zoom factor N, 1-16 "
+			"(1 is none)"},
+    [K_RECONNECT] = {"reconnect", T_FN, .set = set_reconnect,
+		     .why = "expected yes, no or always"},
+    [K_CA] = {"ca", T_PATH, F(ca_file),
+	      .why = "expected a PEM file of CA certificates"},
+    [K_INSECURE] = {"insecure", T_BOOL, F(insecure), .why = YES_NO},
+    [K_USER] = {"user", T_WORD, F(user), .why = "expected a user name"},
+    [K_TIMEOUT] = {"timeout", T_INT, F(timeout), 1, 3600,
+		   "expected 1-3600 seconds"},
+    [K_CONNECTOR] = {"connector", T_FN, .set = set_connector},
+    [K_MODE] = {"mode", T_FN, .set = set_mode},
+    [K_SERVER] = {"server", T_FN, .set = set_server,
+		  .why = "expected HOST[:DISPLAY], HOST::PORT or "
+			 "[IPV6]:DISPLAY"},
+    [K_DECODE_THREADS] = {"decode-threads", T_FN, .set = set_decode_threads,
+			  .why = "expected auto or 1-16"},
+};
+
+#undef F
+
+_Static_assert(DECPOOL_MAX_THREADS == 16, "decode-threads says 1-16");
+
+int opts_key_id(const char *key)
+{
+	int id;
+
+	for (id = 0; id < K_COUNT; id++)
+		if (keys[id].name && !strcmp(keys[id].name, key))
+			return id;
+	return -1;
+}
+
+/* Set key k from v: 0, -EINVAL (*why set when the key's own words are
+ * not enough), -ENOMEM. */
+static int set_key(struct options *o, const struct key *k, const char *v,
+		   const char **why)
+{
+	void *field = (char *)o + k->field;
+	long n;
+
+	switch (k->type) {
+	case T_INT:
+		if (opts_parse_int(v, k->lo, k->hi, &n) < 0)
+			return -EINVAL;
+		*(int *)field = (int)n;
+		return 0;
+	case T_BOOL:
+		return opts_parse_bool(v, (bool *)field);
+	case T_SECONDS:
+		return parse_seconds(v, (double *)field);
+	case T_WORD:
+		if (!*v)
+			return -EINVAL;
+		/* fall through */
+	case T_STR:
+		return opts_set_str((char **)field, v);
+	case T_PATH:
+		if (!*v && k->why)
+			return -EINVAL;
+		return opts_set_path((char **)field, v, why);
+	case T_FN:
+		return k->set(o, v, why);
+	}
+	return -EINVAL;
+}
+
 int opts_set(struct options *o, const char *key, const char *v,
 	     bool from_cli, const char **why)
 {
-	int id = opts_key_id(key), ret = 0;
-	long n;
-	bool b;
+	int id = opts_key_id(key), ret;
 
 	if (id < 0)
 		return -ENOENT;
 	if (!from_cli && (o->cli_set & (1ull << id)))
 		return 0;
 	*why = NULL;
-	switch (id) {
-	case K_OUTPUT:
-		if (output_check_spec(v) < 0) {
-			*why = opts_output_why(v);
-			ret = -EINVAL;
-			break;
-		}
-		ret = opts_set_output_part(o, &o->output_arg, v, why);
-		break;
-	case K_CONNECTOR:
-		ret = opts_set_output_part(o, &o->connector, v, why);
-		break;
-	case K_MODE:
-		ret = opts_set_output_part(o, &o->drm_mode, v, why);
-		break;
-	case K_SCREENSHOT:
-		if (*v && !image_name_ok(v)) {
-			*why = "expected a file name ending in .ppm or .png";
-			ret = -EINVAL;
-			break;
-		}
-		ret = opts_set_path(&o->screenshot, v, why);
-		break;
-	case K_EXIT_AFTER:
-		if (parse_seconds(v, &o->exit_after) < 0) {
-			*why = "expected a positive number of seconds";
-			ret = -EINVAL;
-		}
-		break;
-	case K_DURATION:
-		if (parse_seconds(v, &o->duration) < 0) {
-			*why = "expected a positive number of seconds";
-			ret = -EINVAL;
-		}
-		break;
-	case K_ENCODINGS: {
-		const char *bad;
-
-		if (vnc_check_encodings(v, &bad) < 0) {
-			*why = "expected names from: raw copyrect rre corre "
-			       "hextile zlib tight trle zrle zywrle ultra "
-			       "jpeg";
-			ret = -EINVAL;
-			break;
-		}
-		ret = opts_set_str(&o->encodings, v);
-		break;
-	}
-	case K_QUALITY:
-		if (opts_parse_int(v, 0, 9, &n) < 0) {
-			*why = "expected 0-9";
-			ret = -EINVAL;
-		} else {
-			o->quality = (int)n;
-		}
-		break;
-	case K_COMPRESS:
-		if (opts_parse_int(v, 0, 9, &n) < 0) {
-			*why = "expected 0-9";
-			ret = -EINVAL;
-		} else {
-			o->compress = (int)n;
-		}
-		break;
-	case K_VIEW_ONLY:
-		if (opts_parse_bool(v, &b) < 0) {
-			*why = "expected yes or no";
-			ret = -EINVAL;
-		} else {
-			o->view_only = b;
-		}
-		break;
-	case K_SERVER_CURSOR:
-		if (opts_parse_bool(v, &b) < 0) {
-			*why = "expected yes or no";
-			ret = -EINVAL;
-		} else {
-			o->server_cursor = b;
-		}
-		break;
-	case K_PASSWD:
-		ret = opts_set_path(&o->passwd_file, v, why);
-		break;
-	case K_CPU:
-		if (!strcmp(v, "auto")) {
-			o->cpu = CPU_AUTO;
-		} else if (!strcmp(v, "each") && o->mode == MODE_BENCH) {
-			o->cpu = CPU_EACH;
-		} else if (opts_parse_int(v, 0, 4095, &n) < 0) {
-			*why = "expected auto or a core number";
-			ret = -EINVAL;
-		} else {
-			o->cpu = (int)n;
-		}
-		break;
-	case K_DECODE_THREADS:
-		if (!strcmp(v, "auto")) {
-			o->decode_threads = DECODE_THREADS_AUTO;
-		} else if (opts_parse_int(v, 1, DECPOOL_MAX_THREADS, &n) < 0) {
-			*why = "expected auto or 1-16";
-			ret = -EINVAL;
-		} else {
-			o->decode_threads = (int)n;
-		}
-		break;
-	case K_INPUT:
-		ret = opts_set_str(&o->input, v);
-		break;
-	case K_KEYMAP:
-		if (!*v) {
-			*why = "expected LAYOUT[:VARIANT]";
-			ret = -EINVAL;
-			break;
-		}
-		ret = opts_set_str(&o->keymap, v);
-		break;
-	case K_SAMPLES:
-		if (opts_parse_int(v, 1, 1000, &n) < 0) {
-			*why = "expected 1-1000";
-			ret = -EINVAL;
-		} else {
-			o->samples = (int)n;
-		}
-		break;
-	case K_WORKLOAD:
-		ret = opts_set_str(&o->workloads, v);
-		break;
-	case K_SCALE: {
-		enum scale_mode mode;
-		unsigned zoom;
-
-		if (scale_parse(v, &mode, &zoom) < 0) {
-			*why = "expected none, fit, fill or a zoom factor "
-			       "N, 1-16 (1 is none)";
-			ret = -EINVAL;
-			break;
-		}
-		o->scale_mode = (int)mode;
-		o->scale_zoom = zoom;
-		break;
-	}
-	case K_RECONNECT:
-		if (!strcasecmp(v, "always")) {
-			o->reconnect = RECONNECT_ALWAYS;
-		} else if (opts_parse_bool(v, &b) < 0) {
-			*why = "expected yes, no or always";
-			ret = -EINVAL;
-		} else {
-			o->reconnect = b ? RECONNECT_LOST : RECONNECT_NO;
-		}
-		break;
-	case K_INSECURE:
-		if (opts_parse_bool(v, &b) < 0) {
-			*why = "expected yes or no";
-			ret = -EINVAL;
-		} else {
-			o->insecure = b;
-		}
-		break;
-	case K_CA:
-		if (!*v) {
-			*why = "expected a PEM file of CA certificates";
-			ret = -EINVAL;
-			break;
-		}
-		ret = opts_set_path(&o->ca_file, v, why);
-		break;
-	case K_TIMEOUT:
-		if (opts_parse_int(v, 1, 3600, &n) < 0) {
-			*why = "expected 1-3600 seconds";
-			ret = -EINVAL;
-		} else {
-			o->timeout = (int)n;
-		}
-		break;
-	case K_USER:
-		if (!*v) {
-			*why = "expected a user name";
-			ret = -EINVAL;
-			break;
-		}
-		ret = opts_set_str(&o->user, v);
-		break;
-	case K_SERVER: {
-		char *host;
-		int port;
-
-		ret = opts_parse_target(v, &host, &port);
-		if (ret == -EINVAL) {
-			*why = "expected HOST[:DISPLAY], HOST::PORT or "
-			       "[IPV6]:DISPLAY";
-			break;
-		}
-		if (ret == 0)
-			ret = opts_set_str(&o->target, v);
-		if (ret < 0) {
-			free(host);
-			break;
-		}
-		free(o->host);
-		o->host = host;
-		o->port = port;
-		break;
-	}
-	}
+	ret = set_key(o, &keys[id], v, why);
+	if (ret == -EINVAL && !*why)
+		*why = keys[id].why;
 	if (ret == 0 && from_cli) {
 		o->cli_set |= 1ull << id;
 		free(o->origin[id]);

@@ -243,10 +243,183 @@ static int probe_json(struct options *o, const char *val, int argc,
 	return opts_set_str(&o->json_file, val);
 }
 
+/* A word without a dash: the server. 0 or a usage error. */
+static int parse_server(struct options *o, const char *a)
+{
+	const char *why;
+	int ret;
+
+	if (opts_from_cli(o, "server"))
+		return opts_usage_error("unexpected argument '%s'", a);
+	if (o->mode == MODE_PROBE)
+		return opts_usage_error("probe takes no server ('%s')", a);
+	if (o->mode == MODE_DEMO)
+		return opts_usage_error("--demo takes no server ('%s')", a);
+	ret = opts_set(o, "server", a, true, &why);
+	if (ret == -EINVAL)
+		return opts_usage_error("bad server '%s': expected "
+					"HOST[:DISPLAY], HOST::PORT or "
+					"[IPV6]:DISPLAY",
+					a);
+	return ret < 0 ? ret : 0;
+}
+
+/* The flags that are no key of opts_set: 1 (handled; *stop set for
+ * --help and --version, whose output is all), 0 (not one of them), or a
+ * usage error. */
+static int parse_flag(struct options *o, const char *a, bool *stop)
+{
+	if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
+		opts_usage();
+		*stop = true;
+	} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+		opts_version();
+		*stop = true;
+	} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+		o->verbose = true;
+	} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+		o->quiet = true;
+	} else if (!strcmp(a, "--check-config")) {
+		o->check_config = true;
+	} else if (!strcmp(a, "--demo")) {
+		if (o->mode != MODE_VIEW)
+			return opts_usage_error("--demo is not for this "
+						"command");
+		if (opts_from_cli(o, "server"))
+			return opts_usage_error("--demo takes no server ('%s')",
+						o->target);
+		o->mode = MODE_DEMO;
+		if (opts_compose_output(o, &(const char *){NULL}) < 0)
+			return -ENOMEM;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* The value of option al typed as typed, when the argument did not say
+ * =VALUE (*val NULL): the next argument for an option that takes one, a
+ * flag's value, or (--reconnect always) the next argument when it is one
+ * of the flag's words. A --no-NAME=yes/no is turned round. 0 or a usage
+ * error. */
+static int alias_value(const struct alias *al, const char *typed, int argc,
+		       char **argv, int *i, const char **val)
+{
+	if (al->takes_value) {
+		if (!*val) {
+			if (*i + 1 >= argc)
+				return opts_usage_error("%s needs a value",
+							typed);
+			*val = argv[++*i];
+		}
+	} else if (*val && al->negate) {
+		bool b;
+
+		if (opts_parse_bool(*val, &b) < 0)
+			return opts_usage_error("bad value '%s' for %s: "
+						"expected yes or no",
+						*val, typed);
+		*val = b ? "no" : "yes";
+	} else if (!*val) {
+		const char *const *w = al->words;
+
+		while (w && *w && *i + 1 < argc && strcasecmp(*w, argv[*i + 1]))
+			w++;
+		if (w && *w && *i + 1 < argc)
+			*val = argv[++*i];
+		else
+			*val = al->flag_value ? al->flag_value : "yes";
+	}
+	return 0;
+}
+
+/* Files that are not settings: --config names where settings come from,
+ * --json/--csv bench's reports, --record/--replay (and theirs) bench's
+ * streams. 0 or a usage error. */
+static int set_file(struct options *o, const char *name, const char *val,
+		    const char *typed)
+{
+	const char *why;
+	int ret;
+
+	if (is_bench_file_option(name) && o->mode == MODE_BENCH)
+		return bench_file_option(o, name, val);
+	if (!strcmp(name, "config")) {
+		ret = opts_set_path(&o->config, val, &why);
+		if (ret == -EINVAL)
+			return opts_usage_error("bad value '%s' for %s: %s", val,
+						typed, why);
+		return ret;
+	}
+	if (o->mode != MODE_BENCH)
+		return opts_usage_error("%s is only for %s", typed,
+					!strcmp(name, "json")
+					    ? "vncfb probe and vncfb bench"
+					    : "vncfb bench");
+	return opts_set_str(!strcmp(name, "json") ? &o->json_file
+						  : &o->csv_file,
+			    val);
+}
+
+/* One argument that starts with a dash, at argv[*i] (which the option's
+ * value may move on). 0, 1 to stop (--help), or a usage error. */
+static int parse_option(struct options *o, int argc, char **argv, int *i,
+			bool *no_jpeg)
+{
+	const char *a = argv[*i], *name, *val = NULL;
+	char namebuf[64], typed[70];
+	bool stop = false;
+	size_t k;
+	int ret;
+
+	ret = parse_flag(o, a, &stop);
+	if (ret != 0)
+		return ret < 0 ? ret : stop;
+	if (!strcmp(a, "-o")) {
+		if (*i + 1 >= argc)
+			return opts_usage_error("%s needs a value", a);
+		ret = opts_set_cli(o, "output", argv[++*i], a);
+		return ret < 0 ? ret : 0;
+	}
+	/* --name, --name=value, and single-dash habit spellings. */
+	name = a + (a[1] == '-' ? 2 : 1);
+	k = strcspn(name, "=");
+	if (k >= sizeof(namebuf))
+		return opts_usage_error("unknown option '%s'", a);
+	memcpy(namebuf, name, k);
+	namebuf[k] = '\0';
+	if (name[k] == '=')
+		val = name + k + 1;
+	/* Messages name the option as typed, without its =value. */
+	snprintf(typed, sizeof(typed), "%.*s", (int)(name - a + k), a);
+	name = namebuf;
+	if (o->mode == MODE_PROBE && !strcmp(name, "json")) {
+		ret = probe_json(o, val, argc, argv, i);
+		return ret < 0 ? ret : 0;
+	}
+	for (k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
+		if (!strcmp(aliases[k].name, name))
+			break;
+	if (k == sizeof(aliases) / sizeof(aliases[0])) {
+		ret = opts_set_tiger(o, name, val, argc, argv, i, no_jpeg);
+		if (ret == -ENOENT)
+			return opts_usage_error("unknown option '%s'", a);
+		return ret < 0 ? ret : 0;
+	}
+	ret = alias_value(&aliases[k], typed, argc, argv, i, &val);
+	if (ret < 0)
+		return ret;
+	if (!aliases[k].key)
+		ret = set_file(o, name, val, typed);
+	else
+		ret = opts_set_cli(o, aliases[k].key, val, typed);
+	return ret < 0 ? ret : 0;
+}
+
 int opts_parse(struct options *o, int argc, char **argv)
 {
 	bool no_jpeg = false;
-	int i = 1;
+	int i = 1, ret;
 
 	if (argc > 1 && !strcmp(argv[1], "probe")) {
 		o->mode = MODE_PROBE;
@@ -256,170 +429,12 @@ int opts_parse(struct options *o, int argc, char **argv)
 		i = 2;
 	}
 	for (; i < argc; i++) {
-		const char *a = argv[i], *name, *val = NULL, *why;
-		char namebuf[64], typed[70];
-		size_t k;
-		int ret;
-
-		if (a[0] != '-' || a[1] == '\0') {
-			if (opts_from_cli(o, "server"))
-				return opts_usage_error("unexpected argument "
-							"'%s'",
-							a);
-			if (o->mode == MODE_PROBE)
-				return opts_usage_error("probe takes no server "
-							"('%s')",
-							a);
-			if (o->mode == MODE_DEMO)
-				return opts_usage_error("--demo takes no "
-							"server ('%s')",
-							a);
-			ret = opts_set(o, "server", a, true, &why);
-			if (ret == -EINVAL)
-				return opts_usage_error("bad server '%s': "
-							"expected "
-							"HOST[:DISPLAY], "
-							"HOST::PORT or "
-							"[IPV6]:DISPLAY",
-							a);
-			if (ret < 0)
-				return ret;
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help") ||
-		    !strcmp(a, "-help")) {
-			opts_usage();
-			return 1;
-		}
-		if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			opts_version();
-			return 1;
-		}
-		if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			o->verbose = true;
-			continue;
-		}
-		if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			o->quiet = true;
-			continue;
-		}
-		if (!strcmp(a, "--demo")) {
-			if (o->mode != MODE_VIEW)
-				return opts_usage_error("--demo is not for "
-							"this command");
-			if (opts_from_cli(o, "server"))
-				return opts_usage_error("--demo takes no "
-							"server ('%s')",
-							o->target);
-			o->mode = MODE_DEMO;
-			if (opts_compose_output(o, &(const char *){NULL}) < 0)
-				return -ENOMEM;
-			continue;
-		}
-		if (!strcmp(a, "--check-config")) {
-			o->check_config = true;
-			continue;
-		}
-		if (!strcmp(a, "-o")) {
-			if (i + 1 >= argc)
-				return opts_usage_error("%s needs a value", a);
-			ret = opts_set_cli(o, "output", argv[++i], a);
-			if (ret < 0)
-				return ret;
-			continue;
-		}
-		/* --name, --name=value, and single-dash habit spellings. */
-		name = a + (a[1] == '-' ? 2 : 1);
-		k = strcspn(name, "=");
-		if (k >= sizeof(namebuf))
-			return opts_usage_error("unknown option '%s'", a);
-		memcpy(namebuf, name, k);
-		namebuf[k] = '\0';
-		if (name[k] == '=')
-			val = name + k + 1;
-		/* Messages name the option as typed, without its =value. */
-		snprintf(typed, sizeof(typed), "%.*s", (int)(name - a + k), a);
-		name = namebuf;
-		if (o->mode == MODE_PROBE && !strcmp(name, "json")) {
-			ret = probe_json(o, val, argc, argv, &i);
-			if (ret < 0)
-				return ret;
-			continue;
-		}
-		for (k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
-			if (!strcmp(aliases[k].name, name))
-				break;
-		if (k == sizeof(aliases) / sizeof(aliases[0])) {
-			ret = opts_set_tiger(o, name, val, argc, argv, &i,
-					     &no_jpeg);
-			if (ret == -ENOENT)
-				return opts_usage_error("unknown option '%s'",
-							a);
-			if (ret < 0)
-				return ret;
-			continue;
-		}
-		if (aliases[k].takes_value) {
-			if (!val) {
-				if (i + 1 >= argc)
-					return opts_usage_error(
-					    "%s needs a value", typed);
-				val = argv[++i];
-			}
-		} else if (val && aliases[k].negate) {
-			bool b;
-
-			if (opts_parse_bool(val, &b) < 0)
-				return opts_usage_error(
-				    "bad value '%s' for %s: "
-				    "expected yes or no",
-				    val, typed);
-			val = b ? "no" : "yes";
-		} else if (!val) {
-			const char *const *w = aliases[k].words;
-
-			while (w && *w && i + 1 < argc &&
-			       strcasecmp(*w, argv[i + 1]))
-				w++;
-			if (w && *w && i + 1 < argc)
-				val = argv[++i];
-			else
-				val = aliases[k].flag_value
-					      ? aliases[k].flag_value
-					      : "yes";
-		}
-		if (!aliases[k].key) {
-			/* Files that are not settings: --config names where
-			 * settings come from, --json/--csv bench's reports,
-			 * --record/--replay (and theirs) bench's streams. */
-			if (is_bench_file_option(name) &&
-			    o->mode == MODE_BENCH) {
-				ret = bench_file_option(o, name, val);
-			} else if (!strcmp(name, "config")) {
-				ret = opts_set_path(&o->config, val, &why);
-				if (ret == -EINVAL)
-					return opts_usage_error(
-					    "bad value '%s' for %s: %s", val,
-					    typed, why);
-			} else if (o->mode != MODE_BENCH) {
-				return opts_usage_error(
-				    "%s is only for %s", typed,
-				    !strcmp(name, "json") ? "vncfb probe and "
-							    "vncfb bench"
-							  : "vncfb bench");
-			} else {
-				ret = opts_set_str(!strcmp(name, "json")
-						       ? &o->json_file
-						       : &o->csv_file,
-						   val);
-			}
-			if (ret < 0)
-				return ret;
-			continue;
-		}
-		ret = opts_set_cli(o, aliases[k].key, val, typed);
-		if (ret < 0)
-			return ret;
+		if (argv[i][0] != '-' || argv[i][1] == '\0')
+			ret = parse_server(o, argv[i]);
+		else
+			ret = parse_option(o, argc, argv, &i, &no_jpeg);
+		if (ret != 0)
+			return ret; /* < 0: a usage error; 1: --help said all */
 	}
 	/* NoJPEG wins over QualityLevel, whatever their order (vncviewer). */
 	if (no_jpeg) {

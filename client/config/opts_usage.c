@@ -8,7 +8,9 @@
 #include "output/output.h"
 
 /* Grouped as the man page's OPTIONS; tests/ship/docs.py keeps this, the
- * man page and the option tables in step. At most 80 columns. */
+ * man page and the option tables in step. At most 80 columns. Long
+ * because it is the text of --help: one printf a group, read as the
+ * output it prints, which splitting would only scatter. */
 void opts_usage(void)
 {
 	char specs[128];

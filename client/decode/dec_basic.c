@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 /* Raw: rows straight from the source into the shadow, in one read when
@@ -28,7 +28,6 @@ static int raw_read(struct dec_ctx *c, struct dec_job *j)
 
 const struct decoder dec_raw = {
     .enc = RFB_ENC_RAW,
-    .name = "raw",
     .read = raw_read,
 };
 
@@ -81,7 +80,6 @@ static int copyrect_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_copyrect = {
     .enc = RFB_ENC_COPYRECT,
-    .name = "CopyRect",
     .read = copyrect_read,
     .decode = copyrect_decode,
 };
@@ -154,13 +152,11 @@ static int corre_read(struct dec_ctx *c, struct dec_job *j)
 
 const struct decoder dec_rre = {
     .enc = RFB_ENC_RRE,
-    .name = "RRE",
     .read = rre_read,
 };
 
 const struct decoder dec_corre = {
     .enc = RFB_ENC_CORRE,
-    .name = "CoRRE",
     .read = corre_read,
 };
 
@@ -256,6 +252,5 @@ static int hextile_read(struct dec_ctx *c, struct dec_job *j)
 
 const struct decoder dec_hextile = {
     .enc = RFB_ENC_HEXTILE,
-    .name = "hextile",
     .read = hextile_read,
 };

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 size_t dec_cursor_size(const struct dec_fmt *f, int32_t enc, uint32_t w,

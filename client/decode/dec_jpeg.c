@@ -12,7 +12,7 @@
 
 #include <jpeglib.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 
 #if !defined(JCS_EXTENSIONS) || !defined(JCS_ALPHA_EXTENSIONS)
 #error "vncfb needs libjpeg-turbo's extended colour spaces"

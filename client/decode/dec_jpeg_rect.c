@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 /* The tables kept, as whole segments (marker, length, body), of each
@@ -269,7 +269,6 @@ static int jpeg_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_jpeg_rect = {
     .enc = RFB_ENC_JPEG,
-    .name = "JPEG",
     .read = jpeg_read,
     .decode = jpeg_decode,
 };

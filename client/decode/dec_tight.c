@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 enum { T_FILL, T_JPEG, T_BASIC };
@@ -398,7 +398,6 @@ static int tight_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_tight = {
     .enc = RFB_ENC_TIGHT,
-    .name = "Tight",
     .read = tight_read,
     .decode = tight_decode,
 };

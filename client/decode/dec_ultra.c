@@ -4,7 +4,7 @@
 #include <lzo/lzo1x.h>
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 /* LZO's worst case for incompressible data. */
@@ -61,7 +61,6 @@ static int ultra_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_ultra = {
     .enc = RFB_ENC_ULTRA,
-    .name = "Ultra",
     .read = ultra_read,
     .decode = ultra_decode,
 };

@@ -10,7 +10,7 @@
 #include <isa-l/igzip_lib.h>
 #endif
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 /* --- Inflaters: one ops table each, the state behind a pointer --- */
@@ -408,7 +408,6 @@ static int zlib_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_zlib = {
     .enc = RFB_ENC_ZLIB,
-    .name = "zlib",
     .read = zlib_read,
     .decode = zlib_decode,
 };

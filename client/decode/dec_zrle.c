@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
 /* A CPIXEL at p as a shadow pixel in out (bpp bytes). */
@@ -320,7 +320,6 @@ static int zrle_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_zrle = {
     .enc = RFB_ENC_ZRLE,
-    .name = "ZRLE",
     .read = zrle_read,
     .decode = zrle_decode,
 };
@@ -342,6 +341,5 @@ static int trle_read(struct dec_ctx *c, struct dec_job *j)
 
 const struct decoder dec_trle = {
     .enc = RFB_ENC_TRLE,
-    .name = "TRLE",
     .read = trle_read,
 };

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
+#include "wire/encodings.h"
 #include "wire/rfb.h"
 
 int dec_jpeg_space(const struct pixfmt *pf);
@@ -88,32 +89,7 @@ const struct decoder *decoder_find(int32_t enc)
 
 const char *decoder_name(int32_t enc, char *buf, size_t len)
 {
-	static const struct {
-		int32_t enc;
-		const char *name;
-	} pseudo[] = {
-	    {RFB_ENC_XCURSOR, "XCursor"},
-	    {RFB_ENC_RICHCURSOR, "RichCursor"},
-	    {RFB_ENC_POINTERPOS, "PointerPos"},
-	    {RFB_ENC_LASTRECT, "LastRect"},
-	    {RFB_ENC_DESKTOPSIZE, "DesktopSize"},
-	    {RFB_ENC_EXTDESKTOPSIZE, "ExtendedDesktopSize"},
-	    {RFB_ENC_DESKTOPNAME, "DesktopName"},
-	    {RFB_ENC_QEMU_KEYS, "QEMU extended key event"},
-	    {RFB_ENC_LEDSTATE, "KeyboardLedState"},
-	    {RFB_ENC_CURSOR_ALPHA, "CursorWithAlpha"},
-	    {RFB_ENC_EXT_MOUSE, "ExtendedMouseButtons"},
-	    {RFB_ENC_ZYWRLE, "ZYWRLE"},
-	};
-	const struct decoder *d = decoder_find(enc);
-
-	if (d)
-		return d->name;
-	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
-		if (pseudo[i].enc == enc)
-			return pseudo[i].name;
-	snprintf(buf, len, "0x%08x", (unsigned)enc);
-	return buf;
+	return rfb_encoding_label(enc, buf, len);
 }
 
 void dec_ctx_init(struct dec_ctx *c, struct vnc_source *src,

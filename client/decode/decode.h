@@ -154,7 +154,6 @@ struct dec_ctx {
 
 struct decoder {
 	int32_t enc;
-	const char *name; /* as in messages: "Tight" */
 	int (*read)(struct dec_ctx *c, struct dec_job *j);
 	int (*decode)(struct dec_ctx *c, const struct dec_job *j);
 };
@@ -176,25 +175,11 @@ int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
 /* Reads and decodes one rectangle (serially): DEC_OK or an error. */
 int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
 
-/* --- helpers for the decoders (decode.c, dec_zlib.c) --- */
+/* --- for the reader too --- */
 
-__attribute__((format(printf, 2, 3))) int dec_bad(struct dec_ctx *c,
-						  const char *fmt, ...);
-/* Exactly n bytes from the source. */
-int dec_read(struct dec_ctx *c, void *buf, size_t n);
-/* DEC_OK while the connection is wanted, DEC_EOF once the source's owner
- * gave it up (vnc_source_abandoned). Decoding from memory asks between
- * pieces of work (DEC_PIECE bytes of inflated output, a row of tiles,
- * JPEG_ROWS rows), so that no rectangle outlasts --exit-after or a quit
- * signal by more than a few ms, however large. Any thread. */
-int dec_check(const struct dec_ctx *c);
-#define DEC_PIECE ((size_t)1 << 20)
 /* n more bytes from the source appended to j->data; returns where they
  * are (valid until the next append), or NULL with *err set. */
 uint8_t *dec_take(struct dec_ctx *c, struct dec_job *j, size_t n, int *err);
-/* n bytes from src appended to j->data: DEC_OK or an error (the limit,
- * memory). */
-int dec_put(struct dec_ctx *c, struct dec_job *j, const void *src, size_t n);
 /* Scratch memory of at least n bytes (per dec_work), or NULL. */
 uint8_t *dec_scratch(struct dec_ctx *c, size_t n);
 void dec_buf_free(struct dec_buf *b);
@@ -210,117 +195,6 @@ static inline uint32_t dec_be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	       (uint32_t)p[2] << 8 | p[3];
 }
-
-/* A big-endian 32-bit number from the source (the length before zlib,
- * ZRLE and Ultra data). */
-int dec_read_u32(struct dec_ctx *c, uint32_t *v);
-
-/* Fill a rectangle (inside fb) with one pixel given as bpp bytes. Inline:
- * hextile and RRE fill millions of 1x1 subrectangles a second. */
-static inline void dec_fill(const struct dec_fb *fb, uint32_t x, uint32_t y,
-			    uint32_t w, uint32_t h, const uint8_t *pixel)
-{
-	const unsigned bpp = fb->fmt->bpp;
-	uint8_t *first = dec_fb_at(fb, x, y);
-
-	if (w == 0 || h == 0)
-		return;
-	if (bpp == 1) {
-		for (uint32_t i = 0; i < h; i++)
-			memset(first + (size_t)i * fb->stride, pixel[0], w);
-		return;
-	}
-	/* memcpy per pixel: stores of the right width, whatever the
-	 * buffer's alignment. */
-	for (uint32_t j = 0; j < h; j++) {
-		uint8_t *row = first + (size_t)j * fb->stride;
-
-		if (bpp == 2)
-			for (uint32_t i = 0; i < w; i++)
-				memcpy(row + (size_t)i * 2, pixel, 2);
-		else
-			for (uint32_t i = 0; i < w; i++)
-				memcpy(row + (size_t)i * 4, pixel, 4);
-	}
-}
-/* h rows of w pixels at src (pitch spitch) into fb at x,y. */
-void dec_copy_rows(const struct dec_fb *fb, uint32_t x, uint32_t y, uint32_t w,
-		   uint32_t h, const uint8_t *src, size_t spitch);
-
-/* A reader over bytes that may be refilled (the inflated ZRLE stream,
- * TRLE's socket): take() is a pointer bump while the bytes are there. */
-struct dec_in {
-	const uint8_t *p, *end;
-	/* Make end - p >= need (need is small): DEC_OK or an error. */
-	int (*refill)(struct dec_in *in, size_t need);
-	void *ctx;
-	int err; /* the refill's error once it failed */
-	/* Over the source: where p and end point into the bytes the source
-	 * holds (vnc_source_peek), not yet consumed; NULL while they point
-	 * into the scratch copy. */
-	const uint8_t *win;
-};
-
-static inline const uint8_t *dec_in_take(struct dec_in *in, size_t n)
-{
-	const uint8_t *q;
-
-	if ((size_t)(in->end - in->p) < n) {
-		if (!in->refill || (in->err = in->refill(in, n)) != DEC_OK)
-			return NULL;
-	}
-	q = in->p;
-	in->p += n;
-	return q;
-}
-
-/* A dec_in over the source itself, for the encodings without a length
- * up front: takes of up to DEC_IN_SOURCE_MAX bytes, parsed in place in
- * what the source holds already (libvncclient's buffer), copied into the
- * scratch memory only where a take straddles its end, and read as they
- * are needed (never ahead, which would be the next message's).
- * dec_in_source_done gives the source back what is still unparsed: call
- * it before anything else reads the source. */
-#define DEC_IN_SOURCE_MAX 4096
-int dec_in_source(struct dec_ctx *c, struct dec_in *in);
-void dec_in_source_done(struct dec_in *in);
-
-/* zlib streams (dec_zlib.c). */
-void dec_zstream_reset(struct dec_zstream *s);
-void dec_zstream_end(struct dec_zstream *s);
-/* The inflaters this build has, best first, NULL-terminated; the first
- * is every stream's default. Set s->inf to one of them before the
- * stream's first data to use another (the tests compare them). */
-extern const struct dec_inflater *const dec_inflaters[];
-const char *dec_inflater_name(const struct dec_inflater *inf);
-/* Start a rectangle's compressed data on s (the header is checked and
- * skipped when the stream has just started). */
-int dec_zstream_begin(struct dec_ctx *c, struct dec_zstream *s,
-		      const uint8_t *in, size_t len);
-/* Exactly n inflated bytes into out. */
-int dec_zstream_inflate(struct dec_ctx *c, struct dec_zstream *s, uint8_t *out,
-			size_t n);
-/* Up to n inflated bytes (fewer only when the input is used up). */
-int dec_zstream_some(struct dec_ctx *c, struct dec_zstream *s, uint8_t *out,
-		     size_t n, size_t *got);
-/* The rectangle's input must be used up without giving more output. */
-int dec_zstream_finish(struct dec_ctx *c, struct dec_zstream *s);
-/* Inflate h rows of w pixels straight into fb at x,y. */
-int dec_zstream_rows(struct dec_ctx *c, struct dec_zstream *s, uint32_t x,
-		     uint32_t y, uint32_t w, uint32_t h);
-
-/* The most compressed bytes raw bytes can take: deflate's worst case is a
- * few bytes per 64 KiB stored block, plus flush markers and the header. */
-size_t dec_zlib_bound(size_t raw);
-
-/* JPEG (dec_jpeg.c): the image must be exactly r. */
-int dec_jpeg_draw(struct dec_ctx *c, const uint8_t *data, size_t len,
-		  const struct rect *r);
-void dec_jpeg_free(struct dec_jpeg *j);
-
-/* The ZRLE/TRLE tile decoder (dec_zrle.c) over in, for tiles of tsize. */
-int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
-		  unsigned tsize, bool trle);
 
 /* Cursor shapes (dec_cursor.c): the body of a RichCursor or XCursor
  * pseudo-rectangle of w x h is dec_cursor_size() bytes; as shadow pixels
@@ -342,9 +216,5 @@ bool dec_cursor_alpha_enc(int32_t enc);
  * colour (pix, n*bpp) and their alpha (alpha, n bytes). */
 void dec_cursor_alpha(const struct dec_fmt *f, size_t n, const uint8_t *rgba,
 		      uint8_t *pix, uint8_t *alpha);
-
-extern const struct decoder dec_raw, dec_copyrect, dec_rre, dec_corre,
-    dec_hextile, dec_zlib, dec_tight, dec_zrle, dec_trle, dec_ultra,
-    dec_jpeg_rect;
 
 #endif

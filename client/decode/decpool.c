@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "decode/decpool.h"
+#include "util/clock.h"
 #include "platform/platform.h"
 
 /* A queued or running job, on the list in submission order. */
@@ -266,15 +267,12 @@ unsigned decpool_threads(const struct decpool *p)
 uint64_t decpool_cpu_ns(const struct decpool *p)
 {
 	uint64_t sum = 0;
-	struct timespec ts;
 	clockid_t id;
 	unsigned i;
 
 	for (i = 0; p && i < p->threads; i++)
-		if (pthread_getcpuclockid(p->workers[i].thread, &id) == 0 &&
-		    clock_gettime(id, &ts) == 0)
-			sum += (uint64_t)ts.tv_sec * 1000000000u +
-			       (uint64_t)ts.tv_nsec;
+		if (pthread_getcpuclockid(p->workers[i].thread, &id) == 0)
+			sum += clock_ns(id);
 	return sum;
 }
 

@@ -138,118 +138,16 @@ static const struct vnc_source_ops src_ops = {
 	.consume = src_consume,
 };
 
-const char *vnc_library_version(void)
-{
-	return LIBVNCSERVER_PACKAGE_VERSION;
-}
-
-/* The reference mode's desktop buffer (and its resizes). */
-static rfbBool cb_malloc_fb(rfbClient *cl)
-{
-	struct vnc_client *vc = vnc_from_cl(cl);
-	char why[200];
-	enum vnc_error e;
-	uint8_t *buf;
-
-	e = cl->width < 0 || cl->height < 0
-		    ? VNC_ERR_PROTOCOL
-		    : rfb_check_desktop((uint32_t)cl->width,
-					(uint32_t)cl->height,
-					cl->format.bitsPerPixel / 8, why,
-					sizeof(why));
-	if (e != VNC_OK) {
-		log_error("%s %s", vc->peer, why);
-		vc->logged = e;
-		return FALSE;
-	}
-	buf = vc->ev.resize(vc->ev.ctx, (uint32_t)cl->width,
-			    (uint32_t)cl->height);
-	if (!buf) {
-		vc->logged = VNC_ERR_RESOURCE;
-		return FALSE;
-	}
-	cl->frameBuffer = buf;
-	/* libvncclient's update region for the first request. */
-	cl->updateRect.x = 0;
-	cl->updateRect.y = 0;
-	cl->updateRect.w = cl->width;
-	cl->updateRect.h = cl->height;
-	return TRUE;
-}
-
-static void cb_update(rfbClient *cl, int x, int y, int w, int h)
-{
-	struct vnc_client *vc = vnc_from_cl(cl);
-	struct rect r = { x, y, w, h };
-
-	if (rect_clip(&r, cl->width, cl->height))
-		vc->ev.damage(vc->ev.ctx, &r);
-}
-
-static void cb_finished(rfbClient *cl)
-{
-	struct vnc_client *vc = vnc_from_cl(cl);
-
-	vc->ev.update_done(vc->ev.ctx);
-}
-
 /* libvncclient 0.9.14 mallocs a new rcMask for every shape without
  * freeing the old one (a leak per cursor change, found by the fuzzer), so
- * the shape buffers are freed here once the session has copied them. */
-static void drop_cursor_buffers(rfbClient *cl)
+ * the shape buffers are freed once the session has copied them (the
+ * reference loop's cursor callback) and at cleanup. */
+void vnc_drop_cursor_buffers(rfbClient *cl)
 {
 	free(cl->rcSource);
 	cl->rcSource = NULL;
 	free(cl->rcMask);
 	cl->rcMask = NULL;
-}
-
-static void cb_cursor_shape(rfbClient *cl, int xhot, int yhot, int w, int h,
-			    int bpp)
-{
-	struct vnc_client *vc = vnc_from_cl(cl);
-
-	if (!vc->ev.cursor_shape || !cl->rcSource || !cl->rcMask)
-		goto out;
-	if (w <= 0 || h <= 0 || w > RFB_MAX_CURSOR || h > RFB_MAX_CURSOR ||
-	    bpp != cl->format.bitsPerPixel / 8 || xhot < 0 || yhot < 0 ||
-	    xhot >= w || yhot >= h) {
-		log_debug("ignoring cursor shape %dx%d hot %d,%d", w, h, xhot,
-			  yhot);
-		goto out;
-	}
-	/* libvncclient's mask says 0 or 1; the cursor takes alpha. */
-	for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
-		cl->rcMask[i] = cl->rcMask[i] ? 255 : 0;
-	vc->ev.cursor_shape(vc->ev.ctx, xhot, yhot, w, h, cl->rcSource,
-			    cl->rcMask);
-out:
-	drop_cursor_buffers(cl);
-}
-
-static rfbBool cb_cursor_pos(rfbClient *cl, int x, int y)
-{
-	struct vnc_client *vc = vnc_from_cl(cl);
-
-	if (vc->ev.cursor_pos)
-		vc->ev.cursor_pos(vc->ev.ctx, x, y);
-	return TRUE;
-}
-
-static void cb_bell(rfbClient *cl)
-{
-	struct vnc_client *vc = vnc_from_cl(cl);
-
-	if (vc->ev.bell)
-		vc->ev.bell(vc->ev.ctx);
-}
-
-static void cb_cut_text(rfbClient *cl, const char *text, int len)
-{
-	/* Clipboard has nowhere to go on a console; drop it. */
-	(void)cl;
-	(void)text;
-	(void)len;
 }
 
 /* rfbClientCleanup in 0.9.14 forgets the cursor shape buffers and the
@@ -260,7 +158,7 @@ static void client_cleanup(rfbClient *cl)
 {
 	struct vnc_client *vc = vnc_from_cl(cl);
 
-	drop_cursor_buffers(cl);
+	vnc_drop_cursor_buffers(cl);
 	if (cl->tjhnd) {
 		tjDestroy(cl->tjhnd);
 		cl->tjhnd = NULL;
@@ -364,8 +262,8 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 
 	cl->width = cl->si.framebufferWidth;
 	cl->height = cl->si.framebufferHeight;
-	if (vc->cfg.libvnc_reference) {
-		if (!cl->MallocFrameBuffer(cl)) {
+	if (vc->cfg.reference) {
+		if (vc->cfg.reference->start(vc) < 0) {
 			*err = vnc_failure_classify(vc, true);
 			return -1;
 		}
@@ -449,14 +347,9 @@ static int handshake(struct vnc_client *vc, int fd, enum vnc_error *err)
 	cl->appData.useRemoteCursor = cfg->local_cursor;
 	cl->appData.viewOnly = cfg->view_only;
 	cl->appData.shareDesktop = TRUE;
-	cl->MallocFrameBuffer = cb_malloc_fb;
-	cl->GotFrameBufferUpdate = cb_update;
-	cl->FinishedFrameBufferUpdate = cb_finished;
 	vnc_security_setup(vc);
-	cl->GotCursorShape = cb_cursor_shape;
-	cl->HandleCursorPos = cb_cursor_pos;
-	cl->Bell = cb_bell;
-	cl->GotXCutText = cb_cut_text;
+	if (cfg->reference)
+		cfg->reference->setup(vc);
 
 	vc->guard = guard_start(fd, cfg->abort_fd, cfg->end_ns);
 	if (!vc->guard) {
@@ -506,6 +399,8 @@ struct vnc_client *vnc_connect(const struct vnc_config *cfg,
 {
 	int connect_ms =
 	    cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms : 15000;
+	struct vnc_tcp_dest dst = { cfg->host, cfg->port, cfg->abort_fd,
+				    cfg->end_ns };
 	struct vnc_client *vc;
 	int fd;
 
@@ -516,7 +411,7 @@ struct vnc_client *vnc_connect(const struct vnc_config *cfg,
 		return NULL;
 	}
 	vc->handshake_end = handshake_deadline(vc);
-	fd = vnc_tcp_connect(cfg, connect_ms, vc->peer, err);
+	fd = vnc_tcp_connect(&dst, connect_ms, vc->peer, err);
 	if (fd >= 0 && cfg->wrap_fd) {
 		fd = cfg->wrap_fd(cfg->wrap_ctx, fd);
 		if (fd < 0)
@@ -597,7 +492,7 @@ static int one_message(struct vnc_client *vc, enum vnc_error *err)
 	if (vc->rd)
 		ok = rfb_reader_message(vc->rd) == 0;
 	else
-		ok = HandleRFBServerMessage(vc->cl);
+		ok = vc->cfg.reference->message(vc);
 	vnc_done(vc);
 	if (ok)
 		return 0;

@@ -17,29 +17,22 @@
 
 #include "shadow/pixfmt.h"
 #include "util/rect.h"
+#include "wire/events.h"
 
 struct vnc_client;
 
-struct vnc_events {
-	void *ctx;
-	/* The remote desktop is (now) w x h: return a zeroed buffer of
-	 * w*h*bpp/8 bytes in the shadow format (the old one is no longer
-	 * used by libvncclient), or NULL to refuse (logged). */
-	uint8_t *(*resize)(void *ctx, uint32_t w, uint32_t h);
-	/* Pixels of r (clipped) are decoded into the buffer. */
-	void (*damage)(void *ctx, const struct rect *r);
-	/* A whole FramebufferUpdate has been decoded. */
-	void (*update_done)(void *ctx);
-	/* Optional: cursor shape in the shadow format (straight colour),
-	 * mask 1 byte/pixel of alpha (0 transparent, 255 opaque, between:
-	 * blended). Sizes already checked against the caps.
-	 * The buffers are valid only during the call: copy them. */
-	void (*cursor_shape)(void *ctx, int xhot, int yhot, int w, int h,
-			     const uint8_t *pixels, const uint8_t *mask);
-	/* Optional: the server moved the pointer. */
-	void (*cursor_pos)(void *ctx, int x, int y);
-	/* Optional. */
-	void (*bell)(void *ctx);
+/* A reader of the server's messages other than vncfb's, for vncfb
+ * bench's reference loop (client/tools/bench/bench_libvnc.c, where
+ * libvncclient decodes with its own decoders). The hooks see the
+ * wrapper's struct vnc_client through net/vnc_priv.h; main thread. */
+struct vnc_reference {
+	/* Before the handshake: install the library's callbacks. */
+	void (*setup)(struct vnc_client *vc);
+	/* After ServerInit: the desktop buffer. 0, or -1 (logged, or left
+	 * to the failure's classification). */
+	int (*start)(struct vnc_client *vc);
+	/* Read and decode one server message: whether it went well. */
+	bool (*message)(struct vnc_client *vc);
 };
 
 struct vnc_config {
@@ -66,9 +59,9 @@ struct vnc_config {
 	/* Threads decoding rectangles (rfb_reader_set_threads): 0 or 1
 	 * decode on the main thread. */
 	unsigned decode_threads;
-	/* vncfb bench's reference loop: libvncclient decodes the server's
-	 * messages (HandleRFBServerMessage) instead of vncfb's reader. */
-	bool libvnc_reference;
+	/* Optional (vncfb bench's reference loop): another reader of the
+	 * server's messages in place of vncfb's. */
+	const struct vnc_reference *reference;
 	/* TLS (VeNCrypt): CA certificates (PEM) that must have signed the
 	 * server's certificate. Set: only verified X509 TLS is accepted.
 	 * NULL: TLS is used when the server insists, X509 verified against
@@ -89,18 +82,6 @@ struct vnc_config {
 	void *wrap_ctx;
 };
 
-/* Why a session ended; sessions use it to decide about retrying. */
-enum vnc_error {
-	VNC_OK = 0,
-	VNC_ERR_RESOLVE,	/* name did not resolve */
-	VNC_ERR_CONNECT,	/* TCP connect failed / timed out */
-	VNC_ERR_AUTH,		/* authentication refused */
-	VNC_ERR_PROTOCOL,	/* version, security type, bad data */
-	VNC_ERR_CLOSED,		/* the server closed the connection */
-	VNC_ERR_RESOURCE,	/* out of memory, desktop too large */
-	VNC_ERR_INTERRUPTED,	/* abort_fd or end_ns: not an error; not
-				 * logged, never retried */
-};
 
 /* Connect and complete the handshake. On failure returns NULL, logs one
  * line naming the problem and sets *err. */
@@ -138,6 +119,17 @@ const char *vnc_desktop_name(const struct vnc_client *vc);
 int vnc_send_key(struct vnc_client *vc, uint32_t keysym, uint32_t scancode,
 		 bool down);
 int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons);
+/* Ask for one pixel, non-incrementally: a liveness probe that any
+ * working server answers. 0 or -1. */
+int vnc_ping(struct vnc_client *vc);
+
+/* Whether the connection is encrypted (VeNCrypt/TLS). */
+bool vnc_encrypted(const struct vnc_client *vc);
+
+/* --- For the tools (client/tools/): what vncfb bench and --record
+ * measure and tap; the rest of vncfb has no use for them. Also
+ * vnc_config's wrap_fd and reference. --- */
+
 /* For vncfb bench: monotonic time (ns, as monotonic_ns()) at which the
  * socket was seen readable for the message being (or last) decoded: the
  * arrival of an update's first byte, to poll()'s resolution. Valid inside
@@ -146,12 +138,6 @@ uint64_t vnc_update_rx_ns(const struct vnc_client *vc);
 /* For vncfb bench: CPU time (ns) the decoding workers of this connection
  * have used so far; 0 when it decodes on the main thread alone. */
 uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc);
-/* Ask for one pixel, non-incrementally: a liveness probe that any
- * working server answers. 0 or -1. */
-int vnc_ping(struct vnc_client *vc);
-/* Ask for a full (non-incremental) update. */
-int vnc_request_full(struct vnc_client *vc);
-
 /* For vncfb bench --record: fn(ctx) is called after each server message
  * vnc_dispatch has handled (never during the handshake); vnc_unread()
  * then counts the bytes read from the socket but not yet consumed, so
@@ -159,10 +145,5 @@ int vnc_request_full(struct vnc_client *vc);
 void vnc_set_message_hook(struct vnc_client *vc, void (*fn)(void *ctx),
 			  void *ctx);
 size_t vnc_unread(const struct vnc_client *vc);
-/* Whether the connection is encrypted (VeNCrypt/TLS). */
-bool vnc_encrypted(const struct vnc_client *vc);
-
-/* Library version string (compile-time). */
-const char *vnc_library_version(void);
 
 #endif

@@ -1,4 +1,5 @@
-/* Encoding names and their RFB numbers (vnc_enc.h). */
+/* Encoding lists: --encodings checked, and turned into RFB numbers
+ * (vnc_enc.h); the names are wire/encodings.c's. */
 #include "config.h"
 
 #include <errno.h>
@@ -6,41 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "wire/rfb.h"
 #include "net/vnc_enc.h"
-
-struct enc_name {
-	const char *name;
-	int32_t enc;
-};
-
-static const struct enc_name enc_names[] = {
-	{ "raw", RFB_ENC_RAW },
-	{ "copyrect", RFB_ENC_COPYRECT },
-	{ "rre", RFB_ENC_RRE },
-	{ "corre", RFB_ENC_CORRE },
-	{ "hextile", RFB_ENC_HEXTILE },
-	{ "zlib", RFB_ENC_ZLIB },
-	{ "tight", RFB_ENC_TIGHT },
-	{ "trle", RFB_ENC_TRLE },
-	{ "zrle", RFB_ENC_ZRLE },
-	{ "zywrle", RFB_ENC_ZYWRLE },
-	{ "ultra", RFB_ENC_ULTRA },
-	{ "jpeg", RFB_ENC_JPEG },
-};
+#include "wire/encodings.h"
+#include "wire/rfb.h"
 
 #define DEFAULT_ENCODINGS "copyrect tight zrle hextile zlib corre rre raw"
-
-static const struct enc_name *find_enc(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(enc_names) / sizeof(enc_names[0]); i++)
-		if (strlen(enc_names[i].name) == n &&
-		    strncasecmp(enc_names[i].name, s, n) == 0)
-			return &enc_names[i];
-	return NULL;
-}
 
 int vnc_check_encodings(const char *list, const char **bad)
 {
@@ -52,7 +23,7 @@ int vnc_check_encodings(const char *list, const char **bad)
 		size_t n = strcspn(p, " ,");
 
 		if (n > 0) {
-			if (!find_enc(p, n)) {
+			if (!rfb_encoding_by_option(p, n)) {
 				snprintf(badbuf, sizeof(badbuf), "%.*s",
 					 (int)(n < 31 ? n : 31), p);
 				*bad = badbuf;
@@ -82,12 +53,13 @@ size_t vnc_enc_numbers(const char *list, int32_t *out, size_t max)
 
 	while (*p && n < max) {
 		size_t len = strcspn(p, " ,");
-		const struct enc_name *e = len ? find_enc(p, len) : NULL;
+		const struct rfb_encoding *e =
+		    len ? rfb_encoding_by_option(p, len) : NULL;
 
 		/* ZYWRLE (ZRLE after a lossy wavelet) has no decoder in
 		 * vncfb: its lossless sibling ZRLE takes its place. */
 		if (e && e->enc == RFB_ENC_ZYWRLE)
-			e = find_enc("zrle", 4);
+			e = rfb_encoding_by_number(RFB_ENC_ZRLE);
 		if (e)
 			out[n++] = e->enc;
 		p += len;

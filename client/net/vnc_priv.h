@@ -56,6 +56,8 @@ struct vnc_client {
 	char name[LOG_TEXT_SIZE];	/* the desktop name, made visible */
 };
 
+/* vnc.c: free the cursor shape libvncclient left in cl. */
+void vnc_drop_cursor_buffers(rfbClient *cl);
 /* vnc.c: the wrapper a libvncclient callback is for. */
 struct vnc_client *vnc_from_cl(rfbClient *cl);
 /* vnc.c: a message (or a write) must be over this many seconds after it

@@ -194,8 +194,3 @@ int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons)
 	return ok ? 0 : -1;
 }
 
-int vnc_request_full(struct vnc_client *vc)
-{
-	return vnc_request(vc, 0, 0, (int)vnc_width(vc), (int)vnc_height(vc),
-			   false);
-}

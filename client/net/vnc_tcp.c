@@ -26,11 +26,11 @@ void vnc_tcp_peer(char *buf, size_t len, const char *host, int port)
 		snprintf(buf, len, "%s:%d", host, port);
 }
 
-int vnc_tcp_connect(const struct vnc_config *cfg, int timeout_ms,
+int vnc_tcp_connect(const struct vnc_tcp_dest *dst, int timeout_ms,
 		    const char *peer, enum vnc_error *err)
 {
-	const char *host = cfg->host;
-	int port = cfg->port;
+	const char *host = dst->host;
+	int port = dst->port;
 	struct addrinfo hints, *res, *ai;
 	char portstr[16];
 	int fd = -1, ret, saved = ECONNREFUSED;
@@ -75,16 +75,16 @@ int vnc_tcp_connect(const struct vnc_config *cfg, int timeout_ms,
 		}
 		/* Waits that a quit signal or --exit-after cut short. */
 		pfd[0] = (struct pollfd){ .fd = fd, .events = POLLOUT };
-		pfd[1] = (struct pollfd){ .fd = cfg->abort_fd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = dst->abort_fd, .events = POLLIN };
 		do {
 			uint64_t now = monotonic_ns(), end = until;
 
-			if (cfg->end_ns && cfg->end_ns < end)
-				end = cfg->end_ns;
+			if (dst->end_ns && dst->end_ns < end)
+				end = dst->end_ns;
 			wait = end > now ? (int)((end - now + 999999) / 1000000)
 					 : 0;
-			ret = poll(pfd, cfg->abort_fd > 0 ? 2 : 1, wait);
-			if (guard_check(cfg->abort_fd, cfg->end_ns) !=
+			ret = poll(pfd, dst->abort_fd > 0 ? 2 : 1, wait);
+			if (guard_check(dst->abort_fd, dst->end_ns) !=
 			    GUARD_NONE) {
 				close(fd);
 				freeaddrinfo(res);

@@ -13,9 +13,7 @@
 #include <time.h>
 
 #include "util/clock.h"
-#include "console/console.h"
 #include "util/log.h"
-#include "config/opts.h"
 #include "output/output.h"
 #include "platform/platform.h"
 #include "placement/probe.h"
@@ -56,14 +54,6 @@ struct job {
 	struct probe_core *res;
 	bool quit; /* a quit signal stopped the thread */
 };
-
-static uint64_t clock_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* clock_getres() promises 1 ns whatever the kernel really accounts: a
  * guest whose sched_clock runs on jiffies (an unstable TSC, as under
@@ -542,11 +532,11 @@ int probe_pick_core(struct output *out, int samples)
 		log_warn("%s", warn);
 	cpu = res.chosen;
 	if (res.pin_denied) {
-		log_warn("cannot pin threads to cores (%s)%s%s: the blit "
-			 "thread runs unpinned",
-			 strerror(-res.pin_error),
-			 platform_pin_hint() ? "; " : "",
-			 platform_pin_hint() ? platform_pin_hint() : "");
+		char why[PROBE_PIN_REASON_LEN];
+
+		log_warn("cannot pin threads to cores (%s): the blit thread "
+			 "runs unpinned",
+			 probe_pin_reason(res.pin_error, why, sizeof(why)));
 	} else if (ch && slowest) {
 		log_debug("blit thread on core %d: %s, %.2f ms per frame there "
 			 "(slowest: core %d, %.2f ms); probe took %.0f ms",
@@ -562,62 +552,4 @@ int probe_pick_core(struct output *out, int samples)
 	}
 	probe_free(&res);
 	return cpu;
-}
-
-int probe_command(const struct options *o)
-{
-	struct output out;
-	struct output desc;
-	struct probe_result res;
-	char warn[PROBE_WARNING_LEN];
-	int ret;
-
-	if (signals_setup() < 0)
-		return 1;
-	if (console_open(&out, o->output) < 0)
-		return 1;
-	ret = probe_run(&out, o->samples, &res);
-	/* Describe the output from a copy: the console must be back in text
-	 * mode before the table is printed on it. */
-	desc = out;
-	console_close(&out);
-	if (ret == -EINTR)
-		log_info("probe interrupted: no table");
-	if (ret < 0)
-		return 1;
-	if (o->json_file) {
-		/* --json=FILE: the table on the terminal, JSON in FILE. */
-		FILE *f = fopen(o->json_file, "w");
-
-		if (!f) {
-			log_error("cannot write %s: %s", o->json_file,
-				  strerror(errno));
-			probe_free(&res);
-			return 1;
-		}
-		probe_print_json(&res, &desc, o->cpu, f);
-		if (fclose(f) != 0) {
-			log_error("cannot write %s: %s", o->json_file,
-				  strerror(errno));
-			probe_free(&res);
-			return 1;
-		}
-		probe_print_table(&res, &desc, o->cpu, stdout);
-	} else if (o->json) {
-		probe_print_json(&res, &desc, o->cpu, stdout);
-	} else {
-		probe_print_table(&res, &desc, o->cpu, stdout);
-	}
-	fflush(stdout);
-	if (probe_warning(&res, warn, sizeof(warn)))
-		log_warn("%s", warn);
-	if (res.pin_denied)
-		log_warn("cannot pin threads to cores (%s)%s%s: a session "
-			 "runs its blit thread unpinned",
-			 strerror(-res.pin_error),
-			 platform_pin_hint() ? "; " : "",
-			 platform_pin_hint() ? platform_pin_hint() : "");
-	ret = res.chosen >= 0 || res.pin_denied ? 0 : 1;
-	probe_free(&res);
-	return ret;
 }

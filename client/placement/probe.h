@@ -16,7 +16,6 @@
 #include "output/output.h"
 #include "platform/platform.h"
 
-struct options;
 
 /* Samples per core when the caller does not ask for a number; then a time
  * budget per core also applies (PROBE_BUDGET_MS, warm-up included). */
@@ -135,13 +134,18 @@ void probe_print_json(const struct probe_result *res,
  * failed). Logs the choice and why (the table at debug level). */
 int probe_pick_core(struct output *out, int samples);
 
+/* Room for what probe_pin_reason writes. */
+#define PROBE_PIN_REASON_LEN 256
+
+/* Why threads cannot be pinned, for the one wording every message about
+ * it uses ("cannot pin ... (REASON): ..."): strerror(-err), and where
+ * pinning is not permitted the platform's hint. Returns buf. */
+const char *probe_pin_reason(int err, char *buf, size_t len);
+
 /* Online cores vncfb may use (platform_cpu_online: online and inside its
  * affinity) as a list like "0-3,6", for messages. */
 void probe_online_list(char *buf, size_t len);
 /* How many they are (at least 1). */
 int probe_online_count(void);
-
-/* `vncfb probe`: open the output, probe, print, close. Exit status. */
-int probe_command(const struct options *o);
 
 #endif

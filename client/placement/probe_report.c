@@ -2,6 +2,7 @@
  * mapping, slow cores), and the `vncfb probe` table and JSON. */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -213,7 +214,7 @@ static void print_mapping(const struct probe_result *res, FILE *f)
 void probe_print_table(const struct probe_result *res,
 		       const struct output *out, int configured_cpu, FILE *f)
 {
-	char fbuf[64], vbuf[96];
+	char fbuf[64], vbuf[96], why[PROBE_PIN_REASON_LEN];
 	double maxf = 0;
 	int i;
 
@@ -275,10 +276,8 @@ void probe_print_table(const struct probe_result *res,
 		fprintf(f, "choice: core %d (%s)", res->chosen, res->reason);
 	else if (res->pin_denied)
 		fprintf(f, "choice: none, the blit thread runs unpinned "
-			   "(pinning: %s%s%s)",
-			strerror(-res->pin_error),
-			platform_pin_hint() ? "; " : "",
-			platform_pin_hint() ? platform_pin_hint() : "");
+			   "(pinning: %s)",
+			probe_pin_reason(res->pin_error, why, sizeof(why)));
 	else
 		fprintf(f, "choice: none (%s)", res->reason);
 	if (res->main_cpu >= 0)
@@ -409,4 +408,14 @@ void probe_print_json(const struct probe_result *res,
 		fputc('}', f);
 	}
 	fprintf(f, "\n  ]\n}\n");
+}
+
+const char *probe_pin_reason(int err, char *buf, size_t len)
+{
+	const char *hint = err == -EPERM || err == -EACCES ?
+				   platform_pin_hint() : NULL;
+
+	snprintf(buf, len, "%s%s%s", strerror(-err), hint ? "; " : "",
+		 hint ? hint : "");
+	return buf;
 }

@@ -661,8 +661,8 @@ static int cursor_alpha(struct rfb_reader *r, const struct hdr *h)
 		free(rgba);
 		if (ret == DEC_EOF)
 			return closed(r);
-		snprintf(why, sizeof(why), "%s pixels: %s", d->name,
-			 r->dc.why);
+		snprintf(why, sizeof(why), "%s pixels: %s",
+			 decoder_name(enc, name, sizeof(name)), r->dc.why);
 		rect_why(r->why, sizeof(r->why), h, ret, why);
 		r->err = ret == DEC_NOMEM ? VNC_ERR_RESOURCE : VNC_ERR_PROTOCOL;
 		return -1;

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "shadow/pixfmt.h"
-#include "net/vnc.h"
+#include "wire/events.h"
 #include "wire/vncsrc.h"
 
 /* What the reader asks of the connection that owns it. */

@@ -3,11 +3,9 @@
 
 #include <string.h>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 #include "shadow/pixconv.h"
+#include "shadow/pixconv_kern.h"
+#include "util/cpu.h"
 
 void pixconv_rgb_bytes(struct pixfmt *f)
 {
@@ -67,33 +65,6 @@ static void shuffle_to4(const struct pixconv *c, uint8_t *dst,
 	}
 }
 
-#if defined(__x86_64__)
-/* 3 -> 4 bytes (Tight's R,G,B and JPEG's into a 32 bpp shadow): four
- * pixels a pshufb, the tail in C. */
-__attribute__((target("ssse3"))) static void
-shuffle_3_4_ssse3(const struct pixconv *c, uint8_t *dst, const uint8_t *src,
-		  size_t n)
-{
-	const __m128i ctl =
-	    _mm_loadu_si128((const __m128i *)(const void *)c->ctl);
-	size_t i = 0;
-
-	/* Each load takes 16 bytes for 12: stop 2 pixels early. */
-	for (; i + 6 <= n; i += 4, src += 12, dst += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)src);
-
-		_mm_storeu_si128((__m128i *)(void *)dst,
-				 _mm_shuffle_epi8(v, ctl));
-	}
-	shuffle_to4(c, dst, src, n - i);
-}
-
-static bool have_ssse3(void)
-{
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("ssse3");
-}
-#endif
 
 static void shuffle_any(const struct pixconv *c, uint8_t *dst,
 			const uint8_t *src, size_t n)
@@ -185,9 +156,9 @@ static void init_shuffle(struct pixconv *c, const struct pixfmt *df,
 					: (uint8_t)(q / 4 * 3 + c->pos[q % 4]);
 	}
 	c->row_c = c->row;
-#if defined(__x86_64__)
-	if (c->sbytes == 3 && c->dbytes == 4 && have_ssse3())
-		c->row = shuffle_3_4_ssse3;
+#ifdef VNCFB_SIMD_X86
+	if (c->sbytes == 3 && c->dbytes == 4 && cpu_has(CPU_SSSE3))
+		c->row = pixconv_shuffle_3_4_ssse3;
 #endif
 }
 

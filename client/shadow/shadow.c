@@ -44,13 +44,23 @@ uint8_t *shadow_resize(struct shadow *s, uint32_t w, uint32_t h)
 			  size, w, h);
 		return NULL;
 	}
-	pthread_mutex_lock(&s->lock);
+	shadow_lock(s);
 	free(s->pix);
 	s->pix = pix;
 	s->width = w;
 	s->height = h;
 	s->stride = stride;
 	s->generation++;
-	pthread_mutex_unlock(&s->lock);
+	shadow_unlock(s);
 	return pix;
+}
+
+void shadow_lock(struct shadow *s)
+{
+	pthread_mutex_lock(&s->lock);
+}
+
+void shadow_unlock(struct shadow *s)
+{
+	pthread_mutex_unlock(&s->lock);
 }

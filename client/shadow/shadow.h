@@ -3,9 +3,9 @@
  *
  * Threads: the decoders (the main thread, and the decode pool's workers
  * between a rectangle's read and the end of its update) write pixels
- * without a lock; the blit thread reads them while holding lock. Reallocation (desktop
- * resize) happens on the main thread with lock held, so the blitter never
- * sees a freed buffer. A pixel the blitter copies mid-write is damaged
+ * without a lock; the blit thread reads them between shadow_lock and
+ * shadow_unlock. Reallocation (desktop resize) happens on the main thread
+ * with the lock held, so the blitter never sees a freed buffer. A pixel the blitter copies mid-write is damaged
  * again by the decoder and redrawn on the next pass. */
 #ifndef VNCFB_SHADOW_H
 #define VNCFB_SHADOW_H
@@ -17,7 +17,7 @@
 #include "shadow/pixfmt.h"
 
 struct shadow {
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;	/* private: shadow_lock, shadow_unlock */
 	uint8_t *pix;
 	uint32_t width, height;
 	size_t stride;
@@ -31,5 +31,10 @@ void shadow_finish(struct shadow *s);
 /* Reallocate for w x h, zeroed (w or h may be 0). Takes the lock itself.
  * Returns the new pixels (non-NULL even for 0x0) or NULL (logged). */
 uint8_t *shadow_resize(struct shadow *s, uint32_t w, uint32_t h);
+
+/* Hold the pixels still: no reallocation (and no cursor change) until
+ * shadow_unlock. Taken after the blitter's own lock, never before. */
+void shadow_lock(struct shadow *s);
+void shadow_unlock(struct shadow *s);
 
 #endif

@@ -3,12 +3,18 @@
 
 #include "util/clock.h"
 
-uint64_t monotonic_ns(void)
+uint64_t clock_ns(clockid_t c)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (clock_gettime(c, &ts) < 0)
+		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t monotonic_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 struct timespec deadline_in_ms(clockid_t clock, int ms)

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <time.h>
 
+/* Clock c (CLOCK_MONOTONIC, a thread's or the process's CPU clock, ...)
+ * in nanoseconds; 0 when it cannot be read (a thread that is gone). */
+uint64_t clock_ns(clockid_t c);
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t monotonic_ns(void);
 /* ms milliseconds (>= 0) from now on clock, as pthread_cond_timedwait

@@ -10,6 +10,7 @@
 
 #include "view/scale.h"
 #include "view/scale_kern.h"
+#include "util/cpu.h"
 
 /* Filter tables for one axis: output i is the sum over k < taps of
  * w[i * taps + k] * source[start[i] + k] / 65536. */
@@ -64,18 +65,15 @@ struct scaler {
 
 static const struct scale_kernels *kern;
 
-#ifdef VNCFB_SCALE_X86
-/* __builtin_cpu_supports wants a literal: one function per feature. */
+#ifdef VNCFB_SIMD_X86
 static bool has_ssse3(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("ssse3");
+	return cpu_has(CPU_SSSE3);
 }
 
 static bool has_avx2(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2");
+	return cpu_has(CPU_AVX2);
 }
 #endif
 
@@ -85,7 +83,7 @@ static const struct {
 	bool (*usable)(void);
 } kernel_sets[] = {
     {&scale_kernels_c, NULL},
-#ifdef VNCFB_SCALE_X86
+#ifdef VNCFB_SIMD_X86
     {&scale_kernels_sse2, NULL},
     {&scale_kernels_ssse3, has_ssse3},
     {&scale_kernels_avx2, has_avx2},
@@ -268,7 +266,10 @@ static void exact_finish(struct scale_exact *e)
  * 8-pixel window. Byte weights and one exact division where the ratio's
  * terms are small (unit_x <= 127, unit_x * unit_y <= 256), 15-bit
  * weights (wide) otherwise. 0 when set up, 1 when the ratio does not
- * qualify, -ENOMEM. */
+ * qualify, -ENOMEM. Over 100 lines because the tables it fills (taps,
+ * weights, the group windows) are built in one pass over the ratio's
+ * period and checked against one another as they go; apart, each would
+ * repeat the walk. */
 static int exact_init(struct scaler *sc)
 {
 	struct scale_exact *e = &sc->e;

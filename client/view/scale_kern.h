@@ -29,8 +29,8 @@
 #include "shadow/pixfmt.h"
 
 /* meson builds the x86 kernel files where this is set (config.h). */
-#if defined(VNCFB_SCALE_X86) && !defined(__x86_64__)
-#error "VNCFB_SCALE_X86 set for a compiler that does not target x86-64"
+#if defined(VNCFB_SIMD_X86) && !defined(__x86_64__)
+#error "VNCFB_SIMD_X86 set for a compiler that does not target x86-64"
 #endif
 
 /* The gather path, for reductions up to about 5:3 (and any enlargement):
@@ -172,7 +172,7 @@ void scale_unpack16_c(uint32_t *d, const uint8_t *src, uint32_t n,
 void scale_pack16_c(uint8_t *out, const uint32_t *s, uint32_t n,
 		    const struct pixfmt *f);
 
-#ifdef VNCFB_SCALE_X86
+#ifdef VNCFB_SIMD_X86
 /* scale_sse2.c (x86-64's baseline): the fixed-point path and the 16 bpp
  * conversions, shared with the SSSE3 set and the AVX2 kernels' tails. */
 extern const struct scale_kernels scale_kernels_sse2;

@@ -24,11 +24,13 @@ enum {
 #define RFB_ENC_HEXTILE 5
 #define RFB_ENC_ZLIB 6
 #define RFB_ENC_TIGHT 7
+#define RFB_ENC_ZLIBHEX 8
 #define RFB_ENC_ULTRA 9
 #define RFB_ENC_TRLE 15
 #define RFB_ENC_ZRLE 16
 #define RFB_ENC_ZYWRLE 17
 #define RFB_ENC_JPEG 21
+#define RFB_ENC_ULTRAZIP ((int32_t)0xFFFF0009)
 #define RFB_ENC_COMPRESS0 (-256)
 #define RFB_ENC_XCURSOR (-240)
 #define RFB_ENC_RICHCURSOR (-239)

@@ -103,7 +103,7 @@ static void run(const char *spec)
 	struct output out;
 	struct shadow sh;
 	struct damage dmg;
-	struct blitter b;
+	struct blitter *b;
 	struct cursor c;
 	struct pixfmt sfmt;
 	uint8_t pix[CW * CH * 4], mask[CW * CH], *clean;
@@ -121,10 +121,10 @@ static void run(const char *spec)
 	shadow_resize(&sh, W, H);
 	pattern(&sh, 0);
 	damage_init(&dmg);
-	blit_init(&b, &out, &sh, &dmg, -1);
-	blit_reset_view(&b);
+	b = blit_create(&out, &sh, &dmg, -1);
+	blit_reset_view(b);
 	cursor_init(&c);
-	blit_set_cursor(&b, &c);
+	blit_set_cursor(b, &c);
 	for (y = 0; y < CH; y++)
 		for (x = 0; x < CW; x++) {
 			pixfmt_store(
@@ -137,36 +137,36 @@ static void run(const char *spec)
 
 	/* Hot spot (1,1). No shape yet: nothing drawn. */
 	cursor_move(&c, &sh, 10, 10);
-	pass(&b, NULL);
+	pass(b, NULL);
 	check(&out, &sh, -100, -100, "no shape");
 	cursor_set_shape(&c, &sh, 1, 1, CW, CH, pix, mask);
-	pass(&b, NULL);
+	pass(b, NULL);
 	snprintf(what, sizeof(what), "%s shape at 10,10", spec);
 	check(&out, &sh, 10, 10, what);
 	/* Overlapping move, far move: the old place comes back. */
 	cursor_move(&c, &sh, 12, 11);
-	pass(&b, NULL);
+	pass(b, NULL);
 	snprintf(what, sizeof(what), "%s overlapping move", spec);
 	check(&out, &sh, 12, 11, what);
 	cursor_move(&c, &sh, 40, 30);
-	pass(&b, NULL);
+	pass(b, NULL);
 	snprintf(what, sizeof(what), "%s far move", spec);
 	check(&out, &sh, 40, 30, what);
 	/* Damage under the cursor: new pixels, cursor still on top. */
 	cursor_move(&c, &sh, 22, 22);
-	pass(&b, NULL);
+	pass(b, NULL);
 	pattern(&sh, 7);
 	memcpy(clean, sh.pix, sh.stride * H);
-	pass(&b, &all);
+	pass(b, &all);
 	snprintf(what, sizeof(what), "%s damage under the cursor", spec);
 	check(&out, &sh, 22, 22, what);
 	/* Edges: clipped, no overrun. */
 	cursor_move(&c, &sh, W - 1, H - 1);
-	pass(&b, NULL);
+	pass(b, NULL);
 	snprintf(what, sizeof(what), "%s bottom-right corner", spec);
 	check(&out, &sh, W - 1, H - 1, what);
 	cursor_move(&c, &sh, 0, 0);
-	pass(&b, NULL);
+	pass(b, NULL);
 	snprintf(what, sizeof(what), "%s top-left corner", spec);
 	check(&out, &sh, 0, 0, what);
 	if (memcmp(clean, sh.pix, sh.stride * H) != 0) {
@@ -175,7 +175,7 @@ static void run(const char *spec)
 	}
 	free(clean);
 	cursor_finish(&c);
-	blit_finish(&b);
+	blit_destroy(b);
 	damage_finish(&dmg);
 	shadow_finish(&sh);
 	output_close(&out);
@@ -189,7 +189,7 @@ static void run_zoomed(void)
 	struct output out, ref;
 	struct shadow sh;
 	struct damage dmg;
-	struct blitter b;
+	struct blitter *b;
 	struct cursor c;
 	struct pixfmt sfmt;
 	uint8_t pix[CW * CH * 4], mask[CW * CH];
@@ -204,16 +204,16 @@ static void run_zoomed(void)
 	pattern(&sh, 3);
 	damage_init(&dmg);
 	/* The reference: the same blitter without a cursor. */
-	blit_init(&b, &ref, &sh, &dmg, -1);
-	blit_set_scale(&b, SCALE_ZOOM, 2);
-	blit_reset_view(&b);
-	pass(&b, NULL);
-	blit_finish(&b);
-	blit_init(&b, &out, &sh, &dmg, -1);
-	blit_set_scale(&b, SCALE_ZOOM, 2);
-	blit_reset_view(&b);
+	b = blit_create(&ref, &sh, &dmg, -1);
+	blit_set_scale(b, SCALE_ZOOM, 2);
+	blit_reset_view(b);
+	pass(b, NULL);
+	blit_destroy(b);
+	b = blit_create(&out, &sh, &dmg, -1);
+	blit_set_scale(b, SCALE_ZOOM, 2);
+	blit_reset_view(b);
 	cursor_init(&c);
-	blit_set_cursor(&b, &c);
+	blit_set_cursor(b, &c);
 	for (y = 0; y < CH; y++)
 		for (x = 0; x < CW; x++) {
 			pixfmt_store(&sfmt, pix + (y * CW + x) * 4,
@@ -222,7 +222,7 @@ static void run_zoomed(void)
 		}
 	cursor_set_shape(&c, &sh, 1, 1, CW, CH, pix, mask);
 	cursor_move(&c, &sh, 10, 7);
-	pass(&b, NULL);
+	pass(b, NULL);
 	/* Remote 10,7 starts at screen 20,14; the shape's 0,0 at 19,13. */
 	for (y = 0; y < H; y++)
 		for (x = 0; x < W; x++) {
@@ -243,16 +243,16 @@ static void run_zoomed(void)
 		}
 	/* Moved off: the zoomed picture comes back exactly. */
 	cursor_move(&c, &sh, 30, 22);
-	pass(&b, NULL);
+	pass(b, NULL);
 	cursor_move(&c, &sh, 31, 23);
-	pass(&b, NULL);
+	pass(b, NULL);
 	bytes = (size_t)out.stride * (H - 8);
 	if (memcmp(out.map, ref.map, bytes) != 0 && !bad++)
 		printf("FAIL zoomed: old place not restored\n");
 	if (bad)
 		failures++;
 	cursor_finish(&c);
-	blit_finish(&b);
+	blit_destroy(b);
 	damage_finish(&dmg);
 	shadow_finish(&sh);
 	output_close(&out);
@@ -270,7 +270,7 @@ static void run_alpha(const char *spec, unsigned zoom)
 	struct output out, ref;
 	struct shadow sh;
 	struct damage dmg;
-	struct blitter b;
+	struct blitter *b;
 	struct cursor c;
 	struct pixfmt sfmt;
 	uint8_t pix[AW * AH * 4], alpha[AW * AH];
@@ -283,18 +283,18 @@ static void run_alpha(const char *spec, unsigned zoom)
 	shadow_resize(&sh, W / zoom, H / zoom);
 	pattern(&sh, 5);
 	damage_init(&dmg);
-	blit_init(&b, &ref, &sh, &dmg, -1);
+	b = blit_create(&ref, &sh, &dmg, -1);
 	if (zoom > 1)
-		blit_set_scale(&b, SCALE_ZOOM, zoom);
-	blit_reset_view(&b);
-	pass(&b, NULL);
-	blit_finish(&b);
-	blit_init(&b, &out, &sh, &dmg, -1);
+		blit_set_scale(b, SCALE_ZOOM, zoom);
+	blit_reset_view(b);
+	pass(b, NULL);
+	blit_destroy(b);
+	b = blit_create(&out, &sh, &dmg, -1);
 	if (zoom > 1)
-		blit_set_scale(&b, SCALE_ZOOM, zoom);
-	blit_reset_view(&b);
+		blit_set_scale(b, SCALE_ZOOM, zoom);
+	blit_reset_view(b);
 	cursor_init(&c);
-	blit_set_cursor(&b, &c);
+	blit_set_cursor(b, &c);
 	/* Alpha across each row from 0 to 255, colours varying. */
 	for (y = 0; y < AH; y++)
 		for (x = 0; x < AW; x++) {
@@ -307,7 +307,7 @@ static void run_alpha(const char *spec, unsigned zoom)
 		}
 	cursor_set_shape(&c, &sh, 0, 0, AW, AH, pix, alpha);
 	cursor_move(&c, &sh, 20 / (int)zoom, 10 / (int)zoom);
-	pass(&b, NULL);
+	pass(b, NULL);
 	tol = 255 / ((1 << out.fmt.r_bits) - 1) + 1;
 	for (y = 0; y < H; y++)
 		for (x = 0; x < W; x++) {
@@ -361,9 +361,9 @@ static void run_alpha(const char *spec, unsigned zoom)
 		   pixfmt_bytes(&out.fmt)) != 0 && !bad++)
 		printf("FAIL alpha %s x%u: alpha 0 drew\n", spec, zoom);
 	cursor_move(&c, &sh, 0, 0);
-	pass(&b, NULL);
+	pass(b, NULL);
 	cursor_move(&c, &sh, 1, 1);
-	pass(&b, NULL);
+	pass(b, NULL);
 	for (y = 20; y < H; y++)
 		if (memcmp(out.map + y * out.stride, ref.map + y * ref.stride,
 			   (size_t)W * pixfmt_bytes(&out.fmt)) != 0 && !bad++)
@@ -372,7 +372,7 @@ static void run_alpha(const char *spec, unsigned zoom)
 	if (bad)
 		failures++;
 	cursor_finish(&c);
-	blit_finish(&b);
+	blit_destroy(b);
 	damage_finish(&dmg);
 	shadow_finish(&sh);
 	output_close(&out);

@@ -106,7 +106,7 @@ static uint32_t rnd(uint32_t n)
 struct side {
 	struct output out;
 	struct damage dmg;
-	struct blitter b;
+	struct blitter *b;
 	struct cursor c;
 };
 
@@ -122,17 +122,17 @@ static void side_init(struct side *s, struct shadow *sh, bool ref,
 		flip_impl.open(&s->out, arg);
 	}
 	damage_init(&s->dmg);
-	blit_init(&s->b, &s->out, sh, &s->dmg, -1);
-	blit_reset_view(&s->b);
+	s->b = blit_create(&s->out, sh, &s->dmg, -1);
+	blit_reset_view(s->b);
 	cursor_init(&s->c);
-	blit_set_cursor(&s->b, &s->c);
+	blit_set_cursor(s->b, &s->c);
 	cursor_set_shape(&s->c, sh, 2, 1, CW, CH, pix, mask);
 }
 
 static void side_finish(struct side *s)
 {
 	cursor_finish(&s->c);
-	blit_finish(&s->b);
+	blit_destroy(s->b);
 	damage_finish(&s->dmg);
 	if (s->out.impl == &flip_impl)
 		flip_impl.close(&s->out);
@@ -200,23 +200,23 @@ static uint64_t run(const char *arg)
 		if (rnd(20) == 0) {
 			const char *t = rnd(2) ? "" : i % 2 ? "hello" : "bye";
 
-			blit_set_status(&flip.b, t);
-			blit_set_status(&ref.b, t);
+			blit_set_status(flip.b, t);
+			blit_set_status(ref.b, t);
 		}
 		/* A whole-screen change now and then (a pan, a resize). */
 		if (rnd(50) == 0)
-			blit_reset_view(&flip.b);
+			blit_reset_view(flip.b);
 		/* A buffer whose contents the output cannot vouch for. */
 		if (i % 97 == 50) {
 			memset(f->buf[f->back], 0x33, flip.out.stride * SH);
 			f->age[f->back] = OUTPUT_BUF_UNKNOWN;
 		}
 		memset(&st, 0, sizeof(st));
-		blit_pass(&flip.b, &set, &st);
+		blit_pass(flip.b, &set, &st);
 		bytes += st.bytes;
 		/* The reference draws everything, every time. */
-		blit_reset_view(&ref.b);
-		blit_pass(&ref.b, &set, &st);
+		blit_reset_view(ref.b);
+		blit_pass(ref.b, &set, &st);
 		if (memcmp(f->buf[f->presented], ref.out.map,
 			   flip.out.stride * SH)) {
 			uint32_t p;

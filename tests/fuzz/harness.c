@@ -36,7 +36,7 @@ struct pipeline {
 	struct output out;
 	struct shadow shadow;
 	struct damage damage;
-	struct blitter blit;
+	struct blitter *blit;
 	struct fuzz_result *res;
 	uint8_t *cursor;	/* copy of the last shape: ASan checks sizes */
 };
@@ -56,7 +56,7 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 	pix = shadow_resize(&p->shadow, w, h);
 
 	if (pix)
-		blit_reset_view(&p->blit);
+		blit_reset_view(p->blit);
 	return pix;
 }
 
@@ -86,7 +86,7 @@ static void ev_update_done(void *ctx)
 	/* The blitter's pass, on this thread so a run is deterministic. */
 	damage_kick(&p->damage);
 	if (damage_take(&p->damage, &set, 0) >= 0)
-		blit_pass(&p->blit, &set, &st);
+		blit_pass(p->blit, &set, &st);
 	p->res->updates++;
 }
 
@@ -212,7 +212,7 @@ static int run(const uint8_t *data, size_t size, struct fuzz_result *res,
 		goto out_output;
 	if (damage_init(&p.damage) < 0)
 		goto out_shadow;
-	if (blit_init(&p.blit, &p.out, &p.shadow, &p.damage, -1) < 0)
+	if (!(p.blit = blit_create(&p.out, &p.shadow, &p.damage, -1)))
 		goto out_damage;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
 		perror("socketpair");
@@ -263,7 +263,7 @@ static int run(const uint8_t *data, size_t size, struct fuzz_result *res,
 	res->height = p.shadow.height;
 	ret = 0;
 out_blit:
-	blit_finish(&p.blit);
+	blit_destroy(p.blit);
 out_damage:
 	damage_finish(&p.damage);
 out_shadow:

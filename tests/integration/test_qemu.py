@@ -1,17 +1,16 @@
 #!/usr/bin/env python3
 """vncfb against QEMU's built-in VNC server while the guest changes video
-mode: the VM of ../shared/vm boots with a bochs display, QEMU's VGA text
+mode: the guest of tests/vm/vmrun.py boots with a bochs display, QEMU's VGA text
 screen (720x400) becomes the kernel's 1280x800 framebuffer and the guest
 fills it with random pixels. vncfb must follow the resize (Debian 12's
 libvncclient mishandles QEMU's ExtendedDesktopSize, which vncfb therefore
 does not offer), and its screenshot must equal QEMU's own screendump
 (taken through a QMP socket of the test's own) pixel for pixel; SIGTERM then exits 0.
 
-Exit 77 when qemu-system-x86_64 or the VM scripts are not there.
+Exit 77 when qemu-system-x86_64 or a guest kernel is not there.
 """
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -20,6 +19,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import vnctest as vt  # noqa: E402
+from vmskip import vm_run_or_skip  # noqa: E402
 
 OW, OH = 1280, 800
 GUEST = ("echo guest-up; head -c %d /dev/urandom > /dev/fb0; echo drawn; "
@@ -40,7 +40,7 @@ def free_display():
 
 
 class Monitor:
-    """A QMP socket of our own (vm-run.sh has its own): screendump on
+    """A QMP socket of our own (vmrun.py has its own): screendump on
     demand; QMP answers once the file is written."""
 
     def __init__(self, path, tmp):
@@ -76,9 +76,7 @@ class Monitor:
         return vt.read_ppm(out)
 
 
-def attempt(tmp, n):
-    vm_run = os.path.join(os.environ.get("VNCFB_SHARED", ""), "vm",
-                          "vm-run.sh")
+def attempt(vm_run, tmp, n):
     mon = tmp("monitor-%d.sock" % n)
     vmlog = open(tmp("vm.log"), "w")
     vm = subprocess.Popen(
@@ -168,18 +166,13 @@ def attempt(tmp, n):
 
 
 def main(tmp):
-    shared = os.environ.get("VNCFB_SHARED", "")
-    if not shutil.which("qemu-system-x86_64"):
-        sys.stderr.write("SKIP: qemu-system-x86_64 is not installed\n")
-        return vt.SKIP
-    if not os.path.exists(os.path.join(shared, "vm", "vm-run.sh")):
-        sys.stderr.write("SKIP: no VM scripts in %s/vm\n" % shared)
-        return vt.SKIP
     for _ in range(2):
-        if attempt(tmp, free_display()):
+        if attempt(VM_RUN, tmp, free_display()):
             return 0
     raise vt.Fail("the guest kernel died twice")
 
 
 if __name__ == "__main__":
+    # Before vt.main makes its temporary folder: a skip leaves none.
+    VM_RUN = vm_run_or_skip()
     vt.main(main)

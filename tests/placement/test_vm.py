@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Placement on a real kernel's /dev/fb0 (qemu VM with 2 vCPUs, see
-../shared/vm/README.md): `vncfb probe` measures both cores on the fbdev
+"""Placement on a real kernel's /dev/fb0 (qemu guest with 2 vCPUs, see
+tests/vm/vmrun.py): `vncfb probe` measures both cores on the fbdev
 output, --json agrees, the table and --json name the kernel's memory type
 of vesafb's video memory as the guest's own PAT list has it (and without
 debugfs say so in one quiet -v line), and a session pins its blit thread
 where its probe said (and to --cpu 0 when asked), as the blit thread
-itself reports. Exit 77 when qemu or the VM scripts are absent."""
+itself reports. Exit 77 when qemu or a guest kernel is absent."""
 import json
 import os
 import re

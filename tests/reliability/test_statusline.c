@@ -76,7 +76,7 @@ static void check_blitter(void)
 	struct output o;
 	struct shadow sh;
 	struct damage d;
-	struct blitter b;
+	struct blitter *b;
 	struct damage_set set;
 	struct blit_stats st;
 	struct rect bar;
@@ -86,7 +86,7 @@ static void check_blitter(void)
 
 	if (output_open(&o, "mem:120x40:xrgb8888") < 0 ||
 	    shadow_init(&sh, &o.fmt) < 0 || damage_init(&d) < 0 ||
-	    blit_init(&b, &o, &sh, &d, -1) < 0) {
+	    !(b = blit_create(&o, &sh, &d, -1))) {
 		failures++;
 		return;
 	}
@@ -94,24 +94,24 @@ static void check_blitter(void)
 	red = pixfmt_pack(&o.fmt, 255, 0, 0);
 	for (i = 0; i < 120 * 40; i++)
 		pixfmt_store(&o.fmt, pix + i * 4, red);
-	blit_reset_view(&b);
+	blit_reset_view(b);
 	damage_take(&d, &set, 0);
-	blit_pass(&b, &set, &st);
+	blit_pass(b, &set, &st);
 	statusline_rect(&o, &bar);
 	CHECK(px(&o, 0, 39) == red, "picture not drawn");
-	blit_set_status(&b, "reconnecting to host in 4 s");
+	blit_set_status(b, "reconnecting to host in 4 s");
 	damage_take(&d, &set, 0);
-	blit_pass(&b, &set, &st);
+	blit_pass(b, &set, &st);
 	CHECK(px(&o, 0, 39) == pixfmt_pack(&o.fmt, STATUS_BG_R, STATUS_BG_G,
 					   STATUS_BG_B),
 	      "status bar not drawn");
 	CHECK(px(&o, 0, bar.y - 1) == red, "picture above the bar lost");
-	blit_set_status(&b, NULL);
+	blit_set_status(b, NULL);
 	damage_take(&d, &set, 0);
-	blit_pass(&b, &set, &st);
+	blit_pass(b, &set, &st);
 	CHECK(px(&o, 0, 39) == red && px(&o, 60, bar.y + 3) == red,
 	      "picture not restored under the bar");
-	blit_finish(&b);
+	blit_destroy(b);
 	damage_finish(&d);
 	shadow_finish(&sh);
 	output_close(&o);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Console safety for the commands other than viewing, on a real kernel
-(../shared/vm, vesafb): `vncfb probe` and `vncfb bench -o fbdev` take the
+(tests/vm/vmrun.py, vesafb): `vncfb probe` and `vncfb bench -o fbdev` take the
 VT into graphics mode and draw on it; killed while they draw, each gives
 the console back (text mode, VT_AUTO, tty1 shown):
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""On a real kernel (../shared/vm, vesafb): vncfb takes the VT into
+"""On a real kernel (tests/vm/vmrun.py, vesafb): vncfb takes the VT into
 graphics mode with VT_PROCESS switching, gets SIGKILL (no handler can
 run), and the supervisor puts the VT back: text mode, VT_AUTO. The
 supervisor is a second process while vncfb runs and gone afterwards."""

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The systemd unit as the man page and README describe it, on a real
-kernel (../shared/vm, vesafb, tty7) under a real systemd (the host's,
+kernel (tests/vm/vmrun.py, vesafb, tty7) under a real systemd (the host's,
 packed into the guest and run as PID 1 of a PID namespace there):
 
 * "systemctl enable vncfb@wall" and "vncfb --config SYSCONFDIR/vncfb/
@@ -13,7 +13,7 @@ packed into the guest and run as PID 1 of a PID namespace there):
   restarted and its journal names the file and line; a device missing
   (exit 1) is restarted after RestartSec.
 
-Skips (77) without the VM kit, qemu or systemd on this machine."""
+Skips (77) without qemu, a guest kernel or systemd on this machine."""
 import os
 import re
 import shutil

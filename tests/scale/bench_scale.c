@@ -29,7 +29,7 @@ struct rig {
 	const char *name;
 	struct shadow sh;
 	struct damage dmg;
-	struct blitter b;
+	struct blitter *b;
 	uint64_t *ns;
 	uint64_t *cpu_ns;
 };
@@ -72,10 +72,10 @@ static int rig_init(struct rig *r, const char *name, struct output *out,
 		seed = seed * 1103515245u + 12345u;
 		pix[i] = (uint8_t)(seed >> 16);
 	}
-	if (blit_init(&r->b, out, &r->sh, &r->dmg, -1) < 0)
+	if (!(r->b = blit_create(out, &r->sh, &r->dmg, -1)))
 		return -1;
-	blit_set_scale(&r->b, mode, zoom);
-	blit_reset_view(&r->b);
+	blit_set_scale(r->b, mode, zoom);
+	blit_reset_view(r->b);
 	r->ns = calloc((size_t)frames, sizeof(*r->ns));
 	r->cpu_ns = calloc((size_t)frames, sizeof(*r->cpu_ns));
 	return r->ns && r->cpu_ns ? 0 : -1;
@@ -93,7 +93,7 @@ static void rig_frame(struct rig *r, int i)
 	set.n = 1;
 	memset(&st, 0, sizeof(st));
 	t0 = thread_ns();
-	blit_pass(&r->b, &set, &st);
+	blit_pass(r->b, &set, &st);
 	r->cpu_ns[i] = thread_ns() - t0;
 	r->ns[i] = st.end_ns - st.start_ns;
 }
@@ -216,8 +216,8 @@ int main(int argc, char **argv)
 	free(a);
 	free(bb);
 	printf("target: scaled <= 2x unscaled\n");
-	blit_finish(&plain.b);
-	blit_finish(&scaled.b);
+	blit_destroy(plain.b);
+	blit_destroy(scaled.b);
 	output_close(&out);
 	return 0;
 }

@@ -30,7 +30,7 @@ struct rig {
 	struct output out;
 	struct shadow sh;
 	struct damage dmg;
-	struct blitter b;
+	struct blitter *b;
 };
 
 static void rig_open(struct rig *r, const char *spec, uint32_t rw, uint32_t rh,
@@ -43,15 +43,15 @@ static void rig_open(struct rig *r, const char *spec, uint32_t rw, uint32_t rh,
 	pixfmt_shadow_for(&r->out.fmt, &f);
 	if (shadow_init(&r->sh, &f) < 0 || damage_init(&r->dmg) < 0 ||
 	    !shadow_resize(&r->sh, rw, rh) ||
-	    blit_init(&r->b, &r->out, &r->sh, &r->dmg, -1) < 0)
+	    !(r->b = blit_create(&r->out, &r->sh, &r->dmg, -1)))
 		exit(1);
-	blit_set_scale(&r->b, mode, zoom);
-	blit_reset_view(&r->b);
+	blit_set_scale(r->b, mode, zoom);
+	blit_reset_view(r->b);
 }
 
 static void rig_close(struct rig *r)
 {
-	blit_finish(&r->b);
+	blit_destroy(r->b);
 	damage_finish(&r->dmg);
 	shadow_finish(&r->sh);
 	output_close(&r->out);
@@ -67,14 +67,14 @@ static void pass(struct rig *r, const struct rect *rects, int n)
 	for (i = 0; i < n; i++)
 		set.rects[i] = rects[i];
 	set.n = n;
-	blit_pass(&r->b, &set, &st);
+	blit_pass(r->b, &set, &st);
 }
 
 static uint8_t *screen(struct rig *r)
 {
 	uint8_t *rgb = malloc((size_t)r->out.width * r->out.height * 3);
 
-	blit_snapshot_rgb(&r->b, rgb);
+	blit_snapshot_rgb(r->b, rgb);
 	return rgb;
 }
 
@@ -154,7 +154,7 @@ static void test_reference(const char *spec, uint32_t rw, uint32_t rh,
 	rig_open(&r, spec, rw, rh, mode, 1);
 	fill_random(&r, &all);
 	pass(&r, NULL, 0);
-	blit_get_view(&r.b, &v);
+	blit_get_view(r.b, &v);
 	s = screen(&r);
 	ref = malloc((size_t)v.dw * v.dh * 3 * sizeof(*ref));
 	ref_box(&r.sh.fmt, r.sh.pix, r.sh.stride, rw, rh, v.dw, v.dh, ref);
@@ -206,12 +206,12 @@ static void test_pan(void)
 	rig_open(&r, "mem:160x120", 400, 300, SCALE_NONE, 1);
 	fill_random(&r, &all);
 	pass(&r, NULL, 0);
-	CHECK(!blit_pan(&r.b, -5, -5), "pan past the corner moved");
-	moved = blit_pan(&r.b, 37, 1000);
-	blit_get_view(&r.b, &v);
+	CHECK(!blit_pan(r.b, -5, -5), "pan past the corner moved");
+	moved = blit_pan(r.b, 37, 1000);
+	blit_get_view(r.b, &v);
 	CHECK(moved && v.pan_x == 37 && v.pan_y == 180, "pan to %d,%d", v.pan_x,
 	      v.pan_y);
-	CHECK(r.b.full, "pan did not schedule a redraw");
+	CHECK(blit_full_pending(r.b), "pan did not schedule a redraw");
 	pass(&r, NULL, 0);
 	s = screen(&r);
 	for (y = 0; y < 120; y += 7) {
@@ -230,11 +230,11 @@ static void test_pan(void)
 			      "panned pixel %d,%d", x, y);
 		}
 	}
-	blit_screen_to_remote(&r.b, 10, 20, &rx, &ry);
+	blit_screen_to_remote(r.b, 10, 20, &rx, &ry);
 	CHECK(rx == 47 && ry == 200, "panned pointer %d,%d", rx, ry);
 	/* Follow: a pointer at the right edge of the remote scrolls fully. */
-	CHECK(blit_follow(&r.b, 399, 0), "follow did not move");
-	blit_get_view(&r.b, &v);
+	CHECK(blit_follow(r.b, 399, 0), "follow did not move");
+	blit_get_view(r.b, &v);
 	CHECK(v.pan_x == 240 && v.pan_y == 0, "follow to %d,%d", v.pan_x,
 	      v.pan_y);
 	free(s);

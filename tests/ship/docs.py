@@ -73,9 +73,9 @@ PARSE_C, src = opts_file("int opts_parse(struct options")
 flags = set(re.findall(r'"(--?[A-Za-z][a-z-]*)"', src))
 options = table | {f.lstrip("-") for f in flags}
 OPTIONS_C = ALIAS_C if ALIAS_C == PARSE_C else ALIAS_C + " and " + PARSE_C
-KEYS_C, src = opts_file("key_names[K_COUNT]")
-keys = set(re.findall(r'\]\s*=\s*"([a-z][a-z-]*)"',
-                      c_block(src, "key_names[K_COUNT]")))
+KEYS_C, src = opts_file("keys[K_COUNT]")
+keys = set(re.findall(r'\]\s*=\s*\{\s*"([a-z][a-z-]*)"',
+                      c_block(src, "keys[K_COUNT]")))
 formats = re.findall(r'\{\s*"([a-z0-9]+)"\s*,\s*\{',
                      c_block(read(SRC, "client", "shadow", "pixfmt.c"),
                              "static const struct named formats[]"))

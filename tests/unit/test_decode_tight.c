@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "../check.h"
+#include "decode/decode_priv.h"
 #include "rfbgen.h"
 
 #include <jpeglib.h>

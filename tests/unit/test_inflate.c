@@ -12,7 +12,7 @@
 #include <zlib.h>
 
 #include "../check.h"
-#include "decode/decode.h"
+#include "decode/decode_priv.h"
 #include "shadow/pixfmt.h"
 #include "wire/vncsrc.h"
 

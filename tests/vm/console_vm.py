@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""vncfb on a real kernel console (qemu VM from ../shared/vm): the picture
+"""vncfb on a real kernel console (qemu guest of tests/vm/vmrun.py): the picture
 on /dev/fb0 pixel-exact, keys and pointer reaching the server, VT switching
 and the console given back after SIGTERM, a crash and the quit chord.
 
 usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16, vesa15,
        vesa24, pan, fit32, xkeys, vfb8, ssse3; run_case() is for
        drm_vm.py too)
-Needs VNCFB (the binary), VNCFB_BUILD_ROOT, VNCFB_SHARED (tests/meson.build
-sets them). Exit 0 pass, 77 when qemu or the VM scripts are absent, 1 fail.
+Needs VNCFB (the binary) and VNCFB_BUILD_ROOT (tests/meson.build sets
+them). Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
 """
 import os
 import re
@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 
+from vmio import read_ppm
 from vmskip import vm_run_or_skip
 
 # The guest side. testserver's output goes to the console stream (for the
@@ -254,7 +255,7 @@ kill -TERM $V; wait $V; log "EXIT1 $?"
     # the box filter says.
     'ssse3': {
         'vm': ['--fb', 'vesa', '--mode', '1024x768x32'],
-        'env': {'FBVM_CPU': 'Nehalem'},
+        'env': {'VNCFB_VM_CPU': 'Nehalem'},
         'bins': ['tests/scale/test_scale'],
         'srv': ['--size', '1536x1152'],
         'guest': r'''
@@ -431,16 +432,6 @@ def crop(ref, x, y, w, h):
     return w, h, b''.join(rows)
 
 
-def read_ppm(path):
-    with open(path, 'rb') as f:
-        data = f.read()
-    m = re.match(rb'P6\s+(\d+)\s+(\d+)\s+(\d+)\s', data)
-    if not m:
-        raise ValueError('%s: not a binary PPM' % path)
-    w, h = int(m.group(1)), int(m.group(2))
-    return w, h, data[m.end():m.end() + w * h * 3]
-
-
 def with_cursor(ref, pos):
     """ref with testserver's --cursor shape (red, row r has 8 - r
     pixels, hot spot 0,0) drawn at pos."""
@@ -512,7 +503,7 @@ def run_case(name, case):
     out = r.stdout
     fails = []
     if r.returncode not in (0,):
-        fails.append('vm-run.sh exit %d' % r.returncode)
+        fails.append('vmrun.py exit %d' % r.returncode)
     if 'event script stopped' in r.stderr or 'failed:' in r.stderr:
         fails.append('event script: ' + ' | '.join(
             l for l in r.stderr.splitlines()

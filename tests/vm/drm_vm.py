@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""vncfb's DRM/KMS output on a real kernel (qemu VM from ../shared/vm,
+"""vncfb's DRM/KMS output on a real kernel (qemu guest of tests/vm/vmrun.py,
 through console_vm.run_case): the picture pixel-exact at the connector's
 mode and at one chosen with --mode, page flips and the one-buffer
 DIRTYFB path, VT switching (DRM master dropped and taken back), the CRTC
@@ -7,7 +7,7 @@ and fbcon's picture back after SIGTERM and SIGKILL, and each error as one
 line with exit status 1 and the console untouched.
 
 usage: drm_vm.py CASE   (CASE: bochs, virtio)
-Exit 0 pass, 77 when qemu or the VM scripts are absent, 1 fail.
+Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
 """
 import re
 import sys

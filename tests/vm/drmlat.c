@@ -89,12 +89,12 @@ static void draw(struct shadow *sh, int which)
 {
 	uint32_t x, y;
 
-	pthread_mutex_lock(&sh->lock);
+	shadow_lock(sh);
 	for (y = 0; y < sh->height; y++)
 		for (x = 0; x < sh->width; x++)
 			*(uint32_t *)(sh->pix + y * sh->stride + x * 4) =
 			    picture(which, x, y);
-	pthread_mutex_unlock(&sh->lock);
+	shadow_unlock(sh);
 }
 
 /* Whether the grid of probe points at the scanout shows picture which. */
@@ -188,7 +188,7 @@ int main(int argc, char **argv)
 	struct output out;
 	struct shadow sh;
 	struct damage dmg;
-	struct blitter b;
+	struct blitter *b;
 	struct stat st;
 	uint8_t *vram, *buf;
 	int fd, n, ncap, k, torn = 0, copies = 0, moved = 0;
@@ -218,10 +218,10 @@ int main(int argc, char **argv)
 	shadow_init(&sh, &out.fmt);
 	shadow_resize(&sh, out.width, out.height);
 	damage_init(&dmg);
-	blit_init(&b, &out, &sh, &dmg, 1);
-	blit_reset_view(&b);
-	blit_set_on_pass(&b, on_pass, NULL);
-	if (blit_start(&b) < 0)
+	b = blit_create(&out, &sh, &dmg, 1);
+	blit_reset_view(b);
+	blit_set_on_pass(b, on_pass, NULL);
+	if (blit_start(b) < 0)
 		return 1;
 	for (k = 0; k < n + ncap; k++) {
 		uint64_t t0, end, shown, seen = 0, t;
@@ -261,8 +261,8 @@ int main(int argc, char **argv)
 	}
 	printf("TEAR torn %d of %d copies (%d dropped: the scanout moved)\n",
 	       torn, copies, moved);
-	blit_stop(&b);
-	blit_finish(&b);
+	blit_stop(b);
+	blit_destroy(b);
 	damage_finish(&dmg);
 	shadow_finish(&sh);
 	output_close(&out);

@@ -19,7 +19,6 @@
 #include "console/console.h"
 #include "util/log.h"
 #include "output/output.h"
-#include "net/passwd.h"
 #include "shadow/pixfmt.h"
 #include "platform/platform.h"
 #include "placement/probe.h"
@@ -163,11 +162,11 @@ static int plan_cpus(struct bench *b)
 		}
 		if (err == -EPERM || err == -EACCES) {
 			/* NetBSD lets only root set affinity by default. */
-			log_warn(
-			    "cannot pin threads to cores (%s)%s%s: --cpu "
-			    "each measures unpinned only",
-			    strerror(-err), platform_pin_hint() ? "; " : "",
-			    platform_pin_hint() ? platform_pin_hint() : "");
+			char why[PROBE_PIN_REASON_LEN];
+
+			log_warn("cannot pin threads to cores (%s): --cpu "
+				 "each measures unpinned only",
+				 probe_pin_reason(err, why, sizeof(why)));
 			b->n_cpus = 0;
 		}
 		b->cpus[b->n_cpus++] = -1;
@@ -383,160 +382,188 @@ static void free_runs(struct bench *b)
 	free(b->runs);
 }
 
+/* What the options ask of the runs: how long, in which encodings, on
+ * which output, with which workloads. 0, or the exit status (logged). */
+static int plan_bench(struct bench *b, struct options *o)
+{
+	b->opt = o;
+	b->duration = o->duration > 0 ? o->duration : DEFAULT_DURATION;
+	if (o->replay_file) {
+		/* It sets the encodings the recorder asked for. */
+		b->replay = replaysrv_for_bench(o, b->replay_out,
+						sizeof(b->replay_out));
+		if (!b->replay)
+			return 1;
+		b->duration = (o->duration > 0 ? o->duration : REPLAY_PLAY_S) *
+			      (o->repeat ? o->repeat : REPLAY_PLAYS);
+	}
+	/* A real server is measured with what the viewer would ask for. */
+	b->enc_list = o->encodings	    ? o->encodings
+		      : o->host || b->replay ? NULL
+					     : DEFAULT_ENCODINGS;
+	b->encodings = b->enc_list ? b->enc_list : "viewer default";
+	b->out_spec = o->output	  ? o->output
+		      : b->replay ? b->replay_out
+				  : DEFAULT_OUTPUT;
+	if (o->host && o->workloads) {
+		log_error("--workload needs the embedded server (drop HOST)");
+		return 2;
+	}
+	if (!o->host && !b->replay &&
+	    parse_workloads(b, o->workloads ? o->workloads
+					    : DEFAULT_WORKLOADS) < 0)
+		return 2;
+	/* The report goes where the machine-readable output does not. */
+	b->rep = (o->json_file && !strcmp(o->json_file, "-")) ||
+			 (o->csv_file && !strcmp(o->csv_file, "-"))
+		     ? stderr
+		     : stdout;
+	if (open_out(o->json_file, &b->json_f) < 0 ||
+	    open_out(o->csv_file, &b->csv_f) < 0)
+		return 1;
+	return 0;
+}
+
+/* Start what the runs connect to (the embedded server, the replay pump,
+ * or nothing for a real server) and say how many workloads it serves.
+ * 0 or -1 (logged). */
+static int start_source(struct bench *b, int *n_wl)
+{
+	const struct options *o = b->opt;
+
+	*n_wl = 1;
+	if (o->host) {
+		b->host = o->host;
+		b->port = o->port;
+	} else if (b->replay) {
+		if (replaysrv_start(b->replay, 0, true) < 0)
+			return -1;
+		b->host = "127.0.0.1";
+		b->port = replaysrv_port(b->replay);
+	} else {
+		b->srv = benchsrv_start(b->out.width, b->out.height, &b->sfmt);
+		if (!b->srv)
+			return -1;
+		b->host = "127.0.0.1";
+		b->port = benchsrv_port(b->srv);
+		*n_wl = b->n_workloads;
+		if (wants_fit(b) && start_fit_server(b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The runs of workload wl into rs: per core the blitter, then (except
+ * when nothing is drawn) the memcpy reference; then the bare decode
+ * loop. fit: per core the scaled blitter and the 1:1 one it is priced
+ * against; then the bare decode of the scaled stream. Returns how many. */
+static int plan_runs(struct bench *b, int wl, struct run *rs)
+{
+	int j, n = 0;
+
+	for (j = 0; j < b->n_cpus; j++) {
+		if (wl == BENCH_FIT) {
+			rs[n].kind = RUN_PIPELINE;
+			rs[n].scaled = true;
+			rs[n++].cpu = b->cpus[j];
+			rs[n].kind = RUN_PIPELINE;
+			rs[n++].cpu = b->cpus[j];
+			continue;
+		}
+		rs[n].kind = RUN_PIPELINE;
+		rs[n++].cpu = b->cpus[j];
+		if (wl == BENCH_IDLE)
+			continue;
+		rs[n].kind = RUN_MEMCPY;
+		rs[n++].cpu = b->cpus[j];
+	}
+	rs[n].kind = RUN_BARE;
+	rs[n].scaled = wl == BENCH_FIT;
+	rs[n++].cpu = -1;
+	for (j = 0; j < n; j++) {
+		rs[j].workload = wl;
+		rs[j].actual_cpu = -1;
+		rs[j].r_memcpy = rs[j].r_memcpy_cpu = NAN;
+		rs[j].r_bare = rs[j].r_best = NAN;
+		rs[j].r_fit_cpu = rs[j].r_fit_wall = NAN;
+		plan_view(b, &rs[j]);
+	}
+	return n;
+}
+
+/* Every run of every workload, slice by slice, rotating who goes first
+ * each round. 0 or -1 (logged). */
+static int measure_all(struct bench *b, int n_wl)
+{
+	const struct options *o = b->opt;
+	int i, j, k, nconf, rounds;
+
+	b->runs = calloc((size_t)n_wl * (size_t)(2 * b->n_cpus + 1),
+			 sizeof(*b->runs));
+	if (!b->runs) {
+		log_error("bench: out of memory");
+		return -1;
+	}
+	rounds = (int)ceil(b->duration / SEGMENT_S - 1e-9);
+	if (b->replay) /* a play per slice */
+		rounds = o->repeat ? o->repeat : REPLAY_PLAYS;
+	if (rounds < 1)
+		rounds = 1;
+	b->rounds = rounds;
+	for (i = 0; i < n_wl; i++) {
+		int wl = o->host    ? -1
+			 : b->replay ? BENCH_REPLAY
+				     : b->workloads[i];
+		struct run *rs = &b->runs[b->n_runs];
+
+		nconf = plan_runs(b, wl, rs);
+		log_info("bench: %s: %d configurations, %d slice%s of %.2f s "
+			 "each",
+			 bench_workload_name(rs), nconf, rounds,
+			 rounds > 1 ? "s" : "", b->duration / rounds);
+		for (k = 0; k < rounds; k++)
+			for (j = 0; j < nconf; j++)
+				if (bench_measure(b, &rs[(j + k) % nconf],
+						  b->duration / rounds) < 0)
+					return -1;
+		b->n_runs += nconf;
+	}
+	return 0;
+}
+
 int bench_run(struct options *o)
 {
 	struct bench b;
-	int i, j, k, ret = 1, err, n_wl, rounds, nconf;
+	int ret, n_wl;
 
 	if (o->record_file)
 		return recorder_run(o);
 	if (o->replay_file && o->serve_port >= 0)
 		return replaysrv_serve(o);
 	memset(&b, 0, sizeof(b));
-	b.opt = o;
-	b.duration = o->duration > 0 ? o->duration : DEFAULT_DURATION;
-	if (o->replay_file) {
-		/* It sets the encodings the recorder asked for. */
-		b.replay =
-		    replaysrv_for_bench(o, b.replay_out, sizeof(b.replay_out));
-		if (!b.replay)
-			return 1;
-		b.duration = (o->duration > 0 ? o->duration : REPLAY_PLAY_S) *
-			     (o->repeat ? o->repeat : REPLAY_PLAYS);
-	}
-	/* A real server is measured with what the viewer would ask for. */
-	b.enc_list = o->encodings	   ? o->encodings
-		     : o->host || b.replay ? NULL
-					   : DEFAULT_ENCODINGS;
-	b.encodings = b.enc_list ? b.enc_list : "viewer default";
-	b.out_spec = o->output	? o->output
-		     : b.replay ? b.replay_out
-				: DEFAULT_OUTPUT;
-	if (o->host && o->workloads) {
-		fprintf(stderr, "vncfb: --workload needs the embedded server "
-				"(drop HOST)\n");
-		return 2;
-	}
-	if (!o->host && !b.replay &&
-	    parse_workloads(&b, o->workloads ? o->workloads
-					     : DEFAULT_WORKLOADS) < 0) {
-		ret = 2;
+	ret = plan_bench(&b, o);
+	if (ret)
 		goto out_files;
-	}
-	if (o->passwd_file && passwd_check_file(o->passwd_file) < 0)
-		goto out_files;
-	/* The report goes where the machine-readable output does not. */
-	b.rep = (o->json_file && !strcmp(o->json_file, "-")) ||
-			(o->csv_file && !strcmp(o->csv_file, "-"))
-		    ? stderr
-		    : stdout;
-	if (open_out(o->json_file, &b.json_f) < 0 ||
-	    open_out(o->csv_file, &b.csv_f) < 0)
-		goto out_files;
+	ret = 1;
 	b.sigfd = signals_setup();
 	if (b.sigfd < 0)
 		goto out_files;
 	if (console_open(&b.out, b.out_spec) < 0)
 		goto out_files;
 	pixfmt_shadow_for(&b.out.fmt, &b.sfmt);
-	if (b.replay && replaysrv_check_bench(b.replay, &b.sfmt) < 0) {
-		ret = 2;
+	ret = 2;
+	if (b.replay && replaysrv_check_bench(b.replay, &b.sfmt) < 0)
 		goto out_output;
-	}
 	if (!o->host && !b.replay && wants_fit(&b) &&
-	    plan_fit(&b, o->workloads != NULL) < 0) {
-		ret = 2;
+	    plan_fit(&b, o->workloads != NULL) < 0)
 		goto out_output;
-	}
-	err = plan_cpus(&b);
-	if (err < 0) {
-		ret = 2;
+	if (plan_cpus(&b) < 0)
 		goto out_output;
-	}
-	if (o->host) {
-		b.host = o->host;
-		b.port = o->port;
-		n_wl = 1;
-	} else if (b.replay) {
-		if (replaysrv_start(b.replay, 0, true) < 0)
-			goto out_output;
-		b.host = "127.0.0.1";
-		b.port = replaysrv_port(b.replay);
-		n_wl = 1;
-	} else {
-		b.srv = benchsrv_start(b.out.width, b.out.height, &b.sfmt);
-		if (!b.srv)
-			goto out_output;
-		b.host = "127.0.0.1";
-		b.port = benchsrv_port(b.srv);
-		n_wl = b.n_workloads;
-		if (wants_fit(&b) && start_fit_server(&b) < 0)
-			goto out_server;
-	}
-	b.runs =
-	    calloc((size_t)n_wl * (size_t)(2 * b.n_cpus + 1), sizeof(*b.runs));
-	if (!b.runs) {
-		log_error("bench: out of memory");
+	ret = 1;
+	if (start_source(&b, &n_wl) < 0)
 		goto out_server;
-	}
-	rounds = (int)ceil(b.duration / SEGMENT_S - 1e-9);
-	if (b.replay) /* a play per slice */
-		rounds = o->repeat ? o->repeat : REPLAY_PLAYS;
-	if (rounds < 1)
-		rounds = 1;
-	b.rounds = rounds;
-	for (i = 0; i < n_wl; i++) {
-		int wl = o->host    ? -1
-			 : b.replay ? BENCH_REPLAY
-				    : b.workloads[i];
-		struct run *rs = &b.runs[b.n_runs];
-
-		/* Per core: the blitter, then (except when nothing is drawn)
-		 * the memcpy reference; then the bare decode loop. fit: per
-		 * core the scaled blitter and the 1:1 one it is priced
-		 * against; then the bare decode of the scaled stream. */
-		nconf = 0;
-		for (j = 0; j < b.n_cpus; j++) {
-			if (wl == BENCH_FIT) {
-				rs[nconf].kind = RUN_PIPELINE;
-				rs[nconf].scaled = true;
-				rs[nconf++].cpu = b.cpus[j];
-				rs[nconf].kind = RUN_PIPELINE;
-				rs[nconf++].cpu = b.cpus[j];
-				continue;
-			}
-			rs[nconf].kind = RUN_PIPELINE;
-			rs[nconf++].cpu = b.cpus[j];
-			if (wl == BENCH_IDLE)
-				continue;
-			rs[nconf].kind = RUN_MEMCPY;
-			rs[nconf++].cpu = b.cpus[j];
-		}
-		rs[nconf].kind = RUN_BARE;
-		rs[nconf].scaled = wl == BENCH_FIT;
-		rs[nconf++].cpu = -1;
-		for (j = 0; j < nconf; j++) {
-			rs[j].workload = wl;
-			rs[j].actual_cpu = -1;
-			rs[j].r_memcpy = rs[j].r_memcpy_cpu = NAN;
-			rs[j].r_bare = rs[j].r_best = NAN;
-			rs[j].r_fit_cpu = rs[j].r_fit_wall = NAN;
-			plan_view(&b, &rs[j]);
-		}
-		log_info("bench: %s: %d configurations, %d slice%s of %.2f s "
-			 "each",
-			 bench_workload_name(rs), nconf, rounds,
-			 rounds > 1 ? "s" : "", b.duration / rounds);
-		for (k = 0; k < rounds; k++)
-			for (j = 0; j < nconf; j++) {
-				/* Rotate who goes first each round. */
-				err = bench_measure(&b, &rs[(j + k) % nconf],
-						    b.duration / rounds);
-				if (err < 0)
-					goto out_runs;
-			}
-		b.n_runs += nconf;
-	}
+	if (measure_all(&b, n_wl) < 0)
+		goto out_runs;
 	compare(&b);
 	bench_report(&b);
 	ret = 0;

@@ -16,6 +16,7 @@
 #include "tools/bench/bench_priv.h"
 #include "tools/bench/benchsrv.h"
 #include "blit/blit.h"
+#include "tools/bench/bench_libvnc.h"
 #include "util/clock.h"
 #include "shadow/damage.h"
 #include "util/log.h"
@@ -82,15 +83,6 @@ struct meter {
 	atomic_bool overflow, oom;
 };
 
-static uint64_t thread_cpu_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	if (clock_gettime(id, &ts) < 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t blit_cpu_ns(struct meter *m)
 {
 	clockid_t id;
@@ -104,7 +96,7 @@ static uint64_t blit_cpu_ns(struct meter *m)
 	} else {
 		return 0;
 	}
-	return thread_cpu_ns(id);
+	return clock_ns(id);
 }
 
 /* --- the update ring between decoder and blitter --- */
@@ -135,7 +127,7 @@ static void on_pass(void *ctx, const struct blit_stats *st)
 {
 	struct meter *m = ctx;
 	struct run *r = m->run;
-	uint64_t cpu = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID), cpu_used;
+	uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID), cpu_used;
 	uint64_t head = atomic_load_explicit(&m->head, memory_order_acquire);
 	uint64_t tail = atomic_load_explicit(&m->tail, memory_order_relaxed);
 	uint64_t done = 0;
@@ -248,7 +240,7 @@ static void ev_resized(void *ctx, uint32_t w, uint32_t h)
  * when the connection has them. */
 static uint64_t decoder_cpu_ns(struct meter *m)
 {
-	return thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID) +
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID) +
 	       vnc_decode_cpu_ns(pipeline_vnc(m->pipe));
 }
 
@@ -257,7 +249,7 @@ static void start_window(struct meter *m)
 	m->t_start = monotonic_ns();
 	m->t_end = m->t_start + m->duration_ns;
 	m->cpu0_main = decoder_cpu_ns(m);
-	m->cpu0_proc = thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	m->cpu0_proc = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	m->cpu0_blit = blit_cpu_ns(m);
 }
 
@@ -523,7 +515,7 @@ static void *copier_thread(void *arg)
 		uint64_t bytes = 0, limit;
 
 		memset(&st, 0, sizeof(st));
-		pthread_mutex_lock(&sh->lock);
+		shadow_lock(sh);
 		st.start_ns = monotonic_ns();
 		limit = (uint64_t)sh->stride * sh->height;
 		if (limit > (uint64_t)o->stride * o->height)
@@ -544,7 +536,7 @@ static void *copier_thread(void *arg)
 			bytes = limit;
 		memcpy(o->map, sh->pix, bytes);
 		st.end_ns = monotonic_ns();
-		pthread_mutex_unlock(&sh->lock);
+		shadow_unlock(sh);
 		st.bytes = bytes;
 		st.kick_ns = set.kick_ns;
 		st.kicks = set.kicks;
@@ -587,16 +579,94 @@ static int play_done(struct bench *b, struct meter *m)
 				   sh->width, sh->height);
 }
 
+/* Connect m's pipeline as the viewer would, to the bench's server (or
+ * the one being measured), watching only; the bare run with
+ * libvncclient's own decoders. 0 or -1 (logged). */
+static int connect_meter(struct bench *b, struct meter *m, struct run *r,
+			 struct benchsrv *srv)
+{
+	struct vnc_config vcfg;
+	enum vnc_error verr;
+	enum log_level lvl;
+	int err;
+
+	/* What the viewer would ask for, from the bench's server, watching
+	 * only. */
+	pipeline_vnc_config(m->pipe, b->opt, &vcfg);
+	vcfg.host = b->host;
+	vcfg.port = srv ? benchsrv_port(srv) : b->port;
+	vcfg.encodings = b->enc_list;
+	vcfg.view_only = true;
+	/* The reference: libvncclient's own decoders, into the same shadow,
+	 * drawing nothing. */
+	vcfg.reference = r->kind == RUN_BARE ? &bench_libvnc_reference : NULL;
+	m->t_end = monotonic_ns() + (uint64_t)CONNECT_TIMEOUT_MS * 1000000u;
+	/* One "connected" line per slice is noise; -v shows them. */
+	lvl = log_get_level();
+	if (lvl == LOG_INFO)
+		log_set_level(LOG_WARN);
+	err = pipeline_connect(m->pipe, &vcfg, &verr);
+	log_set_level(lvl);
+	return err < 0 ? -1 : 0;
+}
+
+/* After a slice's pump: what it measured, into r (the window, CPU
+ * time, the slice's counts) once the blitter has drawn every update that
+ * came in the window. 0 or -1 (logged). */
+static int account_slice(struct bench *b, struct meter *m, struct run *r,
+			 bool pipeline, uint64_t updates0)
+{
+	r->window_s += (double)(m->t_end - m->t_start) / 1e9;
+	r->cpu_main_ns += decoder_cpu_ns(m) - m->cpu0_main;
+	if (pipeline) {
+		/* Updates that arrived inside the window are decoded; wait
+		 * until the blitter has drawn them too. */
+		if (!meter_wait(m, all_drawn, DRAIN_TIMEOUT_MS)) {
+			log_error("bench: the blitter did not draw the last "
+				  "updates within %d s (%llu of %llu drawn, "
+				  "%llu of %llu taken)",
+				  DRAIN_TIMEOUT_MS / 1000,
+				  (unsigned long long)m->measured_done,
+				  (unsigned long long)m->measured_pushed,
+				  (unsigned long long)atomic_load(&m->tail),
+				  (unsigned long long)atomic_load(&m->head));
+			return -1;
+		}
+		r->cpu_blit_ns += blit_cpu_ns(m) - m->cpu0_blit;
+		if (r->kind == RUN_PIPELINE)
+			r->actual_cpu =
+			    blit_actual_cpu(pipeline_blitter(m->pipe));
+		else
+			r->actual_cpu = r->cpu;
+	}
+	if (b->replay && play_done(b, m) < 0)
+		return -1;
+	r->cpu_proc_ns += clock_ns(CLOCK_PROCESS_CPUTIME_ID) - m->cpu0_proc;
+	r->segments++;
+	if (stats_add(&r->slice_updates, r->updates - updates0) < 0 ||
+	    stats_add(&r->slice_ns, m->t_end - m->t_start) < 0) {
+		log_error("bench: out of memory");
+		return -1;
+	}
+	if (m->oom) {
+		log_error("bench: out of memory");
+		return -1;
+	}
+	if (atomic_load(&m->copier_err) < 0) {
+		log_error("cannot pin the memcpy reference to core %d: %s",
+			  r->cpu, strerror(-atomic_load(&m->copier_err)));
+		return -1;
+	}
+	return 0;
+}
+
 int bench_measure(struct bench *b, struct run *r, double seg_s)
 {
 	struct benchsrv *srv = r->scaled ? b->srv_fit : b->srv;
 	struct pipeline_config pcfg;
 	struct meter m;
-	struct vnc_config vcfg;
-	enum vnc_error verr;
 	int ret = -1, err;
 	bool pipeline = r->kind != RUN_BARE;
-	enum log_level lvl;
 	uint64_t updates0 = r->updates;
 
 	memset(&m, 0, sizeof(m));
@@ -648,71 +718,15 @@ int bench_measure(struct bench *b, struct run *r, double seg_s)
 		log_error("bench: the blit thread did not start");
 		goto out_pipe;
 	}
-	/* What the viewer would ask for, from the bench's server, watching
-	 * only. */
-	pipeline_vnc_config(m.pipe, b->opt, &vcfg);
-	vcfg.host = b->host;
-	vcfg.port = srv ? benchsrv_port(srv) : b->port;
-	vcfg.encodings = b->enc_list;
-	vcfg.view_only = true;
-	/* The reference: libvncclient's own decoders, into the same shadow,
-	 * drawing nothing. */
-	vcfg.libvnc_reference = r->kind == RUN_BARE;
-	m.t_end = monotonic_ns() + (uint64_t)CONNECT_TIMEOUT_MS * 1000000u;
-	/* One "connected" line per slice is noise; -v shows them. */
-	lvl = log_get_level();
-	if (lvl == LOG_INFO)
-		log_set_level(LOG_WARN);
-	err = pipeline_connect(m.pipe, &vcfg, &verr);
-	log_set_level(lvl);
-	if (err < 0)
+	if (connect_meter(b, &m, r, srv) < 0)
 		goto out_pipe;
 	err = pump(b, &m);
 	if (err < 0) {
 		ret = err == -EINTR ? -EINTR : -1;
 		goto out_pipe;
 	}
-	r->window_s += (double)(m.t_end - m.t_start) / 1e9;
-	r->cpu_main_ns += decoder_cpu_ns(&m) - m.cpu0_main;
-	if (pipeline) {
-		/* Updates that arrived inside the window are decoded; wait
-		 * until the blitter has drawn them too. */
-		if (!meter_wait(&m, all_drawn, DRAIN_TIMEOUT_MS)) {
-			log_error("bench: the blitter did not draw the last "
-				  "updates within %d s (%llu of %llu drawn, "
-				  "%llu of %llu taken)",
-				  DRAIN_TIMEOUT_MS / 1000,
-				  (unsigned long long)m.measured_done,
-				  (unsigned long long)m.measured_pushed,
-				  (unsigned long long)atomic_load(&m.tail),
-				  (unsigned long long)atomic_load(&m.head));
-			goto out_pipe;
-		}
-		r->cpu_blit_ns += blit_cpu_ns(&m) - m.cpu0_blit;
-		if (r->kind == RUN_PIPELINE)
-			r->actual_cpu =
-			    blit_actual_cpu(pipeline_blitter(m.pipe));
-		else
-			r->actual_cpu = r->cpu;
-	}
-	if (b->replay && play_done(b, &m) < 0)
+	if (account_slice(b, &m, r, pipeline, updates0) < 0)
 		goto out_pipe;
-	r->cpu_proc_ns += thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - m.cpu0_proc;
-	r->segments++;
-	if (stats_add(&r->slice_updates, r->updates - updates0) < 0 ||
-	    stats_add(&r->slice_ns, m.t_end - m.t_start) < 0) {
-		log_error("bench: out of memory");
-		goto out_pipe;
-	}
-	if (m.oom) {
-		log_error("bench: out of memory");
-		goto out_pipe;
-	}
-	if (atomic_load(&m.copier_err) < 0) {
-		log_error("cannot pin the memcpy reference to core %d: %s",
-			  r->cpu, strerror(-atomic_load(&m.copier_err)));
-		goto out_pipe;
-	}
 	ret = 0;
 out_pipe:
 	pipeline_disconnect(m.pipe);

@@ -243,12 +243,10 @@ static void print_flip_table(struct bench *b, int lw)
 		" median and p99)\n");
 }
 
-static void print_tables(struct bench *b)
+/* What was measured: the output, the server, the encodings, the plan. */
+static void print_header(struct bench *b, FILE *rep)
 {
-	FILE *rep = b->rep;
-	int lw = label_width(b);
 	char fb[64];
-	int i;
 
 	fprintf(rep, "\nvncfb bench: output %s %ux%u %s (stride %zu), ",
 		b->out.impl->name, b->out.width, b->out.height,
@@ -281,6 +279,12 @@ static void print_tables(struct bench *b)
 			"mem output slow-cpu=%d: writes from that core are "
 			"flushed line by line, like uncached memory\n",
 			b->out.slow_cpu);
+}
+
+/* Latency per update, from its first byte to its last rectangle drawn. */
+static void print_latency(struct bench *b, FILE *rep, int lw)
+{
+	int i;
 
 	fprintf(rep, "\nLatency per update, ms: first byte received -> last "
 		     "rectangle in the output\n");
@@ -311,6 +315,12 @@ static void print_tables(struct bench *b)
 		     "decode: no blitter, latency ends when decoded.\n"
 		     " memcpy: the blitter replaced by one memcpy of the same "
 		     "bytes per pass, same core, same stream)\n");
+}
+
+/* Updates and bytes per second, CPU per update, against the bare loop. */
+static void print_throughput(struct bench *b, FILE *rep, int lw)
+{
+	int i;
 
 	fprintf(rep, "\nThroughput and CPU\n");
 	fprintf(rep, "%-9s %-*s %8s %8s %10s %10s %7s %7s\n", "workload", lw,
@@ -341,12 +351,13 @@ static void print_tables(struct bench *b)
 		" /bare: updates/s against the bare decode loop on the same "
 		"stream, median over the rounds of\n"
 		" slices measured back to back)\n");
+}
 
-	for (i = 0; i < b->n_runs; i++)
-		if (b->runs[i].kind != RUN_BARE && b->runs[i].s_pass.n)
-			break;
-	if (i == b->n_runs)
-		goto encodings; /* nothing was drawn (idle) */
+/* Each drawing run's passes against the memcpy of the same bytes. */
+static void print_blit(struct bench *b, FILE *rep, int lw)
+{
+	int i;
+
 	fprintf(rep, "\nBlit against its references, medians per pass, ms\n");
 	fprintf(rep, "%-9s %-*s %7s %8s %8s %8s %8s %8s %7s %7s %6s\n",
 		"workload", lw, "run", "passes", "wall", "cpu", "memcpy",
@@ -385,9 +396,13 @@ static void print_tables(struct bench *b)
 		" median pass's bytes with nothing else running; /memcpy, /mc "
 		"cpu: blit over memcpy; /best: wall\n"
 		" against the fastest pinned core)\n");
-	print_fit_table(b, lw);
-	print_flip_table(b, lw);
-encodings:
+}
+
+/* The rectangles the server sent, by encoding, per run. */
+static void print_encodings(struct bench *b, FILE *rep, int lw)
+{
+	int i;
+
 	fprintf(rep,
 		"\nServer encodings (rectangles sent, all slices including "
 		"each connection's first full update):\n");
@@ -399,6 +414,26 @@ encodings:
 		fprintf(rep, "  %-9s %-*s %s\n", bench_workload_name(r), lw,
 			lab, r->encoding);
 	}
+}
+
+static void print_tables(struct bench *b)
+{
+	int lw = label_width(b);
+	int i;
+
+	print_header(b, b->rep);
+	print_latency(b, b->rep, lw);
+	print_throughput(b, b->rep, lw);
+	for (i = 0; i < b->n_runs; i++)
+		if (b->runs[i].kind != RUN_BARE && b->runs[i].s_pass.n)
+			break;
+	/* Nothing was drawn (idle): no blit tables. */
+	if (i < b->n_runs) {
+		print_blit(b, b->rep, lw);
+		print_fit_table(b, lw);
+		print_flip_table(b, lw);
+	}
+	print_encodings(b, b->rep, lw);
 }
 
 static void print_histogram(const struct bench *b, FILE *rep,
@@ -599,6 +634,88 @@ static void json_num(FILE *f, const char *name, double v, bool comma)
 		fputs(", ", f);
 }
 
+/* One run's object of the "runs" array, without its closing "}". */
+static void write_json_run(struct bench *b, FILE *f, struct run *r)
+{
+	char lab[LABEL_LEN + 16], sc[16];
+
+	fprintf(f, "    {\"workload\": \"%s\", \"kind\": \"%s\", ",
+		bench_workload_name(r), bench_kind_name(r));
+	snprintf(lab, sizeof(lab), "%s ", bench_workload_name(r));
+	run_label(b, r, lab + strlen(lab), sizeof(lab) - strlen(lab));
+	fprintf(f, "\"label\": ");
+	json_write_string(f, lab);
+	fprintf(f,
+		", \"desktop\": {\"width\": %u, \"height\": %u}, "
+		"\"scale\": ",
+		r->desk_w, r->desk_h);
+	if (r->kind == RUN_BARE)
+		fprintf(f, "null, ");
+	else
+		fprintf(f, "\"%s\", ",
+			scale_name(r->scale, r->zoom, sc, sizeof(sc)));
+	if (r->kind == RUN_BARE || r->cpu < 0)
+		fprintf(f, "\"cpu\": null, ");
+	else
+		fprintf(f, "\"cpu\": %d, ", r->cpu);
+	fprintf(f, "\"actual_cpu\": %d, \"encoding\": ", r->actual_cpu);
+	json_write_string(f, r->encoding);
+	fprintf(f,
+		", \"server_bytes\": %llu, \"window_s\": %.6f, "
+		"\"updates\": %llu, \"passes\": %llu, \"bytes_out\": "
+		"%llu, ",
+		(unsigned long long)r->server_bytes, r->window_s,
+		(unsigned long long)r->updates,
+		(unsigned long long)r->passes,
+		(unsigned long long)r->bytes_out);
+	json_num(f, "updates_per_s", ups(r), true);
+	fprintf(f, "\"slice_updates\": [");
+	for (size_t k = 0; k < r->slice_updates.n; k++)
+		fprintf(f, "%s%llu", k ? ", " : "",
+			(unsigned long long)r->slice_updates.v[k]);
+	fprintf(f, "], \"slice_s\": [");
+	for (size_t k = 0; k < r->slice_ns.n; k++)
+		fprintf(f, "%s%.6f", k ? ", " : "",
+			(double)r->slice_ns.v[k] / 1e9);
+	fprintf(f, "], ");
+	json_num(f, "mb_per_s", mbps(r), true);
+	fprintf(f, "\n     \"latency_ms\": {");
+	json_summary(f, "total", &r->s_total, true);
+	json_summary(f, "recv_decode", &r->s_decode, true);
+	json_summary(f, "queue", &r->s_queue, true);
+	json_summary(f, "blit", &r->s_blit, false);
+	fprintf(f, "},\n     ");
+	json_summary(f, "pass_ms", &r->s_pass, true);
+	json_summary(f, "pass_cpu_ms", &r->s_pass_cpu, true);
+	fprintf(f, "\n     ");
+	json_summary(f, "full_pass_ms", &r->s_full, true);
+	json_summary(f, "full_pass_cpu_ms", &r->s_full_cpu, true);
+	fprintf(f, "\n     \"flips\": %llu, ",
+		(unsigned long long)r->flips);
+	json_num(f, "flips_per_s",
+		 r->window_s > 0 ? (double)r->flips / r->window_s : NAN,
+		 true);
+	json_summary(f, "blit_end_to_flip_ms", &r->s_flip, true);
+	fprintf(f, "\n     \"memcpy_quiet\": {\"bytes\": %llu, ",
+		(unsigned long long)r->ref_bytes);
+	json_summary(f, "ms", &r->s_memcpy, false);
+	fprintf(f, "},\n     \"cpu_time\": {");
+	json_num(f, "main_ms", ms(r->cpu_main_ns), true);
+	json_num(f, "blit_ms", ms(r->cpu_blit_ns), true);
+	json_num(f, "process_ms", ms(r->cpu_proc_ns), true);
+	json_num(f, "us_per_update",
+		 cpu_us_per_update(r, r->cpu_main_ns + r->cpu_blit_ns),
+		 true);
+	json_num(f, "pct_of_core", cpu_pct(r), false);
+	fprintf(f, "},\n     \"ratios\": {");
+	json_num(f, "blit_vs_memcpy", r->r_memcpy, true);
+	json_num(f, "blit_vs_memcpy_cpu", r->r_memcpy_cpu, true);
+	json_num(f, "updates_vs_bare", r->r_bare, true);
+	json_num(f, "blit_vs_best_core", r->r_best, true);
+	json_num(f, "full_cpu_vs_unscaled", r->r_fit_cpu, true);
+	json_num(f, "full_wall_vs_unscaled", r->r_fit_wall, false);
+}
+
 static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 {
 	char fb[64];
@@ -639,84 +756,7 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 		b->duration, b->rounds, b->cpus_online);
 	fprintf(f, "  \"runs\": [\n");
 	for (i = 0; i < b->n_runs; i++) {
-		struct run *r = &b->runs[i];
-		char lab[LABEL_LEN + 16], sc[16];
-
-		fprintf(f, "    {\"workload\": \"%s\", \"kind\": \"%s\", ",
-			bench_workload_name(r), bench_kind_name(r));
-		snprintf(lab, sizeof(lab), "%s ", bench_workload_name(r));
-		run_label(b, r, lab + strlen(lab), sizeof(lab) - strlen(lab));
-		fprintf(f, "\"label\": ");
-		json_write_string(f, lab);
-		fprintf(f,
-			", \"desktop\": {\"width\": %u, \"height\": %u}, "
-			"\"scale\": ",
-			r->desk_w, r->desk_h);
-		if (r->kind == RUN_BARE)
-			fprintf(f, "null, ");
-		else
-			fprintf(f, "\"%s\", ",
-				scale_name(r->scale, r->zoom, sc, sizeof(sc)));
-		if (r->kind == RUN_BARE || r->cpu < 0)
-			fprintf(f, "\"cpu\": null, ");
-		else
-			fprintf(f, "\"cpu\": %d, ", r->cpu);
-		fprintf(f, "\"actual_cpu\": %d, \"encoding\": ", r->actual_cpu);
-		json_write_string(f, r->encoding);
-		fprintf(f,
-			", \"server_bytes\": %llu, \"window_s\": %.6f, "
-			"\"updates\": %llu, \"passes\": %llu, \"bytes_out\": "
-			"%llu, ",
-			(unsigned long long)r->server_bytes, r->window_s,
-			(unsigned long long)r->updates,
-			(unsigned long long)r->passes,
-			(unsigned long long)r->bytes_out);
-		json_num(f, "updates_per_s", ups(r), true);
-		fprintf(f, "\"slice_updates\": [");
-		for (size_t k = 0; k < r->slice_updates.n; k++)
-			fprintf(f, "%s%llu", k ? ", " : "",
-				(unsigned long long)r->slice_updates.v[k]);
-		fprintf(f, "], \"slice_s\": [");
-		for (size_t k = 0; k < r->slice_ns.n; k++)
-			fprintf(f, "%s%.6f", k ? ", " : "",
-				(double)r->slice_ns.v[k] / 1e9);
-		fprintf(f, "], ");
-		json_num(f, "mb_per_s", mbps(r), true);
-		fprintf(f, "\n     \"latency_ms\": {");
-		json_summary(f, "total", &r->s_total, true);
-		json_summary(f, "recv_decode", &r->s_decode, true);
-		json_summary(f, "queue", &r->s_queue, true);
-		json_summary(f, "blit", &r->s_blit, false);
-		fprintf(f, "},\n     ");
-		json_summary(f, "pass_ms", &r->s_pass, true);
-		json_summary(f, "pass_cpu_ms", &r->s_pass_cpu, true);
-		fprintf(f, "\n     ");
-		json_summary(f, "full_pass_ms", &r->s_full, true);
-		json_summary(f, "full_pass_cpu_ms", &r->s_full_cpu, true);
-		fprintf(f, "\n     \"flips\": %llu, ",
-			(unsigned long long)r->flips);
-		json_num(f, "flips_per_s",
-			 r->window_s > 0 ? (double)r->flips / r->window_s : NAN,
-			 true);
-		json_summary(f, "blit_end_to_flip_ms", &r->s_flip, true);
-		fprintf(f, "\n     \"memcpy_quiet\": {\"bytes\": %llu, ",
-			(unsigned long long)r->ref_bytes);
-		json_summary(f, "ms", &r->s_memcpy, false);
-		fprintf(f, "},\n     \"cpu_time\": {");
-		json_num(f, "main_ms", ms(r->cpu_main_ns), true);
-		json_num(f, "blit_ms", ms(r->cpu_blit_ns), true);
-		json_num(f, "process_ms", ms(r->cpu_proc_ns), true);
-		json_num(f, "us_per_update",
-			 cpu_us_per_update(r, r->cpu_main_ns + r->cpu_blit_ns),
-			 true);
-		json_num(f, "pct_of_core", cpu_pct(r), false);
-		fprintf(f, "},\n     \"ratios\": {");
-		json_num(f, "blit_vs_memcpy", r->r_memcpy, true);
-		json_num(f, "blit_vs_memcpy_cpu", r->r_memcpy_cpu, true);
-		json_num(f, "updates_vs_bare", r->r_bare, true);
-		json_num(f, "blit_vs_best_core", r->r_best, true);
-		json_num(f, "full_cpu_vs_unscaled", r->r_fit_cpu, true);
-		json_num(f, "full_wall_vs_unscaled", r->r_fit_wall, false);
+		write_json_run(b, f, &b->runs[i]);
 		fprintf(f, "}}%s\n", i + 1 < b->n_runs ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"targets\": [\n");

@@ -14,6 +14,7 @@
 #include <rfb/rfb.h>
 
 #include "tools/bench/benchsrv.h"
+#include "wire/encodings.h"
 #include "util/clock.h"
 #include "util/log.h"
 
@@ -249,27 +250,27 @@ static void on_sent(rfbClientPtr cl, int result)
 		draw_next(s);
 }
 
-struct enc_label {
-	uint32_t type;
-	const char *name;
+/* The encodings the server counts, in its tables' order. */
+static const int32_t enc_counted[] = {
+    rfbEncodingCopyRect, rfbEncodingRaw,     rfbEncodingRRE,
+    rfbEncodingCoRRE,    rfbEncodingHextile, rfbEncodingZlib,
+    rfbEncodingTight,    rfbEncodingZRLE,    rfbEncodingZYWRLE,
+    rfbEncodingTRLE,     rfbEncodingUltra,   (int32_t)rfbEncodingUltraZip,
+    rfbEncodingZlibHex,
 };
 
-static const struct enc_label enc_labels[] = {
-    {rfbEncodingCopyRect, "copyrect"}, {rfbEncodingRaw, "raw"},
-    {rfbEncodingRRE, "rre"},	       {rfbEncodingCoRRE, "corre"},
-    {rfbEncodingHextile, "hextile"},   {rfbEncodingZlib, "zlib"},
-    {rfbEncodingTight, "tight"},       {rfbEncodingZRLE, "zrle"},
-    {rfbEncodingZYWRLE, "zywrle"},     {rfbEncodingTRLE, "trle"},
-    {rfbEncodingUltra, "ultra"},       {rfbEncodingUltraZip, "ultrazip"},
-    {rfbEncodingZlibHex, "zlibhex"},
-};
-
-_Static_assert(sizeof(enc_labels) / sizeof(enc_labels[0]) == BENCHSRV_ENCODINGS,
+_Static_assert(sizeof(enc_counted) / sizeof(enc_counted[0]) ==
+		   BENCHSRV_ENCODINGS,
 	       "BENCHSRV_ENCODINGS");
 
 const char *benchsrv_encoding_name(int i)
 {
-	return i >= 0 && i < BENCHSRV_ENCODINGS ? enc_labels[i].name : "?";
+	const struct rfb_encoding *e =
+	    i >= 0 && i < BENCHSRV_ENCODINGS
+		? rfb_encoding_by_number(enc_counted[i])
+		: NULL;
+
+	return e ? e->option : "?";
 }
 
 static void on_gone(rfbClientPtr cl)
@@ -279,7 +280,7 @@ static void on_gone(rfbClientPtr cl)
 	int i;
 
 	for (i = 0; i < BENCHSRV_ENCODINGS; i++) {
-		rfbStatList *st = rfbStatLookupEncoding(cl, enc_labels[i].type);
+		rfbStatList *st = rfbStatLookupEncoding(cl, (uint32_t)enc_counted[i]);
 
 		counts[i] = st ? st->sentCount : 0;
 	}
@@ -453,11 +454,6 @@ void benchsrv_take_stats(struct benchsrv *s,
 	*bytes += s->bytes_sent;
 	s->bytes_sent = 0;
 	pthread_mutex_unlock(&s->lock);
-}
-
-uint64_t benchsrv_frames(struct benchsrv *s)
-{
-	return atomic_load(&s->frames);
 }
 
 void benchsrv_stop(struct benchsrv *s)

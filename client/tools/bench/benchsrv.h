@@ -47,8 +47,6 @@ const char *benchsrv_encoding_name(int i);
  * encoding to counts[] and the bytes it was sent to *bytes. */
 void benchsrv_take_stats(struct benchsrv *s,
 			 uint64_t counts[BENCHSRV_ENCODINGS], uint64_t *bytes);
-/* Frames produced since the last prepare. */
-uint64_t benchsrv_frames(struct benchsrv *s);
 void benchsrv_stop(struct benchsrv *s);
 
 #endif

@@ -108,7 +108,7 @@ static void *animate(void *arg)
 	return NULL;
 }
 
-struct demo *demo_start(const char *where)
+static void *demo_start(const char *where, int *port)
 {
 	struct demo *d = calloc(1, sizeof(*d));
 	int argc = 0;
@@ -146,6 +146,7 @@ struct demo *demo_start(const char *where)
 	log_info("demo: serving an animated %dx%d scene on 127.0.0.1:%d "
 		 "(display :%d)",
 		 DEMO_W, DEMO_H, d->screen->port, d->screen->port - 5900);
+	*port = d->screen->port;
 	return d;
 
 err_shutdown:
@@ -159,13 +160,10 @@ err_free:
 	return NULL;
 }
 
-int demo_port(const struct demo *d)
+static void demo_report(void *srv, uint64_t updates,
+			const struct output *out)
 {
-	return d->screen->port;
-}
-
-void demo_report(struct demo *d, uint64_t updates, const struct output *out)
-{
+	struct demo *d = srv;
 	char fbuf[64];
 
 	log_info("demo: server drew %llu frames; vncfb received %llu updates "
@@ -175,8 +173,10 @@ void demo_report(struct demo *d, uint64_t updates, const struct output *out)
 		 out->height, pixfmt_name(&out->fmt, fbuf, sizeof(fbuf)));
 }
 
-void demo_stop(struct demo *d)
+static void demo_stop(void *srv)
 {
+	struct demo *d = srv;
+
 	if (!d)
 		return;
 	atomic_store(&d->stop, true);
@@ -186,3 +186,9 @@ void demo_stop(struct demo *d)
 	free(d->fb);
 	free(d);
 }
+
+const struct session_server demo_server = {
+	.start = demo_start,
+	.report = demo_report,
+	.stop = demo_stop,
+};

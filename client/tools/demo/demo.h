@@ -7,16 +7,12 @@
 
 #include <stdint.h>
 
-struct demo;
-struct output;
+#include "app/session.h"
 
-/* Start serving on 127.0.0.1 (first free port from 5900). where names the
- * output it will be shown on, for the report. NULL on failure (logged). */
-struct demo *demo_start(const char *where);
-int demo_port(const struct demo *d);
-/* Print what happened (frames served, updates received, output). */
-void demo_report(struct demo *d, uint64_t updates, const struct output *out);
-void demo_stop(struct demo *d);
+/* The session's server for --demo: serves on 127.0.0.1 (first free port
+ * from 5900); its report says what happened (frames served, updates
+ * received, the output they were drawn on). */
+extern const struct session_server demo_server;
 
 /* The scene itself, for tests: draw frame n of a w x h xrgb8888 picture. */
 void demo_draw(uint32_t *px, int w, int h, int stride_px, uint64_t n);

@@ -279,11 +279,6 @@ int rec_writer_message(struct rec_writer *w, const uint8_t *data, size_t len,
 	return err;
 }
 
-uint64_t rec_writer_bytes(const struct rec_writer *w)
-{
-	return w->bytes;
-}
-
 static int put_picture(struct rec_writer *w, const uint8_t *pix, size_t stride,
 		       uint32_t width, uint32_t height)
 {

@@ -61,8 +61,6 @@ struct rec_writer *rec_writer_create(const char *path,
 /* Append one server message. 0 or -errno (logged). */
 int rec_writer_message(struct rec_writer *w, const uint8_t *data, size_t len,
 		       unsigned flags, uint64_t t_ns);
-/* Bytes written so far. */
-uint64_t rec_writer_bytes(const struct rec_writer *w);
 /* The picture after the last message (rows of w*bpp bytes, stride apart,
  * in the header's client format; pix may be NULL for none), the end
  * record, then the rename. Frees w. 0 or -errno (logged; the partial file

@@ -60,11 +60,6 @@ struct replaysrv *replaysrv_open(const char *path)
 	return s;
 }
 
-const struct rec_header *replaysrv_header(const struct replaysrv *s)
-{
-	return s->h;
-}
-
 size_t replaysrv_updates(const struct replaysrv *s)
 {
 	return s->updates;

@@ -38,7 +38,6 @@ struct replaysrv *replaysrv_open(const char *path);
 /* Stop serving and close. NULL is a no-op. */
 void replaysrv_close(struct replaysrv *s);
 
-const struct rec_header *replaysrv_header(const struct replaysrv *s);
 size_t replaysrv_updates(const struct replaysrv *s);
 /* An output spec matching the recording: "mem:WxH:FORMAT". */
 void replaysrv_output_spec(const struct replaysrv *s, char *buf, size_t len);

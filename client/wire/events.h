@@ -1,0 +1,50 @@
+/* What the reader of a connection reports to whoever shows it: the
+ * events of a decoded stream, and why a connection ended. The reader
+ * (reader/rfbread.h) raises them, the connection (net/vnc.h) passes them
+ * on, the pipeline (app/) handles them.
+ *
+ * Threads: the callbacks run on the connection's thread (the main
+ * thread), never on a decoding worker. */
+#ifndef VNCFB_EVENTS_H
+#define VNCFB_EVENTS_H
+
+#include <stdint.h>
+
+#include "util/rect.h"
+
+struct vnc_events {
+	void *ctx;
+	/* The remote desktop is (now) w x h: return a zeroed buffer of
+	 * w*h*bpp/8 bytes in the shadow format (the old one is no longer
+	 * used by libvncclient), or NULL to refuse (logged). */
+	uint8_t *(*resize)(void *ctx, uint32_t w, uint32_t h);
+	/* Pixels of r (clipped) are decoded into the buffer. */
+	void (*damage)(void *ctx, const struct rect *r);
+	/* A whole FramebufferUpdate has been decoded. */
+	void (*update_done)(void *ctx);
+	/* Optional: cursor shape in the shadow format (straight colour),
+	 * mask 1 byte/pixel of alpha (0 transparent, 255 opaque, between:
+	 * blended). Sizes already checked against the caps.
+	 * The buffers are valid only during the call: copy them. */
+	void (*cursor_shape)(void *ctx, int xhot, int yhot, int w, int h,
+			     const uint8_t *pixels, const uint8_t *mask);
+	/* Optional: the server moved the pointer. */
+	void (*cursor_pos)(void *ctx, int x, int y);
+	/* Optional. */
+	void (*bell)(void *ctx);
+};
+
+/* Why a session ended; sessions use it to decide about retrying. */
+enum vnc_error {
+	VNC_OK = 0,
+	VNC_ERR_RESOLVE,	/* name did not resolve */
+	VNC_ERR_CONNECT,	/* TCP connect failed / timed out */
+	VNC_ERR_AUTH,		/* authentication refused */
+	VNC_ERR_PROTOCOL,	/* version, security type, bad data */
+	VNC_ERR_CLOSED,		/* the server closed the connection */
+	VNC_ERR_RESOURCE,	/* out of memory, desktop too large */
+	VNC_ERR_INTERRUPTED,	/* abort_fd or end_ns: not an error; not
+				 * logged, never retried */
+};
+
+#endif

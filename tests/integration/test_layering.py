@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""The layering of client/ (doc/design.md, "Layers"): every include of a
+client header goes from a folder to one of its own or a lower layer's,
+never up; no two modules (a .c and its .h) include each other, directly or
+through others; the data path never includes client/tools/, which only
+main.c and the tools themselves include; fbdev/ and netbsd/ implement the
+platform interface and see no higher layer than output/, console/ and the
+input interface. Exit 0 when the tree keeps it, 1 naming each include that
+breaks it."""
+import os
+import re
+import sys
+
+import tempfile
+
+SRC = os.environ.get("VNCFB_SOURCE_ROOT",
+                     os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# Lowest first. A folder may include its own headers and those of any
+# folder before it in this list, nothing after.
+LAYERS = [
+    "util",
+    "platform",
+    "wire",
+    "shadow",
+    "decode",
+    "reader",
+    "net",
+    "view",
+    "output",
+    "blit",
+    "console",
+    "placement",
+    "config",
+    "app",
+    "tools",
+]
+# The platform folders sit beside client/: they implement what
+# client/platform/ declares and may use these layers and no others.
+PLATFORM_MAY = {"util", "platform", "wire", "shadow", "view", "output",
+                "console"}
+
+# A private header (NAME_priv.h) is its folder's: no other folder includes
+# it, but for these (the libvncclient wrapper's reference loop, which the
+# rfbclient rule lists with the wrapper).
+PRIV_OUTSIDE = {("tools/bench/bench_libvnc.c", "net/vnc_priv.h")}
+
+INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def layer_of(path):
+    """The layer a client header or source belongs to ("tools" for every
+    tools/ subfolder), or None for main.c and non-client files."""
+    parts = path.split("/")
+    if len(parts) < 2:
+        return None
+    return parts[0]
+
+
+def files(src, top):
+    for r, _, fs in os.walk(os.path.join(src, top)):
+        for f in sorted(fs):
+            if f.endswith((".c", ".h")):
+                p = os.path.join(r, f)
+                yield os.path.relpath(p, os.path.join(src, top)), p
+
+
+def includes(path):
+    with open(path, encoding="utf-8") as f:
+        return INC.findall(f.read())
+
+
+def problems(src):
+    """Every include of the tree at src that breaks the layering."""
+    bad = []
+    client_headers = {rel for rel, _ in files(src, "client")
+                      if rel.endswith(".h")}
+    unknown = {layer_of(h) for h in client_headers} - set(LAYERS) - {None}
+    if unknown:
+        bad.append(f"client/ folders not in LAYERS: {sorted(unknown)}")
+    rank = {n: i for i, n in enumerate(LAYERS)}
+    # Module graph for the cycle check: client/decode/dec_zlib.c and
+    # client/decode/dec_zlib.h are one module "decode/dec_zlib"; a private
+    # header (net/vnc_priv.h, shared by the files of one part) and a
+    # kernels' header (shadow/pixconv_kern.h) are their part's, "net/vnc".
+    def module(path):
+        return re.sub(r"_(priv|kern)$", "", path.rsplit(".", 1)[0])
+
+    graph = {}
+    for rel, p in files(src, "client"):
+        mod = module(rel)
+        src_layer = layer_of(rel)
+        for h in includes(p):
+            if h not in client_headers:
+                if "/" in h and not h.startswith(("rfb/", "sys/")):
+                    bad.append(f"client/{rel}: includes \"{h}\", "
+                               "which is no client header")
+                continue
+            dst_layer = layer_of(h)
+            if module(h) != mod:
+                graph.setdefault(mod, set()).add(module(h))
+            if (h.endswith("_priv.h")
+                    and os.path.dirname(h) != os.path.dirname(rel)
+                    and (rel, h) not in PRIV_OUTSIDE):
+                bad.append(f"client/{rel}: includes \"{h}\", private "
+                           f"to client/{os.path.dirname(h)}/")
+            if src_layer is None:
+                continue  # main.c: the top
+            if rank[dst_layer] > rank[src_layer]:
+                bad.append(f"client/{rel}: includes \"{h}\": {src_layer}/ "
+                           f"is below {dst_layer}/")
+    for top in ("fbdev", "netbsd"):
+        for rel, p in files(src, top):
+            for h in includes(p):
+                if h in client_headers and layer_of(h) not in PLATFORM_MAY:
+                    bad.append(f"{top}/{rel}: includes \"{h}\": the "
+                               "platform folders see only "
+                               + ", ".join(sorted(PLATFORM_MAY)))
+    # Cycles between modules (Tarjan's strongly connected components).
+    index, low, stack, on, sccs = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                sccs.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    for comp in sccs:
+        bad.append("include cycle between modules: " + " <-> ".join(comp))
+    return bad
+
+
+def self_test():
+    """The check must be able to fail: a tree with an upward include, a
+    cycle and a platform file reaching too high is refused on each."""
+    tree = {
+        "client/util/a.h": '#include "decode/d.h"\n',
+        "client/decode/d.h": "",
+        "client/decode/x.h": '#include "decode/y.h"\n',
+        "client/decode/y.h": '#include "decode/x.h"\n',
+        "client/app/s.h": '#include "decode/d_priv.h"\n',
+        "client/decode/d_priv.h": "",
+        "fbdev/f.c": '#include "app/s.h"\n',
+    }
+    with tempfile.TemporaryDirectory() as d:
+        for path, text in tree.items():
+            os.makedirs(os.path.dirname(os.path.join(d, path)),
+                        exist_ok=True)
+            with open(os.path.join(d, path), "w") as f:
+                f.write(text)
+        got = "\n".join(problems(d))
+    want = ["util/ is below decode/", "decode/x <-> decode/y",
+            "fbdev/f.c: includes \"app/s.h\"",
+            "private to client/decode/"]
+    missed = [w for w in want if w not in got]
+    if missed:
+        print("layering: the check missed", missed, "in its own bad tree:")
+        print(got)
+        return False
+    return True
+
+
+def main():
+    if not self_test():
+        return 1
+    bad = problems(SRC)
+    for b in bad:
+        print(b)
+    if bad:
+        print(f"layering: {len(bad)} problem(s)")
+        return 1
+    n = sum(1 for _ in files(SRC, "client"))
+    print(f"ok: {n} files of client/ keep the layers "
+          + " < ".join(LAYERS) + ", no module cycles")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

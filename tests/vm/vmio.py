@@ -1,0 +1,311 @@
+"""What passes between the host and a running guest: QMP commands to
+qemu (screendumps, input events), the guest's output stream on its
+second serial port, and the input script that a test writes as lines
+of text.
+
+Threads: vmrun.py's main thread owns the QMP connection's set-up;
+GuestOutput reads the serial socket on a thread of its own; the input
+script runs on another and shares QMP through its lock.
+"""
+import json
+import os
+import re
+import threading
+import time
+import zlib
+
+
+class QMP:
+    """One QMP connection (qemu's -mon mode=control). cmd() may be
+    called from any thread."""
+
+    def __init__(self, sock):
+        self.f = sock.makefile('rwb')
+        self.lock = threading.Lock()
+        json.loads(self.f.readline())  # the greeting
+        self.cmd('qmp_capabilities')
+
+    def cmd(self, name, **arguments):
+        """The command's return value; RuntimeError with qemu's words
+        when it fails, EOFError when qemu has gone."""
+        msg = {'execute': name}
+        if arguments:
+            msg['arguments'] = arguments
+        with self.lock:
+            self.f.write(json.dumps(msg).encode() + b'\n')
+            self.f.flush()
+            while True:  # events may come before the answer
+                line = self.f.readline()
+                if not line:
+                    raise EOFError('QMP connection closed')
+                r = json.loads(line)
+                if 'return' in r:
+                    return r['return']
+                if 'error' in r:
+                    raise RuntimeError('QMP %s: %s' % (
+                        name, r['error'].get('desc')))
+
+
+class GuestOutput(threading.Thread):
+    """Reads the guest's ttyS1: the command's output goes to out (and to
+    text, for the script's waits); /init's markers (BOOT, READY, RC)
+    land in marks with the host's time of arrival."""
+    MARK = re.compile(rb'\x02VM:([^\x03]*)\x03')
+
+    def __init__(self, sock, out):
+        super().__init__(daemon=True)
+        self.sock, self.out = sock, out
+        self.cond = threading.Condition()
+        self.text = ''
+        self.marks = {}
+        self.closed = False
+
+    def run(self):
+        buf = b''
+        while True:
+            try:
+                d = self.sock.recv(65536)
+            except OSError:
+                d = b''
+            if not d:
+                break
+            buf += d
+            while True:
+                m = self.MARK.search(buf)
+                if not m:
+                    break
+                self._emit(buf[:m.start()])
+                f = m.group(1).decode(errors='replace').split()
+                with self.cond:
+                    self.marks[f[0]] = (time.monotonic(), f[1:])
+                    self.cond.notify_all()
+                buf = buf[m.end():]
+            # A marker may be cut between two reads: keep from its start.
+            k = buf.find(b'\x02')
+            self._emit(buf if k < 0 else buf[:k])
+            buf = b'' if k < 0 else buf[k:]
+        self._emit(buf)
+        with self.cond:
+            self.closed = True
+            self.cond.notify_all()
+
+    def _emit(self, b):
+        if not b:
+            return
+        if self.out is not None:
+            try:
+                self.out.write(b)
+                self.out.flush()
+            except OSError:
+                # Our stdout is gone (| head): keep draining the guest.
+                self.out = None
+        with self.cond:
+            self.text += b.decode(errors='replace')
+            self.cond.notify_all()
+
+    def send(self, b):
+        self.sock.sendall(b)
+
+    def wait(self, pred, timeout):
+        """Whether pred() came true within timeout seconds."""
+        end = time.monotonic() + timeout
+        with self.cond:
+            while not pred():
+                left = end - time.monotonic()
+                if left <= 0 or self.closed:
+                    return pred()
+                self.cond.wait(min(left, 0.2))
+            return True
+
+
+KEY_ALIASES = {
+    'enter': 'ret', 'return': 'ret', 'space': 'spc', 'escape': 'esc',
+    'control': 'ctrl', 'del': 'delete', 'pageup': 'pgup',
+    'pagedown': 'pgdn', 'bksp': 'backspace', 'win': 'meta_l',
+    'super': 'meta_l', 'ins': 'insert',
+}
+# What `type` presses for a character that is not a letter or digit:
+# (qcode, with shift) on a US layout.
+CHARS = {
+    ' ': ('spc', 0), '\n': ('ret', 0), '\t': ('tab', 0), '-': ('minus', 0),
+    '_': ('minus', 1), '=': ('equal', 0), '+': ('equal', 1),
+    '[': ('bracket_left', 0), '{': ('bracket_left', 1),
+    ']': ('bracket_right', 0), '}': ('bracket_right', 1),
+    ';': ('semicolon', 0), ':': ('semicolon', 1), "'": ('apostrophe', 0),
+    '"': ('apostrophe', 1), '`': ('grave_accent', 0),
+    '~': ('grave_accent', 1), '\\': ('backslash', 0), '|': ('backslash', 1),
+    ',': ('comma', 0), '<': ('comma', 1), '.': ('dot', 0), '>': ('dot', 1),
+    '/': ('slash', 0), '?': ('slash', 1),
+}
+CHARS.update({c: ('1234567890'[i], 1) for i, c in enumerate('!@#$%^&*()')})
+
+
+def qcode(k):
+    k = k.lower()
+    return KEY_ALIASES.get(k, k)
+
+
+def keys_for(text):
+    """The chords (lists of qcodes) that type text; ValueError for a
+    character a US keyboard has no key for."""
+    chords = []
+    for ch in text:
+        if ch.isascii() and ch.isalpha():
+            chords.append(['shift', ch.lower()] if ch.isupper() else [ch])
+        elif ch.isascii() and ch.isdigit():
+            chords.append([ch])
+        elif ch in CHARS:
+            k, shift = CHARS[ch]
+            chords.append(['shift', k] if shift else [k])
+        else:
+            raise ValueError('cannot type %r' % ch)
+    return chords
+
+
+class Script:
+    """The input script: lines of `op args` run in order while the
+    command runs. Ops: wait REGEX [timeout=S], sleep S, key K.. (a
+    chord), keydown K.., keyup K.., type TEXT, rel DX DY, abs X Y
+    (0..32767), click|btndown|btnup [left|right|middle], wheel up|down
+    [N], screendump FILE, qmp {JSON}. Keys are QEMU qcodes."""
+
+    def __init__(self, qmp, out, deadline, screendump, log):
+        self.qmp, self.out, self.deadline = qmp, out, deadline
+        self.screendump, self.log = screendump, log
+
+    def _send(self, *events):
+        self.qmp.cmd('input-send-event', events=list(events))
+
+    @staticmethod
+    def _key(k, down):
+        return {'type': 'key', 'data': {
+            'down': down, 'key': {'type': 'qcode', 'data': qcode(k)}}}
+
+    @staticmethod
+    def _btn(b, down):
+        return {'type': 'btn', 'data': {'down': down, 'button': b}}
+
+    def _press(self, keys):
+        for k in keys:
+            self._send(self._key(k, True))
+        # Held long enough for the guest to see a press, not a repeat.
+        time.sleep(0.03)
+        for k in reversed(keys):
+            self._send(self._key(k, False))
+        time.sleep(0.02)
+
+    def line(self, line):
+        """Run one line; raises TimeoutError when a wait runs out,
+        ValueError for a line that means nothing."""
+        op, _, rest = line.partition(' ')
+        a = rest.split()
+        if op == 'wait':
+            pat, tmo = rest, max(0, self.deadline - time.monotonic())
+            m = re.match(r'(.*?)\s+timeout=(\d+(\.\d+)?)$', rest)
+            if m:
+                pat, tmo = m.group(1), float(m.group(2))
+            rx = re.compile(pat)
+            if not self.out.wait(lambda: rx.search(self.out.text), tmo):
+                raise TimeoutError('no output matching /%s/' % pat)
+        elif op == 'sleep':
+            time.sleep(float(a[0]))
+        elif op == 'key':
+            self._press(a)
+        elif op in ('keydown', 'keyup'):
+            self._send(*[self._key(k, op == 'keydown') for k in a])
+        elif op == 'type':
+            for chord in keys_for(rest):
+                self._press(chord)
+        elif op in ('rel', 'abs'):
+            self._send({'type': op, 'data': {'axis': 'x', 'value': int(a[0])}},
+                       {'type': op, 'data': {'axis': 'y', 'value': int(a[1])}})
+        elif op in ('click', 'btndown', 'btnup'):
+            b = a[0] if a else 'left'
+            if op != 'btnup':
+                self._send(self._btn(b, True))
+            if op == 'click':
+                time.sleep(0.03)
+            if op != 'btndown':
+                self._send(self._btn(b, False))
+        elif op == 'wheel':
+            b = 'wheel-' + {'up': 'up', 'down': 'down'}[a[0]]
+            for _ in range(int(a[1]) if len(a) > 1 else 1):
+                self._send(self._btn(b, True))
+                self._send(self._btn(b, False))
+        elif op == 'screendump':
+            self.screendump(rest)
+        elif op == 'qmp':
+            j = json.loads(rest)
+            r = self.qmp.cmd(j['execute'], **j.get('arguments', {}))
+            self.log('qmp %s -> %s' % (j['execute'], json.dumps(r)))
+        else:
+            raise ValueError('unknown op %r' % op)
+
+    def run(self, lines):
+        """True when every line succeeded. A failed line is logged and
+        the next one runs; a wait that runs out ends the script."""
+        ok = True
+        for raw in lines:
+            line = raw.strip()
+            if not line or line.startswith('#'):
+                continue
+            self.log('event: %s' % line)
+            try:
+                self.line(line)
+            except TimeoutError as e:
+                self.log('event script stopped: %s' % e)
+                return False
+            except (ValueError, KeyError, IndexError, RuntimeError,
+                    EOFError, OSError) as e:
+                self.log('event %r failed: %s' % (line, e))
+                ok = False
+        return ok
+
+
+def read_ppm(path):
+    """A binary PPM (qemu's screendump) as (width, height, RGB bytes)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    m = re.match(rb'P6\s+(\d+)\s+(\d+)\s+255\s', data)
+    if not m:
+        raise ValueError('%s: not a binary PPM' % path)
+    w, h = int(m.group(1)), int(m.group(2))
+    return w, h, data[m.end():m.end() + w * h * 3]
+
+
+def ppm_to_png(ppm, png):
+    """A binary PPM as an RGB PNG (for qemu builds without PNG
+    screendumps)."""
+    w, h, px = read_ppm(ppm)
+    raw = b''.join(b'\0' + px[y * w * 3:(y + 1) * w * 3] for y in range(h))
+
+    def chunk(t, d):
+        return (len(d).to_bytes(4, 'big') + t + d +
+                zlib.crc32(t + d).to_bytes(4, 'big'))
+    ihdr = w.to_bytes(4, 'big') + h.to_bytes(4, 'big') + bytes([8, 2, 0, 0, 0])
+    with open(png, 'wb') as f:
+        f.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', ihdr) +
+                chunk(b'IDAT', zlib.compress(raw, 6)) + chunk(b'IEND', b''))
+
+
+def screendump(qmp, path, log):
+    """qemu's display as path (.ppm, or .png); logs a failure, since a
+    test checks for the file itself."""
+    path = os.path.abspath(path)
+    try:
+        if path.endswith('.png'):
+            try:
+                qmp.cmd('screendump', filename=path, format='png')
+                log('screendump -> %s' % path)
+                return
+            except RuntimeError:
+                pass
+            ppm = path[:-4] + '.ppm.tmp'
+            qmp.cmd('screendump', filename=ppm)
+            ppm_to_png(ppm, path)
+            os.unlink(ppm)
+        else:
+            qmp.cmd('screendump', filename=path)
+        log('screendump -> %s' % path)
+    except (RuntimeError, EOFError, OSError, ValueError) as e:
+        log('screendump failed: %s' % e)

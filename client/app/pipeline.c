@@ -105,6 +105,14 @@ static void ev_cursor_pos(void *ctx, int x, int y)
 		p->cfg.ev.cursor_pos(p->cfg.ev.ctx, x, y);
 }
 
+static void ev_layout(void *ctx, const struct vnc_layout *l)
+{
+	struct pipeline *p = ctx;
+
+	if (p->cfg.ev.layout)
+		p->cfg.ev.layout(p->cfg.ev.ctx, l);
+}
+
 /* --- the blit worker and its core --- */
 
 /* Start the worker where it was asked to run. A pin that fails is an
@@ -297,6 +305,7 @@ int pipeline_connect(struct pipeline *p, const struct vnc_config *cfg,
 	    .update_done = ev_update_done,
 	    .cursor_shape = ev_cursor_shape,
 	    .cursor_pos = ev_cursor_pos,
+	    .layout = ev_layout,
 	};
 
 	p->vnc = vnc_connect(cfg, &ev, err);

@@ -50,6 +50,9 @@ struct pipeline_events {
 	void (*update_done)(void *ctx);
 	/* The server moved the pointer to (x, y), inside the desktop. */
 	void (*cursor_pos)(void *ctx, int x, int y);
+	/* An ExtendedDesktopSize rectangle (vnc_events.layout), after the
+	 * resize it brought. */
+	void (*layout)(void *ctx, const struct vnc_layout *l);
 };
 
 struct pipeline_config {

@@ -23,6 +23,7 @@
 #include "console/privs.h"
 #include "placement/probe.h"
 #include "app/reconnect.h"
+#include "app/remote_resize.h"
 #include "app/session.h"
 #include "shadow/shadow.h"
 #include "console/signals.h"
@@ -65,6 +66,9 @@ struct session {
 	unsigned shown_s;	/* countdown second on the status line */
 	char reason[128];	/* why the last connection or attempt failed */
 	char *password;		/* read before dropping root, or NULL */
+	/* --remote-resize, and the --scale it falls back to, named. */
+	struct remote_resize rr;
+	char scale_text[16];
 };
 
 /* --- VNC events (main thread, after the pipeline's own part) --- */
@@ -81,6 +85,7 @@ static void ev_resized(void *ctx, uint32_t w, uint32_t h)
 	/* Not for the first desktop of a connection. */
 	if (conn(s))
 		log_info("remote desktop is now %ux%u", w, h);
+	remote_resize_desktop(&s->rr, w, h);
 	/* Keep the pointer inside the new desktop. */
 	if (s->px >= (int)w)
 		s->px = w ? (int)w - 1 : 0;
@@ -106,6 +111,22 @@ static void ev_update_done(void *ctx)
 	struct session *s = ctx;
 
 	s->updates++;
+	remote_resize_update(&s->rr, monotonic_ns());
+}
+
+static void ev_layout(void *ctx, const struct vnc_layout *l)
+{
+	struct session *s = ctx;
+
+	remote_resize_layout(&s->rr, l, monotonic_ns());
+}
+
+static int rr_send(void *ctx, uint32_t w, uint32_t h,
+		   const struct vnc_screen *scr, unsigned n)
+{
+	struct session *s = ctx;
+
+	return conn(s) ? vnc_set_desktop_size(conn(s), w, h, scr, n) : -1;
 }
 
 /* --- Input sink (main thread) --- */
@@ -349,6 +370,7 @@ static int session_lost(struct session *s, enum vnc_error err,
 	unsigned d;
 
 	pipeline_disconnect(s->pipe);
+	remote_resize_disconnected(&s->rr);
 	/* The loop sees the signal or the deadline next. */
 	if (err == VNC_ERR_INTERRUPTED) {
 		s->stopping = true;
@@ -376,6 +398,7 @@ static int session_reconnect(struct session *s)
 	log_take_error(text, sizeof(text));
 	if (pipeline_connect(s->pipe, &s->vcfg, &err) < 0)
 		return session_lost(s, err, false);
+	remote_resize_connected(&s->rr, s->shadow->width, s->shadow->height);
 	reconnect_done(&s->rc);
 	blit_set_status(s->blit, NULL);
 	s->last_rx_ns = monotonic_ns();
@@ -405,6 +428,7 @@ static int session_tick(struct session *s)
 			  server_name(s), s->vcfg.read_timeout_s);
 		return session_lost(s, VNC_ERR_CLOSED, true);
 	}
+	remote_resize_tick(&s->rr, now);
 	if (!s->ping_ns && now - s->last_rx_ns >= idle) {
 		if (vnc_ping(conn(s)) < 0)
 			return session_lost(s, VNC_ERR_CLOSED, true);
@@ -438,6 +462,13 @@ static int session_timeout(const struct session *s, int timeout)
 
 		if (e < due)
 			due = e;
+	}
+	if (conn(s) && remote_resize_due(&s->rr)) {
+		uint64_t r = remote_resize_due(&s->rr);
+
+		r = r > now ? r - now : 0;
+		if (r < due)
+			due = r;
 	}
 	ms = due / 1000000u + 1;
 	if (timeout >= 0 && (uint64_t)timeout < ms)
@@ -484,6 +515,30 @@ static int drop_privileges(struct session *s)
 	ret = privs_drop(o->user);
 	log_set_context(NULL);
 	return ret;
+}
+
+/* --remote-resize: the desktop the screen would show 1:1 (with a zoom,
+ * the screen's size divided by it). View-only sessions leave the server
+ * alone, as TigerVNC's viewer does; the demo's scene has its own size. */
+static int setup_remote_resize(struct session *s)
+{
+	const struct options *o = s->opt;
+	enum scale_mode mode = (enum scale_mode)o->scale_mode;
+	unsigned zoom = mode == SCALE_ZOOM && o->scale_zoom ? o->scale_zoom : 1;
+	struct remote_resize_config cfg = {
+		.enabled = o->remote_resize && !o->view_only &&
+			   o->mode != MODE_DEMO,
+		.server = server_name(s),
+		.fallback = scale_name(mode, o->scale_zoom, s->scale_text,
+				       sizeof(s->scale_text)),
+		.send = rr_send,
+		.ctx = s,
+	};
+	struct rect head = { 0, 0, (int32_t)(s->out.width / zoom),
+			     (int32_t)(s->out.height / zoom) };
+
+	remote_resize_init(&s->rr, &cfg);
+	return remote_resize_set_heads(&s->rr, &head, 1, monotonic_ns());
 }
 
 static int run_loop(struct session *s, int sigfd)
@@ -598,7 +653,8 @@ static int open_view(struct session *s)
 		.ev = { .ctx = s,
 			.resized = ev_resized,
 			.update_done = ev_update_done,
-			.cursor_pos = ev_cursor_pos },
+			.cursor_pos = ev_cursor_pos,
+			.layout = ev_layout },
 	};
 	struct input_config icfg = { o->input, o->keymap, true };
 	char fbuf[64];
@@ -656,9 +712,14 @@ static int first_connect(struct session *s)
 		s->end_ns = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
 	s->vcfg.end_ns = s->end_ns;
 	reconnect_init(&s->rc, o->reconnect);
+	if (setup_remote_resize(s) < 0)
+		return -1;
 	log_set_context(opts_origin(o, "server"));
 	err = pipeline_connect(s->pipe, &s->vcfg, &verr);
 	log_set_context(NULL);
+	if (err == 0)
+		remote_resize_connected(&s->rr, s->shadow->width,
+					s->shadow->height);
 	/* Reconnects give up sooner than a first connect. */
 	s->vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
 	/* A kiosk may come up before its server: reconnect always waits. */

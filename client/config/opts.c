@@ -32,6 +32,7 @@ void opts_defaults(struct options *o)
 	o->samples = 0;
 	o->scale_mode = SCALE_NONE;
 	o->scale_zoom = 1;
+	o->remote_resize = true;
 	o->reconnect = RECONNECT_LOST;
 	o->timeout = 10;
 	o->serve_port = -1;
@@ -354,6 +355,8 @@ static const struct key keys[K_COUNT] = {
 			 "[IPV6]:DISPLAY"},
     [K_DECODE_THREADS] = {"decode-threads", T_FN, .set = set_decode_threads,
 			  .why = "expected auto or 1-16"},
+    [K_REMOTE_RESIZE] = {"remote-resize", T_BOOL, F(remote_resize),
+			 .why = YES_NO},
 };
 
 #undef F

@@ -60,6 +60,8 @@ struct options {
 	/* --scale none|fit|fill|N (enum scale_mode in view.h) */
 	int scale_mode;
 	unsigned scale_zoom;
+	/* --remote-resize: ask the server for the screen's size */
+	bool remote_resize;
 	/* Reliability and security */
 	enum reconnect_mode reconnect;
 	int timeout;		/* seconds of silence before a ping/drop */

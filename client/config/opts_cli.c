@@ -36,6 +36,7 @@ static const unsigned key_modes[K_COUNT] = {
 	[K_USER] = M_SESSION,		    [K_TIMEOUT] = M_VIEW,
 	[K_SERVER] = M_VIEW | M_BENCH,
 	[K_DECODE_THREADS] = M_SESSION | M_BENCH,
+	[K_REMOTE_RESIZE] = M_SESSION,
 };
 
 struct alias {
@@ -82,6 +83,8 @@ static const struct alias aliases[] = {
 	{ "duration", "duration", true },
 	{ "workload", "workload", true },
 	{ "scale", "scale", true },
+	{ "remote-resize", "remote-resize", false },
+	{ "no-remote-resize", "remote-resize", false, "no", true },
 	{ "reconnect", "reconnect", false, NULL, false, reconnect_words },
 	{ "no-reconnect", "reconnect", false, "no", true },
 	{ "ca", "ca", true },

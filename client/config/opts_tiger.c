@@ -84,7 +84,7 @@ struct tiger {
 #define WHY_FORMAT "vncfb always asks for the screen's own pixel format"
 #define WHY_FULL "vncfb always fills the screen"
 #define WHY_ONE "vncfb shows one screen, the console's"
-#define WHY_RESIZE "vncfb does not resize the server's desktop (see --scale)"
+#define WHY_RESIZE "vncfb asks for the screen's own size (see --remote-resize)"
 #define WHY_CLIP "a console has no clipboard"
 #define WHY_CURSOR "vncfb draws the server's cursor shape (see --server-cursor)"
 #define WHY_KEYS "vncfb's hotkeys are fixed (HOTKEYS in vncfb(1))"
@@ -115,7 +115,7 @@ static const struct tiger tiger_params[] = {
 	{ "geometry", true, TV_IGNORE,
 	  "the picture takes the whole screen (see --scale)" },
 	{ "DesktopSize", true, TV_IGNORE, WHY_RESIZE },
-	{ "RemoteResize", false, TV_IGNORE, WHY_RESIZE },
+	{ "RemoteResize", false, TV_KEY, "remote-resize" },
 	{ "display", true, TV_IGNORE,
 	  "vncfb draws on the console, not on an X display" },
 	{ "AcceptClipboard", false, TV_IGNORE, WHY_CLIP },

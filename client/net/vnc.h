@@ -122,6 +122,11 @@ int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons);
 /* Ask for one pixel, non-incrementally: a liveness probe that any
  * working server answers. 0 or -1. */
 int vnc_ping(struct vnc_client *vc);
+/* SetDesktopSize: ask for a w x h desktop laid out as the n screens of
+ * s (only once the server has sent an ExtendedDesktopSize rectangle;
+ * the answer is another, through the layout event). 0 or -1. */
+int vnc_set_desktop_size(struct vnc_client *vc, uint32_t w, uint32_t h,
+			 const struct vnc_screen *s, unsigned n);
 
 /* Whether the connection is encrypted (VeNCrypt/TLS). */
 bool vnc_encrypted(const struct vnc_client *vc);

@@ -1,6 +1,6 @@
 /* The messages vncfb writes through libvncclient: the pixel format and
- * the encodings, update requests, keys and pointer, each under a write
- * deadline. Part of the libvncclient wrapper (vnc_priv.h). */
+ * the encodings, update requests, keys and pointer, SetDesktopSize, each
+ * under a write deadline. Part of the libvncclient wrapper (vnc_priv.h). */
 #include "config.h"
 
 #include <stdbool.h>
@@ -139,6 +139,18 @@ int vnc_ping(struct vnc_client *vc)
 	return vnc_request(vc, 0, 0, 1, 1, false);
 }
 
+static void put16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, v & 0xffff);
+}
+
 /* QEMU's extended key event, written here: libvncclient only sends it
  * once its own decoder has seen the pseudo-encoding. */
 static bool qemu_key(struct vnc_client *vc, uint32_t keysym,
@@ -146,10 +158,8 @@ static bool qemu_key(struct vnc_client *vc, uint32_t keysym,
 {
 	uint8_t m[12] = { RFB_MSG_QEMU, RFB_QEMU_KEY, 0, down ? 1 : 0 };
 
-	for (int i = 0; i < 4; i++) {
-		m[4 + i] = (uint8_t)(keysym >> (24 - 8 * i));
-		m[8 + i] = (uint8_t)(scancode >> (24 - 8 * i));
-	}
+	put32(m + 4, keysym);
+	put32(m + 8, scancode);
 	return WriteToRFBServer(vc->cl, (const char *)m, sizeof(m));
 }
 
@@ -194,3 +204,29 @@ int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons)
 	return ok ? 0 : -1;
 }
 
+int vnc_set_desktop_size(struct vnc_client *vc, uint32_t w, uint32_t h,
+			 const struct vnc_screen *s, unsigned n)
+{
+	uint8_t m[8 + RFB_MAX_SCREENS * 16], *p = m + 8;
+	bool ok;
+
+	if (n > RFB_MAX_SCREENS || w > 0xffff || h > 0xffff)
+		return -1;
+	memset(m, 0, 8);
+	m[0] = RFB_MSG_SET_DESKTOP_SIZE;
+	put16(m + 2, w);
+	put16(m + 4, h);
+	m[6] = (uint8_t)n;
+	for (unsigned i = 0; i < n; i++, p += 16) {
+		put32(p, s[i].id);
+		put16(p + 4, s[i].x);
+		put16(p + 6, s[i].y);
+		put16(p + 8, s[i].w);
+		put16(p + 10, s[i].h);
+		put32(p + 12, s[i].flags);
+	}
+	vnc_begin_timed(vc, "write");
+	ok = WriteToRFBServer(vc->cl, (const char *)m, (unsigned)(p - m));
+	vnc_done(vc);
+	return ok ? 0 : -1;
+}

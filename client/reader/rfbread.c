@@ -72,6 +72,7 @@ struct rfb_reader {
 	unsigned keep_age;
 	struct damage_set done; /* decoded since the last flush */
 	uint32_t width, height;
+	struct vnc_layout layout; /* the last ExtendedDesktopSize's */
 	bool named;
 	char name[LOG_TEXT_SIZE]; /* made visible (log_sanitize) */
 	enum vnc_error err;
@@ -502,17 +503,39 @@ static int resized(struct rfb_reader *r, const struct hdr *h)
 
 static int ext_desktop_size(struct rfb_reader *r, const struct hdr *h)
 {
-	uint8_t head[4];
+	struct vnc_layout *l = &r->layout;
+	uint8_t head[4], b[16];
 
-	if (rd(r, head, 4) < 0 || skip(r, (uint64_t)head[0] * 16) < 0)
+	if (rd(r, head, 4) < 0)
 		return -1;
-	/* x: why (0 server, 1 this client, 2 another client); y: status,
-	 * non-zero when a request failed and the size did not change. vncfb
-	 * never asks, and takes the size whatever the screens say (QEMU
-	 * announces screen id 0, which libvncclient refuses). */
-	if (h->y != 0)
-		return 0;
-	return resized(r, h);
+	*l = (struct vnc_layout){.reason = h->x,
+				 .status = h->y,
+				 .width = h->w,
+				 .height = h->h,
+				 .n = head[0]};
+	for (unsigned i = 0; i < l->n; i++) {
+		if (rd(r, b, 16) < 0)
+			return -1;
+		l->screens[i] = (struct vnc_screen){
+		    .id = dec_be32(b),
+		    .x = (uint16_t)dec_be16(b + 4),
+		    .y = (uint16_t)dec_be16(b + 6),
+		    .w = (uint16_t)dec_be16(b + 8),
+		    .h = (uint16_t)dec_be16(b + 10),
+		    .flags = dec_be32(b + 12)};
+	}
+	/* x: why (0 server, 1 this client, 2 another client, anything else
+	 * as 0); y: for this client's request its status, non-zero when it
+	 * failed and the size did not change (the rest is undefined then),
+	 * else to be ignored. The size is taken whatever the screens say
+	 * (QEMU announces screen id 0, which libvncclient refuses); what to
+	 * make of them is the layout event's. */
+	if ((h->x != RFB_EDS_THIS_CLIENT || h->y == RFB_EDS_OK) &&
+	    resized(r, h) < 0)
+		return -1;
+	if (r->ev.layout)
+		r->ev.layout(r->ev.ctx, l);
+	return 0;
 }
 
 static int desktop_name(struct rfb_reader *r)

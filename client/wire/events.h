@@ -11,6 +11,26 @@
 #include <stdint.h>
 
 #include "util/rect.h"
+#include "wire/rfb.h"
+
+/* One screen of a desktop's layout (RFB's SCREEN), in desktop pixels. */
+struct vnc_screen {
+	uint32_t id;
+	uint16_t x, y, w, h;
+	uint32_t flags;
+};
+
+/* An ExtendedDesktopSize rectangle as the server sent it: reason and
+ * status (RFB_EDS_*, any value), the desktop's size and its screens.
+ * After a failed request (reason RFB_EDS_THIS_CLIENT, status not
+ * RFB_EDS_OK) the rest is undefined, as RFB says. Nothing in it is
+ * checked: screens may lie outside the desktop, overlap or be empty. */
+struct vnc_layout {
+	unsigned reason, status;
+	uint32_t width, height;
+	unsigned n;
+	struct vnc_screen screens[RFB_MAX_SCREENS];
+};
 
 struct vnc_events {
 	void *ctx;
@@ -32,6 +52,9 @@ struct vnc_events {
 	void (*cursor_pos)(void *ctx, int x, int y);
 	/* Optional. */
 	void (*bell)(void *ctx);
+	/* Optional: an ExtendedDesktopSize rectangle came (after the resize
+	 * it brings, if any): the server takes SetDesktopSize. */
+	void (*layout)(void *ctx, const struct vnc_layout *l);
 };
 
 /* Why a session ended; sessions use it to decide about retrying. */

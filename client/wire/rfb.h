@@ -46,10 +46,31 @@ enum {
 #define RFB_ENC_LEDSTATE ((int32_t)0xFFFE0000)
 
 /* Client messages vncfb writes itself: the pointer (for
- * ExtendedMouseButtons' form), QEMU's extended key event. */
+ * ExtendedMouseButtons' form), QEMU's extended key event, SetDesktopSize
+ * (the ExtendedDesktopSize extension). */
 #define RFB_MSG_POINTER 5
 #define RFB_MSG_QEMU 255
 #define RFB_QEMU_KEY 0
+#define RFB_MSG_SET_DESKTOP_SIZE 251
+
+/* An ExtendedDesktopSize rectangle's x: why the layout changed (a value
+ * not listed is a server-side change); its y, for RFB_EDS_THIS_CLIENT:
+ * the status of this client's SetDesktopSize (a value not listed is an
+ * unknown failure). */
+enum {
+	RFB_EDS_SERVER = 0,
+	RFB_EDS_THIS_CLIENT = 1,
+	RFB_EDS_OTHER_CLIENT = 2,
+};
+enum {
+	RFB_EDS_OK = 0,
+	RFB_EDS_PROHIBITED = 1,
+	RFB_EDS_NO_RESOURCES = 2,
+	RFB_EDS_INVALID = 3,
+	RFB_EDS_FORWARDED = 4,
+};
+/* The screens of one layout: a U8 count on the wire. */
+#define RFB_MAX_SCREENS 255
 
 /* Remote desktops larger than this are refused: RFB allows 65535x65535,
  * which would be a 16 GiB shadow. */

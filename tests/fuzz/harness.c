@@ -2,7 +2,10 @@
  * feeds it the input, and vncfb's real pipeline (vnc.c, shadow, damage,
  * blitter, mem output) consumes it on this thread. Built as two libFuzzer
  * targets: the whole session (fuzz_server) and the handshake with the
- * client's security settings varied (fuzz_handshake, -DFUZZ_HANDSHAKE). */
+ * client's security settings varied (fuzz_handshake, -DFUZZ_HANDSHAKE).
+ * The session's remote resize (remote_resize.h) answers the server's
+ * layouts, writing SetDesktopSize for the output's size; asking twice on
+ * one connection is a bug the fuzzer sees as a crash. */
 #include "config.h"
 
 #include <errno.h>
@@ -17,6 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "app/remote_resize.h"
 #include "blit/blit.h"
 #include "shadow/damage.h"
 #include "harness.h"
@@ -39,6 +43,9 @@ struct pipeline {
 	struct blitter *blit;
 	struct fuzz_result *res;
 	uint8_t *cursor;	/* copy of the last shape: ASan checks sizes */
+	struct vnc_client *vc;	/* once connected */
+	struct remote_resize rr;
+	int asks;
 };
 
 /* A shadow larger than this is refused, as a session refuses one it
@@ -55,8 +62,10 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 		return NULL;
 	pix = shadow_resize(&p->shadow, w, h);
 
-	if (pix)
+	if (pix) {
 		blit_reset_view(p->blit);
+		remote_resize_desktop(&p->rr, w, h);
+	}
 	return pix;
 }
 
@@ -88,6 +97,10 @@ static void ev_update_done(void *ctx)
 	if (damage_take(&p->damage, &set, 0) >= 0)
 		blit_pass(p->blit, &set, &st);
 	p->res->updates++;
+	remote_resize_update(&p->rr, 0);
+	/* The first layout's deadline is over at once: a server that sends
+	 * one later still gets asked then. */
+	remote_resize_tick(&p->rr, REMOTE_RESIZE_ANSWER_NS);
 }
 
 static void ev_cursor(void *ctx, int xhot, int yhot, int w, int h,
@@ -108,6 +121,25 @@ static void ev_cursor(void *ctx, int xhot, int yhot, int w, int h,
 
 static void ev_cursor_pos(void *ctx, int x, int y)
 {
+}
+
+static void ev_layout(void *ctx, const struct vnc_layout *l)
+{
+	struct pipeline *p = ctx;
+
+	remote_resize_layout(&p->rr, l, 0);
+}
+
+static int rr_send(void *ctx, uint32_t w, uint32_t h,
+		   const struct vnc_screen *s, unsigned n)
+{
+	struct pipeline *p = ctx;
+
+	if (++p->asks > 1) {
+		fprintf(stderr, "remote resize asked %d times\n", p->asks);
+		abort();
+	}
+	return p->vc ? vnc_set_desktop_size(p->vc, w, h, s, n) : -1;
 }
 
 static void ev_bell(void *ctx)
@@ -249,10 +281,26 @@ static int run(const uint8_t *data, size_t size, struct fuzz_result *res,
 				  .update_done = ev_update_done,
 				  .cursor_shape = ev_cursor,
 				  .cursor_pos = ev_cursor_pos,
-				  .bell = ev_bell };
+				  .bell = ev_bell,
+				  .layout = ev_layout };
+	{
+		struct remote_resize_config rc = { .enabled = true,
+						   .server = "fuzz",
+						   .fallback = "none",
+						   .send = rr_send,
+						   .ctx = &p };
+		struct rect head = { 0, 0, (int32_t)p.out.width,
+				     (int32_t)p.out.height };
+
+		remote_resize_init(&p.rr, &rc);
+		remote_resize_set_heads(&p.rr, &head, 1, 0);
+	}
 	vc = vnc_connect_fd(&cfg, &ev, sv[0], &err);
 	if (vc) {
 		res->connected = 1;
+		p.vc = vc;
+		remote_resize_connected(&p.rr, p.shadow.width,
+					p.shadow.height);
 		while (!handshake_only && vnc_dispatch(vc, &err) == 0)
 			;
 		vnc_destroy(vc);

@@ -169,6 +169,44 @@ cases["extdesktop-65535"] = hello() + fbu(
          struct.pack(">B3x", 1) +
          struct.pack(">IHHHHI", 1, 0, 0, 65535, 65535, 0)))
 
+
+def eds(reason, status, w, h, screens=None, count=None):
+    """An ExtendedDesktopSize rectangle: screens as (id, x, y, w, h,
+    flags), one covering the desktop when None."""
+    screens = [(1, 0, 0, w, h, 0)] if screens is None else screens
+    n = len(screens) if count is None else count
+    return rect(reason, status, w, h, EXTDESKTOP,
+                struct.pack(">B3x", n) +
+                b"".join(struct.pack(">IHHHHI", *s) for s in screens))
+
+
+# Answers to vncfb's SetDesktopSize (the harness's output is 96x64, the
+# desktop 64x48, so the first layout makes vncfb ask; asking twice on
+# one connection aborts the harness).
+first_layout = fbu(eds(0, 0, W, H))
+cases["extdesktop-answer-prohibited"] = hello() + first_layout + fbu(
+    eds(1, 1, 0, 65535, [])) + good_update()
+cases["extdesktop-answer-unknown-status"] = hello() + first_layout + fbu(
+    eds(1, 200, 65535, 65535, [(0xffffffff, 65535, 65535, 65535, 65535,
+                                0xffffffff)])) + good_update()
+cases["extdesktop-answer-forwarded-garbage"] = hello() + first_layout + fbu(
+    eds(1, 4, 65535, 65535, [], count=0)) + good_update()
+cases["extdesktop-answer-ok-0x0"] = hello() + first_layout + fbu(
+    eds(1, 0, 0, 0, []))
+cases["extdesktop-answer-other-size"] = hello() + first_layout + fbu(
+    eds(1, 0, 40, 30)) + fbu(rect(0, 0, 40, 30, RAW, raw(40, 30)))
+cases["extdesktop-answer-flood"] = hello() + first_layout + b"".join(
+    fbu(eds(1 + i % 2, i % 5, 16 + i % 80, 8 + i % 56,
+            [(i, i, i, 1, 1, i)] * (i % 7))) for i in range(500)) + fbu(
+    eds(2, 0, 50, 40)) + fbu(rect(0, 0, 50, 40, RAW, raw(50, 40)))
+cases["extdesktop-unknown-reason"] = hello() + first_layout + fbu(
+    eds(77, 9, 80, 40)) + fbu(rect(0, 0, 80, 40, RAW, raw(80, 40)))
+cases["extdesktop-screens-truncated"] = hello() + fbu(
+    eds(0, 0, W, H, [(1, 0, 0, W, H, 0)] * 3, count=10))
+cases["extdesktop-unsolicited-answer"] = hello() + fbu(
+    eds(1, 0, 96, 64), eds(1, 3, 1, 1, [])) + fbu(
+    rect(0, 0, 96, 64, RAW, raw(96, 64)))
+
 # --- text ---
 cases["cut-text-huge-length"] = hello() + struct.pack(
     ">B3xI", 3, 0xffffffff) + b"x" * 64

@@ -5,7 +5,9 @@
  * ServerInit); the rest is the server's messages (tests/fuzz/mkreader.py
  * makes such inputs from the session corpus).
  * Damage outside the desktop aborts (the reader promises clipped
- * rectangles); ASan checks every write into the shadow and the cursor. */
+ * rectangles); ASan checks every write into the shadow and the cursor.
+ * The session's remote resize (remote_resize.h, for a 1024x768 screen)
+ * takes every layout; a second SetDesktopSize for one target aborts. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/remote_resize.h"
 #include "util/log.h"
 #include "shadow/pixfmt.h"
 #include "reader/rfbread.h"
@@ -31,6 +34,8 @@ struct sink {
 	uint32_t w, h;
 	unsigned bpp;
 	uint8_t *cursor;
+	struct remote_resize rr;
+	int asks;
 };
 
 static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
@@ -48,6 +53,7 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 	s->fb = fb;
 	s->w = w;
 	s->h = h;
+	remote_resize_desktop(&s->rr, w, h);
 	return fb;
 }
 
@@ -66,6 +72,28 @@ static void ev_damage(void *ctx, const struct rect *r)
 
 static void ev_done(void *ctx)
 {
+	struct sink *s = ctx;
+
+	remote_resize_update(&s->rr, 0);
+	remote_resize_tick(&s->rr, REMOTE_RESIZE_ANSWER_NS);
+}
+
+static void ev_layout(void *ctx, const struct vnc_layout *l)
+{
+	struct sink *s = ctx;
+
+	remote_resize_layout(&s->rr, l, 0);
+}
+
+static int rr_send(void *ctx, uint32_t w, uint32_t h,
+		   const struct vnc_screen *scr, unsigned n)
+{
+	struct sink *s = ctx;
+
+	if (++s->asks > 1 || w != 1024 || h != 768 || n != 1 ||
+	    scr[0].w != 1024 || scr[0].h != 768)
+		abort();
+	return 0;
 }
 
 static void ev_cursor(void *ctx, int xhot, int yhot, int w, int h,
@@ -114,11 +142,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    formats[data[0] % (sizeof(formats) / sizeof(formats[0]))], &pf);
 	memset(&s, 0, sizeof(s));
 	s.bpp = pf.bpp / 8;
+	{
+		struct remote_resize_config rc = {.enabled = true,
+						  .server = "fuzz",
+						  .fallback = "none",
+						  .send = rr_send,
+						  .ctx = &s};
+
+		remote_resize_init(&s.rr, &rc);
+		remote_resize_set_heads(&s.rr, &(struct rect){0, 0, 1024, 768},
+					1, 0);
+	}
 	ev = (struct vnc_events){.ctx = &s,
 				 .resize = ev_resize,
 				 .damage = ev_damage,
 				 .update_done = ev_done,
-				 .cursor_shape = ev_cursor};
+				 .cursor_shape = ev_cursor,
+				 .layout = ev_layout};
 	vnc_mem_source_init(&src, data + 5, size - 5);
 	/* The high bits of the format byte: how much the source offers to
 	 * parse in place (0: all, else 2 to 32 KiB), so tiles straddle its
@@ -127,6 +167,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = rfb_reader_create(&pf, &src.base, &ev, &ops, &s);
 	if (!r)
 		return 0;
+	remote_resize_connected(&s.rr, (uint32_t)data[1] << 8 | data[2],
+				(uint32_t)data[3] << 8 | data[4]);
 	if (rfb_reader_start(r, (uint32_t)data[1] << 8 | data[2],
 			     (uint32_t)data[3] << 8 | data[4]) == 0)
 		while (rfb_reader_message(r) == 0)

@@ -9,7 +9,6 @@ bytes) and rgb565 (2-byte CPIXELs).
 
 usage: test_trle.py FORMAT
 """
-import socket
 import struct
 import sys
 import threading
@@ -177,7 +176,7 @@ class Encoder:
         return bytes(out)
 
 
-class TrleServer:
+class TrleServer(vt.ScriptServer):
     def __init__(self, img):
         self.img = img
         self.lock = threading.Condition()
@@ -185,12 +184,7 @@ class TrleServer:
         self.wants = False      # a FramebufferUpdateRequest is open
         self.encodings = None
         self.enc = None
-        self.error = None
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(1)
-        self.port = self.sock.getsockname()[1]
-        threading.Thread(target=self._serve, daemon=True).start()
+        super().__init__()
 
     def show(self, img, rect):
         """Change the picture; rect is what changed."""
@@ -207,78 +201,42 @@ class TrleServer:
             data = self.enc.rect(self.img, x, y, w, h)
             self.conn.sendall(struct.pack(">BxH", 0, 1) + data)
 
-    def _read(self, n):
-        b = b""
-        while len(b) < n:
-            c = self.conn.recv(n - len(b))
-            if not c:
-                raise EOFError
-            b += c
-        return b
-
-    def _serve(self):
-        try:
-            self.conn, _ = self.sock.accept()
-            self._session()
-        except (EOFError, OSError):
-            pass
-        except Exception as e:     # reported by the test
-            self.error = repr(e)
-
-    def _session(self):
-        c = self.conn
+    def session(self):
         w, h, _ = self.img
-        c.sendall(b"RFB 003.008\n")
-        self._read(12)
-        c.sendall(b"\x01\x01")          # security: None
-        self._read(1)
-        c.sendall(b"\x00\x00\x00\x00")
-        self._read(1)                   # ClientInit
-        name = b"vncfb TRLE test"
-        c.sendall(struct.pack(">HH", w, h) +
-                  struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255, 255, 255,
-                              16, 8, 0) +
-                  struct.pack(">I", len(name)) + name)
+        self.hello(w, h, b"vncfb TRLE test")
         fmt = PixelFormat(struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255,
                                       255, 255, 16, 8, 0))
         while True:
-            t = self._read(1)[0]
+            t = self.read(1)[0]
             if t == 0:
-                self._read(3)
-                fmt = PixelFormat(self._read(16))
+                self.read(3)
+                fmt = PixelFormat(self.read(16))
                 with self.lock:
                     self.enc = Encoder(fmt)
             elif t == 2:
-                self._read(1)
-                n = struct.unpack(">H", self._read(2))[0]
+                self.read(1)
+                n = struct.unpack(">H", self.read(2))[0]
                 self.encodings = list(struct.unpack(">%di" % n,
-                                                    self._read(4 * n)))
+                                                    self.read(4 * n)))
                 with self.lock:
                     if self.enc is None:
                         self.enc = Encoder(fmt)
             elif t == 3:
-                inc, x, y, rw, rh = struct.unpack(">BHHHH", self._read(9))
+                inc, x, y, rw, rh = struct.unpack(">BHHHH", self.read(9))
                 with self.lock:
                     self.wants = True
                     if not inc:
                         self.pending = (0, 0, self.img[0], self.img[1])
                     self._maybe_send()
             elif t == 4:
-                self._read(7)
+                self.read(7)
             elif t == 5:
-                self._read(5)
+                self.read(5)
             elif t == 6:
-                self._read(3)
-                self._read(struct.unpack(">I", self._read(4))[0])
+                self.read(3)
+                self.read(struct.unpack(">I", self.read(4))[0])
             else:
                 raise ValueError("unknown client message %d" % t)
-
-    def close(self):
-        try:
-            self.conn.close()
-        except (AttributeError, OSError):
-            pass
-        self.sock.close()
 
 
 def main(tmp):

@@ -217,7 +217,9 @@ def scene_xwd(tmp):
 
 
 def check_case(tmp, xs, name, encodings, quality, fmt):
-    args = ["-o", "mem:%dx%d:%s" % (OW, OH, fmt)]
+    # The X screen keeps its size (Xvnc would take the output's:
+    # test_remote_resize.py), so that it shows centred in the output.
+    args = ["-o", "mem:%dx%d:%s" % (OW, OH, fmt), "--no-remote-resize"]
     if encodings:
         args += ["--encodings", encodings]
     if quality:
@@ -267,7 +269,8 @@ def main(tmp):
             check_case(tmp, xs, *case)
         # The scene changes under a running session: incremental updates
         # must bring the picture to the new root exactly.
-        args = ["-o", "mem:%dx%d" % (OW, OH), "--encodings",
+        args = ["-o", "mem:%dx%d" % (OW, OH), "--no-remote-resize",
+                "--encodings",
                 "copyrect zrle hextile raw", "127.0.0.1::%d" % xs.port]
         cl = vt.Vncfb(tmp, args, shot="shot-live.ppm")
         try:

@@ -3,6 +3,7 @@
  * usage: testserver [--size WxH] [--password PW] [--ipv6] [--keep]
  *                   [--timeout SECS] [--after SECS:COMMAND]...
  *                   [--delay-second MS] [--display]
+ *                   [--set-desktop-size accept|prohibit|resources|invalid]
  *
  * It listens on a free loopback port (127.0.0.1, or ::1 with --ipv6; with
  * --display the first free one of 5901-5999, a VNC display number) and
@@ -41,6 +42,8 @@
  *   PTR <x> <y> <button mask>
  *   RESIZED <w> <h> | DUMPED <file> | STATS ... | FRAMES done <n>
  *   JPEG sent <n>
+ *   SETDESKTOPSIZE <w> <h> <n> [<id> <x> <y> <w> <h> <flags>]...
+ *                    a client's SetDesktopSize, as libvncserver read it
  *   ERROR <why>      for a command it could not run
  *
  * --timeout SECS (default 300, 0: none) ends the server regardless, so a
@@ -50,6 +53,10 @@
  * client that takes ExtendedDesktopSize gets the desktop's size alone as
  * the answer to its first (full) request, and the picture as the second
  * update: this makes the picture come late, as from a busy server.
+ *
+ * --set-desktop-size says how a client's SetDesktopSize is answered:
+ * accept resizes the desktop (scene redrawn, "RESIZED"), the others
+ * refuse with that status (prohibit is libvncserver's default).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -90,6 +97,7 @@ static int clients;
 /* "frames N": full frames still to send, and sent so far. */
 static int frames_left, frames_sent;
 static int delay_second_ms;
+static int sds_answer = rfbExtDesktopSize_ResizeProhibited; /* or -1 */
 
 static double now(void)
 {
@@ -324,6 +332,27 @@ static int resize(int w, int h)
 	return 0;
 }
 
+static int on_set_desktop_size(int w, int h, int n,
+			       struct rfbExtDesktopScreen *s, rfbClientPtr cl)
+{
+	char line[200 + 16 * 64];
+	int len;
+
+	(void)cl;
+	len = snprintf(line, sizeof(line), "SETDESKTOPSIZE %d %d %d", w, h, n);
+	for (int i = 0; i < n && i < 16; i++)
+		len += snprintf(line + len, sizeof(line) - (size_t)len,
+				" %u %u %u %u %u %u", s[i].id, s[i].x, s[i].y,
+				s[i].width, s[i].height, s[i].flags);
+	emit("%s", line);
+	if (sds_answer >= 0)
+		return sds_answer;
+	if (resize(w, h) < 0)
+		return rfbExtDesktopSize_OutOfResources;
+	emit("RESIZED %d %d", w, h);
+	return rfbExtDesktopSize_Success;
+}
+
 /* Move the picture by dx,dy with CopyRect; the uncovered strip gets new
  * content. */
 static void scroll(int dx, int dy)
@@ -543,7 +572,8 @@ static void usage(void)
 	fprintf(stderr, "usage: testserver [--size WxH] [--password PW] "
 			"[--ipv6] [--keep] [--timeout SECS] "
 			"[--after SECS:COMMAND]... [--delay-second MS] "
-			"[--display]\n");
+			"[--display] [--set-desktop-size accept|prohibit|"
+			"resources|invalid]\n");
 	exit(2);
 }
 
@@ -584,6 +614,19 @@ int main(int argc, char **argv)
 			if (delay_second_ms < 0 || delay_second_ms > 60000)
 				usage();
 			i++;
+		} else if (strcmp(a, "--set-desktop-size") == 0 && v) {
+			if (!strcmp(v, "accept"))
+				sds_answer = -1;
+			else if (!strcmp(v, "prohibit"))
+				sds_answer = rfbExtDesktopSize_ResizeProhibited;
+			else if (!strcmp(v, "resources"))
+				sds_answer = rfbExtDesktopSize_OutOfResources;
+			else if (!strcmp(v, "invalid"))
+				sds_answer =
+				    rfbExtDesktopSize_InvalidScreenLayout;
+			else
+				usage();
+			i++;
 		} else if (strcmp(a, "--display") == 0) {
 			display = true;
 		} else if (strcmp(a, "--ipv6") == 0) {
@@ -620,6 +663,7 @@ int main(int argc, char **argv)
 	screen->newClientHook = on_client;
 	screen->displayHook = on_display;
 	jpeg_register();
+	screen->setDesktopSizeHook = on_set_desktop_size;
 	if (passwords[0]) {
 		screen->authPasswdData = (void *)passwords;
 		screen->passwordCheck = rfbCheckPasswordByList;

@@ -10,6 +10,7 @@ import queue
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -437,6 +438,60 @@ class FakeServer:
 
     def close(self):
         self.s.close()
+
+
+class ScriptServer:
+    """One RFB client on 127.0.0.1, served by the subclass's session()
+    on a thread: read(n) its bytes, hello(w, h, name) the handshake with
+    security type None and a 32 bpp little-endian ServerInit. An
+    exception other than a hang-up is kept in error for the test."""
+
+    def __init__(self):
+        self.error = None
+        self.conn = None
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(1)
+        self.port = self.sock.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def read(self, n):
+        b = b""
+        while len(b) < n:
+            c = self.conn.recv(n - len(b))
+            if not c:
+                raise EOFError
+            b += c
+        return b
+
+    def hello(self, w, h, name):
+        c = self.conn
+        c.sendall(b"RFB 003.008\n")
+        self.read(12)
+        c.sendall(b"\x01\x01")          # security: None
+        self.read(1)
+        c.sendall(b"\x00\x00\x00\x00")
+        self.read(1)                   # ClientInit
+        c.sendall(struct.pack(">HH", w, h) +
+                  struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255, 255, 255,
+                              16, 8, 0) +
+                  struct.pack(">I", len(name)) + name)
+
+    def _serve(self):
+        try:
+            self.conn, _ = self.sock.accept()
+            self.session()
+        except (EOFError, OSError):
+            pass
+        except Exception as e:     # reported by the test
+            self.error = repr(e)
+
+    def close(self):
+        try:
+            self.conn.close()
+        except (AttributeError, OSError):
+            pass
+        self.sock.close()
 
 
 def free_port():

@@ -261,6 +261,10 @@ struct fix {
 	int cursors, cw, ch, cx, cy;
 	uint8_t *cpix, *cmask;
 	int pointer_x, pointer_y;
+	/* Optional: called with each ExtendedDesktopSize rectangle, after
+	 * it is logged as "layout REASON/STATUS WxH N". */
+	void (*on_layout)(void *ctx, const struct vnc_layout *l);
+	void *layout_ctx;
 	enum vnc_error err;
 	char why[400];
 };
@@ -326,6 +330,16 @@ static void fix_bell(void *ctx)
 
 	f->bells++;
 	log_append(f->log, sizeof(f->log), "bell");
+}
+
+static void fix_layout(void *ctx, const struct vnc_layout *l)
+{
+	struct fix *f = ctx;
+
+	log_append(f->log, sizeof(f->log), "layout %u/%u %ux%u %u", l->reason,
+		   l->status, l->width, l->height, l->n);
+	if (f->on_layout)
+		f->on_layout(f->layout_ctx, l);
 }
 
 static int fix_request(void *ctx, bool incremental, uint32_t w, uint32_t h)
@@ -398,7 +412,8 @@ static inline void fix_open(struct fix *f, const char *fmt, uint32_t w,
 				.update_done = fix_done,
 				.cursor_shape = fix_cursor,
 				.cursor_pos = fix_pos,
-				.bell = fix_bell};
+				.bell = fix_bell,
+				.layout = fix_layout};
 
 	memset(f, 0, sizeof(*f));
 	pic_init(&f->fb, fmt, 0, 0);

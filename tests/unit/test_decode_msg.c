@@ -110,8 +110,8 @@ static void test_pseudo(void)
 	CHECK(!strcmp(f.log, "request 32x16 pointer 7,9 qemu-keys ext-mouse "
 			     "resize "
 			     "40x20 request-full 40x20 damage 36,18,4x2 done "
-			     "request 40x20 resize 64x48 request-full 64x48 "
-			     "done"),
+			     "request 40x20 layout 1/5 50x30 1 resize 64x48 "
+			     "request-full 64x48 layout 0/0 64x48 1 done"),
 	      "events: %s", f.log);
 	CHECK(rfb_reader_width(f.r) == 64 && rfb_reader_height(f.r) == 48);
 	CHECK(rfb_reader_name(f.r) &&

@@ -270,6 +270,31 @@ static void test_tiger(void)
 		opts_free(&o);
 	}
 	{
+		/* RemoteResize is --remote-resize, on by default. */
+		const char *a1[] = {"vncfb", "h", NULL};
+		const char *a2[] = {"vncfb", "-RemoteResize=0", "h", NULL};
+		const char *a3[] = {"vncfb", "--no-remote-resize",
+				    "-RemoteResize", "h", NULL};
+		const char *a4[] = {"vncfb", "--remote-resize=no", "h", NULL};
+		const char *why;
+
+		CHECK_EQ(parse(&o, N(a1), a1), 0);
+		CHECK(o.remote_resize);
+		opts_free(&o);
+		CHECK_EQ(parse(&o, N(a2), a2), 0);
+		CHECK(!o.remote_resize && opts_from_cli(&o, "remote-resize"));
+		opts_free(&o);
+		CHECK_EQ(parse(&o, N(a3), a3), 0);
+		CHECK(o.remote_resize);
+		opts_free(&o);
+		CHECK_EQ(parse(&o, N(a4), a4), 0);
+		CHECK(!o.remote_resize);
+		CHECK(opts_set(&o, "remote-resize", "maybe", true, &why) ==
+			  -EINVAL &&
+		      why && !strcmp(why, "expected yes or no"));
+		opts_free(&o);
+	}
+	{
 		/* NoJPEG wins, before or after QualityLevel. */
 		const char *a1[] = {"vncfb", "-NoJPEG", "-QualityLevel", "7",
 				    "h", NULL};

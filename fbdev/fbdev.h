@@ -96,7 +96,7 @@ struct ptr {
 	} btn[PTR_MAX_QUEUED];
 };
 
-/* The RFB button (1-3, 8 for side/extra) of an evdev button code, or 0. */
+/* The RFB button (1-3, 8 back, 9 forward) of an evdev button code, or 0. */
 int ptr_button(unsigned code);
 /* value within [min, max] as 0..1 (clamped; 0 for an empty range). */
 double ptr_fraction(int value, int min, int max);

@@ -17,8 +17,15 @@ int ptr_button(unsigned code)
 	case BTN_RIGHT:
 	case BTN_STYLUS: /* pen side button: context menu */
 		return 3;
+	/* Back and forward: mice report the side buttons, some the
+	 * dedicated codes. They reach the server only in
+	 * ExtendedMouseButtons' PointerEvent (net/vnc_msg.h). */
 	case BTN_SIDE:
+	case BTN_BACK:
 		return 8;
+	case BTN_EXTRA:
+	case BTN_FORWARD:
+		return 9;
 	default:
 		return 0;
 	}

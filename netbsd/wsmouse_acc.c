@@ -117,12 +117,15 @@ void wsmouse_acc_event(struct wsmouse_acc *m, unsigned type, int value,
 	case WSEV_MOUSE_UP:
 		wsmouse_acc_flush(m, sink);
 		/* wscons numbers buttons from 0 (left, middle, right, then
-		 * side buttons); RFB from 1, 4..7 being wheel directions. */
+		 * the side buttons, as ums(4) passes on a mouse's HID
+		 * buttons 4 and 5: back, forward); RFB from 1, 4..7 being
+		 * wheel directions, 8 and 9 back and forward. */
 		if (value >= 0 && value <= 2)
 			sink->button(sink->ctx, value + 1,
 				     type == WSEV_MOUSE_DOWN);
-		else if (value == 3)
-			sink->button(sink->ctx, 8, type == WSEV_MOUSE_DOWN);
+		else if (value == 3 || value == 4)
+			sink->button(sink->ctx, value + 5,
+				     type == WSEV_MOUSE_DOWN);
 		break;
 	case WSEV_MOUSE_DELTA_Z:
 		wsmouse_acc_flush(m, sink);

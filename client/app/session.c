@@ -236,7 +236,7 @@ static void in_button(void *ctx, int button, bool down)
 	struct session *s = ctx;
 	uint32_t bit;
 
-	if (button < 1 || button > 8)
+	if (button < 1 || button > 9)
 		return;
 	bit = 1u << (button - 1);
 	if (down)

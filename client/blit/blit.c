@@ -73,6 +73,15 @@ static uint64_t target_draw_screen(void *ctx, const struct rect *scr)
 	return blit_draw_screen(ctx, scr);
 }
 
+static void screen_row(struct blitter *b, int32_t sx, int32_t sy, int32_t n,
+		       uint8_t *out);
+
+static void target_screen_row(void *ctx, int32_t sx, int32_t sy, int32_t n,
+			      uint8_t *out)
+{
+	screen_row(ctx, sx, sy, n, out);
+}
+
 struct blitter *blit_create(struct output *out, struct shadow *sh,
 			    struct damage *d, int cpu)
 {
@@ -118,6 +127,7 @@ struct blitter *blit_create(struct output *out, struct shadow *sh,
 		.ctx = b,
 		.remote_to_screen = target_remote_to_screen,
 		.draw_screen = target_draw_screen,
+		.screen_row = target_screen_row,
 	};
 	if (!b->row || !b->srow) {
 		blit_destroy(b);
@@ -322,6 +332,35 @@ uint64_t blit_draw_screen(struct blitter *b, const struct rect *in)
 	    rect_intersect(&scr, &desk, &desk))
 		bytes += draw_desktop(b, &desk);
 	return bytes;
+}
+
+/* The cursor's screen_row (cursor.h). */
+static void screen_row(struct blitter *b, int32_t sx, int32_t sy, int32_t n,
+		       uint8_t *out)
+{
+	struct shadow *s = b->shadow;
+	const struct view *v = &b->view;
+	unsigned sbpp = pixfmt_bytes(&s->fmt);
+	struct rect row = {sx, sy, n, 1}, desk;
+	const uint8_t *src;
+	uint32_t x0;
+
+	memset(out, 0, (size_t)n * sbpp);
+	if (!view_current(b) || !view_desktop(v, &desk) ||
+	    !rect_intersect(&row, &desk, &desk))
+		return;
+	x0 = (uint32_t)(desk.x - v->dx);
+	if (b->scaler) {
+		scaler_start(b->scaler);
+		src = scaler_row(b->scaler, s->pix, s->stride,
+				 (uint32_t)(sy - v->dy), x0,
+				 x0 + (uint32_t)desk.w, b->srow);
+	} else {
+		src = s->pix + (size_t)(sy - v->dy) * s->stride +
+		      (size_t)x0 * sbpp;
+	}
+	memcpy(out + (size_t)(desk.x - sx) * sbpp, src,
+	       (size_t)desk.w * sbpp);
 }
 
 void blit_set_status(struct blitter *b, const char *text)

@@ -19,6 +19,7 @@ void cursor_finish(struct cursor *c)
 {
 	free(c->pix);
 	free(c->mask);
+	free(c->row);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -26,15 +27,19 @@ int cursor_set_shape(struct cursor *c, struct shadow *sh, int xhot, int yhot,
 		     int w, int h, const uint8_t *pix, const uint8_t *mask)
 {
 	size_t n = (size_t)w * (size_t)h, bpp = pixfmt_bytes(&sh->fmt);
-	uint8_t *p, *m;
+	uint8_t *p, *m, *row;
 
 	if (w <= 0 || h <= 0 || xhot < 0 || yhot < 0 || xhot >= w || yhot >= h)
 		return -EINVAL;
 	p = malloc(n * bpp);
 	m = malloc(n);
-	if (!p || !m) {
+	/* The blitter's rows for blending: the composed run and what
+	 * lies under it, allocated here rather than on the blit thread. */
+	row = malloc((size_t)w * bpp * 2);
+	if (!p || !m || !row) {
 		free(p);
 		free(m);
+		free(row);
 		log_error("cannot allocate a %dx%d cursor", w, h);
 		return -ENOMEM;
 	}
@@ -43,8 +48,11 @@ int cursor_set_shape(struct cursor *c, struct shadow *sh, int xhot, int yhot,
 	shadow_lock(sh);
 	free(c->pix);
 	free(c->mask);
+	free(c->row);
 	c->pix = p;
 	c->mask = m;
+	c->row = row;
+	c->row_size = (size_t)w * bpp;
 	c->w = w;
 	c->h = h;
 	c->xhot = xhot;
@@ -86,8 +94,36 @@ void cursor_invalidate(struct cursor *c)
 	c->dirty = true;
 }
 
-/* The cursor's opaque pixels at screen rectangle cur, clipped to the
- * screen. Returns the bytes written. */
+/* n pixels of the shape (shadow format, straight colour) with alpha over
+ * the screen's under, into out. */
+static void blend(const struct pixfmt *f, const uint8_t *pix,
+		  const uint8_t *alpha, const uint8_t *under, uint8_t *out,
+		  int32_t n)
+{
+	unsigned bpp = pixfmt_bytes(f);
+
+	for (int32_t i = 0; i < n; i++) {
+		size_t o = (size_t)i * bpp;
+		unsigned a = alpha[i];
+		uint8_t c[3], d[3], m[3];
+
+		if (a == 255) {
+			memcpy(out + o, pix + o, bpp);
+			continue;
+		}
+		pixfmt_unpack(f, pixfmt_load(f, pix + o), &c[0], &c[1], &c[2]);
+		pixfmt_unpack(f, pixfmt_load(f, under + o), &d[0], &d[1],
+			      &d[2]);
+		for (int k = 0; k < 3; k++)
+			m[k] = (uint8_t)((c[k] * a + d[k] * (255 - a) + 127) /
+					 255);
+		pixfmt_store(f, out + o, pixfmt_pack(f, m[0], m[1], m[2]));
+	}
+}
+
+/* The cursor's visible pixels at screen rectangle cur, clipped to the
+ * screen: opaque ones as they are, translucent ones blended over what
+ * the screen shows from the shadow. Returns the bytes written. */
 static uint64_t draw_shape(struct cursor *c, const struct cursor_target *t,
 			   const struct rect *cur)
 {
@@ -105,11 +141,13 @@ static uint64_t draw_shape(struct cursor *c, const struct cursor_target *t,
 
 		if (sy < 0 || sy >= (int32_t)o->height)
 			continue;
-		/* Runs of opaque pixels: the mapping is never read, so the
+		/* Runs of visible pixels: the mapping is never read, so the
 		 * transparent ones are simply not written. */
 		x0 = 0;
 		while (x0 < cur->w) {
-			int32_t sx = cur->x + x0;
+			int32_t sx = cur->x + x0, i;
+			const uint8_t *src = p + (size_t)x0 * sbpp;
+			bool opaque = true;
 			uint8_t *dst;
 
 			if (!m[x0] || sx < 0 || sx >= ow) {
@@ -120,14 +158,23 @@ static uint64_t draw_shape(struct cursor *c, const struct cursor_target *t,
 			while (x1 < cur->w && m[x1] && cur->x + x1 < ow)
 				x1++;
 			run = x1 - x0;
+			for (i = x0; i < x1 && opaque; i++)
+				opaque = m[i] == 255;
+			if (!opaque) {
+				uint8_t *under = c->row + c->row_size;
+
+				t->screen_row(t->ctx, sx, sy, run, under);
+				blend(&s->fmt, src, m + x0, under, c->row,
+				      run);
+				src = c->row;
+			}
 			dst =
 			    o->map + (size_t)sy * o->stride + (size_t)sx * obpp;
 			if (same) {
-				output_write_row(o, dst, p + (size_t)x0 * sbpp,
+				output_write_row(o, dst, src,
 						 (size_t)run * obpp);
 			} else {
-				pixconv_row(t->conv, t->row,
-					    p + (size_t)x0 * sbpp,
+				pixconv_row(t->conv, t->row, src,
 					    (size_t)run);
 				output_write_row(o, dst, t->row,
 						 (size_t)run * obpp);

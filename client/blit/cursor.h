@@ -32,23 +32,36 @@ struct cursor_target {
 	/* Redraw screen rectangle scr from the shadow; bytes written
 	 * (blit_draw_screen). */
 	uint64_t (*draw_screen)(void *ctx, const struct rect *scr);
+	/* What the screen shows from the shadow at row sy, columns [sx,
+	 * sx + n) inside the screen, as n shadow pixels into out (black
+	 * outside the desktop, scaled as the view is): what a translucent
+	 * cursor pixel is blended over, without reading the mapping. */
+	void (*screen_row)(void *ctx, int32_t sx, int32_t sy, int32_t n,
+			   uint8_t *out);
 };
 
 struct cursor {
 	/* Under the shadow's lock: */
 	int w, h, xhot, yhot;
 	uint8_t *pix;		/* w*h pixels in the shadow format */
-	uint8_t *mask;		/* w*h bytes, non-zero: opaque */
+	uint8_t *mask;		/* w*h bytes of alpha: 0 transparent, 255
+				 * opaque, between: blended over what
+				 * the screen shows from the shadow */
 	int x, y;		/* hot spot, remote coordinates */
 	bool dirty;		/* shape or position changed since drawn */
 	bool drawn;		/* on screen at drawn_rect */
 	struct rect drawn_rect; /* screen coordinates */
+	/* Blit thread (allocated with the shape): a composed run of
+	 * row_size bytes (w pixels, shadow format), then as many for what
+	 * the screen shows under it. */
+	uint8_t *row;
+	size_t row_size;
 };
 
 void cursor_init(struct cursor *c);
 void cursor_finish(struct cursor *c);
-/* Copy a new shape (pixels in sh's format, mask 1 byte a pixel). 0 or
- * -ENOMEM (logged; the old shape stays). */
+/* Copy a new shape (pixels in sh's format, straight colour; mask 1 byte
+ * of alpha a pixel). 0 or -ENOMEM (logged; the old shape stays). */
 int cursor_set_shape(struct cursor *c, struct shadow *sh, int xhot, int yhot,
 		     int w, int h, const uint8_t *pix, const uint8_t *mask);
 /* The pointer is now at x,y (remote coordinates). */

@@ -320,7 +320,8 @@ static const struct key keys[K_COUNT] = {
 		      .why = "expected a positive number of seconds"},
     [K_ENCODINGS] = {"encodings", T_FN, .set = set_encodings,
 		     .why = "expected names from: raw copyrect rre corre "
-			    "hextile zlib tight trle zrle zywrle ultra"},
+			    "hextile zlib tight trle zrle zywrle ultra "
+			    "jpeg"},
     [K_QUALITY] = {"quality", T_INT, F(quality), 0, 9, "expected 0-9"},
     [K_COMPRESS] = {"compress", T_INT, F(compress), 0, 9, "expected 0-9"},
     [K_VIEW_ONLY] = {"view-only", T_BOOL, F(view_only), .why = YES_NO},

@@ -1,5 +1,5 @@
-/* Cursor shapes: RichCursor and XCursor bodies as shadow pixels and a
- * byte-a-pixel mask (decode.h). */
+/* Cursor shapes: RichCursor and XCursor bodies, CursorWithAlpha's RGBA
+ * pixels, as shadow pixels and a byte-a-pixel alpha (decode.h). */
 #include "config.h"
 
 #include <string.h>
@@ -53,5 +53,56 @@ void dec_cursor_shape(const struct dec_fmt *f, int32_t enc, uint32_t w,
 	}
 	for (uint32_t y = 0; y < h; y++)
 		for (uint32_t x = 0; x < w; x++)
-			mask[(size_t)y * w + x] = bit(mbits, w, x, y);
+			mask[(size_t)y * w + x] = bit(mbits, w, x, y) ? 255 : 0;
+}
+
+void dec_fmt_init_rgba(struct dec_fmt *f)
+{
+	const struct pixfmt rgba = {.bpp = 32,
+				    .depth = 32,
+				    .r_shift = 0,
+				    .g_shift = 8,
+				    .b_shift = 16,
+				    .r_bits = 8,
+				    .g_bits = 8,
+				    .b_bits = 8,
+				    .big_endian = false};
+
+	dec_fmt_init(f, &rgba);
+	/* The alpha byte is part of every pixel on the wire: depth 32, as
+	 * TigerVNC's viewer decodes it, so whole 4-byte pixels wherever
+	 * ZRLE or Tight would drop a padding byte. */
+	f->depth = 32;
+	f->tpixel = 4;
+	f->cpixel = 4;
+	f->cpad = 0;
+	f->jpeg_space = -1;
+}
+
+bool dec_cursor_alpha_enc(int32_t enc)
+{
+	return enc != RFB_ENC_COPYRECT && enc != RFB_ENC_JPEG &&
+	       decoder_find(enc) != NULL;
+}
+
+void dec_cursor_alpha(const struct dec_fmt *f, size_t n, const uint8_t *rgba,
+		      uint8_t *pix, uint8_t *alpha)
+{
+	const unsigned bpp = f->bpp;
+
+	for (size_t i = 0; i < n; i++, rgba += 4) {
+		unsigned a = rgba[3], c[3];
+
+		/* Premultiplied: a channel above alpha is not a colour a
+		 * server can mean; it is taken as full. */
+		for (int k = 0; k < 3; k++)
+			c[k] = !a ? 0
+			       : rgba[k] >= a
+				   ? 255
+				   : (rgba[k] * 255u + a / 2) / a;
+		pix_store(pix + i * bpp, bpp, f->pf.big_endian,
+			  pixfmt_pack(&f->pf, (uint8_t)c[0], (uint8_t)c[1],
+				      (uint8_t)c[2]));
+		alpha[i] = (uint8_t)a;
+	}
 }

@@ -78,6 +78,7 @@ const struct decoder *decoder_find(int32_t enc)
 	static const struct decoder *const all[] = {
 	    &dec_raw,  &dec_copyrect, &dec_rre,	 &dec_corre, &dec_hextile,
 	    &dec_zlib, &dec_tight,    &dec_zrle, &dec_trle,  &dec_ultra,
+	    &dec_jpeg_rect,
 	};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -116,6 +117,8 @@ void dec_ctx_finish(struct dec_ctx *c)
 			dec_zstream_end(&c->zs->tight[i]);
 		dec_zstream_end(&c->zs->zlib);
 		dec_zstream_end(&c->zs->zrle);
+		free(c->zs->jpeg_tables);
+		c->zs->jpeg_tables = NULL;
 	}
 	free(c->work.scratch);
 	c->work.scratch = NULL;
@@ -179,7 +182,9 @@ static int nomem(struct dec_ctx *c, size_t n)
 	return DEC_NOMEM;
 }
 
-uint8_t *dec_take(struct dec_ctx *c, struct dec_job *j, size_t n, int *err)
+/* Room for n more bytes at the end of j->data (not yet counted in
+ * len), or NULL with *err set. */
+static uint8_t *grow(struct dec_ctx *c, struct dec_job *j, size_t n, int *err)
 {
 	struct dec_buf *b = &j->data;
 	size_t need = b->len + n;
@@ -204,13 +209,34 @@ uint8_t *dec_take(struct dec_ctx *c, struct dec_job *j, size_t n, int *err)
 		b->p = p;
 		b->cap = cap;
 	}
-	p = b->p + b->len;
+	return b->p + b->len;
+}
+
+uint8_t *dec_take(struct dec_ctx *c, struct dec_job *j, size_t n, int *err)
+{
+	uint8_t *p = grow(c, j, n, err);
+
+	if (!p)
+		return NULL;
 	if (dec_read(c, p, n) != DEC_OK) {
 		*err = DEC_EOF;
 		return NULL;
 	}
-	b->len = need;
+	j->data.len += n;
 	return p;
+}
+
+int dec_put(struct dec_ctx *c, struct dec_job *j, const void *src, size_t n)
+{
+	int err;
+	uint8_t *p = n ? grow(c, j, n, &err) : NULL;
+
+	if (n && !p)
+		return err;
+	if (n)
+		memcpy(p, src, n);
+	j->data.len += n;
+	return DEC_OK;
 }
 
 uint8_t *dec_scratch(struct dec_ctx *c, size_t n)

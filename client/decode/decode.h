@@ -115,9 +115,15 @@ struct dec_zstream {
 	uint8_t hdr[2];
 };
 
-/* State that outlives a rectangle and advances in stream order. */
+struct dec_jpeg_tables;
+
+/* State that outlives a rectangle and advances in stream order: the zlib
+ * streams, and the JPEG encoding's tables (dec_jpeg_rect.c, on the
+ * reading thread only: read() puts them back into the images that come
+ * without them, so decode() needs nothing but the job). */
 struct dec_streams {
 	struct dec_zstream tight[4], zlib, zrle;
+	struct dec_jpeg_tables *jpeg_tables;
 };
 
 struct dec_jpeg;
@@ -194,11 +200,23 @@ static inline uint32_t dec_be32(const uint8_t *p)
 
 /* Cursor shapes (dec_cursor.c): the body of a RichCursor or XCursor
  * pseudo-rectangle of w x h is dec_cursor_size() bytes; as shadow pixels
- * (w*h*bpp) and a mask of one byte a pixel (1: opaque). */
+ * (w*h*bpp) and an alpha byte a pixel (0 transparent, 255 opaque). */
 size_t dec_cursor_size(const struct dec_fmt *f, int32_t enc, uint32_t w,
 		       uint32_t h);
 void dec_cursor_shape(const struct dec_fmt *f, int32_t enc, uint32_t w,
 		      uint32_t h, const uint8_t *body, uint8_t *pix,
 		      uint8_t *mask);
+/* CursorWithAlpha: its pixels come in a sub-encoding, in a format of
+ * their own: 32 bits, bytes R,G,B,A, alpha premultiplied, "depth 32"
+ * (so 4-byte CPIXELs and TPIXELs). f is set up as that format, for the
+ * decoders to draw the shape into a buffer of its own. */
+void dec_fmt_init_rgba(struct dec_fmt *f);
+/* Whether a CursorWithAlpha's pixels may come in enc: an encoding vncfb
+ * decodes that keeps the alpha byte (not CopyRect, not JPEG). */
+bool dec_cursor_alpha_enc(int32_t enc);
+/* n premultiplied R,G,B,A pixels as shadow pixels of the straight
+ * colour (pix, n*bpp) and their alpha (alpha, n bytes). */
+void dec_cursor_alpha(const struct dec_fmt *f, size_t n, const uint8_t *rgba,
+		      uint8_t *pix, uint8_t *alpha);
 
 #endif

@@ -136,6 +136,10 @@ int dec_zstream_rows(struct dec_ctx *c, struct dec_zstream *s, uint32_t x,
  * few bytes per 64 KiB stored block, plus flush markers and the header. */
 size_t dec_zlib_bound(size_t raw);
 
+/* n bytes from src appended to j->data: DEC_OK or an error (the limit,
+ * memory). */
+int dec_put(struct dec_ctx *c, struct dec_job *j, const void *src, size_t n);
+
 /* JPEG (dec_jpeg.c): the image must be exactly r. */
 int dec_jpeg_draw(struct dec_ctx *c, const uint8_t *data, size_t len,
 		  const struct rect *r);
@@ -148,6 +152,7 @@ int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
 
 
 extern const struct decoder dec_raw, dec_copyrect, dec_rre, dec_corre,
-    dec_hextile, dec_zlib, dec_tight, dec_zrle, dec_trle, dec_ultra;
+    dec_hextile, dec_zlib, dec_tight, dec_zrle, dec_trle, dec_ultra,
+    dec_jpeg_rect;
 
 #endif

@@ -519,6 +519,17 @@ static void rd_qemu_keys(void *ctx)
 	vc->qemu_keys = true;
 }
 
+static void rd_ext_mouse(void *ctx)
+{
+	struct vnc_client *vc = ctx;
+
+	if (!vc->ext_mouse)
+		log_debug("%s takes back and forward buttons "
+			  "(ExtendedMouseButtons)",
+			  vc->peer);
+	vc->ext_mouse = true;
+}
+
 static const struct rfb_reader_ops rd_ops = {
 	.request = rd_request,
 	.qemu_keys = rd_qemu_keys,
@@ -528,6 +539,7 @@ static const struct rfb_reader_ops rd_ops = {
 	.fence_answer = rd_fence_answer,
 	.update_begin = rd_update_begin,
 	.update_end = rd_update_end,
+	.ext_mouse = rd_ext_mouse,
 };
 
 /* After ServerInit: the desktop, the formats and the first request, with

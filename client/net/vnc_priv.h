@@ -55,6 +55,7 @@ struct vnc_client {
 	const char *doing;	/* what the armed deadline is for */
 	int doing_s;		/* and how long it was */
 	bool qemu_keys;		/* the server takes QEMU extended keys */
+	bool ext_mouse;		/* it confirmed ExtendedMouseButtons */
 	void (*msg_hook)(void *ctx);	/* vnc_set_message_hook */
 	void *msg_ctx;
 	char name[LOG_TEXT_SIZE];	/* the desktop name, made visible */

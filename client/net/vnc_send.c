@@ -9,6 +9,7 @@
 
 #include "wire/rfb.h"
 #include "net/vnc_enc.h"
+#include "net/vnc_msg.h"
 #include "net/vnc_priv.h"
 
 /* The encodings list offers at most this many of its names. */
@@ -62,18 +63,26 @@ bool vnc_send_encodings(struct vnc_client *vc)
 	int32_t listed[MAX_LISTED];
 	size_t nlisted, k;
 	int n = 0, i;
-	bool tight = false, zlibish = false;
+	bool tight = false, zlibish = false, jpeg = false;
 
 	nlisted = vnc_enc_numbers(vc->encodings, listed, MAX_LISTED);
 	for (k = 0; k < nlisted; k++) {
 		encs[n++] = (uint32_t)listed[k];
 		if (listed[k] == rfbEncodingTight)
 			tight = true;
+		if (listed[k] == RFB_ENC_JPEG)
+			jpeg = true;
 		if (listed[k] == rfbEncodingTight ||
 		    listed[k] == rfbEncodingZlib ||
 		    listed[k] == rfbEncodingZRLE)
 			zlibish = true;
 	}
+	/* Lossy JPEG only with --quality, as Tight's: TigerVNC 1.16
+	 * prefers the JPEG encoding (21) to Tight's JPEG for full-colour
+	 * rectangles when Tight comes first, so it goes after the list.
+	 * libvncclient has no decoder for it (the reference mode). */
+	if (tight && !jpeg && vc->cfg.quality >= 0 && vc->rd)
+		encs[n++] = (uint32_t)RFB_ENC_JPEG;
 	if (zlibish && vc->cfg.compress >= 0)
 		encs[n++] = (uint32_t)(rfbEncodingCompressLevel0 +
 				       vc->cfg.compress);
@@ -81,6 +90,10 @@ bool vnc_send_encodings(struct vnc_client *vc)
 		encs[n++] = (uint32_t)(rfbEncodingQualityLevel0 +
 				       vc->cfg.quality);
 	if (vc->cfg.local_cursor) {
+		/* First, as TigerVNC's viewer has it: the shape its servers
+		 * send with the alpha the others lack. */
+		if (vc->rd)
+			encs[n++] = (uint32_t)RFB_ENC_CURSOR_ALPHA;
 		encs[n++] = (uint32_t)rfbEncodingXCursor;
 		encs[n++] = (uint32_t)rfbEncodingRichCursor;
 		encs[n++] = (uint32_t)rfbEncodingPointerPos;
@@ -105,6 +118,10 @@ bool vnc_send_encodings(struct vnc_client *vc)
 	encs[n++] = (uint32_t)rfbEncodingKeyboardLedState;
 	if (!vc->cfg.view_only)
 		encs[n++] = (uint32_t)rfbEncodingQemuExtendedKeyEvent;
+	/* Back and forward buttons, in the extended PointerEvent once the
+	 * server confirms (vnc_msg.h). */
+	if (!vc->cfg.view_only && vc->rd)
+		encs[n++] = (uint32_t)RFB_ENC_EXT_MOUSE;
 
 	memset(&buf, 0, sizeof(buf));
 	buf.msg.type = rfbSetEncodings;
@@ -222,7 +239,15 @@ int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons)
 	if (vc->cfg.view_only)
 		return 0;
 	vnc_begin_timed(vc, "write");
-	ok = SendPointerEvent(vc->cl, x, y, (int)buttons);
+	if (vc->rd) {
+		uint8_t m[7];
+		size_t len = vnc_pointer_msg(m, x, y, buttons, vc->ext_mouse);
+
+		ok = WriteToRFBServer(vc->cl, (const char *)m, (int)len);
+	} else {
+		/* The reference mode offers no ExtendedMouseButtons. */
+		ok = SendPointerEvent(vc->cl, x, y, (int)(buttons & 0xff));
+	}
 	vnc_done(vc);
 	return ok ? 0 : -1;
 }

@@ -17,8 +17,8 @@ struct input_sink {
 	void (*motion_rel)(void *ctx, int dx, int dy);
 	/* Absolute position as a fraction of the screen, 0..1. */
 	void (*motion_abs)(void *ctx, double fx, double fy);
-	/* RFB button number 1..7 (1 left, 2 middle, 3 right, 4/5 wheel
-	 * up/down, 6/7 wheel left/right). */
+	/* RFB button number 1..9 (1 left, 2 middle, 3 right, 4/5 wheel
+	 * up/down, 6/7 wheel left/right, 8/9 back/forward). */
 	void (*button)(void *ctx, int button, bool down);
 	/* The quit chord. */
 	void (*quit)(void *ctx);

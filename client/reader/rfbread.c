@@ -56,6 +56,7 @@ struct rfb_reader {
 	struct rfb_reader_ops ops;
 	void *ops_ctx;
 	struct dec_fmt fmt;
+	struct dec_fmt rgba; /* CursorWithAlpha's pixels */
 	struct dec_ctx dc;  /* the main thread's: reads, direct encodings */
 	struct dec_job job; /* the direct encodings' and cursors' */
 	/* The pool (inline until rfb_reader_set_threads) and one context
@@ -431,6 +432,7 @@ struct rfb_reader *rfb_reader_create(const struct pixfmt *fmt,
 	r->ops = *ops;
 	r->ops_ctx = ops_ctx;
 	dec_fmt_init(&r->fmt, fmt);
+	dec_fmt_init_rgba(&r->rgba);
 	dec_ctx_init(&r->dc, src, &r->fmt);
 	if (pthread_mutex_init(&r->lock, NULL) != 0) {
 		free(r);
@@ -599,40 +601,21 @@ static int desktop_name(struct rfb_reader *r)
 	return 0;
 }
 
-static int cursor_shape(struct rfb_reader *r, const struct hdr *h)
+/* A decoded shape to the session: pix (w*hh shadow pixels, then at
+ * mask w*hh alpha bytes, one allocation the caller frees), cut down
+ * around the hot spot when too large to show. */
+static void show_cursor(struct rfb_reader *r, uint32_t xhot, uint32_t yhot,
+			uint32_t w, uint32_t hh, uint8_t *pix, uint8_t *mask)
 {
 	const struct dec_fmt *f = &r->fmt;
-	struct dec_job *j = &r->job;
-	size_t body, n;
-	uint32_t w = h->w, hh = h->h, xhot = h->x, yhot = h->y;
 	uint32_t x0 = 0, y0 = 0, cw, ch;
-	uint8_t *pix, *mask;
-	int err;
 
-	if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)
-		return bad_rect(r, h, "a cursor larger than %dx%d",
-				RFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);
-	body = dec_cursor_size(f, h->enc, w, hh);
-	j->data.len = 0;
-	j->data.limit = 0;
-	if (body && !dec_take(&r->dc, j, body, &err))
-		return err == DEC_EOF
-			   ? closed(r)
-			   : fail(r, VNC_ERR_RESOURCE, "%s", r->dc.why);
-	if (!r->ev.cursor_shape || w == 0 || hh == 0)
-		return 0;
 	if (xhot >= w || yhot >= hh) {
 		log_debug("ignoring a %ux%u cursor shape with its hot spot at "
 			  "%u,%u",
 			  w, hh, xhot, yhot);
-		return 0;
+		return;
 	}
-	n = (size_t)w * hh;
-	pix = malloc(n * (f->bpp + 1));
-	if (!pix)
-		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
-	mask = pix + n * f->bpp;
-	dec_cursor_shape(f, h->enc, w, hh, j->data.p, pix, mask);
 	/* Too large to show: the part around the hot spot. */
 	cw = w < RFB_MAX_CURSOR ? w : RFB_MAX_CURSOR;
 	ch = hh < RFB_MAX_CURSOR ? hh : RFB_MAX_CURSOR;
@@ -658,6 +641,106 @@ static int cursor_shape(struct rfb_reader *r, const struct hdr *h)
 	}
 	r->ev.cursor_shape(r->ev.ctx, (int)(xhot - x0), (int)(yhot - y0),
 			   (int)cw, (int)ch, pix, mask);
+}
+
+static int cursor_shape(struct rfb_reader *r, const struct hdr *h)
+{
+	const struct dec_fmt *f = &r->fmt;
+	struct dec_job *j = &r->job;
+	size_t body, n;
+	uint32_t w = h->w, hh = h->h;
+	uint8_t *pix;
+	int err;
+
+	if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)
+		return bad_rect(r, h, "a cursor larger than %dx%d",
+				RFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);
+	body = dec_cursor_size(f, h->enc, w, hh);
+	j->data.len = 0;
+	j->data.limit = 0;
+	if (body && !dec_take(&r->dc, j, body, &err))
+		return err == DEC_EOF
+			   ? closed(r)
+			   : fail(r, VNC_ERR_RESOURCE, "%s", r->dc.why);
+	if (!r->ev.cursor_shape || w == 0 || hh == 0)
+		return 0;
+	n = (size_t)w * hh;
+	pix = malloc(n * (f->bpp + 1));
+	if (!pix)
+		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
+	dec_cursor_shape(f, h->enc, w, hh, j->data.p, pix, pix + n * f->bpp);
+	show_cursor(r, h->x, h->y, w, hh, pix, pix + n * f->bpp);
+	free(pix);
+	return 0;
+}
+
+/* CursorWithAlpha: a sub-encoding's number, then w x h RGBA pixels in
+ * it, decoded by that encoding's decoder into a buffer of their own, in
+ * stream order with the rectangles before (they may share its zlib
+ * stream). */
+static int cursor_alpha(struct rfb_reader *r, const struct hdr *h)
+{
+	const struct dec_fmt *f = &r->fmt;
+	const struct decoder *d;
+	struct dec_fb fb = r->dc.fb;
+	uint32_t w = h->w, hh = h->h;
+	uint8_t encb[4], *rgba, *pix;
+	char name[16];
+	size_t n = (size_t)w * hh;
+	int32_t enc;
+	int ret;
+
+	if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)
+		return bad_rect(r, h, "a cursor larger than %dx%d",
+				RFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);
+	if (rd(r, encb, 4) < 0)
+		return -1;
+	enc = (int32_t)dec_be32(encb);
+	d = decoder_find(enc);
+	if (!dec_cursor_alpha_enc(enc))
+		return bad_rect(r, h, "its pixels in encoding %s, which cannot "
+				      "carry them",
+				decoder_name(enc, name, sizeof(name)));
+	/* Nothing else writes while the shape is drawn, and the streams
+	 * are where the rectangles before it left them. */
+	if (drain(r) < 0)
+		return -1;
+	/* 4 MiB at most (RFB_MAX_CURSOR_READ a side); one spare byte for
+	 * an empty shape. */
+	rgba = calloc(1, n * 4 + 1);
+	if (!rgba)
+		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
+	r->dc.fb = (struct dec_fb){rgba, (size_t)w * 4, w, hh, &r->rgba};
+	r->job.enc = enc;
+	r->job.r = (struct rect){0, 0, (int32_t)w, (int32_t)hh};
+	r->job.src = (struct rect){0, 0, 0, 0};
+	r->dc.why[0] = '\0';
+	ret = dec_rect(&r->dc, d, &r->job);
+	r->dc.fb = fb;
+	if (ret != DEC_OK) {
+		char why[sizeof(r->dc.why) + 40];
+
+		free(rgba);
+		if (ret == DEC_EOF)
+			return closed(r);
+		snprintf(why, sizeof(why), "%s pixels: %s",
+			 decoder_name(enc, name, sizeof(name)), r->dc.why);
+		rect_why(r->why, sizeof(r->why), h, ret, why);
+		r->err = ret == DEC_NOMEM ? VNC_ERR_RESOURCE : VNC_ERR_PROTOCOL;
+		return -1;
+	}
+	if (!r->ev.cursor_shape || n == 0) {
+		free(rgba);
+		return 0;
+	}
+	pix = malloc(n * (f->bpp + 1));
+	if (!pix) {
+		free(rgba);
+		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
+	}
+	dec_cursor_alpha(f, n, rgba, pix, pix + n * f->bpp);
+	free(rgba);
+	show_cursor(r, h->x, h->y, w, hh, pix, pix + n * f->bpp);
 	free(pix);
 	return 0;
 }
@@ -771,6 +854,8 @@ static int rectangle(struct rfb_reader *r)
 	case RFB_ENC_XCURSOR:
 	case RFB_ENC_RICHCURSOR:
 		return cursor_shape(r, &h);
+	case RFB_ENC_CURSOR_ALPHA:
+		return cursor_alpha(r, &h);
 	case RFB_ENC_POINTERPOS:
 		if (r->ev.cursor_pos)
 			r->ev.cursor_pos(r->ev.ctx, (int)h.x, (int)h.y);
@@ -784,6 +869,10 @@ static int rectangle(struct rfb_reader *r)
 	case RFB_ENC_QEMU_KEYS:
 		if (r->ops.qemu_keys)
 			r->ops.qemu_keys(r->ops_ctx);
+		return 0;
+	case RFB_ENC_EXT_MOUSE:
+		if (r->ops.ext_mouse)
+			r->ops.ext_mouse(r->ops_ctx);
 		return 0;
 	case RFB_ENC_LEDSTATE:
 		log_debug("keyboard LEDs 0x%x", h.x);

@@ -56,6 +56,9 @@ struct rfb_reader_ops {
 	 * (decoding may still go on): what a link meter times. */
 	void (*update_begin)(void *ctx);
 	void (*update_end)(void *ctx);
+	/* Optional: the server confirmed ExtendedMouseButtons (it reads
+	 * the extended PointerEvent from now on). */
+	void (*ext_mouse)(void *ctx);
 };
 
 struct rfb_reader;

@@ -22,6 +22,7 @@ static const struct rfb_encoding table[] = {
 	{ RFB_ENC_TRLE, "trle", "TRLE", true },
 	{ RFB_ENC_ZRLE, "zrle", "ZRLE", true },
 	{ RFB_ENC_ZYWRLE, "zywrle", "ZYWRLE", true },
+	{ RFB_ENC_JPEG, "jpeg", "JPEG", true },
 	{ RFB_ENC_ZLIBHEX, "zlibhex", "ZlibHex", false },
 	{ RFB_ENC_ULTRAZIP, "ultrazip", "UltraZip", false },
 	{ RFB_ENC_XCURSOR, "xcursor", "XCursor", false },
@@ -34,6 +35,8 @@ static const struct rfb_encoding table[] = {
 	{ RFB_ENC_DESKTOPNAME, "desktopname", "DesktopName", false },
 	{ RFB_ENC_QEMU_KEYS, "qemukeys", "QEMU extended key event", false },
 	{ RFB_ENC_LEDSTATE, "ledstate", "KeyboardLedState", false },
+	{ RFB_ENC_CURSOR_ALPHA, "cursoralpha", "CursorWithAlpha", false },
+	{ RFB_ENC_EXT_MOUSE, "extmouse", "ExtendedMouseButtons", false },
 };
 
 #define N (sizeof(table) / sizeof(table[0]))

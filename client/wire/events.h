@@ -42,8 +42,9 @@ struct vnc_events {
 	void (*damage)(void *ctx, const struct rect *r);
 	/* A whole FramebufferUpdate has been decoded. */
 	void (*update_done)(void *ctx);
-	/* Optional: cursor shape in the shadow format, mask 1 byte/pixel
-	 * (non-zero = opaque). Sizes already checked against the caps.
+	/* Optional: cursor shape in the shadow format (straight colour),
+	 * mask 1 byte/pixel of alpha (0 transparent, 255 opaque, between:
+	 * blended). Sizes already checked against the caps.
 	 * The buffers are valid only during the call: copy them. */
 	void (*cursor_shape)(void *ctx, int xhot, int yhot, int w, int h,
 			     const uint8_t *pixels, const uint8_t *mask);

@@ -29,6 +29,7 @@ enum {
 #define RFB_ENC_TRLE 15
 #define RFB_ENC_ZRLE 16
 #define RFB_ENC_ZYWRLE 17
+#define RFB_ENC_JPEG 21
 #define RFB_ENC_ULTRAZIP ((int32_t)0xFFFF0009)
 #define RFB_ENC_COMPRESS0 (-256)
 #define RFB_ENC_XCURSOR (-240)
@@ -40,6 +41,8 @@ enum {
 #define RFB_ENC_QEMU_KEYS (-258)
 #define RFB_ENC_EXTDESKTOPSIZE (-308)
 #define RFB_ENC_DESKTOPNAME (-307)
+#define RFB_ENC_CURSOR_ALPHA (-314)
+#define RFB_ENC_EXT_MOUSE (-316)
 #define RFB_ENC_LEDSTATE ((int32_t)0xFFFE0000)
 #define RFB_ENC_FENCE (-312)
 #define RFB_ENC_CONTINUOUS (-313)
@@ -59,8 +62,10 @@ enum {
 	 RFB_FENCE_REQUEST)
 #define RFB_FENCE_MAX_PAYLOAD 64
 
-/* Client messages vncfb writes itself: QEMU's extended key event,
- * SetDesktopSize (the ExtendedDesktopSize extension). */
+/* Client messages vncfb writes itself: the pointer (for
+ * ExtendedMouseButtons' form), QEMU's extended key event, SetDesktopSize
+ * (the ExtendedDesktopSize extension). */
+#define RFB_MSG_POINTER 5
 #define RFB_MSG_QEMU 255
 #define RFB_QEMU_KEY 0
 #define RFB_MSG_SET_DESKTOP_SIZE 251

@@ -130,7 +130,7 @@ static void run(const char *spec)
 			pixfmt_store(
 			    &sfmt, pix + (y * CW + x) * pixfmt_bytes(&sfmt),
 			    pixfmt_pack(&sfmt, 255, 0, (uint8_t)(y * 16)));
-			mask[y * CW + x] = opaque(x, y);
+			mask[y * CW + x] = opaque(x, y) ? 255 : 0;
 		}
 	clean = malloc(sh.stride * H);
 	memcpy(clean, sh.pix, sh.stride * H);
@@ -218,7 +218,7 @@ static void run_zoomed(void)
 		for (x = 0; x < CW; x++) {
 			pixfmt_store(&sfmt, pix + (y * CW + x) * 4,
 				     pixfmt_pack(&sfmt, 255, 0, 0));
-			mask[y * CW + x] = opaque(x, y);
+			mask[y * CW + x] = opaque(x, y) ? 255 : 0;
 		}
 	cursor_set_shape(&c, &sh, 1, 1, CW, CH, pix, mask);
 	cursor_move(&c, &sh, 10, 7);
@@ -259,12 +259,136 @@ static void run_zoomed(void)
 	output_close(&ref);
 }
 
+/* A translucent shape (CursorWithAlpha's): each pixel the straight colour
+ * blended over what the screen shows from the shadow, 1:1 and zoomed 2x,
+ * and the picture back exactly once it moves away. Within a step of the
+ * output's channels (plus rounding) of the double-precision blend of
+ * the colours the formats hold. */
+static void run_alpha(const char *spec, unsigned zoom)
+{
+	enum { AW = 16, AH = 12 };
+	struct output out, ref;
+	struct shadow sh;
+	struct damage dmg;
+	struct blitter *b;
+	struct cursor c;
+	struct pixfmt sfmt;
+	uint8_t pix[AW * AH * 4], alpha[AW * AH];
+	int x, y, bad = 0, tol;
+
+	output_open(&out, spec);
+	output_open(&ref, spec);
+	pixfmt_shadow_for(&out.fmt, &sfmt);
+	shadow_init(&sh, &sfmt);
+	shadow_resize(&sh, W / zoom, H / zoom);
+	pattern(&sh, 5);
+	damage_init(&dmg);
+	b = blit_create(&ref, &sh, &dmg, -1);
+	if (zoom > 1)
+		blit_set_scale(b, SCALE_ZOOM, zoom);
+	blit_reset_view(b);
+	pass(b, NULL);
+	blit_destroy(b);
+	b = blit_create(&out, &sh, &dmg, -1);
+	if (zoom > 1)
+		blit_set_scale(b, SCALE_ZOOM, zoom);
+	blit_reset_view(b);
+	cursor_init(&c);
+	blit_set_cursor(b, &c);
+	/* Alpha across each row from 0 to 255, colours varying. */
+	for (y = 0; y < AH; y++)
+		for (x = 0; x < AW; x++) {
+			pixfmt_store(&sfmt,
+				     pix + (y * AW + x) * pixfmt_bytes(&sfmt),
+				     pixfmt_pack(&sfmt, (uint8_t)(x * 16),
+						 (uint8_t)(255 - y * 20),
+						 200));
+			alpha[y * AW + x] = (uint8_t)(x * 17);
+		}
+	cursor_set_shape(&c, &sh, 0, 0, AW, AH, pix, alpha);
+	cursor_move(&c, &sh, 20 / (int)zoom, 10 / (int)zoom);
+	pass(b, NULL);
+	tol = 255 / ((1 << out.fmt.r_bits) - 1) + 1;
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++) {
+			unsigned obpp = pixfmt_bytes(&out.fmt);
+			int cx = x - 20, cy = y - 10, k;
+			uint8_t got[3], under[3];
+			double want[3];
+
+			pixfmt_unpack(&out.fmt,
+				      pixfmt_load(&out.fmt, out.map +
+							       y * out.stride +
+							       x * obpp),
+				      &got[0], &got[1], &got[2]);
+			pixfmt_unpack(&ref.fmt,
+				      pixfmt_load(&ref.fmt, ref.map +
+							       y * ref.stride +
+							       x * obpp),
+				      &under[0], &under[1], &under[2]);
+			for (k = 0; k < 3; k++)
+				want[k] = under[k];
+			if (cx >= 0 && cy >= 0 && cx < AW && cy < AH) {
+				double a = alpha[cy * AW + cx] / 255.0;
+				uint8_t col[3];
+
+				/* The colour as the shadow's format holds
+				 * it. */
+				pixfmt_unpack(
+				    &sfmt,
+				    pixfmt_load(&sfmt,
+						pix + (cy * AW + cx) *
+							  pixfmt_bytes(&sfmt)),
+				    &col[0], &col[1], &col[2]);
+				for (k = 0; k < 3; k++)
+					want[k] = col[k] * a +
+						  under[k] * (1 - a);
+			}
+			for (k = 0; k < 3; k++)
+				if (got[k] < want[k] - tol ||
+				    got[k] > want[k] + tol) {
+					if (!bad++)
+						printf("FAIL alpha %s x%u: "
+						       "pixel %d,%d channel %d "
+						       "is %u, expected %.1f\n",
+						       spec, zoom, x, y, k,
+						       got[k], want[k]);
+				}
+		}
+	/* Fully transparent column 0 left the screen as it was. */
+	if (memcmp(out.map + 12 * out.stride + 20 * pixfmt_bytes(&out.fmt),
+		   ref.map + 12 * ref.stride + 20 * pixfmt_bytes(&ref.fmt),
+		   pixfmt_bytes(&out.fmt)) != 0 && !bad++)
+		printf("FAIL alpha %s x%u: alpha 0 drew\n", spec, zoom);
+	cursor_move(&c, &sh, 0, 0);
+	pass(b, NULL);
+	cursor_move(&c, &sh, 1, 1);
+	pass(b, NULL);
+	for (y = 20; y < H; y++)
+		if (memcmp(out.map + y * out.stride, ref.map + y * ref.stride,
+			   (size_t)W * pixfmt_bytes(&out.fmt)) != 0 && !bad++)
+			printf("FAIL alpha %s x%u: row %d not restored\n",
+			       spec, zoom, y);
+	if (bad)
+		failures++;
+	cursor_finish(&c);
+	blit_destroy(b);
+	damage_finish(&dmg);
+	shadow_finish(&sh);
+	output_close(&out);
+	output_close(&ref);
+}
+
 int main(void)
 {
 	run("mem:64x48");
 	run("mem:64x48:rgb565");
 	run("mem:64x48:rgb888"); /* shadow xrgb8888, converted */
 	run_zoomed();
+	run_alpha("mem:64x48", 1);
+	run_alpha("mem:64x48:rgb565", 1);
+	run_alpha("mem:64x48:rgb888", 1);
+	run_alpha("mem:64x48", 2);
 	if (failures) {
 		printf("%d failures\n", failures);
 		return 1;

@@ -169,7 +169,7 @@ static uint64_t run(const char *arg)
 	for (i = 0; i < CW * CH; i++) {
 		pixfmt_store(&fmt, pix + i * 4,
 			     pixfmt_pack(&fmt, 255, (uint8_t)(i * 8), 0));
-		mask[i] = (i % CW) != 3 || i < CW;
+		mask[i] = (i % CW) != 3 || i < CW ? 255 : 0;
 	}
 	side_init(&flip, &sh, false, arg, pix, mask);
 	side_init(&ref, &sh, true, NULL, pix, mask);

@@ -95,6 +95,11 @@ int main(void)
 	CHECK(ptr_button(BTN_RIGHT) == 3, "right");
 	CHECK(ptr_button(BTN_TOUCH) == 1, "touch");
 	CHECK(ptr_button(KEY_A) == 0, "KEY_A is no button");
+	/* Back and forward, under both names mice give them. */
+	CHECK(ptr_button(BTN_SIDE) == 8, "side");
+	CHECK(ptr_button(BTN_BACK) == 8, "back");
+	CHECK(ptr_button(BTN_EXTRA) == 9, "extra");
+	CHECK(ptr_button(BTN_FORWARD) == 9, "forward");
 
 	CHECK(ptr_fraction(0, 0, 32767) == 0, "min");
 	CHECK(ptr_fraction(32767, 0, 32767) == 1, "max");

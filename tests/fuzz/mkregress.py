@@ -49,6 +49,48 @@ ULTRA = 9
 XCURSOR, RICHCURSOR, POINTERPOS = -240, -239, -232
 LASTRECT, NEWFBSIZE, EXTDESKTOP = -224, -223, -308
 DESKTOPNAME = -307
+JPEG, CURSORALPHA, EXTMOUSE = 21, -314, -316
+
+
+# An 8x8 JPEG at quality 75 as libjpeg writes it (SOI, APP0, DQT x2, SOF0,
+# DHT x4, SOS, data, EOI): the JPEG encoding's cases derive the
+# abbreviated and tables-only forms from it.
+JPEG8 = bytes.fromhex(
+    "ffd8ffe000104a46494600010100000100010000ffdb00430008060607060508"
+    "0707070909080a0c140d0c0b0b0c1912130f141d1a1f1e1d1a1c1c20242e2720"
+    "222c231c1c2837292c30313434341f27393d38323c2e333432ffdb0043010909"
+    "090c0b0c180d0d1832211c213232323232323232323232323232323232323232"
+    "323232323232323232323232323232323232323232323232323232323232ffc0"
+    "0011080008000803012200021101031101ffc4001f0000010501010101010100"
+    "000000000000000102030405060708090a0bffc400b510000201030302040305"
+    "0504040000017d01020300041105122131410613516107227114328191a10823"
+    "42b1c11552d1f02433627282090a161718191a25262728292a3435363738393a"
+    "434445464748494a535455565758595a636465666768696a737475767778797a"
+    "838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7"
+    "b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1"
+    "f2f3f4f5f6f7f8f9faffc4001f01000301010101010101010100000000000001"
+    "02030405060708090a0bffc400b5110002010204040304070504040001027700"
+    "0102031104052131061241510761711322328108144291a1b1c109233352f015"
+    "6272d10a162434e125f11718191a262728292a35363738393a43444546474849"
+    "4a535455565758595a636465666768696a737475767778797a82838485868788"
+    "898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4"
+    "c5c6c7c8c9cad2d3d4d5d6d7d8d9dae2e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9"
+    "faffda000c03010002110311003f001f5cff006a8a28ae8587a7d8faca1c1f94"
+    "f27f0ffafb8fffd9"
+)
+
+
+def jpeg_split(img):
+    """img's table segments (DQT, DHT) and img without them."""
+    tables, rest, p = b"", img[:2], 2
+    while img[p + 1] != 0xda:
+        n = 2 + struct.unpack(">H", img[p + 2:p + 4])[0]
+        if img[p + 1] in (0xdb, 0xc4):
+            tables += img[p:p + n]
+        else:
+            rest += img[p:p + n]
+        p += n
+    return tables, rest + img[p:]
 
 
 def raw(w, h, colour=(10, 20, 30)):
@@ -362,6 +404,55 @@ cases["fence-stray-answer"] = hello() + fence(0, b"stray") + \
 # nothing.
 cases["end-cu-unasked"] = hello() + bytes([END_CU]) + good_update() + \
     bytes([END_CU]) + good_update() + bytes([END_CU]) * 50 + good_update()
+
+# --- TigerVNC's JPEG encoding (21), CursorWithAlpha, ExtendedMouseButtons
+# (issue 27) ---
+JPEG8_TABLES, JPEG8_BARE = jpeg_split(JPEG8)
+cases["jpeg21-valid"] = hello() + fbu(
+    rect(0, 0, 8, 8, JPEG, JPEG8)) + good_update()
+# Tables from the image before, then from a tables-only datastream.
+cases["jpeg21-reuse-tables"] = hello() + fbu(
+    rect(0, 0, 8, 8, JPEG, JPEG8), rect(8, 0, 8, 8, JPEG, JPEG8_BARE),
+    rect(0, 0, 64, 48, JPEG, b"\xff\xd8" + JPEG8_TABLES + b"\xff\xd9"),
+    rect(16, 8, 8, 8, JPEG, JPEG8_BARE)) + good_update()
+cases["jpeg21-no-tables"] = hello() + fbu(
+    rect(0, 0, 8, 8, JPEG, JPEG8_BARE))
+cases["jpeg21-truncated"] = hello() + fbu(
+    rect(0, 0, 8, 8, JPEG, JPEG8[:-40]))
+cases["jpeg21-no-soi"] = hello() + fbu(
+    rect(0, 0, 8, 8, JPEG, JPEG8[2:]))
+cases["jpeg21-wrong-size"] = hello() + fbu(
+    rect(0, 0, 9, 8, JPEG, JPEG8))
+cases["jpeg21-tables-huge"] = hello() + fbu(
+    rect(0, 0, 8, 8, JPEG, b"\xff\xd8" +
+         (b"\xff\xdb\x00\x43\x00" + b"\x01" * 64) * 200))
+cases["jpeg21-segment-length-1"] = hello() + fbu(
+    rect(0, 0, 8, 8, JPEG, b"\xff\xd8\xff\xe0\x00\x01"))
+# CursorWithAlpha: RGBA, premultiplied, in a sub-encoding.
+cases["cursoralpha-valid"] = hello() + fbu(
+    rect(1, 2, 4, 4, CURSORALPHA, struct.pack(">i", RAW) +
+         bytes([40, 20, 10, 128]) * 8 + bytes([0, 0, 0, 0]) * 8)) + \
+    good_update()
+cases["cursoralpha-zlib"] = hello() + fbu(
+    rect(0, 0, 4, 4, CURSORALPHA, struct.pack(">i", ZLIB) +
+         (lambda z: struct.pack(">I", len(z)) + z)(
+             zsync(bytes([255, 0, 0, 255]) * 16)))) + good_update()
+cases["cursoralpha-2000x2000"] = hello() + fbu(
+    rect(0, 0, 2000, 2000, CURSORALPHA, struct.pack(">i", RAW)))
+cases["cursoralpha-copyrect"] = hello() + fbu(
+    rect(0, 0, 4, 4, CURSORALPHA, struct.pack(">i", COPYRECT) +
+         b"\x00" * 4))
+cases["cursoralpha-jpeg"] = hello() + fbu(
+    rect(0, 0, 8, 8, CURSORALPHA, struct.pack(">i", JPEG) + JPEG8))
+cases["cursoralpha-zlib-invalid"] = hello() + fbu(
+    rect(0, 0, 4, 4, CURSORALPHA, struct.pack(">i", ZLIB) +
+         struct.pack(">I", 8) + b"\xee" * 8))
+cases["cursoralpha-truncated"] = hello() + fbu(
+    rect(0, 0, 16, 16, CURSORALPHA, struct.pack(">i", RAW) +
+         b"\x10" * 100))
+# The server confirms ExtendedMouseButtons: an empty pseudo-rectangle.
+cases["extmouse-confirm"] = hello() + fbu(
+    rect(0, 0, 0, 0, EXTMOUSE)) + good_update()
 
 
 def main():

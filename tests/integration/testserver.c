@@ -23,6 +23,12 @@
  *   frames N         N full-frame updates, one after the other: every
  *                    pixel changes, the next frame is drawn once the
  *                    last one is sent; then "FRAMES done N"
+ *   jpeg MODE Q      redraw everything as a smooth picture (seeded by the
+ *                    number of jpeg commands so far), not marked
+ *                    modified, and send it in JPEG encoding (21)
+ *                    rectangles at quality Q to the clients that offer
+ *                    it (MODE: whole, reuse, tables, notables:
+ *                    testserver_jpeg.c); then "JPEG sent N" (N clients)
  *   dump FILE        write the framebuffer as binary PPM, then print
  *                    "DUMPED FILE"
  *   stats            print "STATS <encoding> <rects>" for every encoding
@@ -35,6 +41,7 @@
  *   KEY down keysym=0x61 | KEY up keysym=0x61
  *   PTR <x> <y> <button mask>
  *   RESIZED <w> <h> | DUMPED <file> | STATS ... | FRAMES done <n>
+ *   JPEG sent <n>
  *   SETDESKTOPSIZE <w> <h> <n> [<id> <x> <y> <w> <h> <flags>]...
  *                    a client's SetDesktopSize, as libvncserver read it
  *   ERROR <why>      for a command it could not run
@@ -68,6 +75,8 @@
 
 #include <rfb/rfb.h>
 #include <rfb/rfbregion.h>
+
+#include "testserver_jpeg.h"
 
 #define MAX_AFTER 16
 
@@ -445,6 +454,28 @@ static void next_frame(void)
 	frames_sent++;
 }
 
+/* A smooth picture (JPEG's kind of content) drawn for "jpeg", not
+ * marked modified: only the JPEG rectangles can bring it to a client. */
+static void jpeg(const char *mode, int quality)
+{
+	static unsigned seed;
+	int n;
+
+	seed++;
+	for (int y = 0; y < fb_h; y++)
+		for (int x = 0; x < fb_w; x++)
+			fb[(size_t)y * fb_w + x] =
+			    rgb((unsigned)(x * 255 / fb_w),
+				(unsigned)(y * 255 / fb_h),
+				(unsigned)((x + y) * 127 / (fb_w + fb_h) +
+					   seed * 40));
+	n = jpeg_send(screen, fb, fb_w, fb_h, mode, quality);
+	if (n < 0)
+		emit("ERROR jpeg %s: bad mode or no memory", mode);
+	else
+		emit("JPEG sent %d", n);
+}
+
 /* Returns false to quit. */
 static bool command(char *line)
 {
@@ -465,6 +496,8 @@ static bool command(char *line)
 			emit("ERROR cannot resize to %dx%d", a, b);
 		else
 			emit("RESIZED %d %d", a, b);
+	} else if (sscanf(line, "jpeg %15s %d", arg, &a) == 2) {
+		jpeg(arg, a);
 	} else if (sscanf(line, "dump %199s", arg) == 1) {
 		int err = dump(arg);
 
@@ -629,6 +662,7 @@ int main(int argc, char **argv)
 	screen->ptrAddEvent = on_ptr;
 	screen->newClientHook = on_client;
 	screen->displayHook = on_display;
+	jpeg_register();
 	screen->setDesktopSizeHook = on_set_desktop_size;
 	if (passwords[0]) {
 		screen->authPasswdData = (void *)passwords;

@@ -100,11 +100,13 @@ int main(void)
 	wsmouse_acc_flush(&m, &sink);
 	expect("r-4,0 b1+ b1- b3+ b2+ b2- b3-");
 
-	/* side button and unknown buttons */
+	/* side buttons (back, forward) and unknown buttons */
 	feed(&m, WSEV_MOUSE_DOWN, 3);
+	feed(&m, WSEV_MOUSE_DOWN, 4);
+	feed(&m, WSEV_MOUSE_UP, 4);
 	feed(&m, WSEV_MOUSE_DOWN, 7);
 	feed(&m, WSEV_MOUSE_DOWN, -1);
-	expect("b8+");
+	expect("b8+ b9+ b9-");
 
 	/* wheel: Z negative is up (4), W positive is right (7) */
 	feed(&m, WSEV_MOUSE_DELTA_Z, -2);

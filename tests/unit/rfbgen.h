@@ -363,6 +363,13 @@ static void fix_qemu(void *ctx)
 	log_append(f->log, sizeof(f->log), "qemu-keys");
 }
 
+static void fix_ext_mouse(void *ctx)
+{
+	struct fix *f = ctx;
+
+	log_append(f->log, sizeof(f->log), "ext-mouse");
+}
+
 static inline void fix_free(struct fix *f)
 {
 	rfb_reader_destroy(f->r);
@@ -397,7 +404,8 @@ static inline void fix_open(struct fix *f, const char *fmt, uint32_t w,
 			    uint32_t h)
 {
 	static const struct rfb_reader_ops ops = {.request = fix_request,
-						  .qemu_keys = fix_qemu};
+						  .qemu_keys = fix_qemu,
+						  .ext_mouse = fix_ext_mouse};
 	struct vnc_events ev = {.ctx = f,
 				.resize = fix_resize,
 				.damage = fix_damage,

@@ -418,6 +418,8 @@ static void test_ultra(const char *fmt)
 int test_tight(const char *fmt);
 int test_rle(const char *fmt);
 int test_messages(void);
+int test_alpha(const char *fmt);
+int test_jpeg_rect(const char *fmt);
 
 int main(void)
 {
@@ -430,6 +432,8 @@ int main(void)
 		test_ultra(formats[i]);
 		failures += test_tight(formats[i]);
 		failures += test_rle(formats[i]);
+		failures += test_alpha(formats[i]);
+		failures += test_jpeg_rect(formats[i]);
 	}
 	failures += test_messages();
 	return failures != 0;

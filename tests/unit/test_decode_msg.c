@@ -80,12 +80,14 @@ static void test_pseudo(void)
 	struct fix f;
 
 	fix_open(&f, "rgb565", 32, 16);
-	/* One update: pointer, LEDs, QEMU keys, a name, a new size and a
+	/* One update: pointer, LEDs, QEMU keys, ExtendedMouseButtons'
+	 * confirmation, a name, a new size and a
 	 * rectangle in it, LastRect before the count runs out. */
 	fbu(&s, 65535);
 	rhdr(&s, 7, 9, 0, 0, RFB_ENC_POINTERPOS);
 	rhdr(&s, 3, 0, 0, 0, RFB_ENC_LEDSTATE);
 	rhdr(&s, 0, 0, 0, 0, RFB_ENC_QEMU_KEYS);
+	rhdr(&s, 0, 0, 0, 0, RFB_ENC_EXT_MOUSE);
 	rhdr(&s, 0, 0, 0, 0, RFB_ENC_DESKTOPNAME);
 	u32(&s, 5);
 	put(&s, "a\0b\x1b!", 5);
@@ -106,7 +108,8 @@ static void test_pseudo(void)
 	u16(&s, 0), u16(&s, 0), u16(&s, 64), u16(&s, 48);
 	u32(&s, 0);
 	CHECK(fix_feed(&f, &s) == 2, "pseudo: %s", f.why);
-	CHECK(!strcmp(f.log, "request 32x16 pointer 7,9 qemu-keys resize "
+	CHECK(!strcmp(f.log, "request 32x16 pointer 7,9 qemu-keys ext-mouse "
+			     "resize "
 			     "40x20 request-full 40x20 damage 36,18,4x2 done "
 			     "request 40x20 layout 1/5 50x30 1 resize 64x48 "
 			     "request-full 64x48 layout 0/0 64x48 1 done"),

@@ -44,8 +44,11 @@ static void test_check(void)
 	int32_t out[16];
 
 	CHECK_EQ(vnc_check_encodings("tight, ZRLE raw", &bad), 0);
-	CHECK(vnc_check_encodings("tight jpeg raw", &bad) < 0 &&
-	      strcmp(bad, "jpeg") == 0);
+	CHECK(vnc_check_encodings("tight jpeg2000 raw", &bad) < 0 &&
+	      strcmp(bad, "jpeg2000") == 0);
+	/* TigerVNC's JPEG encoding (21) by name. */
+	CHECK(vnc_check_encodings("tight jpeg", &bad) == 0 &&
+	      vnc_enc_numbers("JPEG", out, 16) == 1 && out[0] == RFB_ENC_JPEG);
 	CHECK(vnc_check_encodings(" , ", &bad) < 0 && strcmp(bad, "") == 0);
 	/* A long unknown name is cut, not overrun. */
 	CHECK(vnc_check_encodings("raw "

@@ -79,6 +79,9 @@ static void cb_cursor_shape(rfbClient *cl, int xhot, int yhot, int w, int h,
 			  yhot);
 		goto out;
 	}
+	/* libvncclient's mask says 0 or 1; the cursor takes alpha. */
+	for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+		cl->rcMask[i] = cl->rcMask[i] ? 255 : 0;
 	vc->ev.cursor_shape(vc->ev.ctx, xhot, yhot, w, h, cl->rcSource,
 			    cl->rcMask);
 out:

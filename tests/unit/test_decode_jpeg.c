@@ -1,0 +1,250 @@
+/* TigerVNC's JPEG encoding (21), by hand with libjpeg: whole images,
+ * images without their tables after ones with them or after a
+ * tables-only datastream (jpeg_write_tables, jpeg_suppress_tables),
+ * fill bytes and restart markers, several in one update (on the pool's
+ * workers in unit-decode-threads, through a 61-byte window in
+ * unit-decode-window); pixels within a stated error of the source. And
+ * the errors: missing tables, a stream cut short, no SOI, junk where a
+ * marker belongs, the wrong size, too much data. */
+#include "config.h"
+
+#include "../check.h"
+#include "rfbgen.h"
+
+#include <jpeglib.h>
+
+int test_jpeg_rect(const char *fmt);
+
+enum { TABLES_ALL, TABLES_NONE, TABLES_ONLY };
+
+/* A smooth picture at x,y (w x h) into want, as JPEG bytes in *out:
+ * a whole image, one without tables, or the tables alone; restart
+ * markers every restart MCU rows (0: none). */
+static void jpeg_bytes(struct pic *want, uint32_t x, uint32_t y, uint32_t w,
+		       uint32_t h, int tables, int quality, unsigned restart,
+		       struct buf *out)
+{
+	struct jpeg_compress_struct ci;
+	struct jpeg_error_mgr err;
+	uint8_t *rgb = malloc((size_t)w * h * 3 + 1);
+	unsigned char *jpg = NULL;
+	unsigned long len = 0;
+
+	for (uint32_t j = 0; j < h; j++)
+		for (uint32_t i = 0; i < w; i++) {
+			uint8_t *q = rgb + ((size_t)j * w + i) * 3;
+
+			q[0] = (uint8_t)((x + i) * 255 / 300);
+			q[1] = (uint8_t)((y + j) * 255 / 200);
+			q[2] = (uint8_t)((x + i + y + j) * 255 / 500);
+			if (tables != TABLES_ONLY)
+				mkpx(&want->pf, q[0], q[1], q[2],
+				     pic_at(want, x + i, y + j));
+		}
+	ci.err = jpeg_std_error(&err);
+	jpeg_create_compress(&ci);
+	jpeg_mem_dest(&ci, &jpg, &len);
+	ci.image_width = w;
+	ci.image_height = h;
+	ci.input_components = 3;
+	ci.in_color_space = JCS_RGB;
+	jpeg_set_defaults(&ci);
+	jpeg_set_quality(&ci, quality, TRUE);
+	ci.restart_in_rows = (int)restart;
+	if (tables == TABLES_ONLY) {
+		jpeg_write_tables(&ci);
+	} else {
+		if (tables == TABLES_NONE)
+			jpeg_suppress_tables(&ci, TRUE);
+		jpeg_start_compress(&ci, tables == TABLES_ALL);
+		while (ci.next_scanline < h) {
+			JSAMPROW row = rgb + (size_t)ci.next_scanline * w * 3;
+
+			jpeg_write_scanlines(&ci, &row, 1);
+		}
+		jpeg_finish_compress(&ci);
+	}
+	jpeg_destroy_compress(&ci);
+	put(out, jpg, len);
+	free(jpg);
+	free(rgb);
+}
+
+static void jpeg_rect(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
+		      uint32_t w, uint32_t h, int tables, int quality,
+		      unsigned restart)
+{
+	rhdr(s, x, y, w, h, RFB_ENC_JPEG);
+	jpeg_bytes(want, x, y, w, h, tables, quality, restart, s);
+}
+
+/* Mean and largest error per channel, 8-bit, over a rectangle. */
+static void errors(const struct pic *a, const struct pic *b, uint32_t x,
+		   uint32_t y, uint32_t w, uint32_t h, double *mean, int *max)
+{
+	double sum = 0;
+
+	*max = 0;
+	for (uint32_t j = 0; j < h; j++)
+		for (uint32_t i = 0; i < w; i++) {
+			uint8_t c1[3], c2[3];
+
+			pixfmt_unpack(
+			    &a->pf,
+			    pixfmt_load(&a->pf, pic_at(a, x + i, y + j)),
+			    &c1[0], &c1[1], &c1[2]);
+			pixfmt_unpack(
+			    &b->pf,
+			    pixfmt_load(&b->pf, pic_at(b, x + i, y + j)),
+			    &c2[0], &c2[1], &c2[2]);
+			for (int q = 0; q < 3; q++) {
+				int e = abs((int)c1[q] - (int)c2[q]);
+
+				sum += e;
+				*max = e > *max ? e : *max;
+			}
+		}
+	*mean = sum / ((double)w * h * 3);
+}
+
+/* The desktop must be within the error JPEG at quality 90 gives this
+ * smooth picture: a mean of 3 (8-bit steps; 12 in 3-3-2, whose steps
+ * are 36 wide) and at most 40 anywhere (90 in 3-3-2: a pixel near a
+ * boundary of its 2-bit blue moves a whole step of 85). */
+static void expect_close(const struct fix *f, const struct pic *want,
+			 const char *what)
+{
+	double mean;
+	int max;
+
+	errors(&f->fb, want, 0, 0, want->w, want->h, &mean, &max);
+	CHECK(mean < (want->bpp == 1 ? 12.0 : 3.0) &&
+		  max <= (want->bpp == 1 ? 90 : 40),
+	      "%s %s: mean error %.2f, largest %d", what,
+	      pixfmt_name(&want->pf, (char[32]){0}, 32), mean, max);
+}
+
+int test_jpeg_rect(const char *fmt)
+{
+	struct buf s = {0}, img = {0};
+	struct pic want;
+	struct fix f;
+	char why[64];
+
+	/* Whole images; then images without tables reuse theirs, in the
+	 * same update and the next; a picture with restart markers. */
+	pic_init(&want, fmt, 160, 120);
+	fix_open(&f, fmt, 160, 120);
+	fbu(&s, 3);
+	jpeg_rect(&s, &want, 0, 0, 160, 60, TABLES_ALL, 90, 0);
+	jpeg_rect(&s, &want, 0, 60, 80, 60, TABLES_NONE, 90, 0);
+	jpeg_rect(&s, &want, 80, 60, 80, 60, TABLES_NONE, 90, 2);
+	fbu(&s, 1);
+	jpeg_rect(&s, &want, 40, 30, 33, 17, TABLES_NONE, 90, 1);
+	CHECK(fix_feed(&f, &s) == 2, "jpeg %s: %s", fmt, f.why);
+	expect_close(&f, &want, "jpeg, tables reused");
+	fix_free(&f);
+
+	/* A tables-only datastream draws nothing and sets the tables the
+	 * images after it leave out. */
+	fix_open(&f, fmt, 160, 120);
+	memset(want.p, 0, (size_t)160 * 120 * want.bpp);
+	s.n = 0;
+	fbu(&s, 3);
+	jpeg_rect(&s, &want, 0, 0, 160, 120, TABLES_ONLY, 90, 0);
+	jpeg_rect(&s, &want, 0, 0, 160, 64, TABLES_NONE, 90, 0);
+	jpeg_rect(&s, &want, 0, 64, 160, 56, TABLES_NONE, 90, 0);
+	CHECK(fix_feed(&f, &s) == 1, "jpeg tables-only %s: %s", fmt, f.why);
+	expect_close(&f, &want, "jpeg after tables-only");
+	/* New tables (another quality) replace the kept ones. */
+	s.n = 0;
+	fbu(&s, 2);
+	jpeg_rect(&s, &want, 0, 0, 160, 60, TABLES_ALL, 95, 0);
+	jpeg_rect(&s, &want, 0, 60, 160, 60, TABLES_NONE, 95, 0);
+	CHECK(fix_feed(&f, &s) == 1, "jpeg new tables %s: %s", fmt, f.why);
+	expect_close(&f, &want, "jpeg with new tables");
+	fix_free(&f);
+
+	/* Fill bytes before a marker are no data. */
+	img.n = 0;
+	jpeg_bytes(&want, 0, 0, 16, 8, TABLES_ALL, 90, 0, &img);
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 16, 8, RFB_ENC_JPEG);
+	put(&s, img.p, 2);
+	put(&s, "\xff\xff", 2);
+	put(&s, img.p + 2, img.n - 2);
+	fix_open(&f, fmt, 16, 8);
+	CHECK(fix_feed(&f, &s) == 1, "jpeg fill bytes %s: %s", fmt, f.why);
+	fix_free(&f);
+
+	/* The errors. No tables and none before: */
+	s.n = 0;
+	fbu(&s, 1);
+	jpeg_rect(&s, &want, 0, 0, 16, 8, TABLES_NONE, 90, 0);
+	expect_bad(fmt, 160, 120, &s,
+		   "sent a bad JPEG rectangle 16x8 at 0,0: a JPEG image "
+		   "without quantisation tables, and none came before");
+	/* Cut short, in the entropy-coded data: the connection's end. */
+	s.n = 0;
+	fbu(&s, 1);
+	jpeg_rect(&s, &want, 0, 0, 64, 32, TABLES_ALL, 90, 0);
+	s.n -= 40;
+	fix_open(&f, fmt, 160, 120);
+	CHECK(fix_feed(&f, &s) < 0 && f.err == VNC_ERR_CLOSED,
+	      "jpeg cut short %s: error %d %s", fmt, f.err, f.why);
+	fix_free(&f);
+	/* Not a JPEG; junk where a marker belongs; the wrong size. */
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 16, 8, RFB_ENC_JPEG);
+	put(&s, "\xff\xd9", 2);
+	expect_bad(fmt, 160, 120, &s,
+		   "JPEG data starting with marker 0xd9, not SOI");
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 16, 8, RFB_ENC_JPEG);
+	put(&s, "\xff\xd8\x12", 3);
+	expect_bad(fmt, 160, 120, &s,
+		   "JPEG data without a marker at byte 2 (0x12)");
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 16, 9, RFB_ENC_JPEG);
+	put(&s, img.p, img.n);
+	expect_bad(fmt, 160, 120, &s, "a 16x8 JPEG image in it");
+	/* A segment of length 1; endless tables. */
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 16, 8, RFB_ENC_JPEG);
+	put(&s, "\xff\xd8\xff\xe0\x00\x01", 6);
+	expect_bad(fmt, 160, 120, &s, "a JPEG segment 0xe0 of length 1");
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 16, 8, RFB_ENC_JPEG);
+	put(&s, "\xff\xd8", 2);
+	for (int i = 0; i < 200; i++) {
+		put(&s, "\xff\xdb\x00\x43\x00", 5);
+		for (int k = 0; k < 64; k++)
+			u8(&s, 1);
+	}
+	expect_bad(fmt, 160, 120, &s,
+		   "JPEG quantisation tables of more than 8192 bytes");
+	/* More data than any JPEG of 4x4 takes: a comment of 60 KiB, 20
+	 * times (1 MiB + 128 bytes allowed). */
+	s.n = 0;
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 4, 4, RFB_ENC_JPEG);
+	put(&s, "\xff\xd8", 2);
+	for (int i = 0; i < 20; i++) {
+		put(&s, "\xff\xfe\xf0\x00", 4);
+		for (int k = 0; k < 0xf000 - 2; k++)
+			u8(&s, 'x');
+	}
+	snprintf(why, sizeof(why), "more than %zu bytes of data",
+		 (size_t)4 * 4 * 8 + ((size_t)1 << 20));
+	expect_bad(fmt, 160, 120, &s, why);
+	free(img.p);
+	free(want.p);
+	free(s.p);
+	return failures;
+}

@@ -252,7 +252,11 @@ int opts_set(struct options *o, const char *key, const char *v,
 
 		if (vnc_check_encodings(v, &bad) < 0) {
 			*why = "expected names from: raw copyrect rre corre "
-			       "hextile zlib tight trle zrle zywrle ultra";
+			       "hextile zlib tight trle zrle zywrle ultra"
+#ifdef VNCFB_HAVE_H264
+			       " h264"
+#endif
+			    ;
 			ret = -EINVAL;
 			break;
 		}

@@ -10,6 +10,9 @@
 
 #include "decode/decode.h"
 #include "wire/rfb.h"
+#ifdef VNCFB_HAVE_H264
+#include "decode/dec_h264.h"
+#endif
 
 int dec_jpeg_space(const struct pixfmt *pf);
 
@@ -77,6 +80,9 @@ const struct decoder *decoder_find(int32_t enc)
 	static const struct decoder *const all[] = {
 	    &dec_raw,  &dec_copyrect, &dec_rre,	 &dec_corre, &dec_hextile,
 	    &dec_zlib, &dec_tight,    &dec_zrle, &dec_trle,  &dec_ultra,
+#ifdef VNCFB_HAVE_H264
+	    &dec_h264,
+#endif
 	};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -138,6 +144,10 @@ void dec_ctx_finish(struct dec_ctx *c)
 			dec_zstream_end(&c->zs->tight[i]);
 		dec_zstream_end(&c->zs->zlib);
 		dec_zstream_end(&c->zs->zrle);
+#ifdef VNCFB_HAVE_H264
+		dec_h264_free(c->zs->h264);
+#endif
+		c->zs->h264 = NULL;
 	}
 	free(c->work.scratch);
 	c->work.scratch = NULL;

@@ -113,9 +113,15 @@ struct dec_zstream {
 	uint8_t hdr[2];
 };
 
+struct dec_h264;
+struct dec_h264_ctx;
+
 /* State that outlives a rectangle and advances in stream order. */
 struct dec_streams {
 	struct dec_zstream tight[4], zlib, zrle;
+	/* Open H.264's contexts (dec_h264.h), made at the first rectangle;
+	 * the table itself is read()'s alone. */
+	struct dec_h264 *h264;
 };
 
 struct dec_jpeg;
@@ -133,6 +139,9 @@ struct dec_job {
 	struct rect src;     /* pixels read (CopyRect), else empty */
 	uint32_t streams;    /* DEC_STREAM_* advanced by decode() */
 	struct dec_buf data; /* the bytes read() kept for decode() */
+	/* Open H.264: the context decode() advances (jobs of a context
+	 * share r, so they run in order), or NULL. */
+	struct dec_h264_ctx *h264;
 };
 
 struct dec_ctx {
@@ -323,6 +332,7 @@ void dec_cursor_shape(const struct dec_fmt *f, int32_t enc, uint32_t w,
 		      uint8_t *mask);
 
 extern const struct decoder dec_raw, dec_copyrect, dec_rre, dec_corre,
-    dec_hextile, dec_zlib, dec_tight, dec_zrle, dec_trle, dec_ultra;
+    dec_hextile, dec_zlib, dec_tight, dec_zrle, dec_trle, dec_ultra,
+    dec_h264;
 
 #endif

@@ -26,9 +26,20 @@ static const struct enc_name enc_names[] = {
 	{ "zrle", RFB_ENC_ZRLE },
 	{ "zywrle", RFB_ENC_ZYWRLE },
 	{ "ultra", RFB_ENC_ULTRA },
+#ifdef VNCFB_HAVE_H264
+	{ "h264", RFB_ENC_H264 },
+#endif
 };
 
+/* Open H.264 where the build decodes it, first after CopyRect: a server
+ * that sends it chooses it for video-like content. It is lossy, so the
+ * default list offers it only with --quality (vnc_send.c). */
+#ifdef VNCFB_HAVE_H264
+#define DEFAULT_ENCODINGS \
+	"copyrect h264 tight zrle hextile zlib corre rre raw"
+#else
 #define DEFAULT_ENCODINGS "copyrect tight zrle hextile zlib corre rre raw"
+#endif
 
 static const struct enc_name *find_enc(const char *s, size_t n)
 {

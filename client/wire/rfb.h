@@ -28,6 +28,7 @@ enum {
 #define RFB_ENC_TRLE 15
 #define RFB_ENC_ZRLE 16
 #define RFB_ENC_ZYWRLE 17
+#define RFB_ENC_H264 50 /* Open H.264 */
 #define RFB_ENC_COMPRESS0 (-256)
 #define RFB_ENC_XCURSOR (-240)
 #define RFB_ENC_RICHCURSOR (-239)

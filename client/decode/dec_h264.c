@@ -65,13 +65,16 @@ struct dec_h264 {
 };
 
 /* libavcodec's own messages are detail for -v -v; the error that ends
- * the connection is said once, by the reader. */
+ * the connection is said once, by the reader, with the decoder's first
+ * complaint on this thread ("non-existing PPS 0 referenced"). */
+static __thread char av_last[120];
+
 static void av_log_cb(void *avcl, int level, const char *fmt, va_list ap)
 {
 	char buf[LOG_TEXT_SIZE], clean[LOG_TEXT_SIZE];
 	int n;
 
-	if (level > AV_LOG_WARNING || log_get_level() < LOG_DEBUG)
+	if (level > AV_LOG_WARNING)
 		return;
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	if (n <= 0)
@@ -80,7 +83,12 @@ static void av_log_cb(void *avcl, int level, const char *fmt, va_list ap)
 		n = sizeof(buf) - 1;
 	while (n > 0 && buf[n - 1] == '\n')
 		n--;
-	log_debug("libavcodec: %s", log_sanitize(clean, buf, (size_t)n));
+	log_sanitize(clean, buf, (size_t)n);
+	/* The first: later ones follow from it ("no frame!"). */
+	if (level <= AV_LOG_ERROR && !av_last[0])
+		snprintf(av_last, sizeof(av_last), "%.100s", clean);
+	if (log_get_level() >= LOG_DEBUG)
+		log_debug("libavcodec: %s", clean);
 }
 
 static void av_once(void)
@@ -315,6 +323,9 @@ static int av_bad(struct dec_ctx *c, const char *what, int ret)
 	if (ret == AVERROR(ENOMEM))
 		return dec_bad(c, "out of memory in libavcodec (%s)", what);
 	av_strerror(ret, e, sizeof(e));
+	if (av_last[0])
+		return dec_bad(c, "bad H.264 data (%s: %s: %s)", what, e,
+			       av_last);
 	return dec_bad(c, "bad H.264 data (%s: %s)", what, e);
 }
 
@@ -387,6 +398,7 @@ static int feed(struct dec_ctx *c, struct dec_h264_ctx *x, uint8_t *p, size_t n,
 {
 	int ret;
 
+	av_last[0] = '\0';
 	x->pkt->data = p;
 	x->pkt->size = (int)n;
 	ret = avcodec_send_packet(x->av, x->pkt);

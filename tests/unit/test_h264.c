@@ -366,6 +366,8 @@ static void test_reset(void)
 		  (f.err == VNC_ERR_PROTOCOL &&
 		   strstr(f.why, "bad Open H.264 rectangle 48x32 at 0,0: ")),
 	      "P frame after a reset: error %d \"%s\"", f.err, f.why);
+	printf("P frame after ResetAllContexts: %s\n",
+	       f.why[0] ? f.why : "nothing drawn");
 	free(d);
 	free(s.p);
 	fix_free(&f);
@@ -431,8 +433,10 @@ static void test_contexts(void)
 	h264_rect(&s, S, 0, S, S, 0, d, len);
 	if (fix_feed(&f, &s) == 1) {
 		m = mae(&f, S, 0, S, S, rgb, S);
+		printf("evicted context: nothing drawn (error %.1f)\n", m);
 		CHECK(m > MAX_MAE, "context 1 was not evicted (error %.2f)", m);
 	} else {
+		printf("evicted context: %s\n", f.why);
 		CHECK(f.err == VNC_ERR_PROTOCOL &&
 			  strstr(f.why, "bad Open H.264 rectangle 16x16 at "
 					"16,0: "),

@@ -63,8 +63,7 @@ static uint8_t *big; /* the frame encoded, when larger */
 static struct h264enc *enc;
 static int enc_w, enc_h;
 static unsigned long frame_no, n_h264, n_raw;
-static bool paused, want_big, want_small, want_cut, want_reset,
-    want_resetall;
+static bool paused, want_big, want_small, want_cut, want_reset, want_resetall;
 static int want_contexts;
 static bool h264_ok;
 
@@ -89,7 +88,8 @@ static void scene(uint8_t *rgb, int w, int h, unsigned long t)
 
 			p[0] = (uint8_t)(x * 255 / (w - 1));
 			p[1] = (uint8_t)(y * 255 / (h - 1));
-			p[2] = (uint8_t)(128 + 100 * sin((x + y + t * 3) / 15.0));
+			p[2] =
+			    (uint8_t)(128 + 100 * sin((x + y + t * 3) / 15.0));
 			if (x >= bx && x < bx + bw && y >= h / 3 &&
 			    y < h / 3 + bw) {
 				p[0] = 240;
@@ -282,8 +282,7 @@ static int send_frame(int fd, bool first)
 		return send_raw(fd);
 	if (want_small)
 		ew = W - 16;
-	if (!enc || ew != enc_w || eh != enc_h || want_reset ||
-	    want_resetall) {
+	if (!enc || ew != enc_w || eh != enc_h || want_reset || want_resetall) {
 		if (new_encoder(ew, eh) < 0)
 			return -1;
 		idr = true;

@@ -250,6 +250,13 @@ int opts_set(struct options *o, const char *key, const char *v,
 	case K_ENCODINGS: {
 		const char *bad;
 
+		if (vnc_check_encodings(v, &bad) < 0 &&
+		    !strcasecmp(bad, "h264")) {
+			*why = "h264 needs a vncfb built with libavcodec "
+			       "(vncfb --version says)";
+			ret = -EINVAL;
+			break;
+		}
 		if (vnc_check_encodings(v, &bad) < 0) {
 			*why = "expected names from: raw copyrect rre corre "
 			       "hextile zlib tight trle zrle zywrle ultra"

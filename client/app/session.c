@@ -28,6 +28,7 @@
 #include "shadow/shadow.h"
 #include "console/signals.h"
 #include "net/vnc.h"
+#include "net/vnc_enc.h"
 
 /* Edge scrolling's step interval: about 60 steps a second, each up to
  * BLIT_EDGE_SPEED_DIV-th of the screen (a screen's width a second). */
@@ -655,7 +656,8 @@ int session_run(struct options *o)
 	/* After the drop: setuid in a threaded process interrupts every
 	 * thread's select(), which libvncserver's threads take as fatal. */
 	if (o->mode == MODE_DEMO) {
-		demo = demo_start(o->output ? o->output : s.out.impl->name);
+		demo = demo_start(o->output ? o->output : s.out.impl->name,
+				  vnc_encodings_name(o->encodings, "h264"));
 		if (!demo)
 			goto out_input;
 		free(o->host);

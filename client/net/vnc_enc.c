@@ -80,6 +80,22 @@ int vnc_check_encodings(const char *list, const char **bad)
 	return 0;
 }
 
+bool vnc_encodings_name(const char *list, const char *name)
+{
+	const struct enc_name *want = find_enc(name, strlen(name));
+	const char *p = list;
+
+	while (want && p && *p) {
+		size_t n = strcspn(p, " ,");
+
+		if (n && find_enc(p, n) == want)
+			return true;
+		p += n;
+		p += strspn(p, " ,");
+	}
+	return false;
+}
+
 const char *vnc_default_encodings(void)
 {
 	return DEFAULT_ENCODINGS;

@@ -1,7 +1,7 @@
 /* The cost of an Open H.264 frame in vncfb against a bare libavcodec
  * decode loop of the same stream, at 1080p by default (not part of
  * vncfb). One stream is encoded once (libx264 through libavcodec,
- * tests/h264/h264enc.h), then played REPEAT times through each of:
+ * client/tools/demo/h264enc.h), then played REPEAT times through each of:
  *
  *   bare     avcodec_send_packet + avcodec_receive_frame, nothing else
  *   bare+sws the same and sws_scale into a bgr0 buffer (the least a
@@ -26,7 +26,7 @@
 #include <libswscale/swscale.h>
 
 #include "../check.h"
-#include "../h264/h264enc.h"
+#include "tools/demo/h264enc.h"
 #include "../unit/rfbgen.h"
 #include "util/stats.h"
 

@@ -1,6 +1,6 @@
 /* Write the reader fuzz target's Open H.264 seeds (tests/fuzz/reader.c's
  * layout: format byte, width, height, the server's messages) into DIR,
- * encoded by libavcodec (tests/h264/h264enc.h). Run by hand (usage:
+ * encoded by libavcodec (client/tools/demo/h264enc.h). Run by hand (usage:
  * mkh264seeds DIR); the output is committed in tests/fuzz/reader-corpus,
  * so that fuzz-replay-reader plays them under ASan and UBSan. */
 #include "config.h"
@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "../check.h"
-#include "../h264/h264enc.h"
+#include "tools/demo/h264enc.h"
 #include "../unit/rfbgen.h"
 
 static void scene(uint8_t *rgb, int w, int h, int t)

@@ -1,10 +1,12 @@
 /* The test server's Open H.264 sibling: an RFB 3.8 server (no security)
  * on loopback that sends its animation as Open H.264 rectangles encoded
- * by libavcodec (tests/h264/h264enc.h). Not part of vncfb.
+ * by libavcodec (client/tools/demo/h264enc.h, the demo's). Not part of
+ * vncfb.
  *
  * libvncserver 0.9.14 cannot be the base: it has no H.264, no hook for an
  * encoding of its own and hands extensions only the messages it does not
- * know, so this server speaks the little RFB it needs itself.
+ * know, so this server speaks the little RFB it needs itself (the demo's
+ * client/tools/demo/rfbmini.h).
  *
  * usage: h264server [--size WxH] [--timeout SECS] [--fps N]
  *
@@ -52,9 +54,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../h264/h264enc.h"
+#include "config.h"
 
-#define ENC_H264 50
+#include "tools/demo/h264enc.h"
+#include "tools/demo/rfbmini.h"
+
+#define ENC_H264 RFBMINI_ENC_H264
 #define TILE 16
 
 static int W = 320, H = 240, fps = 30;
@@ -99,67 +104,12 @@ static void scene(uint8_t *rgb, int w, int h, unsigned long t)
 		}
 }
 
-static int wr(int fd, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	while (n) {
-		ssize_t k = write(fd, b, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		b += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-static int rd(int fd, void *p, size_t n)
-{
-	uint8_t *b = p;
-
-	while (n) {
-		ssize_t k = read(fd, b, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		b += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-static void be16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void be32(uint8_t *p, uint32_t v)
-{
-	be16(p, v >> 16);
-	be16(p + 2, v & 0xffff);
-}
-
-static void rect_hdr(uint8_t *b, int x, int y, int w, int h, int32_t e)
-{
-	be16(b, (unsigned)x);
-	be16(b + 2, (unsigned)y);
-	be16(b + 4, (unsigned)w);
-	be16(b + 6, (unsigned)h);
-	be32(b + 8, (uint32_t)e);
-}
-
 static int fbu_hdr(int fd, unsigned n)
 {
 	uint8_t b[4] = {0, 0, 0, 0};
 
-	be16(b + 2, n);
-	return wr(fd, b, 4);
+	rfbmini_be16(b + 2, n);
+	return rfbmini_put(fd, b, 4);
 }
 
 static int h264_rect(int fd, int x, int y, int w, int h, uint32_t flags,
@@ -167,10 +117,11 @@ static int h264_rect(int fd, int x, int y, int w, int h, uint32_t flags,
 {
 	uint8_t b[20];
 
-	rect_hdr(b, x, y, w, h, ENC_H264);
-	be32(b + 12, (uint32_t)len);
-	be32(b + 16, flags);
-	if (wr(fd, b, 20) < 0 || wr(fd, data, cut ? len / 2 : len) < 0)
+	rfbmini_rect(b, x, y, w, h, ENC_H264);
+	rfbmini_be32(b + 12, (uint32_t)len);
+	rfbmini_be32(b + 16, flags);
+	if (rfbmini_put(fd, b, 20) < 0 ||
+	    rfbmini_put(fd, data, cut ? len / 2 : len) < 0)
 		return -1;
 	n_h264++;
 	return cut ? -1 : 0;
@@ -242,8 +193,8 @@ static int send_raw(int fd)
 
 	if (fbu_hdr(fd, 1) < 0)
 		ret = -1;
-	rect_hdr(b, 0, 0, W, H, 0);
-	if (ret == 0 && wr(fd, b, 12) < 0)
+	rfbmini_rect(b, 0, 0, W, H, 0);
+	if (ret == 0 && rfbmini_put(fd, b, 12) < 0)
 		ret = -1;
 	/* The client's format is not tracked: this server announces
 	 * xrgb8888 little-endian and vncfb's shadow is that on mem. */
@@ -256,7 +207,7 @@ static int send_raw(int fd)
 			row[x * 4 + 2] = p[0];
 			row[x * 4 + 3] = 0;
 		}
-		ret = wr(fd, row, (size_t)W * 4);
+		ret = rfbmini_put(fd, row, (size_t)W * 4);
 	}
 	free(row);
 	n_raw++;
@@ -302,10 +253,10 @@ static int send_frame(int fd, bool first)
 	if (want_resetall) {
 		uint8_t b[20];
 
-		rect_hdr(b, 0, 0, W, H, ENC_H264);
-		be32(b + 12, 0);
-		be32(b + 16, 2);
-		if (wr(fd, b, 20) < 0)
+		rfbmini_rect(b, 0, 0, W, H, ENC_H264);
+		rfbmini_be32(b + 12, 0);
+		rfbmini_be32(b + 16, 2);
+		if (rfbmini_put(fd, b, 20) < 0)
 			return -1;
 	}
 	want_reset = want_resetall = want_small = false;
@@ -391,95 +342,6 @@ static int commands(void)
 	return 0;
 }
 
-static int handshake(int fd)
-{
-	static const char name[] = "h264server";
-	uint8_t b[64];
-	uint32_t sec;
-
-	if (wr(fd, "RFB 003.008\n", 12) < 0 || rd(fd, b, 12) < 0)
-		return -1;
-	b[0] = 1;
-	b[1] = 1; /* None */
-	if (wr(fd, b, 2) < 0 || rd(fd, b, 1) < 0 || b[0] != 1)
-		return -1;
-	sec = 0;
-	if (wr(fd, &sec, 4) < 0 || rd(fd, b, 1) < 0)
-		return -1;
-	memset(b, 0, sizeof(b));
-	be16(b, (unsigned)W);
-	be16(b + 2, (unsigned)H);
-	/* xrgb8888 little-endian, true colour. */
-	b[4] = 32;
-	b[5] = 24;
-	b[6] = 0;
-	b[7] = 1;
-	be16(b + 8, 255);
-	be16(b + 10, 255);
-	be16(b + 12, 255);
-	b[14] = 16;
-	b[15] = 8;
-	b[16] = 0;
-	be32(b + 20, sizeof(name) - 1);
-	memcpy(b + 24, name, sizeof(name) - 1);
-	return wr(fd, b, 24 + sizeof(name) - 1);
-}
-
-/* One client message: 1 when an update is asked for, 0 other, -1 gone. */
-static int client_msg(int fd)
-{
-	uint8_t t, b[20];
-
-	if (rd(fd, &t, 1) < 0)
-		return -1;
-	switch (t) {
-	case 0: /* SetPixelFormat */
-		return rd(fd, b, 19) < 0 ? -1 : 0;
-	case 2: { /* SetEncodings */
-		unsigned n;
-
-		if (rd(fd, b, 3) < 0)
-			return -1;
-		n = (unsigned)b[1] << 8 | b[2];
-		h264_ok = false;
-		for (unsigned i = 0; i < n; i++) {
-			if (rd(fd, b, 4) < 0)
-				return -1;
-			if (b[0] == 0 && b[1] == 0 && b[2] == 0 &&
-			    b[3] == ENC_H264)
-				h264_ok = true;
-		}
-		return 0;
-	}
-	case 3:
-		return rd(fd, b, 9) < 0 ? -1 : 1;
-	case 4:
-		return rd(fd, b, 7) < 0 ? -1 : 0;
-	case 5:
-		return rd(fd, b, 5) < 0 ? -1 : 0;
-	case 6: {
-		uint32_t len;
-		uint8_t sink[256];
-
-		if (rd(fd, b, 7) < 0)
-			return -1;
-		len = (uint32_t)b[3] << 24 | (uint32_t)b[4] << 16 |
-		      (uint32_t)b[5] << 8 | b[6];
-		while (len) {
-			uint32_t k = len < sizeof(sink) ? len : sizeof(sink);
-
-			if (rd(fd, sink, k) < 0)
-				return -1;
-			len -= k;
-		}
-		return 0;
-	}
-	default:
-		printf("ERROR client message type %u\n", t);
-		return -1;
-	}
-}
-
 int main(int argc, char **argv)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET};
@@ -543,7 +405,7 @@ int main(int argc, char **argv)
 		if (fd < 0)
 			continue;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (handshake(fd) < 0) {
+		if (rfbmini_handshake(fd, W, H, "h264server", NULL) < 0) {
 			close(fd);
 			continue;
 		}
@@ -573,7 +435,7 @@ int main(int argc, char **argv)
 				}
 			}
 			if (cf[1].revents) {
-				int r = client_msg(fd);
+				int r = rfbmini_client_msg(fd, &h264_ok, NULL);
 
 				if (r < 0)
 					break;

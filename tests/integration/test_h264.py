@@ -15,7 +15,10 @@ recently used go), then the bad streams, each a fresh vncfb with
 status 1 and one line naming the rectangle, a rectangle cut short (the
 server closes) with status 1 and one line, without a hang.
 
-usage: test_h264.py FORMAT
+usage: test_h264.py FORMAT | demo
+(demo: vncfb --demo --encodings h264, the demo's own Open H.264 server:
+exit 0, the colour bars of its top half on screen within 24 levels where
+the bouncing box is not.)
 Skips (77) when vncfb was built without libavcodec."""
 import os
 import subprocess
@@ -92,11 +95,45 @@ def bad_stream(tmp, fmt, cmd, want):
         srv.close()
 
 
+BARS = [(255, 255, 255), (0, 255, 255), (255, 255, 0), (0, 255, 0),
+        (255, 0, 255), (0, 0, 255), (255, 0, 0), (0, 0, 0)]
+
+
+def demo(tmp):
+    shot = tmp("demo.ppm")
+    p = subprocess.run([vt.VNCFB, "--demo", "--encodings", "h264", "-v",
+                        "--exit-after", "3", "-o", "mem:800x600:xrgb8888",
+                        "--screenshot", shot], capture_output=True,
+                       text=True, timeout=60)
+    if p.returncode != 0 or "in Open H.264" not in p.stderr or \
+            "H.264: decoding in software" not in p.stderr:
+        raise vt.Fail("--demo --encodings h264: status %d: %s"
+                      % (p.returncode, p.stderr))
+    w, h, px = vt.read_ppm(shot)
+    good = total = 0
+    for y in range(10, 300, 20):
+        for i, want in enumerate(BARS):
+            x = i * 100 + 50
+            got = px[(y * w + x) * 3:(y * w + x) * 3 + 3]
+            total += 1
+            good += max(abs(a - b) for a, b in zip(got, want)) <= 24
+    # The 96x96 box hides at most 5 rows of samples in 2 columns.
+    if good < total - 10:
+        raise vt.Fail("demo picture: %d of %d bar samples right" %
+                      (good, total))
+    vt.log("ok: demo in Open H.264: %d of %d bar samples right; %s" %
+           (good, total, [ln for ln in p.stderr.splitlines()
+                          if "drew" in ln]))
+    return 0
+
+
 def main(tmp):
     fmt = sys.argv[1]
     if not built_with_h264():
         vt.log("skip: vncfb was built without libavcodec (no Open H.264)")
         return 77
+    if fmt == "demo":
+        return demo(tmp)
     srv = H264Server(tmp, "--size", "%dx%d" % (SW, SH))
     cl = None
     try:

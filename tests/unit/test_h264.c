@@ -1,5 +1,5 @@
 /* Open H.264 (encoding 50) through vncfb's reader: streams made by
- * libavcodec's encoder (tests/h264/h264enc.h), pictures compared with
+ * libavcodec's encoder (client/tools/demo/h264enc.h), pictures compared with
  * their source within a stated error, and the hostile cases of
  * tests/hostile-input.md: a stream cut short, resets, 65 contexts, frames
  * bigger and smaller than their rectangle, bad data. */
@@ -18,7 +18,7 @@ int main(void)
 
 #include <math.h>
 
-#include "../h264/h264enc.h"
+#include "tools/demo/h264enc.h"
 #include "decode/dec_h264.h"
 #include "rfbgen.h"
 

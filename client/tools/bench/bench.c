@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "tools/bench/bench.h"
 #include "tools/bench/bench_priv.h"
@@ -21,6 +20,7 @@
 #include "util/log.h"
 #include "output/output.h"
 #include "net/passwd.h"
+#include "net/vnc_enc.h"
 #include "shadow/pixfmt.h"
 #include "platform/platform.h"
 #include "placement/probe.h"
@@ -297,23 +297,6 @@ static void fit_ratios(struct run *r, const struct run *o)
 		    (double)r->s_full.median / (double)o->s_full.median;
 }
 
-/* Whether libvncclient's decoders (the bare loop) can play what the
- * encodings list asks for: they have no Open H.264. */
-static bool bare_decodes(const char *list)
-{
-	const char *p = list;
-
-	while (p && *p) {
-		size_t n = strcspn(p, " ,");
-
-		if (n == 4 && !strncasecmp(p, "h264", 4))
-			return false;
-		p += n;
-		p += strspn(p, " ,");
-	}
-	return true;
-}
-
 /* Summarise every run and set its ratios against its references. */
 static void compare(struct bench *b)
 {
@@ -530,7 +513,8 @@ int bench_run(struct options *o)
 			rs[nconf].kind = RUN_MEMCPY;
 			rs[nconf++].cpu = b.cpus[j];
 		}
-		if (bare_decodes(o->encodings)) {
+		/* libvncclient's decoders have no Open H.264. */
+		if (!vnc_encodings_name(o->encodings, "h264")) {
 			rs[nconf].kind = RUN_BARE;
 			rs[nconf].scaled = wl == BENCH_FIT;
 			rs[nconf++].cpu = -1;

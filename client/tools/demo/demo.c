@@ -12,6 +12,9 @@
 #include <rfb/rfb.h>
 
 #include "tools/demo/demo.h"
+#ifdef VNCFB_HAVE_H264
+#include "tools/demo/demo_h264.h"
+#endif
 #include "util/log.h"
 #include "output/output.h"
 
@@ -26,6 +29,9 @@ struct demo {
 	atomic_bool stop;
 	atomic_uint_fast64_t frames;
 	char where[64];
+	/* --encodings h264: the Open H.264 server instead (demo_h264.h). */
+	struct demo_h264 *h264;
+	int h264_port;
 };
 
 static void quiet_log(const char *fmt, ...)
@@ -108,7 +114,7 @@ static void *animate(void *arg)
 	return NULL;
 }
 
-struct demo *demo_start(const char *where)
+struct demo *demo_start(const char *where, bool h264)
 {
 	struct demo *d = calloc(1, sizeof(*d));
 	int argc = 0;
@@ -116,6 +122,21 @@ struct demo *demo_start(const char *where)
 	if (!d)
 		return NULL;
 	snprintf(d->where, sizeof(d->where), "%s", where);
+	if (h264) {
+#ifdef VNCFB_HAVE_H264
+		d->h264 = demo_h264_start(DEMO_W, DEMO_H, &d->h264_port);
+		if (!d->h264)
+			goto err_free;
+		log_info("demo: serving an animated %dx%d scene in Open H.264 "
+			 "on 127.0.0.1:%d",
+			 DEMO_W, DEMO_H, d->h264_port);
+		return d;
+#else
+		log_error("demo: Open H.264 needs a vncfb built with "
+			  "libavcodec");
+		goto err_free;
+#endif
+	}
 	rfbLog = quiet_log;
 	rfbErr = quiet_log;
 	d->fb = calloc((size_t)DEMO_W * DEMO_H, 4);
@@ -161,7 +182,16 @@ err_free:
 
 int demo_port(const struct demo *d)
 {
-	return d->screen->port;
+	return d->h264 ? d->h264_port : d->screen->port;
+}
+
+static uint64_t demo_frames(const struct demo *d)
+{
+#ifdef VNCFB_HAVE_H264
+	if (d->h264)
+		return demo_h264_frames(d->h264);
+#endif
+	return atomic_load(&d->frames);
 }
 
 void demo_report(struct demo *d, uint64_t updates, const struct output *out)
@@ -170,7 +200,7 @@ void demo_report(struct demo *d, uint64_t updates, const struct output *out)
 
 	log_info("demo: server drew %llu frames; vncfb received %llu updates "
 		 "and drew them on %s %ux%u %s",
-		 (unsigned long long)atomic_load(&d->frames),
+		 (unsigned long long)demo_frames(d),
 		 (unsigned long long)updates, out->impl->name, out->width,
 		 out->height, pixfmt_name(&out->fmt, fbuf, sizeof(fbuf)));
 }
@@ -179,6 +209,13 @@ void demo_stop(struct demo *d)
 {
 	if (!d)
 		return;
+#ifdef VNCFB_HAVE_H264
+	if (d->h264) {
+		demo_h264_stop(d->h264);
+		free(d);
+		return;
+	}
+#endif
 	atomic_store(&d->stop, true);
 	pthread_join(d->animator, NULL);
 	rfbShutdownServer(d->screen, TRUE);

@@ -5,14 +5,17 @@
 #ifndef VNCFB_DEMO_H
 #define VNCFB_DEMO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct demo;
 struct output;
 
 /* Start serving on 127.0.0.1 (first free port from 5900). where names the
- * output it will be shown on, for the report. NULL on failure (logged). */
-struct demo *demo_start(const char *where);
+ * output it will be shown on, for the report; h264: in Open H.264
+ * (demo_h264.h), where vncfb is built with libavcodec. NULL on failure
+ * (logged). */
+struct demo *demo_start(const char *where, bool h264);
 int demo_port(const struct demo *d);
 /* Print what happened (frames served, updates received, output). */
 void demo_report(struct demo *d, uint64_t updates, const struct output *out);

@@ -1,4 +1,6 @@
-/* The tests' Open H.264 encoder (h264enc.h). */
+/* The demo's and the tests' Open H.264 encoder (h264enc.h). */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +9,8 @@
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 
-#include "h264enc.h"
+#include "tools/demo/h264enc.h"
+#include "util/log.h"
 
 struct h264enc {
 	AVCodecContext *av;
@@ -90,8 +93,8 @@ struct h264enc *h264enc_create(int w, int h, int crf)
 			open_codec(e, c, w, h, crf);
 	}
 	if (!e->av) {
-		fprintf(stderr, "h264enc: libavcodec has no usable H.264 "
-				"encoder (libx264, libopenh264)\n");
+		log_error("demo: libavcodec has no usable H.264 encoder "
+			  "(libx264, libopenh264)");
 		goto fail;
 	}
 	e->frame = av_frame_alloc();

@@ -55,6 +55,7 @@ struct dec_h264_ctx {
 struct dec_h264 {
 	struct dec_h264_ctx *live[DEC_H264_MAX_CTX];
 	unsigned n;
+	uint64_t area; /* the live contexts' pixels */
 	uint64_t clock;
 	struct dec_h264_ctx *retired;
 	/* The shadow's format as libswscale knows it, or AV_PIX_FMT_RGB24
@@ -177,6 +178,7 @@ static void retire(struct dec_h264 *t, unsigned i)
 {
 	struct dec_h264_ctx *x = t->live[i];
 
+	t->area -= (uint64_t)x->r.w * (uint64_t)x->r.h;
 	t->live[i] = t->live[--t->n];
 	x->next = t->retired;
 	t->retired = x;
@@ -294,7 +296,14 @@ static int h264_read(struct dec_ctx *c, struct dec_job *j)
 	}
 	memset(j->data.p + j->data.len, 0, AV_INPUT_BUFFER_PADDING_SIZE);
 	if (!x) {
-		if (t->n == DEC_H264_MAX_CTX) {
+		/* Each context keeps its reference frames: past 64, or past
+		 * DEC_H264_AREA desktops of pixels, the least recent go. */
+		uint64_t a = (uint64_t)j->r.w * (uint64_t)j->r.h,
+			 budget = DEC_H264_AREA * (uint64_t)c->fb.width *
+				  c->fb.height;
+
+		while (t->n == DEC_H264_MAX_CTX ||
+		       (t->n && t->area + a > budget)) {
 			unsigned lru = 0;
 
 			for (unsigned i = 1; i < t->n; i++)
@@ -309,6 +318,7 @@ static int h264_read(struct dec_ctx *c, struct dec_job *j)
 		x->r = j->r;
 		x->sws_fmt = AV_PIX_FMT_NONE;
 		t->live[t->n++] = x;
+		t->area += a;
 	}
 	x->used = ++t->clock;
 	atomic_fetch_add_explicit(&x->pending, 1, memory_order_relaxed);
@@ -346,6 +356,10 @@ static int ctx_open(struct dec_ctx *c, struct dec_h264_ctx *x)
 	 * frame threads (which hold frames back), decodes in parallel. */
 	x->av->flags |= AV_CODEC_FLAG_LOW_DELAY;
 	x->av->thread_count = 1;
+	/* Frames may be larger than the rectangle (they are cropped), not
+	 * without bound: libavcodec refuses an SPS past this before it
+	 * allocates its pictures. */
+	x->av->max_pixels = (int64_t)(x->r.w + 256) * (x->r.h + 256);
 	ret = avcodec_open2(x->av, codec, NULL);
 	if (ret < 0) {
 		avcodec_free_context(&x->av);

@@ -15,6 +15,9 @@
 /* Contexts kept at most; the least recently used goes past this
  * (rfbproto leaves the number to the client; TigerVNC keeps 64). */
 #define DEC_H264_MAX_CTX 64
+/* And the live contexts' rectangles cover at most this many times the
+ * desktop's pixels (each keeps its reference frames). */
+#define DEC_H264_AREA 4
 
 struct dec_h264;
 

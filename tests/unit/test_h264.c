@@ -450,6 +450,75 @@ static void test_contexts(void)
 	free(rgb);
 }
 
+/* The contexts' pixels are bounded (DEC_H264_AREA desktops): on a 96x64
+ * desktop, a fifth context of about its size evicts the least recent.
+ * And a frame far larger than its rectangle is refused by libavcodec
+ * before it allocates its pictures. */
+static void test_budget(void)
+{
+	static const struct rect rs[5] = {{0, 0, 96, 64}, {0, 0, 96, 62},
+					  {0, 0, 94, 64}, {0, 0, 94, 62},
+					  {2, 2, 94, 62}};
+	struct h264enc *e[5], *huge = enc_new(320, 240);
+	uint8_t *rgb = malloc(320 * 240 * 3), *d;
+	struct buf s = {0};
+	size_t len;
+	struct fix f;
+
+	fix_open(&f, "xrgb8888", 96, 64);
+	for (int i = 0; i < 5; i++) {
+		e[i] = enc_new(96, 64);
+		len = enc_frame(e[i], rgb, 96, 64, i, true, &d);
+		fbu(&s, 1);
+		h264_rect(&s, (unsigned)rs[i].x, (unsigned)rs[i].y,
+			  (unsigned)rs[i].w, (unsigned)rs[i].h, 0, d, len);
+		free(d);
+	}
+	CHECK(fix_feed(&f, &s) == 5, "five contexts: %s", f.why);
+	free(s.p);
+	/* The second is kept: its P frame decodes. */
+	s = (struct buf){0};
+	len = enc_frame(e[1], rgb, 96, 64, 20, false, &d);
+	fbu(&s, 1);
+	h264_rect(&s, 0, 0, 96, 62, 0, d, len);
+	free(d);
+	CHECK(fix_feed(&f, &s) == 1, "second context: %s", f.why);
+	CHECK(mae(&f, 0, 0, 96, 62, rgb, 96) <= MAX_MAE,
+	      "second context lost its state: error %.2f",
+	      mae(&f, 0, 0, 96, 62, rgb, 96));
+	free(s.p);
+	/* The first went for the fifth. */
+	s = (struct buf){0};
+	len = enc_frame(e[0], rgb, 96, 64, 21, false, &d);
+	fbu(&s, 1);
+	h264_rect(&s, 0, 0, 96, 64, 0, d, len);
+	free(d);
+	CHECK(fix_feed(&f, &s) < 0 && f.err == VNC_ERR_PROTOCOL &&
+		  strstr(f.why, "bad Open H.264 rectangle 96x64 at 0,0: bad "
+				"H.264 data"),
+	      "first context not evicted: error %d \"%s\"", f.err, f.why);
+	free(s.p);
+	fix_free(&f);
+
+	s = (struct buf){0};
+	fix_open(&f, "xrgb8888", 320, 240);
+	len = enc_frame(huge, rgb, 320, 240, 0, true, &d);
+	fbu(&s, 1);
+	h264_rect(&s, 0, 0, 16, 16, 0, d, len);
+	free(d);
+	CHECK(fix_feed(&f, &s) < 0 && f.err == VNC_ERR_PROTOCOL &&
+		  strstr(f.why, "bad Open H.264 rectangle 16x16 at 0,0: bad "
+				"H.264 data"),
+	      "320x240 frame for 16x16: error %d \"%s\"", f.err, f.why);
+	printf("320x240 frame for a 16x16 rectangle: %s\n", f.why);
+	free(s.p);
+	fix_free(&f);
+	for (int i = 0; i < 5; i++)
+		h264enc_destroy(e[i]);
+	h264enc_destroy(huge);
+	free(rgb);
+}
+
 /* The access unit splitter: two pictures of one slice each, parameter
  * sets before the first, 4-byte start codes. */
 static void test_au(void)
@@ -482,6 +551,7 @@ int main(void)
 	test_lengths();
 	test_reset();
 	test_contexts();
+	test_budget();
 	return check_done("h264");
 }
 #endif

@@ -15,7 +15,10 @@ recently used go), then the bad streams, each a fresh vncfb with
 status 1 and one line naming the rectangle, a rectangle cut short (the
 server closes) with status 1 and one line, without a hang.
 
-usage: test_h264.py FORMAT | demo
+usage: test_h264.py FORMAT | demo | replay
+(replay: vncfb bench --record of h264server, then --replay: exit 0, the
+bare loop left out with its reason, every play's last picture identical
+to the recorder's.)
 (demo: vncfb --demo --encodings h264, the demo's own Open H.264 server:
 exit 0, the colour bars of its top half on screen within 24 levels where
 the bouncing box is not.)
@@ -127,6 +130,35 @@ def demo(tmp):
     return 0
 
 
+def replay(tmp):
+    rec = tmp("h264.rec")
+    srv = H264Server(tmp, "--size", "%dx%d" % (SW, SH))
+    try:
+        p = subprocess.run([vt.VNCFB, "bench", "--record", rec,
+                            "--updates", "40", "--encodings", "h264",
+                            "127.0.0.1::%d" % srv.port],
+                           capture_output=True, text=True, timeout=60)
+    finally:
+        srv.close()
+    out = p.stdout + p.stderr
+    if p.returncode != 0 or "recorded 40 messages" not in out:
+        raise vt.Fail("--record: status %d: %s" % (p.returncode, out))
+    p = subprocess.run([vt.VNCFB, "bench", "--replay", rec, "--repeat",
+                        "2", "--duration", "20"], capture_output=True,
+                       text=True, timeout=120)
+    out = p.stdout + p.stderr
+    need = ["no bare loop: libvncclient's decoders have no Open H.264",
+            "recorded asking for h264, lossy (Open H.264)",
+            "pipeline     2 of 2 plays complete, 2 checked: identical"]
+    missing = [n for n in need if n not in out]
+    if p.returncode != 0 or missing:
+        raise vt.Fail("--replay: status %d, missing %s: %s"
+                      % (p.returncode, missing, out))
+    vt.log("ok: recorded and replayed: %s" % [
+        ln for ln in out.splitlines() if "identical" in ln])
+    return 0
+
+
 def main(tmp):
     fmt = sys.argv[1]
     if not built_with_h264():
@@ -134,6 +166,8 @@ def main(tmp):
         return 77
     if fmt == "demo":
         return demo(tmp)
+    if fmt == "replay":
+        return replay(tmp)
     srv = H264Server(tmp, "--size", "%dx%d" % (SW, SH))
     cl = None
     try:

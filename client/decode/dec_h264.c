@@ -480,16 +480,16 @@ static int converter(struct dec_ctx *c, struct dec_h264 *t,
 	x->sws_full = full;
 	x->sws_rows = rows;
 	if (!atomic_exchange(&t->said, true))
-		log_debug("H.264: decoding in software (libavcodec %s), "
-			 "converting %s %s-range %s to %s with libswscale%s",
-			 x->av->codec->name,
-			 av_get_pix_fmt_name(src) ? av_get_pix_fmt_name(src)
-						  : "?",
-			 full ? "full" : "limited",
-			 av_color_space_name(space) ? av_color_space_name(space)
-						    : "?",
-			 av_get_pix_fmt_name(t->dst),
-			 t->direct ? " into the shadow" : " and a table");
+		log_debug(
+		    "H.264: decoding in software (libavcodec %s), "
+		    "converting %s %s-range %s to %s with libswscale%s",
+		    x->av->codec->name,
+		    av_get_pix_fmt_name(src) ? av_get_pix_fmt_name(src) : "?",
+		    full ? "full" : "limited",
+		    av_color_space_name(space) ? av_color_space_name(space)
+					       : "?",
+		    av_get_pix_fmt_name(t->dst),
+		    t->direct ? " into the shadow" : " and a table");
 	return DEC_OK;
 }
 

@@ -456,8 +456,10 @@ static void test_contexts(void)
  * before it allocates its pictures. */
 static void test_budget(void)
 {
-	static const struct rect rs[5] = {{0, 0, 96, 64}, {0, 0, 96, 62},
-					  {0, 0, 94, 64}, {0, 0, 94, 62},
+	static const struct rect rs[5] = {{0, 0, 96, 64},
+					  {0, 0, 96, 62},
+					  {0, 0, 94, 64},
+					  {0, 0, 94, 62},
 					  {2, 2, 94, 62}};
 	struct h264enc *e[5], *huge = enc_new(320, 240);
 	uint8_t *rgb = malloc(320 * 240 * 3), *d;

@@ -28,6 +28,7 @@
 #include "shadow/shadow.h"
 #include "console/signals.h"
 #include "net/vnc.h"
+#include "net/vnc_enc.h"
 
 /* Edge scrolling's step interval: about 60 steps a second, each up to
  * BLIT_EDGE_SPEED_DIV-th of the screen (a screen's width a second). */
@@ -794,7 +795,7 @@ int session_run(struct options *o, const struct session_server *srv)
 	/* After the drop: setuid in a threaded process interrupts every
 	 * thread's select(), which libvncserver's threads take as fatal. */
 	if (srv) {
-		served = srv->start(o->output ? o->output : s.out.impl->name,
+		served = srv->start(o, o->output ? o->output : s.out.impl->name,
 				    &o->port);
 		if (!served)
 			goto out_view;

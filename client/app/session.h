@@ -13,9 +13,10 @@ struct output;
  * root is dropped, and views on 127.0.0.1 (--demo: client/tools/demo
  * supplies it, so the data path does not depend on the tool). */
 struct session_server {
-	/* Start serving; where names the output, for the report. Sets
-	 * *port; NULL on failure (logged). */
-	void *(*start)(const char *where, int *port);
+	/* Start serving what the options ask (--encodings); where names
+	 * the output, for the report. Sets *port; NULL on failure
+	 * (logged). */
+	void *(*start)(const struct options *o, const char *where, int *port);
 	/* Optional: after a clean session, what was served and shown. */
 	void (*report)(void *srv, uint64_t updates, const struct output *out);
 	void (*stop)(void *srv);

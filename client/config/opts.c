@@ -206,8 +206,12 @@ static int set_encodings(struct options *o, const char *v, const char **why)
 {
 	const char *bad;
 
-	if (vnc_check_encodings(v, &bad) < 0)
+	if (vnc_check_encodings(v, &bad) < 0) {
+		if (!strcasecmp(bad, "h264"))
+			*why = "h264 needs a vncfb built with libavcodec "
+			       "(vncfb --version says)";
 		return -EINVAL;
+	}
 	return opts_set_str(&o->encodings, v);
 }
 
@@ -321,7 +325,11 @@ static const struct key keys[K_COUNT] = {
     [K_ENCODINGS] = {"encodings", T_FN, .set = set_encodings,
 		     .why = "expected names from: raw copyrect rre corre "
 			    "hextile zlib tight trle zrle zywrle ultra "
-			    "jpeg"},
+			    "jpeg"
+#ifdef VNCFB_HAVE_H264
+			    " h264"
+#endif
+		     },
     [K_QUALITY] = {"quality", T_INT, F(quality), 0, 9, "expected 0-9"},
     [K_COMPRESS] = {"compress", T_INT, F(compress), 0, 9, "expected 0-9"},
     [K_VIEW_ONLY] = {"view-only", T_BOOL, F(view_only), .why = YES_NO},

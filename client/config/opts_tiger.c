@@ -171,6 +171,9 @@ static int prefer_encoding(struct options *o, const char *name,
 	for (i = 0; name[i] && i + 1 < sizeof(lower); i++)
 		lower[i] = (char)tolower((unsigned char)name[i]);
 	lower[i] = '\0';
+	/* TigerVNC's name for Open H.264. */
+	if (!strcmp(lower, "h.264"))
+		strcpy(lower, "h264");
 	if (name[i] || !*lower || strpbrk(lower, " ,") ||
 	    vnc_check_encodings(lower, &bad) < 0) {
 		fprintf(stderr,

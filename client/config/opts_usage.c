@@ -5,6 +5,9 @@
 
 #include "config/opts.h"
 #include "config/opts_priv.h"
+#ifdef VNCFB_HAVE_H264
+#include "decode/dec_h264.h"
+#endif
 #include "output/output.h"
 
 /* Grouped as the man page's OPTIONS; tests/ship/docs.py keeps this, the
@@ -165,4 +168,9 @@ void opts_version(void)
 	       "inflating with %s\n",
 	       VNCFB_LIBVNC_VERSION, VNCFB_ZLIB_VERSION,
 	       VNCFB_TURBOJPEG_VERSION, VNCFB_INFLATE);
+#ifdef VNCFB_HAVE_H264
+	printf("Open H.264 decoded by %s (software)\n", dec_h264_version());
+#else
+	printf("Open H.264: not built (no libavcodec)\n");
+#endif
 }

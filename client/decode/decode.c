@@ -79,6 +79,9 @@ const struct decoder *decoder_find(int32_t enc)
 	    &dec_raw,  &dec_copyrect, &dec_rre,	 &dec_corre, &dec_hextile,
 	    &dec_zlib, &dec_tight,    &dec_zrle, &dec_trle,  &dec_ultra,
 	    &dec_jpeg_rect,
+#ifdef VNCFB_HAVE_H264
+	    &dec_h264,
+#endif
 	};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -119,6 +122,10 @@ void dec_ctx_finish(struct dec_ctx *c)
 		dec_zstream_end(&c->zs->zrle);
 		free(c->zs->jpeg_tables);
 		c->zs->jpeg_tables = NULL;
+#ifdef VNCFB_HAVE_H264
+		dec_h264_free(c->zs->h264);
+#endif
+		c->zs->h264 = NULL;
 	}
 	free(c->work.scratch);
 	c->work.scratch = NULL;

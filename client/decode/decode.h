@@ -116,14 +116,19 @@ struct dec_zstream {
 };
 
 struct dec_jpeg_tables;
+struct dec_h264;
+struct dec_h264_ctx;
 
 /* State that outlives a rectangle and advances in stream order: the zlib
- * streams, and the JPEG encoding's tables (dec_jpeg_rect.c, on the
- * reading thread only: read() puts them back into the images that come
- * without them, so decode() needs nothing but the job). */
+ * streams, the JPEG encoding's tables (dec_jpeg_rect.c, on the reading
+ * thread only: read() puts them back into the images that come without
+ * them, so decode() needs nothing but the job), and Open H.264's
+ * contexts (dec_h264.h), made at the first rectangle; that table is
+ * read()'s alone. */
 struct dec_streams {
 	struct dec_zstream tight[4], zlib, zrle;
 	struct dec_jpeg_tables *jpeg_tables;
+	struct dec_h264 *h264;
 };
 
 struct dec_jpeg;
@@ -141,6 +146,9 @@ struct dec_job {
 	struct rect src;     /* pixels read (CopyRect), else empty */
 	uint32_t streams;    /* DEC_STREAM_* advanced by decode() */
 	struct dec_buf data; /* the bytes read() kept for decode() */
+	/* Open H.264: the context decode() advances (jobs of a context
+	 * share r, so they run in order), or NULL. */
+	struct dec_h264_ctx *h264;
 };
 
 struct dec_ctx {

@@ -151,8 +151,12 @@ int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
 		  unsigned tsize, bool trle, bool draw);
 
 
+/* Open H.264's context table (dec_h264.c, built with libavcodec): freed
+ * with the connection's streams, once no job can run. */
+void dec_h264_free(struct dec_h264 *t);
+
 extern const struct decoder dec_raw, dec_copyrect, dec_rre, dec_corre,
     dec_hextile, dec_zlib, dec_tight, dec_zrle, dec_trle, dec_ultra,
-    dec_jpeg_rect;
+    dec_jpeg_rect, dec_h264;
 
 #endif

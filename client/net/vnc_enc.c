@@ -11,7 +11,15 @@
 #include "wire/encodings.h"
 #include "wire/rfb.h"
 
+/* Open H.264 where the build decodes it, first after CopyRect: a server
+ * that sends it chooses it for video-like content. It is lossy, so the
+ * default list offers it only with --quality (vnc_send.c). */
+#ifdef VNCFB_HAVE_H264
+#define DEFAULT_ENCODINGS \
+	"copyrect h264 tight zrle hextile zlib corre rre raw"
+#else
 #define DEFAULT_ENCODINGS "copyrect tight zrle hextile zlib corre rre raw"
+#endif
 
 int vnc_check_encodings(const char *list, const char **bad)
 {
@@ -39,6 +47,23 @@ int vnc_check_encodings(const char *list, const char **bad)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+bool vnc_encodings_name(const char *list, const char *name)
+{
+	const struct rfb_encoding *want =
+	    rfb_encoding_by_option(name, strlen(name));
+	const char *p = list;
+
+	while (want && p && *p) {
+		size_t n = strcspn(p, " ,");
+
+		if (n && rfb_encoding_by_option(p, n) == want)
+			return true;
+		p += n;
+		p += strspn(p, " ,");
+	}
+	return false;
 }
 
 const char *vnc_default_encodings(void)

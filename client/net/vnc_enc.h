@@ -7,6 +7,7 @@
 #ifndef VNCFB_VNC_ENC_H
 #define VNCFB_VNC_ENC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,8 @@
 int vnc_check_encodings(const char *list, const char **bad);
 /* What is offered without --encodings, in order of preference. */
 const char *vnc_default_encodings(void);
+/* Whether list (NULL: none) names the encoding name ("h264"). */
+bool vnc_encodings_name(const char *list, const char *name);
 /* The RFB numbers of the names in list (space/comma separated), in its
  * order, at most max: unknown names are skipped, and ZYWRLE becomes ZRLE
  * (vncfb has no ZYWRLE decoder). Returns how many went into out. */

@@ -67,6 +67,11 @@ bool vnc_send_encodings(struct vnc_client *vc)
 
 	nlisted = vnc_enc_numbers(vc->encodings, listed, MAX_LISTED);
 	for (k = 0; k < nlisted; k++) {
+		/* H.264 is vncfb's reader's (libvncclient has no decoder),
+		 * and lossy: from the default list only with --quality. */
+		if (listed[k] == RFB_ENC_H264 &&
+		    (!vc->rd || (!vc->cfg.encodings && vc->cfg.quality < 0)))
+			continue;
 		encs[n++] = (uint32_t)listed[k];
 		if (listed[k] == rfbEncodingTight)
 			tight = true;

@@ -23,6 +23,11 @@ static const struct rfb_encoding table[] = {
 	{ RFB_ENC_ZRLE, "zrle", "ZRLE", true },
 	{ RFB_ENC_ZYWRLE, "zywrle", "ZYWRLE", true },
 	{ RFB_ENC_JPEG, "jpeg", "JPEG", true },
+#ifdef VNCFB_HAVE_H264
+	{ RFB_ENC_H264, "h264", "Open H.264", true },
+#else
+	{ RFB_ENC_H264, "h264", "Open H.264", false },
+#endif
 	{ RFB_ENC_ZLIBHEX, "zlibhex", "ZlibHex", false },
 	{ RFB_ENC_ULTRAZIP, "ultrazip", "UltraZip", false },
 	{ RFB_ENC_XCURSOR, "xcursor", "XCursor", false },

@@ -31,6 +31,7 @@ enum {
 #define RFB_ENC_ZYWRLE 17
 #define RFB_ENC_JPEG 21
 #define RFB_ENC_ULTRAZIP ((int32_t)0xFFFF0009)
+#define RFB_ENC_H264 50 /* Open H.264 */
 #define RFB_ENC_COMPRESS0 (-256)
 #define RFB_ENC_XCURSOR (-240)
 #define RFB_ENC_RICHCURSOR (-239)

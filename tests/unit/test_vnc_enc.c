@@ -57,7 +57,15 @@ static void test_check(void)
 	      strlen(bad) == 31);
 	/* The default list is valid and offered whole. */
 	CHECK_EQ(vnc_check_encodings(vnc_default_encodings(), &bad), 0);
+#ifdef VNCFB_HAVE_H264
+	/* Open H.264 second (offered with --quality: vnc_send.c). */
+	CHECK_EQ(vnc_enc_numbers(vnc_default_encodings(), out, 16), 9);
+	CHECK_EQ(out[1], RFB_ENC_H264);
+	CHECK_EQ(vnc_check_encodings("h264", &bad), 0);
+#else
 	CHECK_EQ(vnc_enc_numbers(vnc_default_encodings(), out, 16), 8);
+	CHECK(vnc_check_encodings("h264", &bad) < 0);
+#endif
 	CHECK_EQ(out[0], RFB_ENC_COPYRECT);
 }
 

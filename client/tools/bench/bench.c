@@ -19,6 +19,7 @@
 #include "console/console.h"
 #include "util/log.h"
 #include "output/output.h"
+#include "net/vnc_enc.h"
 #include "shadow/pixfmt.h"
 #include "platform/platform.h"
 #include "placement/probe.h"
@@ -509,10 +510,15 @@ static int plan_runs(struct bench *b, int wl, struct run *rs)
 		rs[n].kind = RUN_MEMCPY;
 		rs[n++].cpu = b->cpus[j];
 	}
-	if (!b->link) {
+	/* libvncclient's decoders have no Open H.264. */
+	if (!b->link && !vnc_encodings_name(b->opt->encodings, "h264")) {
 		rs[n].kind = RUN_BARE;
 		rs[n].scaled = wl == BENCH_FIT;
 		rs[n++].cpu = -1;
+	} else if (!b->link && b->n_runs == 0) {
+		log_info("bench: no bare loop: libvncclient's decoders have no "
+			 "Open H.264 (tests/bench/bench_h264 compares with a "
+			 "bare libavcodec loop)");
 	}
 	for (j = 0; j < n; j++) {
 		rs[j].workload = wl;

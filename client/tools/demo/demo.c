@@ -11,13 +11,17 @@
 
 #include <rfb/rfb.h>
 
+#include "net/vnc_enc.h"
 #include "tools/demo/demo.h"
+#include "tools/demo/scene.h"
+#ifdef VNCFB_HAVE_H264
+#include "tools/demo/demo_h264.h"
+#endif
 #include "util/log.h"
 #include "output/output.h"
 
 #define DEMO_W 800
 #define DEMO_H 600
-#define BOX 96
 
 struct demo {
 	rfbScreenInfoPtr screen;
@@ -26,63 +30,14 @@ struct demo {
 	atomic_bool stop;
 	atomic_uint_fast64_t frames;
 	char where[64];
+	/* --encodings h264: the Open H.264 server instead (demo_h264.h). */
+	struct demo_h264 *h264;
+	int h264_port;
 };
 
 static void quiet_log(const char *fmt, ...)
 {
 	(void)fmt;
-}
-
-static uint32_t rgb(unsigned r, unsigned g, unsigned b)
-{
-	return (r & 0xff) | (g & 0xff) << 8 | (b & 0xff) << 16;
-}
-
-/* The framebuffer is in libvncserver's default 32-bit format: R in the low
- * byte. */
-static void box_pos(uint64_t n, int w, int h, int *x, int *y)
-{
-	int rx = w - BOX, ry = h / 2 - BOX;
-	uint64_t tx = (n * 7) % (uint64_t)(2 * rx);
-	uint64_t ty = (n * 5) % (uint64_t)(2 * ry);
-
-	*x = (int)(tx < (uint64_t)rx ? tx : 2 * (uint64_t)rx - tx);
-	*y = (int)(ty < (uint64_t)ry ? ty : 2 * (uint64_t)ry - ty);
-}
-
-void demo_draw(uint32_t *px, int w, int h, int stride_px, uint64_t n)
-{
-	static const uint32_t bars[8] = {
-		0xffffff, 0x00ffff, 0xffff00, 0x00ff00,
-		0xff00ff, 0x0000ff, 0xff0000, 0x000000,
-	};
-	int x, y, bx, by;
-
-	for (y = 0; y < h; y++) {
-		uint32_t *row = px + (size_t)y * stride_px;
-
-		for (x = 0; x < w; x++) {
-			if (y < h / 2) {
-				uint32_t c = bars[x * 8 / w];
-
-				/* bars[] is 0xRRGGBB; swap into R-low. */
-				row[x] = rgb(c >> 16, c >> 8, c);
-			} else {
-				unsigned t = (unsigned)(n * 3);
-
-				row[x] = rgb((unsigned)(x * 255 / w) + t,
-					     (unsigned)(y * 255 / h),
-					     255 - (unsigned)(x * 255 / w) + t);
-			}
-		}
-	}
-	box_pos(n, w, h, &bx, &by);
-	for (y = by; y < by + BOX; y++)
-		for (x = bx; x < bx + BOX; x++)
-			px[(size_t)y * stride_px + x] =
-				((x - bx) / 12 + (y - by) / 12) % 2
-					? rgb(255, 255, 255)
-					: rgb(255, 64, 0);
 }
 
 static void *animate(void *arg)
@@ -108,14 +63,32 @@ static void *animate(void *arg)
 	return NULL;
 }
 
-static void *demo_start(const char *where, int *port)
+static void *demo_start(const struct options *o, const char *where,
+			int *port)
 {
 	struct demo *d = calloc(1, sizeof(*d));
+	bool h264 = vnc_encodings_name(o->encodings, "h264");
 	int argc = 0;
 
 	if (!d)
 		return NULL;
 	snprintf(d->where, sizeof(d->where), "%s", where);
+	if (h264) {
+#ifdef VNCFB_HAVE_H264
+		d->h264 = demo_h264_start(DEMO_W, DEMO_H, &d->h264_port);
+		if (!d->h264)
+			goto err_free;
+		log_info("demo: serving an animated %dx%d scene in Open H.264 "
+			 "on 127.0.0.1:%d",
+			 DEMO_W, DEMO_H, d->h264_port);
+		*port = d->h264_port;
+		return d;
+#else
+		log_error("demo: Open H.264 needs a vncfb built with "
+			  "libavcodec");
+		goto err_free;
+#endif
+	}
 	rfbLog = quiet_log;
 	rfbErr = quiet_log;
 	d->fb = calloc((size_t)DEMO_W * DEMO_H, 4);
@@ -160,6 +133,15 @@ err_free:
 	return NULL;
 }
 
+static uint64_t demo_frames(const struct demo *d)
+{
+#ifdef VNCFB_HAVE_H264
+	if (d->h264)
+		return demo_h264_frames(d->h264);
+#endif
+	return atomic_load(&d->frames);
+}
+
 static void demo_report(void *srv, uint64_t updates,
 			const struct output *out)
 {
@@ -168,7 +150,7 @@ static void demo_report(void *srv, uint64_t updates,
 
 	log_info("demo: server drew %llu frames; vncfb received %llu updates "
 		 "and drew them on %s %ux%u %s",
-		 (unsigned long long)atomic_load(&d->frames),
+		 (unsigned long long)demo_frames(d),
 		 (unsigned long long)updates, out->impl->name, out->width,
 		 out->height, pixfmt_name(&out->fmt, fbuf, sizeof(fbuf)));
 }
@@ -179,6 +161,13 @@ static void demo_stop(void *srv)
 
 	if (!d)
 		return;
+#ifdef VNCFB_HAVE_H264
+	if (d->h264) {
+		demo_h264_stop(d->h264);
+		free(d);
+		return;
+	}
+#endif
 	atomic_store(&d->stop, true);
 	pthread_join(d->animator, NULL);
 	rfbShutdownServer(d->screen, TRUE);

@@ -18,6 +18,7 @@
 
 #include "util/clock.h"
 #include "util/log.h"
+#include "net/vnc_enc.h"
 #include "tools/replay/replaysrv.h"
 #include "tools/replay/replaysrv_priv.h"
 #include "console/signals.h"
@@ -376,7 +377,11 @@ void replaysrv_describe(const struct replaysrv *s, const char *path, FILE *f)
 		h->encodings[0] ? h->encodings
 				: "the viewer's default "
 				  "encodings",
-		h->quality >= 0 ? "" : ", lossless");
+		h->quality >= 0 ? ""
+		/* Open H.264 is lossy whatever the quality. */
+		: vnc_encodings_name(h->encodings, "h264")
+		    ? ", lossy (Open H.264)"
+		    : ", lossless");
 	if (h->quality >= 0)
 		fprintf(f, ", quality %d", h->quality);
 	if (h->compress >= 0)

@@ -1,0 +1,164 @@
+/* A minimal RFB server side (rfbmini.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "tools/demo/rfbmini.h"
+
+/* How often a waiting read looks at stop. */
+#define POLL_MS 50
+
+void rfbmini_be16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+void rfbmini_be32(uint8_t *p, uint32_t v)
+{
+	rfbmini_be16(p, v >> 16);
+	rfbmini_be16(p + 2, v & 0xffff);
+}
+
+void rfbmini_rect(uint8_t b[12], int x, int y, int w, int h, int32_t enc)
+{
+	rfbmini_be16(b, (unsigned)x);
+	rfbmini_be16(b + 2, (unsigned)y);
+	rfbmini_be16(b + 4, (unsigned)w);
+	rfbmini_be16(b + 6, (unsigned)h);
+	rfbmini_be32(b + 8, (uint32_t)enc);
+}
+
+int rfbmini_put(int fd, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n) {
+		ssize_t k = send(fd, b, n, MSG_NOSIGNAL);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		b += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+int rfbmini_get(int fd, void *p, size_t n, const atomic_bool *stop)
+{
+	uint8_t *b = p;
+
+	while (n) {
+		struct pollfd pf = {.fd = fd, .events = POLLIN};
+		ssize_t k;
+
+		if (stop && atomic_load(stop))
+			return -1;
+		if (poll(&pf, 1, POLL_MS) == 0)
+			continue;
+		k = read(fd, b, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		b += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+int rfbmini_handshake(int fd, int w, int h, const char *name,
+		      const atomic_bool *stop)
+{
+	size_t nl = strlen(name) > 64 ? 64 : strlen(name);
+	uint8_t b[24 + 64];
+
+	if (rfbmini_put(fd, "RFB 003.008\n", 12) < 0 ||
+	    rfbmini_get(fd, b, 12, stop) < 0)
+		return -1;
+	b[0] = 1;
+	b[1] = 1; /* None */
+	if (rfbmini_put(fd, b, 2) < 0 || rfbmini_get(fd, b, 1, stop) < 0 ||
+	    b[0] != 1)
+		return -1;
+	memset(b, 0, sizeof(b));
+	if (rfbmini_put(fd, b, 4) < 0 || rfbmini_get(fd, b, 1, stop) < 0)
+		return -1;
+	memset(b, 0, sizeof(b));
+	rfbmini_be16(b, (unsigned)w);
+	rfbmini_be16(b + 2, (unsigned)h);
+	b[4] = 32; /* xrgb8888 little-endian, true colour */
+	b[5] = 24;
+	b[7] = 1;
+	rfbmini_be16(b + 8, 255);
+	rfbmini_be16(b + 10, 255);
+	rfbmini_be16(b + 12, 255);
+	b[14] = 16;
+	b[15] = 8;
+	rfbmini_be32(b + 20, (uint32_t)nl);
+	memcpy(b + 24, name, nl);
+	return rfbmini_put(fd, b, 24 + nl);
+}
+
+/* Read and drop n bytes. */
+static int drop(int fd, uint32_t n, const atomic_bool *stop)
+{
+	uint8_t sink[256];
+
+	while (n) {
+		uint32_t k = n < sizeof(sink) ? n : sizeof(sink);
+
+		if (rfbmini_get(fd, sink, k, stop) < 0)
+			return -1;
+		n -= k;
+	}
+	return 0;
+}
+
+int rfbmini_client_msg(int fd, bool *h264, const atomic_bool *stop)
+{
+	uint8_t t, b[8];
+
+	if (rfbmini_get(fd, &t, 1, stop) < 0)
+		return -1;
+	switch (t) {
+	case 0: /* SetPixelFormat */
+		return drop(fd, 19, stop);
+	case 2: { /* SetEncodings */
+		unsigned n;
+
+		if (rfbmini_get(fd, b, 3, stop) < 0)
+			return -1;
+		n = (unsigned)b[1] << 8 | b[2];
+		*h264 = false;
+		for (unsigned i = 0; i < n; i++) {
+			if (rfbmini_get(fd, b, 4, stop) < 0)
+				return -1;
+			if (!b[0] && !b[1] && !b[2] && b[3] == RFBMINI_ENC_H264)
+				*h264 = true;
+		}
+		return 0;
+	}
+	case 3: /* FramebufferUpdateRequest */
+		return drop(fd, 9, stop) < 0 ? -1 : 1;
+	case 4: /* KeyEvent */
+		return drop(fd, 7, stop);
+	case 5: /* PointerEvent */
+		return drop(fd, 5, stop);
+	case 6: /* ClientCutText */
+		if (rfbmini_get(fd, b, 7, stop) < 0)
+			return -1;
+		return drop(fd,
+			    (uint32_t)b[3] << 24 | (uint32_t)b[4] << 16 |
+				(uint32_t)b[5] << 8 | b[6],
+			    stop);
+	default:
+		return -1;
+	}
+}

@@ -1,0 +1,35 @@
+/* The little of an RFB 3.8 server that the demo's Open H.264 server and
+ * the tests' h264server need, over a blocking socket: the handshake
+ * (security None), the client's messages read and mostly dropped, and
+ * the big-endian numbers of the wire. libvncserver cannot send Open
+ * H.264 (demo_h264.h says why).
+ *
+ * Threads: one connection per thread. stop (may be NULL) is polled
+ * while a read waits, so another thread can end it. */
+#ifndef VNCFB_RFBMINI_H
+#define VNCFB_RFBMINI_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RFBMINI_ENC_H264 50
+
+void rfbmini_be16(uint8_t *p, unsigned v);
+void rfbmini_be32(uint8_t *p, uint32_t v);
+/* A rectangle header: x, y, w, h, encoding. */
+void rfbmini_rect(uint8_t b[12], int x, int y, int w, int h, int32_t enc);
+/* All n bytes: 0, or -1 (the peer went, an error, or stop). */
+int rfbmini_put(int fd, const void *p, size_t n);
+int rfbmini_get(int fd, void *p, size_t n, const atomic_bool *stop);
+/* Version, security None, ClientInit, ServerInit of a w x h desktop in
+ * xrgb8888 (little-endian) named name: 0 or -1. */
+int rfbmini_handshake(int fd, int w, int h, const char *name,
+		      const atomic_bool *stop);
+/* One client message: 1 for a FramebufferUpdateRequest, 0 for another
+ * (SetEncodings sets *h264: whether it offers Open H.264), -1 when the
+ * client went or sent a type it does not know. */
+int rfbmini_client_msg(int fd, bool *h264, const atomic_bool *stop);
+
+#endif

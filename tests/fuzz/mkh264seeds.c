@@ -1,0 +1,150 @@
+/* Write the reader fuzz target's Open H.264 seeds (tests/fuzz/reader.c's
+ * layout: format byte, width, height, the server's messages) into DIR,
+ * encoded by libavcodec (client/tools/demo/h264enc.h). Run by hand (usage:
+ * mkh264seeds DIR); the output is committed in tests/fuzz/reader-corpus,
+ * so that fuzz-replay-reader plays them under ASan and UBSan. */
+#include "config.h"
+
+#include <math.h>
+
+#include "../check.h"
+#include "tools/demo/h264enc.h"
+#include "../unit/rfbgen.h"
+
+static void scene(uint8_t *rgb, int w, int h, int t)
+{
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			uint8_t *p = rgb + ((size_t)y * w + x) * 3;
+
+			p[0] = (uint8_t)(x * 255 / (w - 1));
+			p[1] = (uint8_t)(y * 255 / (h - 1));
+			p[2] =
+			    (uint8_t)(128 + 100 * sin((x + y + t * 3) / 7.0));
+		}
+}
+
+/* Frame t of e (w x h) as one rectangle at x,y of rw x rh. */
+static void rect(struct buf *s, struct h264enc *e, int w, int h, int t,
+		 bool idr, unsigned x, unsigned y, unsigned rw, unsigned rh,
+		 uint32_t flags, size_t cut)
+{
+	uint8_t *rgb = malloc((size_t)w * h * 3);
+	const uint8_t *d;
+	size_t n;
+
+	scene(rgb, w, h, t);
+	if (h264enc_frame(e, rgb, (size_t)w * 3, idr, &d, &n) < 0)
+		abort();
+	rhdr(s, x, y, rw, rh, RFB_ENC_H264);
+	u32(s, (uint32_t)n);
+	u32(s, flags);
+	put(s, d, cut && cut < n ? cut : n);
+	free(rgb);
+}
+
+static void seed(const char *dir, const char *name, unsigned fmt, unsigned w,
+		 unsigned h, const struct buf *msgs)
+{
+	char path[512];
+	struct buf s = {0};
+	FILE *f;
+
+	u8(&s, fmt);
+	u16(&s, w);
+	u16(&s, h);
+	put(&s, msgs->p, msgs->n);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(s.p, 1, s.n, f) != s.n || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+	free(s.p);
+}
+
+int main(int argc, char **argv)
+{
+	struct h264enc *e, *t[65];
+	struct buf s = {0};
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkh264seeds DIR\n");
+		return 2;
+	}
+	/* Six frames, one update each (rgb565, and xrgb8888 parsed from a
+	 * 64-byte window). */
+	e = h264enc_create(64, 48, 23);
+	if (!e)
+		return 1;
+	for (int i = 0; i < 6; i++) {
+		fbu(&s, 1);
+		rect(&s, e, 64, 48, i, i == 0, 0, 0, 64, 48, 0, 0);
+	}
+	seed(argv[1], "h264-anim", 1, 64, 48, &s);
+	seed(argv[1], "h264-anim-window", 0x60, 64, 48, &s);
+	/* Then ResetContext with a new stream, ResetAllContexts alone and
+	 * a P frame with no references left. */
+	h264enc_destroy(e);
+	e = h264enc_create(64, 48, 23);
+	fbu(&s, 1);
+	rect(&s, e, 64, 48, 9, true, 0, 0, 64, 48, 1, 0);
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 64, 48, RFB_ENC_H264);
+	u32(&s, 0);
+	u32(&s, 2);
+	fbu(&s, 1);
+	rect(&s, e, 64, 48, 10, false, 0, 0, 64, 48, 0, 0);
+	seed(argv[1], "h264-reset", 0, 64, 48, &s);
+	free(s.p);
+	s = (struct buf){0};
+	/* Three frames in one rectangle; a frame larger than its rectangle;
+	 * one smaller. */
+	fbu(&s, 1);
+	{
+		struct buf all = {0}, one = {0};
+
+		h264enc_destroy(e);
+		e = h264enc_create(64, 48, 23);
+		for (int i = 0; i < 3; i++) {
+			one.n = 0;
+			rect(&one, e, 64, 48, i, i == 0, 0, 0, 64, 48, 0, 0);
+			put(&all, one.p + 20, one.n - 20);
+		}
+		rhdr(&s, 0, 0, 64, 48, RFB_ENC_H264);
+		u32(&s, (uint32_t)all.n);
+		u32(&s, 1);
+		put(&s, all.p, all.n);
+		free(all.p);
+		free(one.p);
+	}
+	fbu(&s, 1);
+	rect(&s, e, 64, 48, 4, false, 3, 5, 41, 37, 0, 0);
+	fbu(&s, 1);
+	rect(&s, e, 64, 48, 5, false, 0, 0, 70, 48, 0, 0);
+	seed(argv[1], "h264-sizes", 2, 80, 60, &s);
+	free(s.p);
+	s = (struct buf){0};
+	/* 65 contexts of 16x16, then the evicted first one's P frame. */
+	fbu(&s, 66);
+	for (int i = 0; i < 65; i++) {
+		t[i] = h264enc_create(16, 16, 23);
+		rect(&s, t[i], 16, 16, i, true, (unsigned)(i % 13) * 16,
+		     (unsigned)(i / 13) * 16, 16, 16, 0, 0);
+	}
+	rect(&s, t[0], 16, 16, 70, false, 0, 0, 16, 16, 0, 0);
+	seed(argv[1], "h264-contexts-65", 0, 208, 80, &s);
+	for (int i = 0; i < 65; i++)
+		h264enc_destroy(t[i]);
+	free(s.p);
+	s = (struct buf){0};
+	/* Cut short inside the data. */
+	h264enc_destroy(e);
+	e = h264enc_create(64, 48, 23);
+	fbu(&s, 1);
+	rect(&s, e, 64, 48, 0, true, 0, 0, 64, 48, 0, 300);
+	seed(argv[1], "h264-cut", 0, 64, 48, &s);
+	free(s.p);
+	h264enc_destroy(e);
+	return 0;
+}

@@ -98,156 +98,181 @@ static int run_length(struct dec_ctx *c, struct dec_in *in, uint32_t left,
 	return DEC_OK;
 }
 
-int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
-		  unsigned tsize, bool trle, bool draw)
-{
-	const struct dec_fb *fb = draw ? &c->fb : NULL;
-	const struct dec_fmt *f = c->fb.fmt;
-	const unsigned cp = f->cpixel, bpp = f->bpp;
+/* What the tiles of one rectangle share: where they go (NULL: only walk
+ * them), the formats, and TRLE's palette carried from tile to tile. */
+struct rle {
+	struct dec_ctx *c;
+	struct dec_in *in;
+	const struct dec_fb *fb;
+	const struct dec_fmt *f;
+	unsigned cp, bpp;
+	bool trle;
 	uint8_t pal[128][4];
-	unsigned npal = 0; /* TRLE: the previous tile's palette */
-	uint32_t w = (uint32_t)r->w, h = (uint32_t)r->h;
+	unsigned npal; /* TRLE: the previous tile's palette */
+};
 
 #define TAKE(p, n)                                                             \
 	do {                                                                   \
-		(p) = dec_in_take(in, (n));                                    \
+		(p) = dec_in_take(s->in, (n));                                 \
 		if (!(p))                                                      \
-			return in->err;                                        \
+			return s->in->err;                                     \
 	} while (0)
+
+/* A packed-palette tile: 1, 2 or 4 bits an index, rows padded to a
+ * byte. */
+static int packed_tile(struct rle *s, uint32_t x, uint32_t y, uint32_t tw,
+		       uint32_t th)
+{
+	unsigned bits = s->npal <= 2 ? 1 : s->npal <= 4 ? 2 : 4;
+	size_t rowb = ((size_t)tw * bits + 7) / 8;
+	const uint8_t *p;
+
+	TAKE(p, rowb * th);
+	for (uint32_t i = 0; s->fb && i < th; i++, p += rowb) {
+		uint8_t *d = dec_fb_at(s->fb, x, y + i);
+
+		for (uint32_t k = 0; k < tw; k++) {
+			unsigned pos = k * bits;
+			unsigned v = p[pos / 8] >> (8 - bits - pos % 8) &
+				     ((1u << bits) - 1);
+
+			if (v >= s->npal)
+				return dec_bad(s->c,
+					       "index %u past the %u-colour "
+					       "palette",
+					       v, s->npal);
+			put(d + (size_t)k * s->bpp, s->pal[v], s->bpp);
+		}
+	}
+	return DEC_OK;
+}
+
+/* A run-length tile: plain (sub 128: a pixel and a length a run) or of
+ * the palette (an index a run, with a length when its top bit is set). */
+static int run_tile(struct rle *s, unsigned sub, uint32_t x, uint32_t y,
+		    uint32_t tw, uint32_t th)
+{
+	struct run_pos rp = {s->fb, x, y, tw, th, 0, 0, tw * th};
+
+	while (rp.left > 0) {
+		uint8_t px[4];
+		const uint8_t *src = px, *p;
+		uint32_t len = 1;
+		int ret;
+
+		if (sub == 128) {
+			TAKE(p, s->cp);
+			cpixel(s->f, p, px);
+			ret = run_length(s->c, s->in, rp.left, &len);
+			if (ret != DEC_OK)
+				return ret;
+		} else {
+			unsigned v;
+
+			TAKE(p, 1);
+			v = *p & 127;
+			if (v >= s->npal)
+				return dec_bad(s->c,
+					       "index %u past the %u-colour "
+					       "palette",
+					       v, s->npal);
+			src = s->pal[v];
+			if (*p & 128) {
+				ret = run_length(s->c, s->in, rp.left, &len);
+				if (ret != DEC_OK)
+					return ret;
+			}
+		}
+		run_put(&rp, src, len);
+	}
+	return DEC_OK;
+}
+
+/* The tile at tx,ty of the rectangle (x,y on the desktop), tw x th. */
+static int one_tile(struct rle *s, uint32_t tx, uint32_t ty, uint32_t x,
+		    uint32_t y, uint32_t tw, uint32_t th)
+{
+	const uint8_t *p;
+	unsigned sub;
+	bool reuse = false;
+
+	TAKE(p, 1);
+	sub = *p;
+	if (sub == 0) {
+		TAKE(p, (size_t)tw * th * s->cp);
+		if (s->fb)
+			raw_tile(s->fb, x, y, tw, th, p);
+		return DEC_OK;
+	}
+	if (sub == 1) {
+		uint8_t px[4];
+
+		TAKE(p, s->cp);
+		cpixel(s->f, p, px);
+		if (s->fb)
+			dec_fill(s->fb, x, y, tw, th, px);
+		return DEC_OK;
+	}
+	if (s->trle && (sub == 127 || sub == 129)) {
+		if (s->npal == 0)
+			return dec_bad(s->c,
+				       "tile %u,%u reuses a palette, but no "
+				       "tile before it had one",
+				       tx, ty);
+		if (sub == 127 && s->npal > 16)
+			return dec_bad(s->c,
+				       "tile %u,%u packs indices into a "
+				       "%u-colour palette",
+				       tx, ty, s->npal);
+		reuse = true;
+	} else if ((sub > 16 && sub < 128) || sub == 129) {
+		return dec_bad(s->c,
+			       "tile %u,%u has subencoding %u, which does "
+			       "not exist",
+			       tx, ty, sub);
+	} else if (sub != 128) {
+		s->npal = sub < 128 ? sub : sub - 128;
+	}
+	if (sub != 128 && !reuse) {
+		TAKE(p, (size_t)s->npal * s->cp);
+		for (unsigned i = 0; i < s->npal; i++)
+			cpixel(s->f, p + (size_t)i * s->cp, s->pal[i]);
+	}
+	if (sub <= 127)
+		return packed_tile(s, x, y, tw, th);
+	return run_tile(s, sub, x, y, tw, th);
+}
+
+#undef TAKE
+
+int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
+		  unsigned tsize, bool trle, bool draw)
+{
+	struct rle s = {
+		.c = c,
+		.in = in,
+		.fb = draw ? &c->fb : NULL,
+		.f = c->fb.fmt,
+		.cp = c->fb.fmt->cpixel,
+		.bpp = c->fb.fmt->bpp,
+		.trle = trle,
+	};
+	uint32_t w = (uint32_t)r->w, h = (uint32_t)r->h;
 
 	for (uint32_t ty = 0; ty < h; ty += tsize) {
 		uint32_t th = h - ty < tsize ? h - ty : tsize;
 
 		if (dec_check(c) != DEC_OK)
 			return DEC_EOF;
-
 		for (uint32_t tx = 0; tx < w; tx += tsize) {
 			uint32_t tw = w - tx < tsize ? w - tx : tsize;
-			uint32_t x = (uint32_t)r->x + tx,
-				 y = (uint32_t)r->y + ty;
-			const uint8_t *p;
-			unsigned sub, bits;
-			bool reuse = false;
+			int ret = one_tile(&s, tx, ty, (uint32_t)r->x + tx,
+					   (uint32_t)r->y + ty, tw, th);
 
-			TAKE(p, 1);
-			sub = *p;
-			if (sub == 0) {
-				TAKE(p, (size_t)tw * th * cp);
-				if (fb)
-					raw_tile(fb, x, y, tw, th, p);
-				continue;
-			}
-			if (sub == 1) {
-				uint8_t px[4];
-
-				TAKE(p, cp);
-				cpixel(f, p, px);
-				if (fb)
-					dec_fill(fb, x, y, tw, th, px);
-				continue;
-			}
-			if (trle && (sub == 127 || sub == 129)) {
-				if (npal == 0)
-					return dec_bad(c,
-						       "tile %u,%u reuses a "
-						       "palette, but no "
-						       "tile before it had "
-						       "one",
-						       tx, ty);
-				if (sub == 127 && npal > 16)
-					return dec_bad(c,
-						       "tile %u,%u packs "
-						       "indices into a "
-						       "%u-colour palette",
-						       tx, ty, npal);
-				reuse = true;
-			} else if ((sub > 16 && sub < 128) || sub == 129) {
-				return dec_bad(c,
-					       "tile %u,%u has subencoding "
-					       "%u, which does not exist",
-					       tx, ty, sub);
-			} else if (sub != 128) {
-				npal = sub < 128 ? sub : sub - 128;
-			}
-			if (sub != 128 && !reuse) {
-				TAKE(p, (size_t)npal * cp);
-				for (unsigned i = 0; i < npal; i++)
-					cpixel(f, p + (size_t)i * cp, pal[i]);
-			}
-			if (sub <= 127) {
-				/* Packed palette: 1, 2 or 4 bits an index,
-				 * rows padded to a byte. */
-				size_t rowb;
-
-				bits = npal <= 2 ? 1 : npal <= 4 ? 2 : 4;
-				rowb = ((size_t)tw * bits + 7) / 8;
-				TAKE(p, rowb * th);
-				for (uint32_t i = 0; fb && i < th;
-				     i++, p += rowb) {
-					uint8_t *d = dec_fb_at(fb, x, y + i);
-
-					for (uint32_t k = 0; k < tw; k++) {
-						unsigned pos = k * bits;
-						unsigned v =
-						    p[pos / 8] >>
-							(8 - bits - pos % 8) &
-						    ((1u << bits) - 1);
-
-						if (v >= npal)
-							return dec_bad(
-							    c,
-							    "index %u past the "
-							    "%u-colour palette",
-							    v, npal);
-						put(d + (size_t)k * bpp, pal[v],
-						    bpp);
-					}
-				}
-				continue;
-			}
-			{
-				struct run_pos rp = {fb, x, y, tw,
-						     th, 0, 0, tw * th};
-
-				while (rp.left > 0) {
-					uint8_t px[4];
-					const uint8_t *src = px;
-					uint32_t len = 1;
-					int ret;
-
-					if (sub == 128) {
-						TAKE(p, cp);
-						cpixel(f, p, px);
-						ret = run_length(c, in, rp.left,
-								 &len);
-						if (ret != DEC_OK)
-							return ret;
-					} else {
-						unsigned v;
-
-						TAKE(p, 1);
-						v = *p & 127;
-						if (v >= npal)
-							return dec_bad(
-							    c,
-							    "index %u past the "
-							    "%u-colour palette",
-							    v, npal);
-						src = pal[v];
-						if (*p & 128) {
-							ret = run_length(
-							    c, in, rp.left,
-							    &len);
-							if (ret != DEC_OK)
-								return ret;
-						}
-					}
-					run_put(&rp, src, len);
-				}
-			}
+			if (ret != DEC_OK)
+				return ret;
 		}
 	}
-#undef TAKE
 	return DEC_OK;
 }
 

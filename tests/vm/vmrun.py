@@ -447,7 +447,7 @@ def parse_args(argv):
     add('--file', action='append', default=[], metavar='SRC[:DST]',
         help='file or folder to copy (default DST /root/NAME)')
     add('--smp', type=int, default=2)
-    add('--mem', type=int, default=512, help='MiB (default 512)')
+    add('--mem', type=int, default=1024, help='MiB (default 1024)')
     add('--fb', choices=sorted(DISPLAYS), default='vesa',
         help='vesa (vesafb on direct VRAM, default); DRM fbdev emulation: '
         'bochs, bochs-display, cirrus (16 bpp), virtio; none')

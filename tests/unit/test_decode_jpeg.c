@@ -78,35 +78,6 @@ static void jpeg_rect(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
 	jpeg_bytes(want, x, y, w, h, tables, quality, restart, s);
 }
 
-/* Mean and largest error per channel, 8-bit, over a rectangle. */
-static void errors(const struct pic *a, const struct pic *b, uint32_t x,
-		   uint32_t y, uint32_t w, uint32_t h, double *mean, int *max)
-{
-	double sum = 0;
-
-	*max = 0;
-	for (uint32_t j = 0; j < h; j++)
-		for (uint32_t i = 0; i < w; i++) {
-			uint8_t c1[3], c2[3];
-
-			pixfmt_unpack(
-			    &a->pf,
-			    pixfmt_load(&a->pf, pic_at(a, x + i, y + j)),
-			    &c1[0], &c1[1], &c1[2]);
-			pixfmt_unpack(
-			    &b->pf,
-			    pixfmt_load(&b->pf, pic_at(b, x + i, y + j)),
-			    &c2[0], &c2[1], &c2[2]);
-			for (int q = 0; q < 3; q++) {
-				int e = abs((int)c1[q] - (int)c2[q]);
-
-				sum += e;
-				*max = e > *max ? e : *max;
-			}
-		}
-	*mean = sum / ((double)w * h * 3);
-}
-
 /* The desktop must be within the error JPEG at quality 90 gives this
  * smooth picture: a mean of 3 (8-bit steps; 12 in 3-3-2, whose steps
  * are 36 wide) and at most 40 anywhere (90 in 3-3-2: a pixel near a
@@ -117,7 +88,7 @@ static void expect_close(const struct fix *f, const struct pic *want,
 	double mean;
 	int max;
 
-	errors(&f->fb, want, 0, 0, want->w, want->h, &mean, &max);
+	pic_errors(&f->fb, want, 0, 0, want->w, want->h, &mean, &max);
 	CHECK(mean < (want->bpp == 1 ? 12.0 : 3.0) &&
 		  max <= (want->bpp == 1 ? 90 : 40),
 	      "%s %s: mean error %.2f, largest %d", what,

@@ -233,29 +233,6 @@ static void tight_jpeg(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
 	free(rgb);
 }
 
-static double mean_error(const struct pic *a, const struct pic *b, uint32_t x,
-			 uint32_t y, uint32_t w, uint32_t h)
-{
-	double sum = 0;
-
-	for (uint32_t j = 0; j < h; j++)
-		for (uint32_t i = 0; i < w; i++) {
-			uint8_t c1[3], c2[3];
-
-			pixfmt_unpack(
-			    &a->pf,
-			    pixfmt_load(&a->pf, pic_at(a, x + i, y + j)),
-			    &c1[0], &c1[1], &c1[2]);
-			pixfmt_unpack(
-			    &b->pf,
-			    pixfmt_load(&b->pf, pic_at(b, x + i, y + j)),
-			    &c2[0], &c2[1], &c2[2]);
-			for (int q = 0; q < 3; q++)
-				sum += abs((int)c1[q] - (int)c2[q]);
-		}
-	return sum / ((double)w * h * 3);
-}
-
 /* A JPEG stops soon after the connection is given up (decode.h:
  * dec_check, through libjpeg's progress hook), and draws when it is not. */
 static void jpeg_abandon(const char *fmt)
@@ -356,6 +333,7 @@ int test_tight(const char *fmt)
 	struct tz t;
 	char where[96];
 	double err;
+	int max;
 
 	pic_init(&want, fmt, 90, 70);
 	pic_random(&want);
@@ -399,7 +377,7 @@ int test_tight(const char *fmt)
 	tight_jpeg(&s, &want, 0, 0, 90, 70);
 	tight_jpeg(&s, &want, 33, 21, 17, 13);
 	CHECK(fix_feed(&f, &s) == 1, "tight jpeg %s: %s", fmt, f.why);
-	err = mean_error(&f.fb, &want, 0, 0, 90, 70);
+	pic_errors(&f.fb, &want, 0, 0, 90, 70, &err, &max);
 	/* 3-3-2 pixels move a whole step when JPEG crosses a boundary. */
 	CHECK(err < (want.bpp == 1 ? 12.0 : 4.0),
 	      "tight jpeg %s: mean error %.2f", fmt, err);

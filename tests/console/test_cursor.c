@@ -98,6 +98,20 @@ static void pass(struct blitter *b, const struct rect *dmg)
 	blit_pass(b, &set, &st);
 }
 
+/* What every run ends with, in the reverse of the order it set things up;
+ * ref, the cursorless reference screen, where the run has one. */
+static void teardown(struct cursor *c, struct blitter *b, struct damage *dmg,
+		     struct shadow *sh, struct output *out, struct output *ref)
+{
+	cursor_finish(c);
+	blit_destroy(b);
+	damage_finish(dmg);
+	shadow_finish(sh);
+	output_close(out);
+	if (ref)
+		output_close(ref);
+}
+
 static void run(const char *spec)
 {
 	struct output out;
@@ -174,11 +188,7 @@ static void run(const char *spec)
 		failures++;
 	}
 	free(clean);
-	cursor_finish(&c);
-	blit_destroy(b);
-	damage_finish(&dmg);
-	shadow_finish(&sh);
-	output_close(&out);
+	teardown(&c, b, &dmg, &sh, &out, NULL);
 }
 
 /* Zoomed 2x (a 32x24 desktop on the 64x48 screen): the shape stays 1:1,
@@ -251,12 +261,7 @@ static void run_zoomed(void)
 		printf("FAIL zoomed: old place not restored\n");
 	if (bad)
 		failures++;
-	cursor_finish(&c);
-	blit_destroy(b);
-	damage_finish(&dmg);
-	shadow_finish(&sh);
-	output_close(&out);
-	output_close(&ref);
+	teardown(&c, b, &dmg, &sh, &out, &ref);
 }
 
 /* A translucent shape (CursorWithAlpha's): each pixel the straight colour
@@ -371,12 +376,7 @@ static void run_alpha(const char *spec, unsigned zoom)
 			       spec, zoom, y);
 	if (bad)
 		failures++;
-	cursor_finish(&c);
-	blit_destroy(b);
-	damage_finish(&dmg);
-	shadow_finish(&sh);
-	output_close(&out);
-	output_close(&ref);
+	teardown(&c, b, &dmg, &sh, &out, &ref);
 }
 
 int main(void)

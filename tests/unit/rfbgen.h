@@ -281,6 +281,17 @@ static inline void put_tpixel(struct buf *b, const struct pic *p,
 	put(b, rgb, 3);
 }
 
+/* --- JPEG (test_decode_jpeg.c) --- */
+
+/* What jpeg_rgb writes: a whole JPEG, one without its tables, or the
+ * tables alone (an abbreviated table-specification stream). */
+enum { TABLES_ALL, TABLES_NONE, TABLES_ONLY };
+
+/* rgb (w x h, R,G,B bytes, rows packed) encoded by libjpeg at quality,
+ * restart markers every restart MCU rows (0: none), appended to out. */
+void jpeg_rgb(const uint8_t *rgb, uint32_t w, uint32_t h, int tables,
+	      int quality, unsigned restart, struct buf *out);
+
 /* --- the reader over a stream --- */
 
 struct fix {

@@ -15,32 +15,14 @@
 
 int test_jpeg_rect(const char *fmt);
 
-enum { TABLES_ALL, TABLES_NONE, TABLES_ONLY };
-
-/* A smooth picture at x,y (w x h) into want, as JPEG bytes in *out:
- * a whole image, one without tables, or the tables alone; restart
- * markers every restart MCU rows (0: none). */
-static void jpeg_bytes(struct pic *want, uint32_t x, uint32_t y, uint32_t w,
-		       uint32_t h, int tables, int quality, unsigned restart,
-		       struct buf *out)
+void jpeg_rgb(const uint8_t *rgb, uint32_t w, uint32_t h, int tables,
+	      int quality, unsigned restart, struct buf *out)
 {
 	struct jpeg_compress_struct ci;
 	struct jpeg_error_mgr err;
-	uint8_t *rgb = malloc((size_t)w * h * 3 + 1);
 	unsigned char *jpg = NULL;
 	unsigned long len = 0;
 
-	for (uint32_t j = 0; j < h; j++)
-		for (uint32_t i = 0; i < w; i++) {
-			uint8_t *q = rgb + ((size_t)j * w + i) * 3;
-
-			q[0] = (uint8_t)((x + i) * 255 / 300);
-			q[1] = (uint8_t)((y + j) * 255 / 200);
-			q[2] = (uint8_t)((x + i + y + j) * 255 / 500);
-			if (tables != TABLES_ONLY)
-				mkpx(&want->pf, q[0], q[1], q[2],
-				     pic_at(want, x + i, y + j));
-		}
 	ci.err = jpeg_std_error(&err);
 	jpeg_create_compress(&ci);
 	jpeg_mem_dest(&ci, &jpg, &len);
@@ -58,7 +40,8 @@ static void jpeg_bytes(struct pic *want, uint32_t x, uint32_t y, uint32_t w,
 			jpeg_suppress_tables(&ci, TRUE);
 		jpeg_start_compress(&ci, tables == TABLES_ALL);
 		while (ci.next_scanline < h) {
-			JSAMPROW row = rgb + (size_t)ci.next_scanline * w * 3;
+			JSAMPROW row =
+			    (JSAMPROW)rgb + (size_t)ci.next_scanline * w * 3;
 
 			jpeg_write_scanlines(&ci, &row, 1);
 		}
@@ -67,6 +50,29 @@ static void jpeg_bytes(struct pic *want, uint32_t x, uint32_t y, uint32_t w,
 	jpeg_destroy_compress(&ci);
 	put(out, jpg, len);
 	free(jpg);
+}
+
+/* A smooth picture at x,y (w x h) into want, as JPEG bytes in *out:
+ * a whole image, one without tables, or the tables alone; restart
+ * markers every restart MCU rows (0: none). */
+static void jpeg_bytes(struct pic *want, uint32_t x, uint32_t y, uint32_t w,
+		       uint32_t h, int tables, int quality, unsigned restart,
+		       struct buf *out)
+{
+	uint8_t *rgb = malloc((size_t)w * h * 3 + 1);
+
+	for (uint32_t j = 0; j < h; j++)
+		for (uint32_t i = 0; i < w; i++) {
+			uint8_t *q = rgb + ((size_t)j * w + i) * 3;
+
+			q[0] = (uint8_t)((x + i) * 255 / 300);
+			q[1] = (uint8_t)((y + j) * 255 / 200);
+			q[2] = (uint8_t)((x + i + y + j) * 255 / 500);
+			if (tables != TABLES_ONLY)
+				mkpx(&want->pf, q[0], q[1], q[2],
+				     pic_at(want, x + i, y + j));
+		}
+	jpeg_rgb(rgb, w, h, tables, quality, restart, out);
 	free(rgb);
 }
 

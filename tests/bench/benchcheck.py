@@ -1,9 +1,10 @@
 """What the bench tests share: failures collected by check(), a tolerance
 for ratios recomputed from printed numbers, running the bench for its
-JSON and CSV, and the common ending."""
+JSON and CSV, an Xvfb for vncviewer, and the common ending."""
 import csv
 import json
 import os
+import select
 import subprocess
 import sys
 import tempfile
@@ -52,3 +53,26 @@ def run_bench(vncfb, args, timeout):
         with open(cpath) as f:
             rows = list(csv.DictReader(f))
     return p.stdout, j, rows
+
+
+def start_xvfb(screen):
+    """Start Xvfb with one screen of geometry screen ("WxHxD"), letting it
+    pick a free display and say which on a pipe (-displayfd). Returns
+    (the Popen, ":N"), or (the Popen, "") when it named none in 20 s:
+    the caller decides whether that ends the run or fails a check."""
+    r, w = os.pipe()
+    x = subprocess.Popen(["Xvfb", "-screen", "0", screen,
+                          "-nolisten", "tcp", "-displayfd", str(w)],
+                         pass_fds=(w,), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    os.close(w)
+    disp = b""
+    while not disp.endswith(b"\n") and select.select([r], [], [], 20)[0]:
+        chunk = os.read(r, 16)
+        if not chunk:
+            break
+        disp += chunk
+    os.close(r)
+    if not disp.strip():
+        return x, ""
+    return x, ":" + disp.decode().strip()

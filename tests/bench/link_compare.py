@@ -32,7 +32,6 @@ import argparse
 import json
 import os
 import queue
-import select
 import statistics
 import subprocess
 import sys
@@ -46,25 +45,7 @@ VNCFB = os.environ.get("VNCFB", os.path.join(ROOT, "build", "vncfb"))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 import recfile  # noqa: E402
-
-
-def start_xvfb():
-    r, w = os.pipe()
-    x = subprocess.Popen(["Xvfb", "-screen", "0", "1920x1080x24",
-                          "-nolisten", "tcp", "-displayfd", str(w)],
-                         pass_fds=(w,), stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
-    os.close(w)
-    disp = b""
-    while not disp.endswith(b"\n") and select.select([r], [], [], 20)[0]:
-        chunk = os.read(r, 16)
-        if not chunk:
-            break
-        disp += chunk
-    os.close(r)
-    if not disp.strip():
-        sys.exit("Xvfb did not start")
-    return x, ":" + disp.decode().strip()
+from benchcheck import start_xvfb  # noqa: E402
 
 
 def update_sizes(path):
@@ -171,7 +152,9 @@ def main():
     rate = rate_bits(a.rate)
     rtts = [int(x) for x in a.rtts.split(",")]
     ways = a.ways.split(",")
-    xvfb, display = start_xvfb()
+    xvfb, display = start_xvfb("1920x1080x24")
+    if not display:
+        sys.exit("Xvfb did not start")
     res = {(rtt, w): [] for rtt in rtts for w in ways}
     load0 = os.getloadavg()
     t0 = time.time()

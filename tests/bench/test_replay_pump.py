@@ -30,7 +30,7 @@ import time
 
 sys.dont_write_bytecode = True
 import recfile  # noqa: E402
-from benchcheck import check, finish  # noqa: E402
+from benchcheck import check, finish, start_xvfb  # noqa: E402
 
 VNCFB = os.environ.get("VNCFB")
 W, H = 64, 48
@@ -289,29 +289,17 @@ def vncviewer_checks(tmp, msgs, final, extra=(), by="by request"):
     times it by its requests or by its answers to fences (by)."""
     path = os.path.join(tmp, "viewer.rec")
     recfile.write(path, W, H, recfile.XRGB8888, msgs, (W, H, final))
-    r, w = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-screen", "0", "320x240x24",
-                             "-nolisten", "tcp", "-displayfd", str(w)],
-                            pass_fds=(w,), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    os.close(w)
-    disp = b""
-    while not disp.endswith(b"\n") and select.select([r], [], [], 20)[0]:
-        chunk = os.read(r, 16)
-        if not chunk:
-            break
-        disp += chunk
-    os.close(r)
+    xvfb, disp = start_xvfb("320x240x24")
     pump = Pump(path, extra)
     viewer = None
     try:
-        check(disp.strip() != b"", "Xvfb did not start")
+        check(disp != "", "Xvfb did not start")
         viewer = subprocess.Popen(
             ["vncviewer", "-AutoSelect=0", "-FullColor=1",
              "-PreferredEncoding=Raw", "-ViewOnly", "-SecurityTypes=None",
              "-ReconnectOnError=0", "-AlertOnFatalError=0",
              "127.0.0.1::%d" % pump.port],
-            env=dict(os.environ, DISPLAY=":" + disp.decode().strip()),
+            env=dict(os.environ, DISPLAY=disp),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         pump.expect("replay: client 1: playing", 30)
         line = pump.expect("replay: client 1: played 3 updates", 30)

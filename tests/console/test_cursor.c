@@ -40,6 +40,16 @@ static void pattern(struct shadow *sh, int salt)
 					(uint8_t)(y * 5), (uint8_t)(x ^ y)));
 }
 
+/* The colour of pixel x,y of a picture in format f (the screen's mapping
+ * or the shadow), 8 bits a channel. */
+static void unpack_at(const struct pixfmt *f, const uint8_t *map, size_t stride,
+		      uint32_t x, uint32_t y, uint8_t *r, uint8_t *g,
+		      uint8_t *b)
+{
+	pixfmt_unpack(f, pixfmt_load(f, map + y * stride + x * pixfmt_bytes(f)),
+		      r, g, b);
+}
+
 /* The screen must be the shadow with the cursor at (cx, cy) on top. */
 static void check(struct output *out, struct shadow *sh, int hx, int hy,
 		  const char *what)
@@ -51,12 +61,8 @@ static void check(struct output *out, struct shadow *sh, int hx, int hy,
 		for (x = 0; x < W; x++) {
 			int cx = (int)x - (hx - 1), cy = (int)y - (hy - 1);
 
-			pixfmt_unpack(
-			    &out->fmt,
-			    pixfmt_load(&out->fmt,
-					out->map + y * out->stride +
-					    x * pixfmt_bytes(&out->fmt)),
-			    &r, &g, &b);
+			unpack_at(&out->fmt, out->map, out->stride, x, y, &r,
+				  &g, &b);
 			if (cx >= 0 && cy >= 0 && cx < CW && cy < CH &&
 			    opaque(cx, cy)) {
 				pixfmt_unpack(&sh->fmt,
@@ -64,12 +70,8 @@ static void check(struct output *out, struct shadow *sh, int hx, int hy,
 							  (uint8_t)(cy * 16)),
 					      &er, &eg, &eb);
 			} else {
-				pixfmt_unpack(
-				    &sh->fmt,
-				    pixfmt_load(&sh->fmt,
-						sh->pix + y * sh->stride +
-						    x * pixfmt_bytes(&sh->fmt)),
-				    &er, &eg, &eb);
+				unpack_at(&sh->fmt, sh->pix, sh->stride, x, y,
+					  &er, &eg, &eb);
 			}
 			if (r != er || g != eg || b != eb) {
 				if (!bad)
@@ -96,6 +98,20 @@ static void pass(struct blitter *b, const struct rect *dmg)
 	}
 	memset(&st, 0, sizeof(st));
 	blit_pass(b, &set, &st);
+}
+
+/* What every run ends with, in the reverse of the order it set things up;
+ * ref, the cursorless reference screen, where the run has one. */
+static void teardown(struct cursor *c, struct blitter *b, struct damage *dmg,
+		     struct shadow *sh, struct output *out, struct output *ref)
+{
+	cursor_finish(c);
+	blit_destroy(b);
+	damage_finish(dmg);
+	shadow_finish(sh);
+	output_close(out);
+	if (ref)
+		output_close(ref);
 }
 
 static void run(const char *spec)
@@ -174,11 +190,7 @@ static void run(const char *spec)
 		failures++;
 	}
 	free(clean);
-	cursor_finish(&c);
-	blit_destroy(b);
-	damage_finish(&dmg);
-	shadow_finish(&sh);
-	output_close(&out);
+	teardown(&c, b, &dmg, &sh, &out, NULL);
 }
 
 /* Zoomed 2x (a 32x24 desktop on the 64x48 screen): the shape stays 1:1,
@@ -251,12 +263,7 @@ static void run_zoomed(void)
 		printf("FAIL zoomed: old place not restored\n");
 	if (bad)
 		failures++;
-	cursor_finish(&c);
-	blit_destroy(b);
-	damage_finish(&dmg);
-	shadow_finish(&sh);
-	output_close(&out);
-	output_close(&ref);
+	teardown(&c, b, &dmg, &sh, &out, &ref);
 }
 
 /* A translucent shape (CursorWithAlpha's): each pixel the straight colour
@@ -371,12 +378,7 @@ static void run_alpha(const char *spec, unsigned zoom)
 			       spec, zoom, y);
 	if (bad)
 		failures++;
-	cursor_finish(&c);
-	blit_destroy(b);
-	damage_finish(&dmg);
-	shadow_finish(&sh);
-	output_close(&out);
-	output_close(&ref);
+	teardown(&c, b, &dmg, &sh, &out, &ref);
 }
 
 int main(void)

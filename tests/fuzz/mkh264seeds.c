@@ -5,23 +5,15 @@
  * so that fuzz-replay-reader plays them under ASan and UBSan. */
 #include "config.h"
 
-#include <math.h>
 
 #include "../check.h"
+#include "../h264scene.h"
 #include "tools/demo/h264enc.h"
 #include "../unit/rfbgen.h"
 
 static void scene(uint8_t *rgb, int w, int h, int t)
 {
-	for (int y = 0; y < h; y++)
-		for (int x = 0; x < w; x++) {
-			uint8_t *p = rgb + ((size_t)y * w + x) * 3;
-
-			p[0] = (uint8_t)(x * 255 / (w - 1));
-			p[1] = (uint8_t)(y * 255 / (h - 1));
-			p[2] =
-			    (uint8_t)(128 + 100 * sin((x + y + t * 3) / 7.0));
-		}
+	h264scene_wave(rgb, w, h, t * 3, 7.0);
 }
 
 /* Frame t of e (w x h) as one rectangle at x,y of rw x rh. */

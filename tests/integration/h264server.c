@@ -41,7 +41,6 @@
  * frames sent. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -58,6 +57,7 @@
 
 #include "tools/demo/h264enc.h"
 #include "tools/demo/rfbmini.h"
+#include "../h264scene.h"
 
 #define ENC_H264 RFBMINI_ENC_H264
 #define TILE 16
@@ -87,20 +87,14 @@ static void scene(uint8_t *rgb, int w, int h, unsigned long t)
 	int bw = w / 8 > 16 ? w / 8 : 16;
 	int bx = (int)((t * 7) % (unsigned long)(w > bw ? w - bw : 1));
 
-	for (int y = 0; y < h; y++)
-		for (int x = 0; x < w; x++) {
+	h264scene_wave(rgb, w, h, (long)(t * 3), 15.0);
+	for (int y = h / 3; y < h && y < h / 3 + bw; y++)
+		for (int x = bx; x < w && x < bx + bw; x++) {
 			uint8_t *p = rgb + ((size_t)y * w + x) * 3;
 
-			p[0] = (uint8_t)(x * 255 / (w - 1));
-			p[1] = (uint8_t)(y * 255 / (h - 1));
-			p[2] =
-			    (uint8_t)(128 + 100 * sin((x + y + t * 3) / 15.0));
-			if (x >= bx && x < bx + bw && y >= h / 3 &&
-			    y < h / 3 + bw) {
-				p[0] = 240;
-				p[1] = 32;
-				p[2] = 32;
-			}
+			p[0] = 240;
+			p[1] = 32;
+			p[2] = 32;
 		}
 }
 

@@ -97,9 +97,7 @@ def main(tmp):
             raise vt.Fail("final screenshot: %s" % why)
         vt.log("ok: exit 0 and final screenshot")
     finally:
-        if cl:
-            cl.kill()
-        srv.close()
+        vt.close_both(cl, srv)
 
 
 if __name__ == "__main__":

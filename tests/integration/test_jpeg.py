@@ -88,9 +88,7 @@ def main(tmp):
             raise vt.Fail("no tables: exit %d, stderr %r" % (rc, err))
         vt.log("ok: no tables: %s" % err[-1])
     finally:
-        if cl:
-            cl.kill()
-        srv.close()
+        vt.close_both(cl, srv)
 
 
 if __name__ == "__main__":

@@ -46,9 +46,7 @@ def main(tmp):
             raise vt.Fail("vncfb exited %d: %s" % (rc, cl.stderr()))
         vt.log("ok: exit 0")
     finally:
-        if cl:
-            cl.kill()
-        srv.close()
+        vt.close_both(cl, srv)
 
 
 if __name__ == "__main__":

@@ -241,6 +241,13 @@ class Vncfb:
             self.p.wait()
 
 
+def close_both(cl, srv):
+    """A test's cleanup, for its finally: kill vncfb cl if one was started
+    (None when not) and is still running, then close its server srv."""
+    if cl:
+        cl.kill()
+    srv.close()
+
 def run_vncfb(args, env=None, timeout=30, quiet=True):
     """Run vncfb to completion: (status, stderr). quiet adds -q, so that
     only warnings and errors are printed (the error checks count lines)."""

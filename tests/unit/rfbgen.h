@@ -147,6 +147,37 @@ static inline uint8_t *pic_at(const struct pic *p, uint32_t x, uint32_t y)
 	return p->p + ((size_t)y * p->w + x) * p->bpp;
 }
 
+/* Mean and largest error per channel, 8-bit, between two pictures over a
+ * rectangle: how close a lossy (JPEG) decode came to its source. */
+static inline void pic_errors(const struct pic *a, const struct pic *b,
+			      uint32_t x, uint32_t y, uint32_t w, uint32_t h,
+			      double *mean, int *max)
+{
+	double sum = 0;
+
+	*max = 0;
+	for (uint32_t j = 0; j < h; j++)
+		for (uint32_t i = 0; i < w; i++) {
+			uint8_t c1[3], c2[3];
+
+			pixfmt_unpack(
+			    &a->pf,
+			    pixfmt_load(&a->pf, pic_at(a, x + i, y + j)),
+			    &c1[0], &c1[1], &c1[2]);
+			pixfmt_unpack(
+			    &b->pf,
+			    pixfmt_load(&b->pf, pic_at(b, x + i, y + j)),
+			    &c2[0], &c2[1], &c2[2]);
+			for (int q = 0; q < 3; q++) {
+				int e = abs((int)c1[q] - (int)c2[q]);
+
+				sum += e;
+				*max = e > *max ? e : *max;
+			}
+		}
+	*mean = sum / ((double)w * h * 3);
+}
+
 /* A pixel of the format as its bytes (bpp of them). */
 static inline void mkpx(const struct pixfmt *pf, uint8_t r, uint8_t g,
 			uint8_t b, uint8_t *out)
@@ -249,6 +280,17 @@ static inline void put_tpixel(struct buf *b, const struct pic *p,
 	pixfmt_unpack(f, pixfmt_load(f, px), &rgb[0], &rgb[1], &rgb[2]);
 	put(b, rgb, 3);
 }
+
+/* --- JPEG (test_decode_jpeg.c) --- */
+
+/* What jpeg_rgb writes: a whole JPEG, one without its tables, or the
+ * tables alone (an abbreviated table-specification stream). */
+enum { TABLES_ALL, TABLES_NONE, TABLES_ONLY };
+
+/* rgb (w x h, R,G,B bytes, rows packed) encoded by libjpeg at quality,
+ * restart markers every restart MCU rows (0: none), appended to out. */
+void jpeg_rgb(const uint8_t *rgb, uint32_t w, uint32_t h, int tables,
+	      int quality, unsigned restart, struct buf *out);
 
 /* --- the reader over a stream --- */
 

@@ -15,32 +15,14 @@
 
 int test_jpeg_rect(const char *fmt);
 
-enum { TABLES_ALL, TABLES_NONE, TABLES_ONLY };
-
-/* A smooth picture at x,y (w x h) into want, as JPEG bytes in *out:
- * a whole image, one without tables, or the tables alone; restart
- * markers every restart MCU rows (0: none). */
-static void jpeg_bytes(struct pic *want, uint32_t x, uint32_t y, uint32_t w,
-		       uint32_t h, int tables, int quality, unsigned restart,
-		       struct buf *out)
+void jpeg_rgb(const uint8_t *rgb, uint32_t w, uint32_t h, int tables,
+	      int quality, unsigned restart, struct buf *out)
 {
 	struct jpeg_compress_struct ci;
 	struct jpeg_error_mgr err;
-	uint8_t *rgb = malloc((size_t)w * h * 3 + 1);
 	unsigned char *jpg = NULL;
 	unsigned long len = 0;
 
-	for (uint32_t j = 0; j < h; j++)
-		for (uint32_t i = 0; i < w; i++) {
-			uint8_t *q = rgb + ((size_t)j * w + i) * 3;
-
-			q[0] = (uint8_t)((x + i) * 255 / 300);
-			q[1] = (uint8_t)((y + j) * 255 / 200);
-			q[2] = (uint8_t)((x + i + y + j) * 255 / 500);
-			if (tables != TABLES_ONLY)
-				mkpx(&want->pf, q[0], q[1], q[2],
-				     pic_at(want, x + i, y + j));
-		}
 	ci.err = jpeg_std_error(&err);
 	jpeg_create_compress(&ci);
 	jpeg_mem_dest(&ci, &jpg, &len);
@@ -58,7 +40,8 @@ static void jpeg_bytes(struct pic *want, uint32_t x, uint32_t y, uint32_t w,
 			jpeg_suppress_tables(&ci, TRUE);
 		jpeg_start_compress(&ci, tables == TABLES_ALL);
 		while (ci.next_scanline < h) {
-			JSAMPROW row = rgb + (size_t)ci.next_scanline * w * 3;
+			JSAMPROW row =
+			    (JSAMPROW)rgb + (size_t)ci.next_scanline * w * 3;
 
 			jpeg_write_scanlines(&ci, &row, 1);
 		}
@@ -67,6 +50,29 @@ static void jpeg_bytes(struct pic *want, uint32_t x, uint32_t y, uint32_t w,
 	jpeg_destroy_compress(&ci);
 	put(out, jpg, len);
 	free(jpg);
+}
+
+/* A smooth picture at x,y (w x h) into want, as JPEG bytes in *out:
+ * a whole image, one without tables, or the tables alone; restart
+ * markers every restart MCU rows (0: none). */
+static void jpeg_bytes(struct pic *want, uint32_t x, uint32_t y, uint32_t w,
+		       uint32_t h, int tables, int quality, unsigned restart,
+		       struct buf *out)
+{
+	uint8_t *rgb = malloc((size_t)w * h * 3 + 1);
+
+	for (uint32_t j = 0; j < h; j++)
+		for (uint32_t i = 0; i < w; i++) {
+			uint8_t *q = rgb + ((size_t)j * w + i) * 3;
+
+			q[0] = (uint8_t)((x + i) * 255 / 300);
+			q[1] = (uint8_t)((y + j) * 255 / 200);
+			q[2] = (uint8_t)((x + i + y + j) * 255 / 500);
+			if (tables != TABLES_ONLY)
+				mkpx(&want->pf, q[0], q[1], q[2],
+				     pic_at(want, x + i, y + j));
+		}
+	jpeg_rgb(rgb, w, h, tables, quality, restart, out);
 	free(rgb);
 }
 
@@ -76,35 +82,6 @@ static void jpeg_rect(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
 {
 	rhdr(s, x, y, w, h, RFB_ENC_JPEG);
 	jpeg_bytes(want, x, y, w, h, tables, quality, restart, s);
-}
-
-/* Mean and largest error per channel, 8-bit, over a rectangle. */
-static void errors(const struct pic *a, const struct pic *b, uint32_t x,
-		   uint32_t y, uint32_t w, uint32_t h, double *mean, int *max)
-{
-	double sum = 0;
-
-	*max = 0;
-	for (uint32_t j = 0; j < h; j++)
-		for (uint32_t i = 0; i < w; i++) {
-			uint8_t c1[3], c2[3];
-
-			pixfmt_unpack(
-			    &a->pf,
-			    pixfmt_load(&a->pf, pic_at(a, x + i, y + j)),
-			    &c1[0], &c1[1], &c1[2]);
-			pixfmt_unpack(
-			    &b->pf,
-			    pixfmt_load(&b->pf, pic_at(b, x + i, y + j)),
-			    &c2[0], &c2[1], &c2[2]);
-			for (int q = 0; q < 3; q++) {
-				int e = abs((int)c1[q] - (int)c2[q]);
-
-				sum += e;
-				*max = e > *max ? e : *max;
-			}
-		}
-	*mean = sum / ((double)w * h * 3);
 }
 
 /* The desktop must be within the error JPEG at quality 90 gives this
@@ -117,7 +94,7 @@ static void expect_close(const struct fix *f, const struct pic *want,
 	double mean;
 	int max;
 
-	errors(&f->fb, want, 0, 0, want->w, want->h, &mean, &max);
+	pic_errors(&f->fb, want, 0, 0, want->w, want->h, &mean, &max);
 	CHECK(mean < (want->bpp == 1 ? 12.0 : 3.0) &&
 		  max <= (want->bpp == 1 ? 90 : 40),
 	      "%s %s: mean error %.2f, largest %d", what,

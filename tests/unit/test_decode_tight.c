@@ -192,11 +192,8 @@ static void tight_gradient(struct buf *s, struct tz *t, const struct pic *want,
 static void tight_jpeg(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
 		       uint32_t w, uint32_t h)
 {
-	struct jpeg_compress_struct ci;
-	struct jpeg_error_mgr err;
 	uint8_t *rgb = malloc((size_t)w * h * 3);
-	unsigned char *jpg = NULL;
-	unsigned long len = 0;
+	struct buf jpg = {0};
 
 	for (uint32_t j = 0; j < h; j++)
 		for (uint32_t i = 0; i < w; i++) {
@@ -208,52 +205,13 @@ static void tight_jpeg(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
 			mkpx(&want->pf, q[0], q[1], q[2],
 			     pic_at(want, x + i, y + j));
 		}
-	ci.err = jpeg_std_error(&err);
-	jpeg_create_compress(&ci);
-	jpeg_mem_dest(&ci, &jpg, &len);
-	ci.image_width = w;
-	ci.image_height = h;
-	ci.input_components = 3;
-	ci.in_color_space = JCS_RGB;
-	jpeg_set_defaults(&ci);
-	jpeg_set_quality(&ci, 95, TRUE);
-	jpeg_start_compress(&ci, TRUE);
-	while (ci.next_scanline < h) {
-		JSAMPROW row = rgb + (size_t)ci.next_scanline * w * 3;
-
-		jpeg_write_scanlines(&ci, &row, 1);
-	}
-	jpeg_finish_compress(&ci);
-	jpeg_destroy_compress(&ci);
+	jpeg_rgb(rgb, w, h, TABLES_ALL, 95, 0, &jpg);
 	rhdr(s, x, y, w, h, RFB_ENC_TIGHT);
 	u8(s, 0x90);
-	clen(s, (uint32_t)len);
-	put(s, jpg, len);
-	free(jpg);
+	clen(s, (uint32_t)jpg.n);
+	put(s, jpg.p, jpg.n);
+	free(jpg.p);
 	free(rgb);
-}
-
-static double mean_error(const struct pic *a, const struct pic *b, uint32_t x,
-			 uint32_t y, uint32_t w, uint32_t h)
-{
-	double sum = 0;
-
-	for (uint32_t j = 0; j < h; j++)
-		for (uint32_t i = 0; i < w; i++) {
-			uint8_t c1[3], c2[3];
-
-			pixfmt_unpack(
-			    &a->pf,
-			    pixfmt_load(&a->pf, pic_at(a, x + i, y + j)),
-			    &c1[0], &c1[1], &c1[2]);
-			pixfmt_unpack(
-			    &b->pf,
-			    pixfmt_load(&b->pf, pic_at(b, x + i, y + j)),
-			    &c2[0], &c2[1], &c2[2]);
-			for (int q = 0; q < 3; q++)
-				sum += abs((int)c1[q] - (int)c2[q]);
-		}
-	return sum / ((double)w * h * 3);
 }
 
 /* A JPEG stops soon after the connection is given up (decode.h:
@@ -356,6 +314,7 @@ int test_tight(const char *fmt)
 	struct tz t;
 	char where[96];
 	double err;
+	int max;
 
 	pic_init(&want, fmt, 90, 70);
 	pic_random(&want);
@@ -399,7 +358,7 @@ int test_tight(const char *fmt)
 	tight_jpeg(&s, &want, 0, 0, 90, 70);
 	tight_jpeg(&s, &want, 33, 21, 17, 13);
 	CHECK(fix_feed(&f, &s) == 1, "tight jpeg %s: %s", fmt, f.why);
-	err = mean_error(&f.fb, &want, 0, 0, 90, 70);
+	pic_errors(&f.fb, &want, 0, 0, 90, 70, &err, &max);
 	/* 3-3-2 pixels move a whole step when JPEG crosses a boundary. */
 	CHECK(err < (want.bpp == 1 ? 12.0 : 4.0),
 	      "tight jpeg %s: mean error %.2f", fmt, err);

@@ -33,44 +33,45 @@ void rfbmini_rect(uint8_t b[12], int x, int y, int w, int h, int32_t enc)
 	rfbmini_be32(b + 8, (uint32_t)enc);
 }
 
-int rfbmini_put(int fd, const void *p, size_t n)
+/* Move n bytes: send them from out, or (out NULL) read them into in,
+ * looking at stop between polls. The one loop both directions share:
+ * EINTR retried, a short transfer continued, 0 or an error -1. */
+static int rfbmini_xfer(int fd, const uint8_t *out, uint8_t *in, size_t n,
+			const atomic_bool *stop)
 {
-	const uint8_t *b = p;
+	size_t done = 0;
 
-	while (n) {
-		ssize_t k = send(fd, b, n, MSG_NOSIGNAL);
+	while (done < n) {
+		ssize_t k;
 
+		if (out) {
+			k = send(fd, out + done, n - done, MSG_NOSIGNAL);
+		} else {
+			struct pollfd pf = {.fd = fd, .events = POLLIN};
+
+			if (stop && atomic_load(stop))
+				return -1;
+			if (poll(&pf, 1, POLL_MS) == 0)
+				continue;
+			k = read(fd, in + done, n - done);
+		}
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
 			return -1;
-		b += k;
-		n -= (size_t)k;
+		done += (size_t)k;
 	}
 	return 0;
 }
 
+int rfbmini_put(int fd, const void *p, size_t n)
+{
+	return rfbmini_xfer(fd, p, NULL, n, NULL);
+}
+
 int rfbmini_get(int fd, void *p, size_t n, const atomic_bool *stop)
 {
-	uint8_t *b = p;
-
-	while (n) {
-		struct pollfd pf = {.fd = fd, .events = POLLIN};
-		ssize_t k;
-
-		if (stop && atomic_load(stop))
-			return -1;
-		if (poll(&pf, 1, POLL_MS) == 0)
-			continue;
-		k = read(fd, b, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		b += k;
-		n -= (size_t)k;
-	}
-	return 0;
+	return rfbmini_xfer(fd, NULL, p, n, stop);
 }
 
 int rfbmini_handshake(int fd, int w, int h, const char *name,

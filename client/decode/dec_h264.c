@@ -70,7 +70,8 @@ struct dec_h264 {
  * complaint on this thread ("non-existing PPS 0 referenced"). */
 static __thread char av_last[120];
 
-static void av_log_cb(void *avcl, int level, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static void
+av_log_cb(void *avcl, int level, const char *fmt, va_list ap)
 {
 	char buf[LOG_TEXT_SIZE], clean[LOG_TEXT_SIZE];
 	int n;

@@ -94,10 +94,13 @@ for h in rfb zlib.h zconf.h sasl jpeglib.h jmorecfg.h jerror.h isa-l \
 	turbojpeg.h gnutls lzo; do
 	[ -e "/usr/include/$h" ] && ln -s "/usr/include/$h" "$tmp/host/$h"
 done
-# libjpeg's jconfig.h lives in the multiarch directory on Debian.
-for d in /usr/include /usr/include/*-linux-gnu; do
-	[ -e "$d/jconfig.h" ] && [ ! -e "$tmp/host/jconfig.h" ] &&
-		ln -s "$d/jconfig.h" "$tmp/host/jconfig.h"
+# libjpeg's jconfig.h and FFmpeg's headers (Open H.264) live in the
+# multiarch directory on Debian.
+for h in jconfig.h libavcodec libavutil libswscale; do
+	for d in /usr/include /usr/include/*-linux-gnu; do
+		[ -e "$d/$h" ] && [ ! -e "$tmp/host/$h" ] &&
+			ln -s "$d/$h" "$tmp/host/$h"
+	done
 done
 
 flags=(-Werror -std=gnu11 -D_GNU_SOURCE -Wmissing-prototypes

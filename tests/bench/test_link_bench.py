@@ -5,10 +5,10 @@ written here (tests/bench/recfile.py), no X server:
 
 * vncfb bench --replay --link 100ms,20mbit: the run's JSON has the link,
   the push mode and, per run, frames/s, link bytes/s and use, and the
-  age of the picture shown; the link is really in the way: with one
-  request in flight no more than 10 updates/s get through a 100 ms round
-  trip, and no picture is shown sooner than 50 ms (one way) after the
-  pump began to send it;
+  age of the picture shown; the link is really in the way: no picture is
+  shown sooner than 50 ms (one way) after the pump began to send it
+  (how many updates a second get through is the pacer's: it keeps
+  several requests in flight, doc/network.md);
 * vncfb bench --replay --serve --link 100ms --push fast, to a client
   written here: the pump says it has continuous updates
   (EndOfContinuousUpdates) and fences (a ServerFence) when SetEncodings
@@ -65,9 +65,8 @@ def bench_checks(path):
     # before a loaded machine has drawn the set-up is not measured.
     n = r["updates"]
     check(4 <= n <= 6, "updates %r" % n)
-    check(0 < r["updates_per_s"] <= 10.0,
-          "%.2f updates/s through a 100 ms round trip, one request in "
-          "flight" % r["updates_per_s"])
+    check(r["updates_per_s"] > 0,
+          "%.2f updates/s through a 100 ms round trip" % r["updates_per_s"])
     check(2 <= r["full_updates"] <= 4 and
           abs(r["frames_per_s"] - r["full_updates"] / r["window_s"]) < 1e-3,
           "frames: %r, %r/s" % (r["full_updates"], r["frames_per_s"]))

@@ -10,6 +10,8 @@ script runs on another and shares QMP through its lock.
 import json
 import os
 import re
+import socket
+import struct
 import threading
 import time
 import zlib
@@ -167,11 +169,14 @@ class Script:
     command runs. Ops: wait REGEX [timeout=S], sleep S, key K.. (a
     chord), keydown K.., keyup K.., type TEXT, rel DX DY, abs X Y
     (0..32767), click|btndown|btnup [left|right|middle], wheel up|down
-    [N], screendump FILE, qmp {JSON}. Keys are QEMU qcodes."""
+    [N], screendump FILE [head=N], head N WxH|off, qmp {JSON}. Keys are
+    QEMU qcodes. heads maps a head's number to the socket of the VNC
+    display bound to it (set_head)."""
 
-    def __init__(self, qmp, out, deadline, screendump, log):
+    def __init__(self, qmp, out, deadline, screendump, log, heads=None):
         self.qmp, self.out, self.deadline = qmp, out, deadline
         self.screendump, self.log = screendump, log
+        self.heads = heads or {}
 
     def _send(self, *events):
         self.qmp.cmd('input-send-event', events=list(events))
@@ -233,7 +238,18 @@ class Script:
                 self._send(self._btn(b, True))
                 self._send(self._btn(b, False))
         elif op == 'screendump':
-            self.screendump(rest)
+            m = re.match(r'(.*?)\s+head=(\d+)$', rest)
+            if m:
+                self.screendump(m.group(1), int(m.group(2)))
+            else:
+                self.screendump(rest)
+        elif op == 'head':
+            n = int(a[0])
+            if n not in self.heads:
+                raise ValueError('no head %d (the guest has %d)' % (
+                    n, len(self.heads)))
+            w, h = (0, 0) if a[1] == 'off' else parse_size(a[1])
+            self.log('head %d -> %s' % (n, set_head(self.heads[n], w, h)))
         elif op == 'qmp':
             j = json.loads(rest)
             r = self.qmp.cmd(j['execute'], **j.get('arguments', {}))
@@ -262,6 +278,83 @@ class Script:
         return ok
 
 
+def parse_size(text):
+    """'WxH' as (w, h), both 1..8192; ValueError otherwise."""
+    m = re.match(r'(\d+)x(\d+)$', text)
+    if not m or not (0 < int(m.group(1)) <= 8192 and
+                     0 < int(m.group(2)) <= 8192):
+        raise ValueError('%r: not WIDTHxHEIGHT' % text)
+    return int(m.group(1)), int(m.group(2))
+
+
+def _recv(sock, n):
+    b = b''
+    while len(b) < n:
+        c = sock.recv(n - len(b))
+        if not c:
+            raise EOFError('the VNC display closed the connection')
+        b += c
+    return b
+
+
+# What SetDesktopSize's answer (an ExtendedDesktopSize rectangle's y)
+# says, RFB's community extension's codes.
+RESIZE_RESULTS = {0: 'done', 1: 'prohibited', 2: 'out of resources',
+                  3: 'invalid screen layout', 4: 'forwarded'}
+
+
+def set_head(path, w, h, timeout=10):
+    """Plug, unplug or resize a virtio-gpu head: a SetDesktopSize of
+    w x h (0 x 0: unplugged) to qemu's VNC display bound to that head
+    (-vnc unix:PATH,display=ID,head=N). qemu hands it to the head's
+    console (dpy_set_ui_info), virtio-gpu sets the head's enabled bit
+    and preferred size and tells the guest (VIRTIO_GPU_EVENT_DISPLAY),
+    whose driver sends a hot-plug uevent. The answer's words ('forwarded'
+    when it went through; qemu answers only once the client has said it
+    takes ExtendedDesktopSize)."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(timeout)
+    try:
+        s.connect(path)
+        if not _recv(s, 12).startswith(b'RFB 003.'):
+            raise ValueError('%s: not an RFB server' % path)
+        s.sendall(b'RFB 003.008\n')
+        types = _recv(s, _recv(s, 1)[0])
+        if 1 not in types:
+            raise ValueError('%s: no security type None (%r)' % (
+                path, list(types)))
+        s.sendall(b'\x01')
+        if struct.unpack('>I', _recv(s, 4))[0] != 0:
+            raise ValueError('%s: security handshake failed' % path)
+        s.sendall(b'\x01')  # shared
+        _, _, _, name_len = struct.unpack('>HH16sI', _recv(s, 24))
+        _recv(s, name_len)
+        # SetEncodings: raw, ExtendedDesktopSize (-308).
+        s.sendall(struct.pack('>BxHii', 2, 2, 0, -308))
+        # SetDesktopSize, one screen covering it.
+        s.sendall(struct.pack('>BxHHBxIHHHHI', 251, w, h, 1, 0, 0, 0, w,
+                              h, 0))
+        # The answer: a FramebufferUpdate whose ExtendedDesktopSize
+        # rectangle carries the result in y (qemu may send the desktop's
+        # own size first).
+        while True:
+            t = _recv(s, 1)[0]
+            if t != 0:
+                raise ValueError('%s: unexpected message %d' % (path, t))
+            n = struct.unpack('>xH', _recv(s, 3))[0]
+            for _ in range(n):
+                x, y, rw, rh, enc = struct.unpack('>HHHHi', _recv(s, 12))
+                if enc != -308:
+                    raise ValueError('%s: unexpected rectangle %d' % (
+                        path, enc))
+                nscr = _recv(s, 4)[0]
+                _recv(s, 16 * nscr)
+                if x == 1:  # the answer to our request
+                    return RESIZE_RESULTS.get(y, 'code %d' % y)
+    finally:
+        s.close()
+
+
 def read_ppm(path):
     """A binary PPM (qemu's screendump) as (width, height, RGB bytes)."""
     with open(path, 'rb') as f:
@@ -288,24 +381,25 @@ def ppm_to_png(ppm, png):
                 chunk(b'IDAT', zlib.compress(raw, 6)) + chunk(b'IEND', b''))
 
 
-def screendump(qmp, path, log):
-    """qemu's display as path (.ppm, or .png); logs a failure, since a
-    test checks for the file itself."""
+def screendump(qmp, path, log, head=None, device=None):
+    """qemu's display as path (.ppm, or .png), or one head of device;
+    logs a failure, since a test checks for the file itself."""
     path = os.path.abspath(path)
+    where = {} if head is None else {'device': device, 'head': head}
     try:
         if path.endswith('.png'):
             try:
-                qmp.cmd('screendump', filename=path, format='png')
+                qmp.cmd('screendump', filename=path, format='png', **where)
                 log('screendump -> %s' % path)
                 return
             except RuntimeError:
                 pass
             ppm = path[:-4] + '.ppm.tmp'
-            qmp.cmd('screendump', filename=ppm)
+            qmp.cmd('screendump', filename=ppm, **where)
             ppm_to_png(ppm, path)
             os.unlink(ppm)
         else:
-            qmp.cmd('screendump', filename=path)
+            qmp.cmd('screendump', filename=path, **where)
         log('screendump -> %s' % path)
     except (RuntimeError, EOFError, OSError, ValueError) as e:
         log('screendump failed: %s' % e)

@@ -71,6 +71,9 @@ DISPLAYS = {
     'cirrus': ('cirrus-vga', ['cirrus'], False),
     'none': (None, [], False),
 }
+# The display device's id with --heads (screendump's device, -vnc's
+# display).
+HEADS_DEVICE = 'video0'
 # --mouse: (qemu devices, modules, its name in /proc/bus/input/devices).
 MICE = {
     'ps2': ([], ['psmouse'], 'PS/2'),
@@ -247,7 +250,14 @@ def qemu_command(args, kernel, initrd, tmp, accel, socks):
         if args.res:
             w, h = args.res.split('x')[:2]
             props += ['xres=' + w, 'yres=' + h]
+        if args.heads:
+            props += ['id=' + HEADS_DEVICE, 'max_outputs=%d' % args.heads]
         q += ['-device', ','.join([dev] + props)]
+    # One VNC display on a unix socket per head, bound to it: what the
+    # script's `head N` sends SetDesktopSize to (vmio.set_head).
+    for n, path in sorted(socks.get('heads', {}).items()):
+        q += ['-vnc', 'unix:%s,id=head%d,display=%s,head=%d' % (
+            path, n, HEADS_DEVICE, n)]
     for d in MICE[args.mouse][0]:
         q += ['-device', d]
     return q + args.qemu_arg, use_bz
@@ -299,7 +309,10 @@ def run_vm(args, kernel, initrd, tmp, accel, probing):
         if os.path.exists(p):
             os.unlink(p)
     socks = {n: os.path.join(tmp, n + '.sock') for n in ('qmp', 'out')}
-    q, use_bz = qemu_command(args, kernel, initrd, tmp, accel, socks)
+    heads = {n: os.path.join(tmp, 'head%d.sock' % n)
+             for n in range(args.heads)}
+    q, use_bz = qemu_command(args, kernel, initrd, tmp, accel,
+                             dict(socks, heads=heads))
     if args.verbose:
         log('qemu: ' + ' '.join(shlex.quote(x) for x in q))
     t_start = time.monotonic()
@@ -327,8 +340,8 @@ def run_vm(args, kernel, initrd, tmp, accel, probing):
     out.start()
     deadline = t_start + args.timeout
 
-    def dump(path):
-        vmio.screendump(qmp, path, log)
+    def dump(path, head=None):
+        vmio.screendump(qmp, path, log, head, HEADS_DEVICE)
 
     if accel == 'kvm' and probing and \
             not banner_within(console, proc, KVM_PROBE_S):
@@ -345,7 +358,7 @@ def run_vm(args, kernel, initrd, tmp, accel, probing):
         with open(fn) as f:
             lines += f.read().splitlines()
     if 'READY' in out.marks and lines:
-        runner = vmio.Script(qmp, out, deadline, dump, log)
+        runner = vmio.Script(qmp, out, deadline, dump, log, heads)
         script = threading.Thread(
             target=lambda: script_ok.__setitem__(0, runner.run(lines)),
             daemon=True)
@@ -425,6 +438,7 @@ EPILOG = '''event script (--event/--events), one op per line:
   sleep S | key K [K..] (chord) | keydown K.. | keyup K.. | type TEXT
   rel DX DY | abs X Y (0..32767) | click [left|right|middle]
   btndown B | btnup B | wheel up|down [N] | screendump FILE(.ppm|.png)
+  [head=N] | head N WxH|off (--heads: plug/resize or unplug head N)
   qmp {"execute": ...}
 key names are QEMU qcodes: a, 1, ret, spc, esc, tab, shift, ctrl, alt,
 f1, up, ...
@@ -456,6 +470,9 @@ def parse_args(argv):
     add('--res', help='WxH of the qemu display device (DRM drivers)')
     add('--video', help="the kernel's video=, e.g. Virtual-1:800x600")
     add('--vgamem', type=int, default=16, help='VGA memory, MiB')
+    add('--heads', type=int, default=0, metavar='N',
+        help='--fb virtio with N outputs (head 0 on, the others '
+        'unplugged), each driven by the script\'s `head` op')
     add('--mouse', choices=sorted(MICE), default='ps2',
         help='ps2 (relative, default), virtio or usb (absolute tablets), '
         'none')
@@ -503,6 +520,8 @@ def parse_args(argv):
             args.vgamem *= 2
     elif args.mode:
         ap.error('--mode is for --fb vesa; DRM drivers take --res or --video')
+    if args.heads and (args.fb != 'virtio' or not 1 <= args.heads <= 16):
+        ap.error('--heads is 1..16 outputs of --fb virtio')
     for e in args.env:
         if '=' not in e:
             ap.error('--env %s: not K=V' % e)

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <drm_fourcc.h>
 #include <xf86drm.h>
@@ -255,11 +257,40 @@ static void drm_close(struct output *out)
 			 "was",
 			 p->path, strerror(errno));
 	vt_close(&p->vt);
+	drm_hotplug_close(&p->hp);
+	if (p->epfd >= 0)
+		close(p->epfd);
 	drm_card_close(p);
 	free(p);
 	out->priv = NULL;
 	out->map = NULL;
 	out->fd = -1;
+}
+
+/* Hot-plug events and the VT's, behind the one fd the session polls.
+ * Without them the output works as before: its display stays. */
+static void watch_hotplug(struct output *out, struct drm_priv *p)
+{
+	struct epoll_event e = {.events = EPOLLIN};
+	int vfd = vt_event_fd(&p->vt);
+
+	if (drm_hotplug_open(&p->hp, p->fd, p->path) < 0)
+		return;
+	p->epfd = epoll_create1(EPOLL_CLOEXEC);
+	e.data.fd = p->hp.fd;
+	if (p->epfd < 0 || epoll_ctl(p->epfd, EPOLL_CTL_ADD, p->hp.fd, &e) < 0 ||
+	    (vfd >= 0 && (e.data.fd = vfd,
+			  epoll_ctl(p->epfd, EPOLL_CTL_ADD, vfd, &e) < 0))) {
+		log_warn("epoll for %s's hot-plug events: %s: displays plugged "
+			 "in later are not seen",
+			 p->path, strerror(errno));
+		drm_hotplug_close(&p->hp);
+		if (p->epfd >= 0)
+			close(p->epfd);
+		p->epfd = -1;
+		return;
+	}
+	out->fd = p->epfd;
 }
 
 static int drm_open(struct output *out, const char *arg)
@@ -276,6 +307,8 @@ static int drm_open(struct output *out, const char *arg)
 	if (!p)
 		return -ENOMEM;
 	p->fd = -1;
+	p->epfd = -1;
+	p->hp.fd = -1;
 	p->vt.fd = -1;
 	p->vt.pipe[0] = p->vt.pipe[1] = -1;
 	p->dirty_works = true;
@@ -303,6 +336,9 @@ static int drm_open(struct output *out, const char *arg)
 	out->stride = p->pitch;
 	out->readable = false;
 	out->fd = vt_event_fd(&p->vt);
+	p->spec = s;
+	p->has_display = true;
+	watch_hotplug(out, p);
 	log_debug("%s: %s, %ux%u@%u%s, CRTC %u, %.4s, %s", p->path,
 		  p->conn_name, p->mode.hdisplay, p->mode.vdisplay,
 		  drm_mode_hz(&p->mode),
@@ -338,13 +374,127 @@ static void drm_acquire(void *ctx)
 	atomic_store(&p->modeset, true);
 }
 
+/* Whether what the connectors ask for (t) is not what is shown. */
+static bool differs(const struct drm_priv *p, const struct drm_target *t)
+{
+	if (!t->present || !t->mode_found || !t->crtc_id)
+		return p->has_display;
+	return !p->has_display || t->conn_id != p->conn_id ||
+	       t->crtc_id != p->crtc_id ||
+	       t->mode.hdisplay != p->mode.hdisplay ||
+	       t->mode.vdisplay != p->mode.vdisplay ||
+	       t->mode.clock != p->mode.clock ||
+	       drm_mode_hz(&t->mode) != drm_mode_hz(&p->mode);
+}
+
+static int hotplug_dispatch(struct output *out, struct drm_priv *p,
+			    const struct output_events *ev)
+{
+	struct drm_target t;
+
+	if (!drm_hotplug_take(&p->hp))
+		return 0;
+	/* Switched away, the screen is not ours to set: the switch back
+	 * sets it, and the next event is seen then. */
+	if (p->vt.fd >= 0 && !p->vt.active)
+		return 0;
+	if (drm_hotplug_scan(p->fd, &p->spec, p->conn_id, p->crtc_id, &t) < 0 ||
+	    !differs(p, &t))
+		return 0;
+	if (!ev->changed)
+		return 0;
+	return ev->changed(ev->ctx);
+}
+
 static int drm_dispatch(struct output *out, const struct output_events *ev)
 {
 	struct drm_priv *p = out->priv;
 	const struct vt_switch sw = {
 	    .ctx = p, .release = drm_release, .acquire = drm_acquire};
+	struct pollfd pfd[2] = {{.fd = vt_event_fd(&p->vt), .events = POLLIN},
+				{.fd = p->hp.fd, .events = POLLIN}};
+	int ret;
 
-	return vt_dispatch(&p->vt, ev, &sw);
+	if (p->epfd < 0)
+		return vt_dispatch(&p->vt, ev, &sw);
+	/* Which of the two woke the epoll fd. */
+	if (poll(pfd, 2, 0) < 0)
+		return 0;
+	if (pfd[0].revents & POLLIN) {
+		ret = vt_dispatch(&p->vt, ev, &sw);
+		if (ret < 0)
+			return ret;
+	}
+	if (pfd[1].revents & POLLIN)
+		return hotplug_dispatch(out, p, ev);
+	return 0;
+}
+
+/* output_impl.reconfigure: the connector the scan finds, at its mode, on
+ * our CRTC, with new buffers; or none, and wait. */
+static int drm_reconfigure(struct output *out)
+{
+	struct drm_priv *p = out->priv;
+	struct drm_target t;
+	int i, ret, nbuf = p->nbuf;
+
+	if (p->flip_pending)
+		wait_flip(p);
+	ret = drm_hotplug_scan(p->fd, &p->spec, p->conn_id, p->crtc_id, &t);
+	if (ret < 0) {
+		log_error("drmModeGetResources on %s: %s", p->path,
+			  strerror(-ret));
+		return ret;
+	}
+	if (!t.present || !t.mode_found || !t.crtc_id) {
+		if (p->has_display)
+			log_info("%s: %s%s: waiting for a display", p->path,
+				 t.present ? t.name : p->conn_name,
+				 !t.present	 ? " is disconnected"
+				 : !t.mode_found ? " has not the mode asked for"
+						 : " has no free CRTC");
+		p->has_display = false;
+		return -ENODEV;
+	}
+	for (i = 0; i < 2; i++)
+		drm_buf_destroy(p, &p->buf[i]);
+	p->nbuf = 0;
+	p->pitch = 0;
+	p->flip_pending = false;
+	p->mode = t.mode;
+	p->conn_id = t.conn_id;
+	if (t.crtc_id != p->crtc_id) {
+		/* The primary plane found at open is the old CRTC's: legacy
+		 * flips name the CRTC instead. The old one is left off; the
+		 * console's comes back on close (p->saved). */
+		drmModeSetCrtc(p->fd, p->crtc_id, 0, 0, 0, NULL, 0, NULL);
+		p->crtc_id = t.crtc_id;
+		p->atomic = false;
+	}
+	snprintf(p->conn_name, sizeof(p->conn_name), "%s", t.name);
+	ret = drm_buf_create(out, p, &p->buf[0]);
+	if (ret < 0)
+		return ret;
+	p->nbuf = 1;
+	/* As many buffers as before (one after a driver refused flips). */
+	if (nbuf == 2 && drm_buf_create(out, p, &p->buf[1]) == 0)
+		p->nbuf = 2;
+	else
+		drm_buf_destroy(p, &p->buf[1]);
+	ret = set_crtc(out, p, 0);
+	if (ret < 0)
+		return ret;
+	shown(p, 0, monotonic_ns());
+	p->back = p->nbuf == 2 ? 1 : 0;
+	atomic_store(&p->modeset, false);
+	out->map = p->buf[0].map;
+	out->width = p->mode.hdisplay;
+	out->height = p->mode.vdisplay;
+	out->stride = p->pitch;
+	p->has_display = true;
+	log_info("%s: %s at %ux%u@%u", p->path, p->conn_name, p->mode.hdisplay,
+		 p->mode.vdisplay, drm_mode_hz(&p->mode));
+	return 0;
 }
 
 /* Also what the supervisor runs once vncfb is gone (SIGKILL): its copy of
@@ -369,6 +519,7 @@ const struct output_impl drm_output_impl = {
     .present = drm_present,
     .finish = drm_finish,
     .dispatch = drm_dispatch,
+    .reconfigure = drm_reconfigure,
     .emergency_restore = drm_emergency_restore,
     .detect = drm_detect,
     .check_arg = drm_check_arg,

@@ -58,7 +58,7 @@ void drm_buf_destroy(struct drm_priv *p, struct drm_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int create_buf(struct output *out, struct drm_priv *p, struct drm_buf *b)
+int drm_buf_create(struct output *out, struct drm_priv *p, struct drm_buf *b)
 {
 	struct drm_mode_create_dumb c = {
 	    .width = p->mode.hdisplay,
@@ -421,7 +421,7 @@ static int open_card(struct output *out, struct drm_priv *p, const char *path,
 	p->atomic = p->plane_id && p->fb_prop &&
 		    drmSetClientCap(p->fd, DRM_CLIENT_CAP_ATOMIC, 1) == 0;
 	save_crtc(p, conns, n);
-	ret = create_buf(out, p, &p->buf[0]);
+	ret = drm_buf_create(out, p, &p->buf[0]);
 	if (ret < 0)
 		goto out;
 	p->nbuf = 1;
@@ -433,7 +433,7 @@ static int open_card(struct output *out, struct drm_priv *p, const char *path,
 
 		memcpy(why, out->why, sizeof(why));
 		out->trial = true;
-		if (create_buf(out, p, &p->buf[1]) == 0)
+		if (drm_buf_create(out, p, &p->buf[1]) == 0)
 			p->nbuf = 2;
 		else
 			drm_buf_destroy(p, &p->buf[1]);

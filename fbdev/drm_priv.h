@@ -18,6 +18,7 @@
 #include <xf86drmMode.h>
 
 #include "drm.h"
+#include "drm_hotplug.h"
 #include "output/output.h"
 #include "util/rect.h"
 #include "vt.h"
@@ -63,6 +64,13 @@ struct drm_priv {
 	bool saved_ok;
 	bool ours; /* we set the CRTC: it goes back on close */
 	struct vt vt;
+	/* Hot-plug (main thread): what was asked for, the events, the fd
+	 * the session polls for them and the VT's (an epoll of both), and
+	 * whether the connector in use has a display now. */
+	struct drm_spec spec;
+	struct drm_hotplug hp;
+	int epfd;
+	bool has_display;
 };
 
 /* Say why the output cannot be used: an error, or when the default output
@@ -78,6 +86,9 @@ int drm_card_open(struct output *out, struct drm_priv *p,
 /* Undo what drm_card_open did on p (buffers, master, the fd). */
 void drm_card_close(struct drm_priv *p);
 void drm_buf_destroy(struct drm_priv *p, struct drm_buf *b);
+/* A dumb buffer of p->mode's size in p->fourcc, black, mapped; its pitch
+ * must match p->pitch once that is set. 0 or -errno (said). */
+int drm_buf_create(struct output *out, struct drm_priv *p, struct drm_buf *b);
 
 /* The output's checks before a run (output_impl detect, check_arg,
  * check): they change nothing on the screen and need no DRM master. */

@@ -170,6 +170,51 @@ static void verify_cpu(struct pipeline *p)
 
 /* --- building and tearing down --- */
 
+/* The blitter's settings and its worker, at create and after the output
+ * changed. 0 or -1 (logged). */
+static int setup_blitter(struct pipeline *p)
+{
+	blit_set_scale(p->blit, p->cfg.scale, p->cfg.zoom);
+	blit_set_cursor(p->blit, &p->cursor);
+	if (p->cfg.on_pass)
+		blit_set_on_pass(p->blit, p->cfg.on_pass, p->cfg.on_pass_ctx);
+	if (p->cfg.draw == PIPELINE_BLIT) {
+		if (start_worker(p) < 0)
+			return -1;
+		verify_cpu(p);
+	}
+	return 0;
+}
+
+int pipeline_output_changed(struct pipeline *p)
+{
+	struct blitter *b;
+	int cpu;
+
+	if (!p->drawn)
+		return 0;
+	pipeline_stop(p);
+	/* The probe writes into the new mapping: nobody else does now. */
+	cpu = p->cfg.choose_cpu ? probe_pick_core(p->cfg.out, p->cfg.samples)
+				: p->cfg.cpu;
+	b = blit_create(p->cfg.out, &p->shadow, &p->damage, cpu);
+	if (!b)
+		return -1;
+	blit_destroy(p->blit);
+	p->blit = b;
+	p->cpu = cpu;
+	p->stopped = false;
+	damage_restart(&p->damage);
+	if (setup_blitter(p) < 0) {
+		p->stopped = true;
+		return -1;
+	}
+	if (p->shadow.pix)
+		blit_reset_view(p->blit);
+	damage_kick(&p->damage);
+	return 0;
+}
+
 struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));
@@ -211,15 +256,8 @@ struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 	 * flipped output shows whole updates. */
 	if (output_live(cfg->out))
 		damage_set_early(&p->damage, PIPELINE_EARLY_PX);
-	blit_set_scale(p->blit, cfg->scale, cfg->zoom);
-	blit_set_cursor(p->blit, &p->cursor);
-	if (cfg->on_pass)
-		blit_set_on_pass(p->blit, cfg->on_pass, cfg->on_pass_ctx);
-	if (cfg->draw == PIPELINE_BLIT) {
-		if (start_worker(p) < 0)
-			goto fail_blit;
-		verify_cpu(p);
-	}
+	if (setup_blitter(p) < 0)
+		goto fail_blit;
 	return p;
 
 fail_blit:

@@ -118,6 +118,11 @@ struct damage *pipeline_damage(struct pipeline *p);
 bool pipeline_cursor_move(struct pipeline *p, int x, int y);
 /* Wake the worker: the shadow, the view or the cursor changed. */
 void pipeline_kick(struct pipeline *p);
+/* The output was re-made (output_reconfigure, with the worker stopped):
+ * a new blitter for its size, its core chosen again as at create (the
+ * probe), started, drawing the whole picture. 0, or -1 (logged: then no
+ * worker runs, the blitter is the old one, stopped). */
+int pipeline_output_changed(struct pipeline *p);
 /* Stop the worker, which draws what is still damaged first; from then on
  * the calling thread owns the mapping (blit_pass, blit_snapshot_rgb). A
  * PIPELINE_CALLER caller stops its own drawing thread before this.

@@ -341,6 +341,34 @@ static void out_resume(void *ctx)
 		vnc_pause(conn(s), false);
 }
 
+static int rr_heads(struct session *s);
+
+/* The displays changed (hot-plug, output.h): the blitter stops; the
+ * output re-made at its new mode gets a new blitter (its core probed
+ * again) that redraws everything, and remote resize asks for the new
+ * size once; no display left: the connection stays, paused, until one
+ * comes back. */
+static int out_changed(void *ctx)
+{
+	struct session *s = ctx;
+	int ret;
+
+	pipeline_stop(s->pipe);
+	ret = output_reconfigure(&s->out);
+	if (ret == -ENODEV) {
+		blit_set_status(s->blit, "no display: waiting for one");
+		if (conn(s))
+			vnc_pause(conn(s), true);
+		return 0;
+	}
+	if (ret < 0 || pipeline_output_changed(s->pipe) < 0)
+		return -1;
+	s->blit = pipeline_blitter(s->pipe);
+	if (conn(s))
+		vnc_pause(conn(s), false);
+	return rr_heads(s);
+}
+
 static int take_screenshot(struct session *s, const char *path)
 {
 	size_t n = (size_t)s->out.width * s->out.height * 3;
@@ -551,11 +579,21 @@ static int drop_privileges(struct session *s)
 /* --remote-resize: the desktop the screen would show 1:1 (with a zoom,
  * the screen's size divided by it). View-only sessions leave the server
  * alone, as TigerVNC's viewer does; the demo's scene has its own size. */
-static int setup_remote_resize(struct session *s)
+static int rr_heads(struct session *s)
 {
 	const struct options *o = s->opt;
 	enum scale_mode mode = (enum scale_mode)o->scale_mode;
 	unsigned zoom = mode == SCALE_ZOOM && o->scale_zoom ? o->scale_zoom : 1;
+	struct rect head = { 0, 0, (int32_t)(s->out.width / zoom),
+			     (int32_t)(s->out.height / zoom) };
+
+	return remote_resize_set_heads(&s->rr, &head, 1, monotonic_ns());
+}
+
+static int setup_remote_resize(struct session *s)
+{
+	const struct options *o = s->opt;
+	enum scale_mode mode = (enum scale_mode)o->scale_mode;
 	struct remote_resize_config cfg = {
 		.enabled = o->remote_resize && !o->view_only &&
 			   o->mode != MODE_DEMO,
@@ -565,11 +603,9 @@ static int setup_remote_resize(struct session *s)
 		.send = rr_send,
 		.ctx = s,
 	};
-	struct rect head = { 0, 0, (int32_t)(s->out.width / zoom),
-			     (int32_t)(s->out.height / zoom) };
 
 	remote_resize_init(&s->rr, &cfg);
-	return remote_resize_set_heads(&s->rr, &head, 1, monotonic_ns());
+	return rr_heads(s);
 }
 
 static int run_loop(struct session *s, int sigfd)
@@ -635,7 +671,7 @@ static int run_loop(struct session *s, int sigfd)
 		}
 		if (i_out >= 0 && (pfd[i_out].revents & POLLIN)) {
 			struct output_events ev = { s, out_suspend,
-						    out_resume };
+						    out_resume, out_changed };
 
 			if (s->out.impl->dispatch &&
 			    s->out.impl->dispatch(&s->out, &ev) < 0)

@@ -335,6 +335,31 @@ char *output_platform_specs(char *buf, size_t size)
 	return buf;
 }
 
+/* What open or reconfigure reported cannot be drawn into (said). */
+static bool unusable(const struct output *out)
+{
+	if (pixfmt_valid(&out->fmt) && out->width && out->height && out->map &&
+	    out->stride >= (size_t)out->width * pixfmt_bytes(&out->fmt))
+		return false;
+	log_error("%s output reports an unusable mode (%" PRIu32 "x%" PRIu32
+		  ", %u bpp, stride %zu)",
+		  out->impl->name, out->width, out->height, out->fmt.bpp,
+		  out->stride);
+	return true;
+}
+
+int output_reconfigure(struct output *out)
+{
+	int ret;
+
+	if (!out->impl || !out->impl->reconfigure)
+		return -ENOTSUP;
+	ret = out->impl->reconfigure(out);
+	if (ret == 0 && unusable(out))
+		return -EINVAL;
+	return ret;
+}
+
 static int open_impl(struct output *out, const struct output_impl *impl,
 		     const char *arg, bool trial)
 {
@@ -351,13 +376,7 @@ static int open_impl(struct output *out, const struct output_impl *impl,
 		out->impl = NULL;
 		return ret;
 	}
-	if (!pixfmt_valid(&out->fmt) || out->width == 0 || out->height == 0 ||
-	    !out->map ||
-	    out->stride < (size_t)out->width * pixfmt_bytes(&out->fmt)) {
-		log_error("%s output reports an unusable mode (%" PRIu32
-			  "x%" PRIu32 ", %u bpp, stride %zu)",
-			  impl->name, out->width, out->height, out->fmt.bpp,
-			  out->stride);
+	if (unusable(out)) {
 		impl->close(out);
 		out->impl = NULL;
 		return -EINVAL;

@@ -25,8 +25,8 @@ enum output_buffer {
 	OUTPUT_BUF_PREVIOUS,
 };
 
-/* What an output's main-thread events (VT switches) ask of the session,
- * which passes them on to the blitter and the input (input.h). */
+/* What an output's main-thread events (VT switches, hot-plug) ask of the
+ * session, which passes them on to the blitter and the input (input.h). */
 struct output_events {
 	void *ctx;
 	/* Another console takes the screen: stop drawing and let go of the
@@ -35,6 +35,11 @@ struct output_events {
 	/* Ours again: take the input back; drawing may resume, and the
 	 * whole screen must be redrawn. */
 	void (*resume)(void *ctx);
+	/* The displays changed (a connector plugged in, unplugged, or given
+	 * another preferred mode): stop drawing, output_reconfigure, and
+	 * draw anew on what it says. 0, or -errno to end the session. NULL:
+	 * the output stays as it is. */
+	int (*changed)(void *ctx);
 };
 
 struct output_impl {
@@ -70,7 +75,15 @@ struct output_impl {
 	 * reports it: a flip's completion event), or 0 when the output does
 	 * not know. Optional. Blit thread only. */
 	uint64_t (*finish)(struct output *out);
-	/* Handle readable out->fd (VT switch signals). Optional. */
+	/* Take the displays as they are now, after output_events.changed,
+	 * with nothing drawing (the blitter stopped): 0 when the output is
+	 * re-made (width, height, stride and map may be new, the screen is
+	 * black), -ENODEV while it has no display to show on (the next
+	 * changed may bring one), another -errno when it cannot go on
+	 * (logged). Optional. Main thread. */
+	int (*reconfigure)(struct output *out);
+	/* Handle readable out->fd (VT switch signals, hot-plug).
+	 * Optional. */
 	int (*dispatch)(struct output *out, const struct output_events *ev);
 	/* Restore the console from a fatal-signal handler: only
 	 * async-signal-safe calls. Optional. */
@@ -96,7 +109,8 @@ struct output {
 	uint8_t *map;		/* first visible pixel */
 	/* Reading the mapping is cheap (RAM) and allowed: mem output. */
 	bool readable;
-	/* fd for the main loop to poll (VT switch events), or -1. */
+	/* fd for the main loop to poll (VT switch and hot-plug events), or
+	 * -1. */
 	int fd;
 	/* Core from which writes to the mapping are made uncached (mem
 	 * output's slow-cpu=N), -1 for none. */
@@ -122,6 +136,8 @@ struct output {
  * (the demo). Returns 0 or -errno (logged). */
 int output_open(struct output *out, const char *spec);
 void output_close(struct output *out);
+/* impl->reconfigure (see there); -ENOTSUP for an output without it. */
+int output_reconfigure(struct output *out);
 /* The spec grammar check alone (no device opened), for usage errors. */
 int output_check_spec(const char *spec);
 /* Whether a named output's device is there and usable (impl->check); the

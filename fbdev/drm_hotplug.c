@@ -1,0 +1,229 @@
+/* DRM hot-plug detection and the connectors' re-scan (drm_hotplug.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "drm.h"
+#include "drm_hotplug.h"
+#include "util/log.h"
+
+/* Connectors of one card we look at (as drm_card.c). */
+#define MAX_CONNECTORS 64
+
+bool drm_uevent_hotplug(const char *msg, size_t len, unsigned major,
+			unsigned minor)
+{
+	bool drm = false, hotplug = false, maj = false, min = false;
+	size_t i = 0;
+
+	while (i < len) {
+		const char *kv = msg + i;
+		size_t n = strnlen(kv, len - i);
+		char want[32];
+
+		if (n == 13 && !memcmp(kv, "SUBSYSTEM=drm", 13))
+			drm = true;
+		else if (n == 9 && !memcmp(kv, "HOTPLUG=1", 9))
+			hotplug = true;
+		snprintf(want, sizeof(want), "MAJOR=%u", major);
+		if (n == strlen(want) && !memcmp(kv, want, n))
+			maj = true;
+		snprintf(want, sizeof(want), "MINOR=%u", minor);
+		if (n == strlen(want) && !memcmp(kv, want, n))
+			min = true;
+		i += n + 1;
+	}
+	return drm && hotplug && maj && min;
+}
+
+/* No uevents: a timer for drm_hotplug_take's poll. */
+static int open_poll(struct drm_hotplug *h, const char *path, int err)
+{
+	struct itimerspec its = {
+	    .it_interval = {DRM_HOTPLUG_POLL_MS / 1000,
+			    (DRM_HOTPLUG_POLL_MS % 1000) * 1000000L},
+	};
+
+	its.it_value = its.it_interval;
+	h->fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (h->fd < 0 || timerfd_settime(h->fd, 0, &its, NULL) < 0) {
+		log_warn("%s: no hot-plug uevents (%s) and no timer to poll "
+			 "the connectors (timerfd: %s): displays plugged in "
+			 "later are not seen",
+			 path, strerror(err), strerror(errno));
+		if (h->fd >= 0)
+			close(h->fd);
+		h->fd = -1;
+		return -errno;
+	}
+	h->polling = true;
+	log_debug("%s: hot-plug: no uevents (socket NETLINK_KOBJECT_UEVENT: "
+		  "%s): the connectors are read every %d ms",
+		  path, strerror(err), DRM_HOTPLUG_POLL_MS);
+	return 0;
+}
+
+int drm_hotplug_open(struct drm_hotplug *h, int card_fd, const char *path)
+{
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK, .nl_groups = 1};
+	struct stat st;
+	int err;
+
+	h->fd = -1;
+	h->polling = false;
+	if (fstat(card_fd, &st) < 0) {
+		log_warn("fstat %s: %s: hot-plug is not followed", path,
+			 strerror(errno));
+		return -errno;
+	}
+	h->major = major(st.st_rdev);
+	h->minor = minor(st.st_rdev);
+	/* Group 1: the kernel's own uevents, which any user may read. */
+	h->fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		       NETLINK_KOBJECT_UEVENT);
+	if (h->fd < 0 || bind(h->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		err = errno;
+		if (h->fd >= 0)
+			close(h->fd);
+		h->fd = -1;
+		return open_poll(h, path, err);
+	}
+	log_debug("%s: hot-plug: the kernel's uevents (card %u:%u); the "
+		  "connectors are read when one says they changed",
+		  path, h->major, h->minor);
+	return 0;
+}
+
+void drm_hotplug_close(struct drm_hotplug *h)
+{
+	if (h->fd >= 0)
+		close(h->fd);
+	h->fd = -1;
+}
+
+bool drm_hotplug_take(struct drm_hotplug *h)
+{
+	char buf[8192];
+	bool any = false;
+	ssize_t n;
+
+	if (h->fd < 0)
+		return false;
+	if (h->polling) {
+		uint64_t ticks;
+
+		return read(h->fd, &ticks, sizeof(ticks)) == sizeof(ticks);
+	}
+	/* Drain: one scan for a burst of events. */
+	while ((n = recv(h->fd, buf, sizeof(buf), 0)) > 0) {
+		/* Only the kernel's (udev's own start with "libudev"). */
+		if (drm_uevent_hotplug(buf, (size_t)n, h->major, h->minor))
+			any = true;
+	}
+	if (n < 0 && errno == ENOBUFS) {
+		/* Events were lost: any of them may have been ours. */
+		log_debug("uevent socket overran: reading the connectors");
+		any = true;
+	}
+	return any;
+}
+
+static uint32_t reach(int fd, const drmModeConnector *c)
+{
+	uint32_t crtcs = 0;
+	int i;
+
+	for (i = 0; i < c->count_encoders; i++) {
+		drmModeEncoder *e = drmModeGetEncoder(fd, c->encoders[i]);
+
+		if (e)
+			crtcs |= e->possible_crtcs;
+		drmModeFreeEncoder(e);
+	}
+	return crtcs;
+}
+
+/* Ours when the encoders reach it (mask of CRTC indices), else the first
+ * free one they reach. */
+static uint32_t pick_crtc(int fd, const drmModeRes *res, uint32_t mask,
+			  uint32_t ours)
+{
+	uint32_t found = 0;
+	int i;
+
+	for (i = 0; i < res->count_crtcs && i < 32; i++)
+		if ((mask & (1u << i)) && res->crtcs[i] == ours)
+			return ours;
+	for (i = 0; i < res->count_crtcs && i < 32 && !found; i++) {
+		drmModeCrtc *cr;
+
+		if (!(mask & (1u << i)))
+			continue;
+		cr = drmModeGetCrtc(fd, res->crtcs[i]);
+		if (cr && !cr->buffer_id)
+			found = cr->crtc_id;
+		drmModeFreeCrtc(cr);
+	}
+	return found;
+}
+
+int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
+		     uint32_t crtc_id, struct drm_target *t)
+{
+	struct drm_conn_info info[MAX_CONNECTORS];
+	drmModeConnector *conns[MAX_CONNECTORS];
+	drmModeRes *res = drmModeGetResources(fd);
+	int i, n = 0, ci = -1, mi;
+
+	memset(t, 0, sizeof(*t));
+	if (!res)
+		return -errno;
+	for (i = 0; i < res->count_connectors && n < MAX_CONNECTORS; i++) {
+		drmModeConnector *c = drmModeGetConnector(fd, res->connectors[i]);
+
+		if (!c)
+			continue;
+		conns[n] = c;
+		drm_connector_name(c->connector_type, c->connector_type_id,
+				   info[n].name, sizeof(info[n].name));
+		info[n].connected = c->connection == DRM_MODE_CONNECTED;
+		info[n].nmodes = c->count_modes;
+		/* Unnamed: the one in use stays while it is there. */
+		if (!s->connector[0] && c->connector_id == cur_id &&
+		    info[n].connected && c->count_modes > 0)
+			ci = n;
+		n++;
+	}
+	if (ci < 0)
+		ci = drm_choose_connector(info, n, s->connector);
+	if (ci >= 0) {
+		drmModeConnector *c = conns[ci];
+
+		t->present = true;
+		t->conn_id = c->connector_id;
+		snprintf(t->name, sizeof(t->name), "%s", info[ci].name);
+		t->crtc_id = pick_crtc(fd, res, reach(fd, c), crtc_id);
+		mi = drm_choose_mode(c->modes, c->count_modes, s);
+		if (mi >= 0) {
+			t->mode = c->modes[mi];
+			t->mode_found = true;
+		}
+	}
+	for (i = 0; i < n; i++)
+		drmModeFreeConnector(conns[i]);
+	drmModeFreeResources(res);
+	return 0;
+}

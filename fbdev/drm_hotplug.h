@@ -1,0 +1,60 @@
+/* DRM hot-plug: hearing that a card's connectors changed (the kernel's
+ * HOTPLUG=1 uevent for the card on a NETLINK_KOBJECT_UEVENT socket, no
+ * libudev; where no such socket can be had, a poll of the connectors
+ * every DRM_HOTPLUG_POLL_MS), and what the connectors then ask of the
+ * output: which connector, at which mode, or none.
+ *
+ * Threads: main thread only (the output's open, dispatch, reconfigure
+ * and close); drm_uevent_hotplug is pure, any thread. */
+#ifndef VNCFB_FBDEV_DRM_HOTPLUG_H
+#define VNCFB_FBDEV_DRM_HOTPLUG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xf86drmMode.h>
+
+#include "drm.h"
+
+/* Without uevents: how often the connectors are read. */
+#define DRM_HOTPLUG_POLL_MS 2000
+
+struct drm_hotplug {
+	int fd;	      /* the uevent socket or the poll's timerfd; -1 */
+	bool polling; /* fd is a timerfd */
+	unsigned major, minor; /* the card's device number */
+};
+
+/* What the connectors ask of the output now. */
+struct drm_target {
+	bool present; /* a connector to drive is connected */
+	uint32_t conn_id;
+	char name[32];
+	drmModeModeInfo mode;
+	bool mode_found; /* false: present, but no mode fits s */
+	/* The CRTC to show it on: the one asked about when its encoders
+	 * reach it, else a free one they reach; 0 for none. */
+	uint32_t crtc_id;
+};
+
+/* Start listening for card_fd's hot-plug events (path for messages).
+ * 0, or -errno (logged as a warning: the output works without). */
+int drm_hotplug_open(struct drm_hotplug *h, int card_fd, const char *path);
+void drm_hotplug_close(struct drm_hotplug *h);
+/* fd was readable: drain it. True when the connectors may have changed
+ * (a hot-plug uevent of this card, or a poll tick). */
+bool drm_hotplug_take(struct drm_hotplug *h);
+/* Read the connectors (a probe: drmModeGetConnector) and choose as
+ * drm_card_open would: s's connector, else the one in use (cur_id) while
+ * it is connected, else the first connected one; s's mode, else the
+ * preferred one; the CRTC for it, crtc_id (the output's) if it can. 0 (t filled), or -errno of the card. */
+int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
+		     uint32_t crtc_id, struct drm_target *t);
+
+/* Whether one uevent (NUL-separated KEY=VALUE lines after the header
+ * "ACTION@DEVPATH") is a DRM hot-plug of the card major:minor. Pure. */
+bool drm_uevent_hotplug(const char *msg, size_t len, unsigned major,
+			unsigned minor);
+
+#endif

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""vncfb's DRM output and hot-plug on a real kernel (virtio-gpu with two
+heads, driven through vmrun.py --heads: the script's `head N WxH|off` is
+a SetDesktopSize to the QEMU VNC display bound to that head, which
+virtio-gpu turns into the guest's hot-plug uevent).
+
+One boot: vncfb on head 0 at 1024x768 (the server's size: pixel-exact);
+head 0's preferred mode changes to 800x600 while it runs (the output is
+re-opened, the picture box-filtered to fit, the remote-resize fallback
+said again in one line); head 0 is unplugged (one line, the connection
+stays); head 1 is plugged in at 1024x768 and shows the picture within
+2 s, pixel-exact, on its own CRTC; the CRTC is put back on exit.
+
+usage: hotplug_vm.py
+Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
+"""
+import re
+import sys
+
+from console_vm import run_case
+
+GUEST = r'''
+# head 0 at the server's size before vncfb starts.
+log STAGE pre
+i=0; while ! head -1 /sys/class/drm/card0-Virtual-1/modes | grep -q '^1024x768$'; do
+	i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head 0 mode"; break; }; sleep 0.1
+done
+drmpeek crtc | sed 's/^/BEFORE /'
+VARGS='--scale fit'
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+waitfor /tmp/v1.log 'Virtual-1 at 800x600' 60 && log STAGE resized
+waitfor /tmp/v1.log 'Virtual-1 is disconnected: waiting for a display' 60 &&
+	log STAGE gone
+waitfor /tmp/v1.log 'Virtual-2 at 1024x768' 60 && log STAGE plugged
+waitfor /tmp/srv.log 'KEY 0 0x71' 60
+kill -TERM $V; wait $V; log "EXIT1 $?"
+drmpeek crtc | sed 's/^/AFTERTERM /'
+grep -c 'connected to' /tmp/v1.log | sed 's/^/CONNECTS /'
+'''
+
+EVENTS = [
+    'wait STAGE pre', 'head 0 1024x768',
+    'wait STAGE drawn', 'sleep 2.5', 'screendump {tmp}/a.ppm head=0',
+    'head 0 800x600', 'wait STAGE resized timeout=60', 'sleep 2.5',
+    'screendump {tmp}/b.ppm head=0',
+    'head 0 off', 'wait STAGE gone timeout=60', 'sleep 1',
+    # Plugged: its part of the picture (all of it, one output) within 2 s.
+    'head 1 1024x768', 'sleep 2', 'screendump {tmp}/c.ppm head=1',
+    'wait STAGE plugged timeout=30', 'key q',
+]
+
+
+def one_connection(out):
+    """The connection stayed through every change: connected once."""
+    m = re.search(r'^CONNECTS (\d+)$', out, re.M)
+    if not m or m.group(1) != '1':
+        return ['connected %s times, expected once (the connection must '
+                'stay across hot-plugs)' % (m.group(1) if m else '?')]
+    print('one connection across the hot-plugs')
+    return []
+
+
+def crtc_back(out):
+    """The console's CRTC as before vncfb."""
+    a = re.search(r'^BEFORE (.*)$', out, re.M)
+    b = re.search(r'^AFTERTERM (.*)$', out, re.M)
+    if not a or not b or a.group(1) != b.group(1):
+        return ['CRTC after exit %s, expected %s' % (
+            b.group(1) if b else '?', a.group(1) if a else '?')]
+    print('CRTC as before vncfb: %s' % a.group(1))
+    return []
+
+
+CASE = {
+    'vm': ['--fb', 'virtio', '--heads', '2', '--mouse', 'usb',
+           '--screendump', '{tmp}/z.ppm'],
+    'srv': ['--size', '1024x768'],
+    'bins': ['tests/vm/drmpeek'],
+    'guest': GUEST,
+    'events': EVENTS,
+    'dumps': {'a': True, 'b': 'fit', 'c': True},
+    'keys': [(1, 0x71), (0, 0x71)],
+    'ptrs': [],
+    'probes': {},
+    'check': lambda out: one_connection(out) + crtc_back(out),
+    'exits': {'EXIT1': 0},
+    'log': [
+        'hot-plug: the kernel\'s uevents',
+        'Virtual-1, 1024x768@',
+        'Virtual-1 at 800x600@',
+        # The server refuses to resize: the fallback said again in one
+        # line for the new size.
+        'refused to resize its desktop to 800x600 (resizing is '
+        'administratively prohibited): showing 1024x768 with --scale fit',
+        'Virtual-1 is disconnected: waiting for a display',
+        'Virtual-2 at 1024x768@',
+    ],
+}
+
+
+if __name__ == '__main__':
+    sys.exit(run_case('drm-hotplug', CASE))

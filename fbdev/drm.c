@@ -278,7 +278,8 @@ static void watch_hotplug(struct output *out, struct drm_priv *p)
 		return;
 	p->epfd = epoll_create1(EPOLL_CLOEXEC);
 	e.data.fd = p->hp.fd;
-	if (p->epfd < 0 || epoll_ctl(p->epfd, EPOLL_CTL_ADD, p->hp.fd, &e) < 0 ||
+	if (p->epfd < 0 ||
+	    epoll_ctl(p->epfd, EPOLL_CTL_ADD, p->hp.fd, &e) < 0 ||
 	    (vfd >= 0 && (e.data.fd = vfd,
 			  epoll_ctl(p->epfd, EPOLL_CTL_ADD, vfd, &e) < 0))) {
 		log_warn("epoll for %s's hot-plug events: %s: displays plugged "

@@ -192,7 +192,8 @@ int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
 	if (!res)
 		return -errno;
 	for (i = 0; i < res->count_connectors && n < MAX_CONNECTORS; i++) {
-		drmModeConnector *c = drmModeGetConnector(fd, res->connectors[i]);
+		drmModeConnector *c =
+		    drmModeGetConnector(fd, res->connectors[i]);
 
 		if (!c)
 			continue;

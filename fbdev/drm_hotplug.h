@@ -21,8 +21,8 @@
 #define DRM_HOTPLUG_POLL_MS 2000
 
 struct drm_hotplug {
-	int fd;	      /* the uevent socket or the poll's timerfd; -1 */
-	bool polling; /* fd is a timerfd */
+	int fd;		       /* the uevent socket or the poll's timerfd; -1 */
+	bool polling;	       /* fd is a timerfd */
 	unsigned major, minor; /* the card's device number */
 };
 
@@ -48,7 +48,8 @@ bool drm_hotplug_take(struct drm_hotplug *h);
 /* Read the connectors (a probe: drmModeGetConnector) and choose as
  * drm_card_open would: s's connector, else the one in use (cur_id) while
  * it is connected, else the first connected one; s's mode, else the
- * preferred one; the CRTC for it, crtc_id (the output's) if it can. 0 (t filled), or -errno of the card. */
+ * preferred one; the CRTC for it, crtc_id (the output's) if it can. 0 (t
+ * filled), or -errno of the card. */
 int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
 		     uint32_t crtc_id, struct drm_target *t);
 

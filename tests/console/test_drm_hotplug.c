@@ -32,24 +32,47 @@ int main(void)
 {
 	static const char *const card0[] = {
 	    "change@/devices/pci0000:00/0000:00:02.0/drm/card0",
-	    "ACTION=change", "DEVPATH=/devices/pci0000:00/0000:00:02.0/drm/card0",
-	    "SUBSYSTEM=drm", "HOTPLUG=1", "DEVNAME=dri/card0", "DEVTYPE=drm_minor",
-	    "SEQNUM=2001", "MAJOR=226", "MINOR=0", NULL};
-	/* A newer kernel names the connector too. */
-	static const char *const conn[] = {
-	    "change@/devices/x/drm/card1", "ACTION=change", "SUBSYSTEM=drm",
-	    "HOTPLUG=1", "CONNECTOR=37", "MAJOR=226", "MINOR=1", NULL};
-	static const char *const lease[] = {
-	    "change@/devices/x/drm/card0", "ACTION=change", "SUBSYSTEM=drm",
-	    "LEASE=1", "MAJOR=226", "MINOR=0", NULL};
-	static const char *const other[] = {
-	    "change@/devices/x/power_supply/AC", "ACTION=change",
-	    "SUBSYSTEM=power_supply", "HOTPLUG=1", "MAJOR=226", "MINOR=0",
+	    "ACTION=change",
+	    "DEVPATH=/devices/pci0000:00/0000:00:02.0/drm/card0",
+	    "SUBSYSTEM=drm",
+	    "HOTPLUG=1",
+	    "DEVNAME=dri/card0",
+	    "DEVTYPE=drm_minor",
+	    "SEQNUM=2001",
+	    "MAJOR=226",
+	    "MINOR=0",
 	    NULL};
+	/* A newer kernel names the connector too. */
+	static const char *const conn[] = {"change@/devices/x/drm/card1",
+					   "ACTION=change",
+					   "SUBSYSTEM=drm",
+					   "HOTPLUG=1",
+					   "CONNECTOR=37",
+					   "MAJOR=226",
+					   "MINOR=1",
+					   NULL};
+	static const char *const lease[] = {"change@/devices/x/drm/card0",
+					    "ACTION=change",
+					    "SUBSYSTEM=drm",
+					    "LEASE=1",
+					    "MAJOR=226",
+					    "MINOR=0",
+					    NULL};
+	static const char *const other[] = {"change@/devices/x/power_supply/AC",
+					    "ACTION=change",
+					    "SUBSYSTEM=power_supply",
+					    "HOTPLUG=1",
+					    "MAJOR=226",
+					    "MINOR=0",
+					    NULL};
 	/* MINOR=10 must not pass for card 1. */
-	static const char *const card10[] = {
-	    "change@/devices/x/drm/card10", "ACTION=change", "SUBSYSTEM=drm",
-	    "HOTPLUG=1", "MAJOR=226", "MINOR=10", NULL};
+	static const char *const card10[] = {"change@/devices/x/drm/card10",
+					     "ACTION=change",
+					     "SUBSYSTEM=drm",
+					     "HOTPLUG=1",
+					     "MAJOR=226",
+					     "MINOR=10",
+					     NULL};
 	char buf[1024];
 	size_t n;
 

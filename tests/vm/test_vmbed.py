@@ -19,10 +19,13 @@ Exit 0 pass, 1 fail, 77 (boots only) when qemu or a kernel is absent.
 import os
 import re
 import shutil
+import socket
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import vminitramfs  # noqa: E402
@@ -281,6 +284,69 @@ def unit_script():
           'script: a wait that runs out ends it: %s' % msgs)
 
 
+def fake_head(path, answer):
+    """A one-connection RFB server on path that speaks as QEMU's VNC
+    display does up to SetDesktopSize, then sends answer (the bytes of
+    its FramebufferUpdate); returns a list that gets what the client
+    sent after ClientInit."""
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path)
+    srv.listen(1)
+    got = []
+
+    def serve():
+        c, _ = srv.accept()
+        c.settimeout(5)
+        try:
+            c.sendall(b'RFB 003.008\n')
+            vmio._recv(c, 12)
+            c.sendall(b'\x01\x01')  # one type: None
+            vmio._recv(c, 1)
+            c.sendall(b'\0\0\0\0')
+            vmio._recv(c, 1)  # shared
+            c.sendall(struct.pack('>HH16sI', 1024, 768, b'', 4) + b'qemu')
+            got.append(vmio._recv(c, 12 + 8 + 16))
+            c.sendall(answer)
+        finally:
+            c.close()
+            srv.close()
+    threading.Thread(target=serve, daemon=True).start()
+    return got
+
+
+def unit_heads(tmp):
+    def update(*rects):
+        return struct.pack('>BxH', 0, len(rects)) + b''.join(
+            struct.pack('>HHHHiB3x', x, y, w, h, -308, 1) + b'\0' * 16
+            for x, y, w, h in rects)
+    path = os.path.join(tmp, 'h1.sock')
+    # QEMU's own size first (reason 0), then the answer: forwarded.
+    got = fake_head(path, update((0, 0, 1024, 768), (1, 4, 1024, 768)))
+    r = vmio.set_head(path, 800, 600)
+    want = struct.pack('>BxHii', 2, 2, 0, -308) + struct.pack(
+        '>BxHHBxIHHHHI', 251, 800, 600, 1, 0, 0, 0, 800, 600, 0)
+    check(r == 'forwarded' and got == [want],
+          'head: SetDesktopSize 800x600 with one screen, the answer '
+          'read: %s %r' % (r, got))
+    os.unlink(path)
+    got = fake_head(path, update((1, 3, 0, 0)))
+    r = vmio.set_head(path, 0, 0)
+    # After SetEncodings (12 bytes): type, pad, then width and height.
+    check(r == 'invalid screen layout' and got and got[0][14:18] ==
+          b'\0\0\0\0', 'head: off is 0x0, a refusal named: %s' % r)
+    try:
+        vmio.parse_size('800')
+        check(False, 'head: "800" taken for a size')
+    except ValueError:
+        pass
+    msgs = []
+    s = vmio.Script(FakeQMP(), FakeOutput(''), 1e18, lambda *a: None,
+                    msgs.append, {})
+    check(not s.run(['head 1 800x600']) and
+          any('no head 1' in m for m in msgs),
+          'head: a head the guest has not, reported: %s' % msgs)
+
+
 def unit_picture():
     w, h = 64, 48
     good = (w, h, expected(w, h, (5, 6, 5), 'shift'))
@@ -306,6 +372,7 @@ def unit():
         unit_initramfs(tmp)
         unit_kernel(tmp)
         unit_script()
+        unit_heads(tmp)
         unit_picture()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -9,7 +9,9 @@ head 0's preferred mode changes to 800x600 while it runs (the output is
 re-opened, the picture box-filtered to fit, the remote-resize fallback
 said again in one line); head 0 is unplugged (one line, the connection
 stays); head 1 is plugged in at 1024x768 and shows the picture within
-2 s, pixel-exact, on its own CRTC; the CRTC is put back on exit.
+2 s, pixel-exact, on its own CRTC; the CRTC is put back on exit. A
+second vncfb reads the connectors every 2 s instead of listening for
+uevents (VNCFB_DRM_HOTPLUG=poll) and follows a mode change too.
 
 usage: hotplug_vm.py
 Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
@@ -37,6 +39,17 @@ waitfor /tmp/srv.log 'KEY 0 0x71' 60
 kill -TERM $V; wait $V; log "EXIT1 $?"
 drmpeek crtc | sed 's/^/AFTERTERM /'
 grep -c 'connected to' /tmp/v1.log | sed 's/^/CONNECTS /'
+# Without uevents: the connectors read every 2 s.
+log STAGE second
+i=0; while ! head -1 /sys/class/drm/card0-Virtual-1/modes | grep -q '^1024x768$'; do
+	i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head 0 back"; break; }; sleep 0.1
+done
+export VNCFB_DRM_HOTPLUG=poll
+start_vncfb /tmp/v2.log 2
+log STAGE drawn2
+waitfor /tmp/v2.log 'Virtual-1 at 800x600' 60 && log STAGE resized2
+waitfor /tmp/srv.log 'KEY 0 0x77' 60
+kill -TERM $V; wait $V; log "EXIT2 $?"
 '''
 
 EVENTS = [
@@ -48,6 +61,10 @@ EVENTS = [
     # Plugged: its part of the picture (all of it, one output) within 2 s.
     'head 1 1024x768', 'sleep 2', 'screendump {tmp}/c.ppm head=1',
     'wait STAGE plugged timeout=30', 'key q',
+    'wait STAGE second timeout=60', 'head 0 1024x768',
+    'wait STAGE drawn2 timeout=60', 'sleep 1', 'head 0 800x600',
+    'wait STAGE resized2 timeout=60', 'sleep 2.5',
+    'screendump {tmp}/d.ppm head=0', 'key w',
 ]
 
 
@@ -79,12 +96,12 @@ CASE = {
     'bins': ['tests/vm/drmpeek'],
     'guest': GUEST,
     'events': EVENTS,
-    'dumps': {'a': True, 'b': 'fit', 'c': True},
-    'keys': [(1, 0x71), (0, 0x71)],
+    'dumps': {'a': True, 'b': 'fit', 'c': True, 'd': 'fit'},
+    'keys': [(1, 0x71), (0, 0x71), (1, 0x77), (0, 0x77)],
     'ptrs': [],
     'probes': {},
     'check': lambda out: one_connection(out) + crtc_back(out),
-    'exits': {'EXIT1': 0},
+    'exits': {'EXIT1': 0, 'EXIT2': 0},
     'log': [
         'hot-plug: the kernel\'s uevents',
         'Virtual-1, 1024x768@',
@@ -95,6 +112,8 @@ CASE = {
         'administratively prohibited): showing 1024x768 with --scale fit',
         'Virtual-1 is disconnected: waiting for a display',
         'Virtual-2 at 1024x768@',
+        'hot-plug: no uevents (VNCFB_DRM_HOTPLUG=poll): the connectors '
+        'are read every 2000 ms',
     ],
 }
 

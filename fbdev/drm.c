@@ -388,17 +388,20 @@ static bool differs(const struct drm_priv *p, const struct drm_target *t)
 	       drm_mode_hz(&t->mode) != drm_mode_hz(&p->mode);
 }
 
+/* A hot-plug event came (or one came while switched away and we are
+ * back): when the connectors ask for something else, tell the session. */
 static int hotplug_dispatch(struct output *out, struct drm_priv *p,
 			    const struct output_events *ev)
 {
 	struct drm_target t;
 
-	if (!drm_hotplug_take(&p->hp))
+	/* Switched away, the screen is not ours to set: looked at after
+	 * the switch back. */
+	if (p->vt.fd >= 0 && !p->vt.active) {
+		p->hp_missed = true;
 		return 0;
-	/* Switched away, the screen is not ours to set: the switch back
-	 * sets it, and the next event is seen then. */
-	if (p->vt.fd >= 0 && !p->vt.active)
-		return 0;
+	}
+	p->hp_missed = false;
 	if (drm_hotplug_scan(p->fd, &p->spec, p->conn_id, p->crtc_id, &t) < 0 ||
 	    !differs(p, &t))
 		return 0;
@@ -426,7 +429,8 @@ static int drm_dispatch(struct output *out, const struct output_events *ev)
 		if (ret < 0)
 			return ret;
 	}
-	if (pfd[1].revents & POLLIN)
+	if (((pfd[1].revents & POLLIN) && drm_hotplug_take(&p->hp)) ||
+	    (p->hp_missed && p->vt.active))
 		return hotplug_dispatch(out, p, ev);
 	return 0;
 }

@@ -71,6 +71,7 @@ struct drm_priv {
 	struct drm_hotplug hp;
 	int epfd;
 	bool has_display;
+	bool hp_missed; /* an event came while switched away */
 };
 
 /* Say why the output cannot be used: an error, or when the default output

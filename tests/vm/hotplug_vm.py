@@ -11,7 +11,9 @@ said again in one line); head 0 is unplugged (one line, the connection
 stays); head 1 is plugged in at 1024x768 and shows the picture within
 2 s, pixel-exact, on its own CRTC; the CRTC is put back on exit. A
 second vncfb reads the connectors every 2 s instead of listening for
-uevents (VNCFB_DRM_HOTPLUG=poll) and follows a mode change too.
+uevents (VNCFB_DRM_HOTPLUG=poll) and follows a mode change too. A mode
+change made while vncfb's VT is switched away is taken at the switch
+back.
 
 usage: hotplug_vm.py
 Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
@@ -35,6 +37,9 @@ waitfor /tmp/v1.log 'Virtual-1 at 800x600' 60 && log STAGE resized
 waitfor /tmp/v1.log 'Virtual-1 is disconnected: waiting for a display' 60 &&
 	log STAGE gone
 waitfor /tmp/v1.log 'Virtual-2 at 1024x768' 60 && log STAGE plugged
+# A change while switched to another VT: its uevent is taken at the
+# switch back.
+waitfor /tmp/v1.log 'Virtual-2 at 800x600' 90 && log STAGE back1
 waitfor /tmp/srv.log 'KEY 0 0x71' 60
 kill -TERM $V; wait $V; log "EXIT1 $?"
 drmpeek crtc | sed 's/^/AFTERTERM /'
@@ -60,7 +65,11 @@ EVENTS = [
     'head 0 off', 'wait STAGE gone timeout=60', 'sleep 1',
     # Plugged: its part of the picture (all of it, one output) within 2 s.
     'head 1 1024x768', 'sleep 2', 'screendump {tmp}/c.ppm head=1',
-    'wait STAGE plugged timeout=30', 'key q',
+    'wait STAGE plugged timeout=30',
+    'key ctrl alt f2', 'wait VT 1 released timeout=60',
+    'head 1 800x600', 'sleep 3',
+    'key ctrl alt f1', 'wait STAGE back1 timeout=60', 'sleep 2.5',
+    'screendump {tmp}/e.ppm head=1', 'key q',
     'wait STAGE second timeout=60', 'head 0 1024x768',
     'wait STAGE drawn2 timeout=60', 'sleep 1', 'head 0 800x600',
     'wait STAGE resized2 timeout=60', 'sleep 2.5',
@@ -79,13 +88,17 @@ def one_connection(out):
 
 
 def crtc_back(out):
-    """The console's CRTC as before vncfb."""
-    a = re.search(r'^BEFORE (.*)$', out, re.M)
-    b = re.search(r'^AFTERTERM (.*)$', out, re.M)
+    """The console's framebuffer back on its CRTC after exit. Its mode is
+    the kernel's fbdev emulation's own choice: it takes the hot-plugs it
+    was told of (those while vncfb's VT was away, and the rest once
+    vncfb lets go of the card) into its mode, as it would without
+    vncfb."""
+    a = re.search(r'^BEFORE (CRTC fb \d+) ', out, re.M)
+    b = re.search(r'^AFTERTERM (CRTC fb \d+) ', out, re.M)
     if not a or not b or a.group(1) != b.group(1):
-        return ['CRTC after exit %s, expected %s' % (
+        return ['after exit %s, expected %s' % (
             b.group(1) if b else '?', a.group(1) if a else '?')]
-    print('CRTC as before vncfb: %s' % a.group(1))
+    print('the console\'s framebuffer back after exit: %s' % a.group(1))
     return []
 
 
@@ -96,8 +109,11 @@ CASE = {
     'bins': ['tests/vm/drmpeek'],
     'guest': GUEST,
     'events': EVENTS,
-    'dumps': {'a': True, 'b': 'fit', 'c': True, 'd': 'fit'},
-    'keys': [(1, 0x71), (0, 0x71), (1, 0x77), (0, 0x77)],
+    'dumps': {'a': True, 'b': 'fit', 'c': True, 'd': 'fit', 'e': 'fit'},
+    # Ctrl+Alt go to the server and are released at the switch.
+    'keys': [(1, 0x71), (0, 0x71), (1, 0xffe3), (1, 0xffe9), (0, 0xffe3),
+             (0, 0xffe9), (1, 0x77), (0, 0x77)],
+    'keys_sorted': True,
     'ptrs': [],
     'probes': {},
     'check': lambda out: one_connection(out) + crtc_back(out),

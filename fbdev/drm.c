@@ -463,6 +463,9 @@ static int drm_reconfigure(struct output *out)
 	}
 	for (i = 0; i < 2; i++)
 		drm_buf_destroy(p, &p->buf[i]);
+	/* Nothing to draw into until the new buffers are there (a failure
+	 * below ends the session). */
+	out->map = NULL;
 	p->nbuf = 0;
 	p->pitch = 0;
 	p->flip_pending = false;

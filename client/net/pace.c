@@ -131,8 +131,14 @@ void pace_update_begin(struct pace *p, uint64_t now, bool queued)
 	 * be queued behind its bytes. */
 	p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
 	p->n--;
+	/* Within slack of the round trip: the least seen may be a sample
+	 * too high (the first, with the server's start-up in it), and a
+	 * request kept here that this update did answer stays counted for
+	 * good: each later answer is then matched one request too old,
+	 * lands between a prompt and a waited answer, where no rule acts,
+	 * and updates keep coming, so it never turns stale. */
 	if (answer > 2 * p->rtt_ns + slack)
-		while (p->n && now - p->sent[p->first] >= p->rtt_ns) {
+		while (p->n && now - p->sent[p->first] + slack >= p->rtt_ns) {
 			p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
 			p->n--;
 		}

@@ -97,6 +97,11 @@ static void rtt_sample(struct pace *p, uint64_t now, uint64_t rtt)
 	 * while the server was busy): such an update, matched to a younger
 	 * request, looks faster than the link. The first request's (sent
 	 * alone, at the connection's start) bounds how fast. */
+	/* A round trip of 0 (two reads in the clock's same tick) would
+	 * read as "not known yet" to stale_in, which then never drops a
+	 * request folded away unseen. */
+	if (!rtt)
+		rtt = 1;
 	if (!p->rtt_first)
 		p->rtt_first = rtt;
 	else if (rtt < p->rtt_first / 2)

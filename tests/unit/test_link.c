@@ -373,6 +373,17 @@ static void test_pace(void)
 	}
 	CHECK(p.target >= 3, "target %u", p.target);
 	CHECK(p.rtt_ns <= 132 * MS, "rtt %llu", (unsigned long long)p.rtt_ns);
+	/* A round trip timed as 0 (same clock tick) still lets the oldest
+	 * request go stale: otherwise a request folded away unseen would
+	 * be waited for forever. */
+	pace_init(&p, 0);
+	pace_sent(&p, 5 * MS);
+	pace_update_begin(&p, 5 * MS, false);
+	pace_update_end(&p, 5 * MS, 100, 0, 0);
+	p.target = 1;
+	pace_sent(&p, 6 * MS);
+	CHECK(pace_next_ns(&p, 6 * MS) != UINT64_MAX, "never stale");
+	CHECK(pace_request_due(&p, 200 * MS));
 	/* With all its requests folded away unseen, vncfb does not wait
 	 * for them: past two round trips with no update, one more goes. */
 	pace_init(&p, 0);

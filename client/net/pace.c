@@ -97,6 +97,11 @@ static void rtt_sample(struct pace *p, uint64_t now, uint64_t rtt)
 	 * while the server was busy): such an update, matched to a younger
 	 * request, looks faster than the link. The first request's (sent
 	 * alone, at the connection's start) bounds how fast. */
+	/* A round trip of 0 (two reads in the clock's same tick) would
+	 * read as "not known yet" to stale_in, which then never drops a
+	 * request folded away unseen. */
+	if (!rtt)
+		rtt = 1;
 	if (!p->rtt_first)
 		p->rtt_first = rtt;
 	else if (rtt < p->rtt_first / 2)
@@ -131,8 +136,14 @@ void pace_update_begin(struct pace *p, uint64_t now, bool queued)
 	 * be queued behind its bytes. */
 	p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
 	p->n--;
+	/* Within slack of the round trip: the least seen may be a sample
+	 * too high (the first, with the server's start-up in it), and a
+	 * request kept here that this update did answer stays counted for
+	 * good: each later answer is then matched one request too old,
+	 * lands between a prompt and a waited answer, where no rule acts,
+	 * and updates keep coming, so it never turns stale. */
 	if (answer > 2 * p->rtt_ns + slack)
-		while (p->n && now - p->sent[p->first] >= p->rtt_ns) {
+		while (p->n && now - p->sent[p->first] + slack >= p->rtt_ns) {
 			p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
 			p->n--;
 		}

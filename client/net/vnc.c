@@ -179,11 +179,24 @@ static ptrdiff_t src_read_some(struct vnc_source *s, void *buf, size_t min,
 	while (got < min) {
 		size_t want = max - got < READ_PIECE ? max - got : READ_PIECE;
 		ssize_t n;
+		int avail = 0;
+		uint64_t t0 = 0;
 
 		if (guard_fired(vc->guard) != GUARD_NONE)
 			return -1;
+		/* The link meter times the wait on the socket, as src_read
+		 * does: most of a hextile or TRLE update comes this way. */
+		if (ioctl(cl->sock, FIONREAD, &avail) == 0 &&
+		    (size_t)avail < want)
+			t0 = monotonic_ns();
 		n = recv(cl->sock, p + got, want, 0);
 		if (n > 0) {
+			if (t0) {
+				vc->wait_ns += monotonic_ns() - t0;
+				if ((size_t)n > (size_t)avail)
+					vc->waited_bytes +=
+					    (size_t)n - (size_t)avail;
+			}
 			got += (size_t)n;
 			vc->rx_bytes += (size_t)n;
 		} else if (n == 0) {

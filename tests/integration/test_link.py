@@ -79,15 +79,6 @@ def run_xvnc(tmp):
     return 0
 
 
-# How many connections the speed check gets: the pacer settles on its
-# number of requests early in a connection, and 3 of 8 connections on an
-# idle machine settle at 2-3 in flight where libvncserver folds them into
-# one (doc/network.md, "known limits"): the claim checked is that the
-# pacer gets several updates a round trip through, which one good
-# connection of ATTEMPTS shows; each slow one is logged.
-ATTEMPTS = 4
-
-
 def one_testserver(tmp):
     """One connection: (seconds for FRAMES frames, the most requests in
     flight); the picture checks raise."""
@@ -124,17 +115,19 @@ def one_testserver(tmp):
 
 
 def run_testserver(tmp):
+    # One connection: the pacer once settled, in about 3 connections of
+    # 8, at 2 requests "in flight" with one really there (a request an
+    # update had answered kept counted, tests/unit/test_link.c); this
+    # checks that it no longer does.
     one = FRAMES * RTT_MS / 1000.0
-    for attempt in range(1, ATTEMPTS + 1):
-        took, n = one_testserver(tmp)
-        vt.log("connection %d: %d frames in %.2f s over %d ms (one request "
-               "in flight: %.2f s at least); at most %d requests in flight"
-               % (attempt, FRAMES, took, RTT_MS, one, n))
-        if took <= 0.6 * one:
-            return 0
-    raise vt.Fail("in %d connections %d frames never took less than 60%% "
-                  "of the %.2f s one request in flight takes"
-                  % (ATTEMPTS, FRAMES, one))
+    took, n = one_testserver(tmp)
+    vt.log("%d frames in %.2f s over %d ms (one request in flight: %.2f s "
+           "at least); at most %d requests in flight"
+           % (FRAMES, took, RTT_MS, one, n))
+    if took > 0.6 * one:
+        raise vt.Fail("%d frames took %.2f s, more than 60%% of the %.2f s "
+                      "one request in flight takes" % (FRAMES, took, one))
+    return 0
 
 
 def main(tmp):

@@ -342,6 +342,48 @@ static void test_pace(void)
 	pace_sent(&p, 990 * MS);
 	pace_update_begin(&p, 1000 * MS, false);
 	CHECK_EQ(p.n, 1);
+	/* The least round trip can be too high (the first sample, with
+	 * the server's start-up in it: 146 ms where the link's cycle is
+	 * 132). When a waited answer folds requests, the one this update
+	 * did answer, sent 132 ms ago, must go too: kept, it stays counted
+	 * for good, every later answer is matched one request too old (264
+	 * ms, between prompt and waited: no rule acts) and the count stays
+	 * at 2 with one really in flight (link-testserver's slow
+	 * connections). */
+	pace_init(&p, 0);
+	pace_sent(&p, 0);
+	pace_update_begin(&p, 146 * MS, false);
+	pace_update_end(&p, 147 * MS, 32, 0, 0);
+	CHECK_EQ(p.rtt_ns, 146 * MS);
+	p.target = 3;
+	pace_sent(&p, 692 * MS);
+	pace_sent(&p, 828 * MS);
+	pace_sent(&p, 959 * MS);
+	p.u_begin = 959 * MS;
+	pace_update_begin(&p, 1091 * MS, false);
+	pace_update_end(&p, 1103 * MS, 70000, 70000, 12 * MS);
+	CHECK_EQ(p.n, 0);
+	/* Then each request is answered a cycle later, at once: the
+	 * pacer sees it and asks for more. */
+	for (uint64_t t = 1091 * MS; t < 1091 * MS + 6 * 132 * MS;
+	     t += 132 * MS) {
+		pace_sent(&p, t + MS);
+		pace_update_begin(&p, t + 132 * MS, false);
+		pace_update_end(&p, t + 144 * MS, 70000, 70000, 12 * MS);
+	}
+	CHECK(p.target >= 3, "target %u", p.target);
+	CHECK(p.rtt_ns <= 132 * MS, "rtt %llu", (unsigned long long)p.rtt_ns);
+	/* A round trip timed as 0 (same clock tick) still lets the oldest
+	 * request go stale: otherwise a request folded away unseen would
+	 * be waited for forever. */
+	pace_init(&p, 0);
+	pace_sent(&p, 5 * MS);
+	pace_update_begin(&p, 5 * MS, false);
+	pace_update_end(&p, 5 * MS, 100, 0, 0);
+	p.target = 1;
+	pace_sent(&p, 6 * MS);
+	CHECK(pace_next_ns(&p, 6 * MS) != UINT64_MAX, "never stale");
+	CHECK(pace_request_due(&p, 200 * MS));
 	/* With all its requests folded away unseen, vncfb does not wait
 	 * for them: past two round trips with no update, one more goes. */
 	pace_init(&p, 0);

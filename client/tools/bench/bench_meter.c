@@ -400,13 +400,10 @@ static int pump(struct bench *b, struct meter *m)
 			if (vnc_dispatch(pipeline_vnc(m->pipe), &verr) < 0)
 				return -1;
 		}
-		/* Over a link, the requests the pacer keeps in flight
-		 * beyond the one an update's arrival replaces go out from
-		 * its timers, as in a session's loop. On loopback the bench
-		 * keeps one request an update, as its replay tables were
-		 * measured (a replay of hextile once hung with the timers
-		 * on: not understood yet, doc/network.md). */
-		if (b->link && vnc_tick(pipeline_vnc(m->pipe)) < 0)
+		/* The requests the pacer keeps in flight beyond the one an
+		 * update's arrival replaces go out from its timers, as in a
+		 * session's loop. */
+		if (vnc_tick(pipeline_vnc(m->pipe)) < 0)
 			return -1;
 		if (m->first_decoded && !m->t_start && open_window(m) < 0)
 			return -1;

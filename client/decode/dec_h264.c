@@ -24,6 +24,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
+#include <libavutil/hwcontext.h>
 #include <libavutil/log.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -340,6 +341,28 @@ static int av_bad(struct dec_ctx *c, const char *what, int ret)
 	return dec_bad(c, "bad H.264 data (%s: %s)", what, e);
 }
 
+/* Why the hardware decoder is not used, for the -v line: VAAPI's
+ * device opened and closed again. The copy-free DRM PRIME path is not
+ * built (no VAAPI or V4L2 decoder to test it on), so even a device that
+ * opens leaves the software path on. */
+static void hw_reason(char *why, size_t n)
+{
+	AVBufferRef *dev = NULL;
+	int ret = av_hwdevice_ctx_create(&dev, AV_HWDEVICE_TYPE_VAAPI, NULL,
+					 NULL, 0);
+
+	if (ret < 0) {
+		char e[64];
+
+		av_strerror(ret, e, sizeof(e));
+		snprintf(why, n, "no VAAPI device: %s", e);
+		return;
+	}
+	av_buffer_unref(&dev);
+	snprintf(why, n, "a VAAPI device opens, but the copy-free path is "
+			 "not built");
+}
+
 static int ctx_open(struct dec_ctx *c, struct dec_h264_ctx *x)
 {
 	const AVCodec *codec = avcodec_find_decoder(AV_CODEC_ID_H264);
@@ -480,17 +503,21 @@ static int converter(struct dec_ctx *c, struct dec_h264 *t,
 	x->sws_space = space;
 	x->sws_full = full;
 	x->sws_rows = rows;
-	if (!atomic_exchange(&t->said, true))
+	if (!atomic_exchange(&t->said, true)) {
+		char why[96];
+
+		hw_reason(why, sizeof(why));
 		log_debug(
-		    "H.264: decoding in software (libavcodec %s), "
+		    "H.264: decoding in software (libavcodec %s; %s), "
 		    "converting %s %s-range %s to %s with libswscale%s",
-		    x->av->codec->name,
+		    x->av->codec->name, why,
 		    av_get_pix_fmt_name(src) ? av_get_pix_fmt_name(src) : "?",
 		    full ? "full" : "limited",
 		    av_color_space_name(space) ? av_color_space_name(space)
 					       : "?",
 		    av_get_pix_fmt_name(t->dst),
 		    t->direct ? " into the shadow" : " and a table");
+	}
 	return DEC_OK;
 }
 

@@ -80,24 +80,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Frame t at w x h: gradients, a wave and a box that crosses the screen
- * (the same family as tests/unit/test_h264.c's). */
-static void scene(uint8_t *rgb, int w, int h, unsigned long t)
-{
-	int bw = w / 8 > 16 ? w / 8 : 16;
-	int bx = (int)((t * 7) % (unsigned long)(w > bw ? w - bw : 1));
-
-	h264scene_wave(rgb, w, h, (long)(t * 3), 15.0);
-	for (int y = h / 3; y < h && y < h / 3 + bw; y++)
-		for (int x = bx; x < w && x < bx + bw; x++) {
-			uint8_t *p = rgb + ((size_t)y * w + x) * 3;
-
-			p[0] = 240;
-			p[1] = 32;
-			p[2] = 32;
-		}
-}
-
 static int fbu_hdr(int fd, unsigned n)
 {
 	uint8_t b[4] = {0, 0, 0, 0};
@@ -235,7 +217,7 @@ static int send_frame(int fd, bool first)
 		if (!first && !want_reset && !want_resetall)
 			flags = 1; /* a new size: a new stream */
 	}
-	scene(big, ew, eh, frame_no);
+	h264scene_frame(big, ew, eh, frame_no);
 	if (h264enc_frame(enc, big, (size_t)ew * 3, idr, &d, &len) < 0)
 		return -1;
 	/* What the client should show: the top-left W x H. */

@@ -93,9 +93,7 @@ def bad_stream(tmp, fmt, cmd, want):
                           "with %r" % (cmd, rc, err, want))
         vt.log("ok: %s: %s" % (cmd, err[0]))
     finally:
-        if cl:
-            cl.kill()
-        srv.close()
+        vt.close_both(cl, srv)
 
 
 BARS = [(255, 255, 255), (0, 255, 255), (255, 255, 0), (0, 255, 0),
@@ -198,16 +196,16 @@ def main(tmp):
         if st.get("raw") or not st.get("h264"):
             raise vt.Fail("the server sent %s" % st)
         log = cl.stderr()
-        if "H.264: decoding in software" not in log:
-            raise vt.Fail("-v does not say which H.264 path: %r" % log)
+        if "H.264: decoding in software" not in log or \
+                "VAAPI device" not in log:
+            raise vt.Fail("-v does not say which H.264 path and why: %r"
+                          % log)
         rc = cl.terminate()
         if rc != 0:
             raise vt.Fail("vncfb exited %d after SIGTERM: %s"
                           % (rc, cl.stderr().strip()))
     finally:
-        if cl:
-            cl.kill()
-        srv.close()
+        vt.close_both(cl, srv)
     bad_stream(tmp, fmt, "small", "sent a bad Open H.264 rectangle 320x240 "
                "at 0,0: an H.264 frame of 304x240, smaller than its "
                "rectangle")

@@ -23,6 +23,10 @@
  *   frames N         N full-frame updates, one after the other: every
  *                    pixel changes, the next frame is drawn once the
  *                    last one is sent; then "FRAMES done N"
+ *   wave N           as frames N, but the frames are tests/integration/
+ *                    h264server's animation (tests/h264scene.h), frame
+ *                    0 to N-1: the same pictures as its Open H.264, for
+ *                    the bench's side by side (doc/performance.md)
  *   jpeg MODE Q      redraw everything as a smooth picture (seeded by the
  *                    number of jpeg commands so far), not marked
  *                    modified, and send it in JPEG encoding (21)
@@ -76,6 +80,7 @@
 #include <rfb/rfb.h>
 #include <rfb/rfbregion.h>
 
+#include "../h264scene.h"
 #include "testserver_jpeg.h"
 
 #define MAX_AFTER 16
@@ -94,8 +99,10 @@ static struct after afters[MAX_AFTER];
 static int n_afters;
 static double first_client = -1;
 static int clients;
-/* "frames N": full frames still to send, and sent so far. */
+/* "frames N": full frames still to send, and sent so far; "wave N":
+ * the same, h264server's frames (wave_rgb: one of them, R,G,B). */
 static int frames_left, frames_sent;
+static uint8_t *wave_rgb;
 static int delay_second_ms;
 static int sds_answer = rfbExtDesktopSize_ResizeProhibited; /* or -1 */
 
@@ -447,9 +454,16 @@ static void next_frame(void)
 		frames_left = 0;
 		return;
 	}
-	mask = (hash((uint32_t)frames_sent) & 0xffffff) | 0x010101;
-	for (i = 0; i < n; i++)
-		fb[i] ^= mask;
+	if (wave_rgb) {
+		h264scene_frame(wave_rgb, fb_w, fb_h, (unsigned long)frames_sent);
+		for (i = 0; i < n; i++)
+			fb[i] = rgb(wave_rgb[3 * i], wave_rgb[3 * i + 1],
+				    wave_rgb[3 * i + 2]);
+	} else {
+		mask = (hash((uint32_t)frames_sent) & 0xffffff) | 0x010101;
+		for (i = 0; i < n; i++)
+			fb[i] ^= mask;
+	}
 	rfbMarkRectAsModified(screen, 0, 0, fb_w, fb_h);
 	frames_sent++;
 }
@@ -488,6 +502,18 @@ static bool command(char *line)
 	} else if (sscanf(line, "scroll %d %d", &a, &b) == 2) {
 		scroll(a, b);
 	} else if (sscanf(line, "frames %d", &a) == 1 && a > 0) {
+		free(wave_rgb);
+		wave_rgb = NULL;
+		frames_left = a;
+		frames_sent = 0;
+		next_frame();
+	} else if (sscanf(line, "wave %d", &a) == 1 && a > 0) {
+		free(wave_rgb);
+		wave_rgb = malloc((size_t)fb_w * fb_h * 3);
+		if (!wave_rgb) {
+			emit("ERROR wave: no memory");
+			return true;
+		}
 		frames_left = a;
 		frames_sent = 0;
 		next_frame();

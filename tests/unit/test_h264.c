@@ -21,6 +21,7 @@ int main(void)
 #include "tools/demo/h264enc.h"
 #include "decode/dec_h264.h"
 #include "rfbgen.h"
+#include "../h264scene.h"
 
 /* Mean absolute error per channel allowed against the source, in 8-bit
  * levels. On this scene red and green come out within 2 and blue within
@@ -33,21 +34,16 @@ int main(void)
  * edges that moves with t; R,G,B bytes. */
 static void scene(uint8_t *rgb, int w, int h, int t)
 {
-	for (int y = 0; y < h; y++)
-		for (int x = 0; x < w; x++) {
-			uint8_t *p = rgb + ((size_t)y * w + x) * 3;
-			int bx = (t * 3) % (w > 16 ? w - 16 : 1);
+	int bx = (t * 3) % (w > 16 ? w - 16 : 1);
 
-			p[0] = (uint8_t)(x * 255 / (w - 1));
-			p[1] = (uint8_t)(y * 255 / (h - 1));
-			p[2] =
-			    (uint8_t)(128 + 100 * sin((x + y + t * 2) / 9.0));
-			if (x >= bx && x < bx + 16 && y >= h / 4 &&
-			    y < h / 4 + 16) {
-				p[0] = 240;
-				p[1] = 32;
-				p[2] = 32;
-			}
+	h264scene_wave(rgb, w, h, (long)t * 2, 9.0);
+	for (int y = h / 4; y < h && y < h / 4 + 16; y++)
+		for (int x = bx; x < w && x < bx + 16; x++) {
+			uint8_t *p = rgb + ((size_t)y * w + x) * 3;
+
+			p[0] = 240;
+			p[1] = 32;
+			p[2] = 32;
 		}
 }
 

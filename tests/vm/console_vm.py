@@ -4,7 +4,8 @@ on /dev/fb0 pixel-exact, keys and pointer reaching the server, VT switching
 and the console given back after SIGTERM, a crash and the quit chord.
 
 usage: console_vm.py CASE   (CASE: vesa32, bochs32, vesa16, vesa15,
-       vesa24, pan, fit32, xkeys, vfb8, ssse3; run_case() is for
+       vesa24, pan, fit32, xkeys, vfb8, ssse3, extmouse, plainmouse;
+       run_case() is for
        drm_vm.py too)
 Needs VNCFB (the binary) and VNCFB_BUILD_ROOT (tests/meson.build sets
 them). Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
@@ -35,7 +36,7 @@ waitfor() {  # waitfor FILE REGEX SECONDS
 		sleep 0.1
 	done
 }
-testserver $SRVARGS > /tmp/srv.log 2>&1 &
+$SRV $SRVARGS > /tmp/srv.log 2>&1 &
 waitfor /tmp/srv.log READY 20 || exit 1
 P=$(sed -n 's/^READY //p' /tmp/srv.log)
 start_vncfb() {  # start_vncfb LOG N: waits for the N-th first update
@@ -85,6 +86,59 @@ kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
                        **(probes or {})),
         'exits': dict({'EXIT1': 0}, **(exits or {})),
         'log': ['output fbdev 1024x768 ' + fmt] + list(log),
+    }
+
+
+def guest_until(line, secs):
+    """The guest: vncfb on, until the server prints line (a regex; at
+    most secs), then SIGTERM (EXIT1)."""
+    return r'''
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+waitfor /tmp/srv.log '%s' %d
+sleep 0.5
+kill -TERM $V; wait $V; log "EXIT1 $?"
+''' % (line, secs)
+
+
+# The side and extra buttons of QEMU's input-send-event, with the left
+# and right ones, for mouse_case.
+MOUSE_EVENTS = [
+    'wait STAGE drawn', 'sleep 1', 'abs 16384 16384', 'sleep 0.3',
+    'click side', 'click extra', 'btndown side', 'btndown extra',
+    'sleep 0.1', 'btnup side', 'btnup extra', 'btndown left',
+    'click side', 'btnup left', 'sleep 0.3', 'click right']
+
+
+def mouse_case(srv, masks, srv_lines, log):
+    """MOUSE_EVENTS from a virtio tablet to ptrserver with srv: at the
+    middle of the screen, the server sees masks (each change, in order),
+    prints srv_lines and never a mask outside masks."""
+    def check(out):
+        fails = ['server did not print "%s"' % l for l in srv_lines
+                 if not re.search('^%s$' % l, out, re.M)]
+        if 'EXTMOUSE confirmed' not in srv_lines and \
+                'EXTMOUSE confirmed' in out:
+            fails.append('server confirmed ExtendedMouseButtons')
+        seen = set(int(m) for m in re.findall(r'^PTR \d+ \d+ (\d+)$', out,
+                                              re.M))
+        if seen - set(masks):
+            fails.append('masks %s at the server, not in %s' % (
+                sorted(seen - set(masks)), masks))
+        return fails
+    return {
+        'vm': ['--fb', 'vesa', '--mode', '1024x768x32', '--mouse', 'virtio'],
+        'server': 'tests/vm/ptrserver',
+        'srv': srv,
+        'guest': guest_until('PTR [0-9]* [0-9]* 4$', 90),
+        'events': MOUSE_EVENTS,
+        'dumps': {},
+        'keys': [],
+        'ptrs': [(512, 384, m) for m in masks],
+        'check': check,
+        'probes': {},
+        'exits': {'EXIT1': 0},
+        'log': log,
     }
 
 
@@ -228,13 +282,7 @@ kdprobe /dev/tty1 | sed 's/^/AFTERBAD /'
     'xkeys': {
         'vm': ['--fb', 'vesa', '--mode', '1024x768x32'],
         'srv': ['--qemu-keys'],
-        'guest': r'''
-start_vncfb /tmp/v1.log 1
-log STAGE drawn
-waitfor /tmp/srv.log 'XKEY 0 0xff53 0xcd' 60
-sleep 0.5
-kill -TERM $V; wait $V; log "EXIT1 $?"
-''',
+        'guest': guest_until('XKEY 0 0xff53 0xcd', 60),
         'events': ['wait STAGE drawn', 'sleep 1', 'key a', 'key shift z',
                    'key right'],
         'dumps': {},
@@ -377,6 +425,16 @@ kill -TERM $V; wait $V; log "EXIT1 $?"
         'exits': {'EXIT1': 0},
         'log': 'output fbdev 1024x768',
     },
+    # Back and forward (evdev BTN_SIDE, BTN_EXTRA from the VM's mouse)
+    # to a server that confirmed ExtendedMouseButtons: buttons 8 and 9 in
+    # its 7-byte PointerEvent, alone, together and with the left button.
+    'extmouse': mouse_case(['--ext'], [
+        0, 128, 0, 256, 0, 128, 384, 256, 0, 1, 129, 1, 0, 4, 0],
+        ['EXTMOUSE confirmed'], 'takes back and forward buttons'),
+    # The same presses to a server without it (it never confirms): the
+    # plain 8-bit mask, back and forward dropped, never bit 7.
+    'plainmouse': mouse_case([], [0, 1, 0, 4, 0], ['OFFERED extmouse yes'],
+                             'connected to'),
 }
 
 
@@ -476,14 +534,19 @@ def run_case(name, case):
     vmrun = vm_run_or_skip()
     build = os.environ['VNCFB_BUILD_ROOT']
     vncfb = os.environ['VNCFB']
-    srv = os.path.join(build, 'tests', 'vm', 'testserver')
+    # 'server': another server than testserver (no picture to compare).
+    srv = os.path.join(build, case.get('server', 'tests/vm/testserver'))
     probe = os.path.join(build, 'tests', 'vm', 'kdprobe')
     tmp = tempfile.mkdtemp(prefix='vncfb-vm-')
     ref_path = os.path.join(tmp, 'ref.ppm')
-    subprocess.run([srv, '--dump', ref_path] + case['srv'], check=True)
-    ref = read_ppm(ref_path)
+    ref = None
+    if 'server' not in case:
+        subprocess.run([srv, '--dump', ref_path] + case['srv'], check=True)
+        ref = read_ppm(ref_path)
 
-    guest = ('SRVARGS="%s"\n' % ' '.join(case['srv']) + GUEST_PRELUDE +
+    guest = ('SRV=%s\nSRVARGS="%s"\n' % (os.path.basename(srv),
+                                         ' '.join(case['srv'])) +
+             GUEST_PRELUDE +
              case['guest'] + GUEST_END)
     peek = os.path.join(build, 'tests', 'vm', 'fbpeek')
     cmd = [vmrun, '--bin', vncfb, '--bin', srv, '--bin', probe,

@@ -122,7 +122,50 @@ static int drop(int fd, uint32_t n, const atomic_bool *stop)
 	return 0;
 }
 
-int rfbmini_client_msg(int fd, bool *h264, const atomic_bool *stop)
+static int set_encodings(int fd, struct rfbmini_in *in,
+			 const atomic_bool *stop)
+{
+	uint8_t b[4];
+	unsigned n;
+
+	if (rfbmini_get(fd, b, 3, stop) < 0)
+		return -1;
+	n = (unsigned)b[1] << 8 | b[2];
+	in->h264 = false;
+	in->ext_mouse = false;
+	for (unsigned i = 0; i < n; i++) {
+		int32_t e;
+
+		if (rfbmini_get(fd, b, 4, stop) < 0)
+			return -1;
+		e = (int32_t)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+			      (uint32_t)b[2] << 8 | b[3]);
+		in->h264 |= e == RFBMINI_ENC_H264;
+		in->ext_mouse |= e == RFBMINI_ENC_EXT_MOUSE;
+	}
+	return 0;
+}
+
+/* A PointerEvent: mask, x, y, and with ExtendedMouseButtons confirmed
+ * and bit 7 set one more byte (bit 0 back, bit 1 forward). */
+static int pointer(int fd, struct rfbmini_in *in, const atomic_bool *stop)
+{
+	uint8_t b[5], ext = 0;
+
+	if (rfbmini_get(fd, b, 5, stop) < 0)
+		return -1;
+	if (in->ext_confirmed && (b[0] & 0x80)) {
+		if (rfbmini_get(fd, &ext, 1, stop) < 0)
+			return -1;
+		b[0] &= 0x7f;
+	}
+	in->buttons = b[0] | (uint32_t)(ext & 3) << 7;
+	in->x = b[1] << 8 | b[2];
+	in->y = b[3] << 8 | b[4];
+	return 2;
+}
+
+int rfbmini_msg(int fd, struct rfbmini_in *in, const atomic_bool *stop)
 {
 	uint8_t t, b[8];
 
@@ -131,27 +174,14 @@ int rfbmini_client_msg(int fd, bool *h264, const atomic_bool *stop)
 	switch (t) {
 	case 0: /* SetPixelFormat */
 		return drop(fd, 19, stop);
-	case 2: { /* SetEncodings */
-		unsigned n;
-
-		if (rfbmini_get(fd, b, 3, stop) < 0)
-			return -1;
-		n = (unsigned)b[1] << 8 | b[2];
-		*h264 = false;
-		for (unsigned i = 0; i < n; i++) {
-			if (rfbmini_get(fd, b, 4, stop) < 0)
-				return -1;
-			if (!b[0] && !b[1] && !b[2] && b[3] == RFBMINI_ENC_H264)
-				*h264 = true;
-		}
-		return 0;
-	}
+	case 2: /* SetEncodings */
+		return set_encodings(fd, in, stop);
 	case 3: /* FramebufferUpdateRequest */
 		return drop(fd, 9, stop) < 0 ? -1 : 1;
 	case 4: /* KeyEvent */
 		return drop(fd, 7, stop);
 	case 5: /* PointerEvent */
-		return drop(fd, 5, stop);
+		return pointer(fd, in, stop);
 	case 6: /* ClientCutText */
 		if (rfbmini_get(fd, b, 7, stop) < 0)
 			return -1;
@@ -162,4 +192,13 @@ int rfbmini_client_msg(int fd, bool *h264, const atomic_bool *stop)
 	default:
 		return -1;
 	}
+}
+
+int rfbmini_client_msg(int fd, bool *h264, const atomic_bool *stop)
+{
+	struct rfbmini_in in = {.h264 = *h264};
+	int r = rfbmini_msg(fd, &in, stop);
+
+	*h264 = in.h264;
+	return r == 2 ? 0 : r;
 }

@@ -1,7 +1,8 @@
-/* The little of an RFB 3.8 server that the demo's Open H.264 server and
- * the tests' h264server need, over a blocking socket: the handshake
- * (security None), the client's messages read and mostly dropped, and
- * the big-endian numbers of the wire. libvncserver cannot send Open
+/* The little of an RFB 3.8 server that the demo's Open H.264 server, the
+ * tests' h264server and tests/vm's ptrserver need, over a blocking
+ * socket: the handshake (security None), the client's messages read
+ * (pointer events kept, the rest dropped), and the big-endian numbers
+ * of the wire. libvncserver cannot send Open
  * H.264 (demo_h264.h says why).
  *
  * Threads: one connection per thread. stop (may be NULL) is polled
@@ -15,6 +16,20 @@
 #include <stdint.h>
 
 #define RFBMINI_ENC_H264 50
+#define RFBMINI_ENC_EXT_MOUSE (-316)
+
+/* What rfbmini_msg has learnt of the client. */
+struct rfbmini_in {
+	bool h264;	/* its SetEncodings offered Open H.264 */
+	bool ext_mouse;	/* ... and ExtendedMouseButtons */
+	/* Set by the server once it has confirmed ExtendedMouseButtons:
+	 * a PointerEvent with bit 7 set then has one more byte. */
+	bool ext_confirmed;
+	/* The last PointerEvent: buttons bit N-1 for button N (1..9;
+	 * 8 and 9 from the extended byte). */
+	int x, y;
+	uint32_t buttons;
+};
 
 void rfbmini_be16(uint8_t *p, unsigned v);
 void rfbmini_be32(uint8_t *p, uint32_t v);
@@ -31,5 +46,8 @@ int rfbmini_handshake(int fd, int w, int h, const char *name,
  * (SetEncodings sets *h264: whether it offers Open H.264), -1 when the
  * client went or sent a type it does not know. */
 int rfbmini_client_msg(int fd, bool *h264, const atomic_bool *stop);
+/* The same, keeping what it reads in in: 1 for a
+ * FramebufferUpdateRequest, 2 for a PointerEvent, 0 for another, -1. */
+int rfbmini_msg(int fd, struct rfbmini_in *in, const atomic_bool *stop);
 
 #endif

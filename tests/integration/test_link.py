@@ -14,7 +14,12 @@ testserver  the project's libvncserver test server, which has neither:
             keep more than one in flight (its -v log names how many) and
             take well under that, and the last frame must be exact.
 
-usage: test_link.py xvnc|testserver
+x11vnc      x11vnc (libvncserver, neither extension) on an Xvfb showing
+            tests/bench/xanim (every pixel changes each frame) for 3 s:
+            vncfb must keep more than one request in flight, and once
+            the animation stops its picture must equal `xwd -root`.
+
+usage: test_link.py xvnc|testserver|x11vnc
 Exit 77 only when Xvnc or the X tools are not installed.
 """
 import re
@@ -130,13 +135,55 @@ def run_testserver(tmp):
     return 0
 
 
+def run_x11vnc(tmp):
+    import os
+    import test_xserver as tx
+    xanim = os.path.join(os.environ.get("VNCFB_BUILD_ROOT", "build"),
+                         "tests", "bench", "xanim")
+    missing = [t for t in ["Xvfb", "x11vnc", "xwd", "xwdtopnm"]
+               if not shutil.which(t)]
+    if missing or not os.access(xanim, os.X_OK):
+        vt.log("skipped: %s not there" % ", ".join(missing or [xanim]))
+        return 77
+    xs = tx.XSession(tmp, "x11vnc")
+    cl = None
+    rtt = 60
+    try:
+        with LinkRelay(xs.port, rtt / 2) as relay:
+            cl = vt.Vncfb(tmp, vncfb_args(tmp, relay.port, "%dx%d"
+                                          % (tx.XW, tx.XH)))
+            time.sleep(1)
+            xs.spawn(xanim, "--fps", "30", "--frames", "90")
+            time.sleep(4)
+            cl.wait_until(lambda got: vt.diff(got, xs.root()),
+                          timeout=30, what="x11vnc's last frame")
+            log = cl.stderr()
+            n = max_inflight(log)
+            if "continuous updates on" in log:
+                raise vt.Fail("continuous updates against x11vnc")
+            if n < 2:
+                raise vt.Fail("never more than one request in flight:\n"
+                              + log)
+            if cl.terminate() != 0:
+                raise vt.Fail("vncfb exit status %s" % cl.p.returncode)
+        vt.log("x11vnc: at most %d requests in flight over %d ms, the last "
+               "frame exact" % (n, rtt))
+    finally:
+        if cl:
+            cl.kill()
+        xs.stop()
+    return 0
+
+
 def main(tmp):
     kind = sys.argv[1] if len(sys.argv) > 1 else ""
     if kind == "xvnc":
         return run_xvnc(tmp)
     if kind == "testserver":
         return run_testserver(tmp)
-    raise vt.Fail("usage: test_link.py xvnc|testserver")
+    if kind == "x11vnc":
+        return run_x11vnc(tmp)
+    raise vt.Fail("usage: test_link.py xvnc|testserver|x11vnc")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@
 /* Cards tried when no device is named: /dev/dri/card0..card15. */
 #define MAX_CARDS 16
 /* Connectors of one card we look at. */
-#define MAX_CONNECTORS 64
 
 /* What the default card search and the checks say when there is none. */
 #define NO_CARD                                                                \
@@ -141,29 +140,18 @@ static int list_connectors(struct output *out, struct drm_priv *p,
 			   drmModeRes *res, drmModeConnector **conns,
 			   struct drm_conn_info *info, char *names, size_t nlen)
 {
-	int i, n = 0;
+	int i, n = drm_read_connectors(p->fd, res, conns, info);
 	size_t used = 0;
 
 	names[0] = '\0';
-	for (i = 0; i < res->count_connectors && i < MAX_CONNECTORS; i++) {
-		drmModeConnector *c =
-		    drmModeGetConnector(p->fd, res->connectors[i]);
-
-		if (!c)
-			continue;
-		conns[n] = c;
-		drm_connector_name(c->connector_type, c->connector_type_id,
-				   info[n].name, sizeof(info[n].name));
-		info[n].connected = c->connection == DRM_MODE_CONNECTED;
-		info[n].nmodes = c->count_modes;
+	for (i = 0; i < n; i++) {
 		if (used + 1 < nlen)
 			used += (size_t)snprintf(
 			    names + used, nlen - used, "%s%s %s",
-			    used ? ", " : "", info[n].name,
-			    info[n].connected ? "connected" : "disconnected");
+			    used ? ", " : "", info[i].name,
+			    info[i].connected ? "connected" : "disconnected");
 		if (used >= nlen)
 			used = nlen - 1;
-		n++;
 	}
 	return n;
 }
@@ -328,8 +316,8 @@ static int open_kms(const char *path, drmModeRes **res, char *why, size_t len)
 static int open_card(struct output *out, struct drm_priv *p, const char *path,
 		     const struct drm_spec *s)
 {
-	drmModeConnector *conns[MAX_CONNECTORS];
-	struct drm_conn_info info[MAX_CONNECTORS];
+	drmModeConnector *conns[DRM_MAX_CONNECTORS];
+	struct drm_conn_info info[DRM_MAX_CONNECTORS];
 	char names[192], modes[192], msg[sizeof(out->why)];
 	drmModeRes *res = NULL;
 	drmModeConnector *c;

@@ -21,7 +21,6 @@
 #include "util/log.h"
 
 /* Connectors of one card we look at (as drm_card.c). */
-#define MAX_CONNECTORS 64
 
 bool drm_uevent_hotplug(const char *msg, size_t len, unsigned major,
 			unsigned minor)
@@ -188,18 +187,12 @@ static uint32_t pick_crtc(int fd, const drmModeRes *res, uint32_t mask,
 	return found;
 }
 
-int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
-		     uint32_t crtc_id, struct drm_target *t)
+int drm_read_connectors(int fd, const drmModeRes *res, drmModeConnector **conns,
+			struct drm_conn_info *info)
 {
-	struct drm_conn_info info[MAX_CONNECTORS];
-	drmModeConnector *conns[MAX_CONNECTORS];
-	drmModeRes *res = drmModeGetResources(fd);
-	int i, n = 0, ci = -1, mi;
+	int i, n = 0;
 
-	memset(t, 0, sizeof(*t));
-	if (!res)
-		return -errno;
-	for (i = 0; i < res->count_connectors && n < MAX_CONNECTORS; i++) {
+	for (i = 0; i < res->count_connectors && n < DRM_MAX_CONNECTORS; i++) {
 		drmModeConnector *c =
 		    drmModeGetConnector(fd, res->connectors[i]);
 
@@ -210,12 +203,28 @@ int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
 				   info[n].name, sizeof(info[n].name));
 		info[n].connected = c->connection == DRM_MODE_CONNECTED;
 		info[n].nmodes = c->count_modes;
-		/* Unnamed: the one in use stays while it is there. */
-		if (!s->connector[0] && c->connector_id == cur_id &&
-		    info[n].connected && c->count_modes > 0)
-			ci = n;
 		n++;
 	}
+	return n;
+}
+
+int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
+		     uint32_t crtc_id, struct drm_target *t)
+{
+	struct drm_conn_info info[DRM_MAX_CONNECTORS];
+	drmModeConnector *conns[DRM_MAX_CONNECTORS];
+	drmModeRes *res = drmModeGetResources(fd);
+	int i, n, ci = -1, mi;
+
+	memset(t, 0, sizeof(*t));
+	if (!res)
+		return -errno;
+	n = drm_read_connectors(fd, res, conns, info);
+	/* Unnamed: the one in use stays while it is there. */
+	for (i = 0; i < n && !s->connector[0]; i++)
+		if (conns[i]->connector_id == cur_id && info[i].connected &&
+		    conns[i]->count_modes > 0)
+			ci = i;
 	if (ci < 0)
 		ci = drm_choose_connector(info, n, s->connector);
 	if (ci >= 0) {

@@ -38,6 +38,16 @@ struct drm_target {
 	uint32_t crtc_id;
 };
 
+/* The most connectors one card's scan looks at. */
+#define DRM_MAX_CONNECTORS 64
+
+/* Read res's connectors (at most DRM_MAX_CONNECTORS; ones that cannot be
+ * read are left out) into conns, each left open for the caller to free,
+ * with their names, connection state and mode counts in info. Returns
+ * how many. Main thread. */
+int drm_read_connectors(int fd, const drmModeRes *res, drmModeConnector **conns,
+			struct drm_conn_info *info);
+
 /* Start listening for card_fd's hot-plug events (path for messages).
  * 0, or -errno (logged as a warning: the output works without). */
 int drm_hotplug_open(struct drm_hotplug *h, int card_fd, const char *path);

@@ -24,7 +24,6 @@
 
 /* Cards tried when no device is named: /dev/dri/card0..card15. */
 #define MAX_CARDS 16
-/* Connectors of one card we look at. */
 
 /* What the default card search and the checks say when there is none. */
 #define NO_CARD                                                                \

@@ -20,8 +20,6 @@
 #include "drm_hotplug.h"
 #include "util/log.h"
 
-/* Connectors of one card we look at (as drm_card.c). */
-
 bool drm_uevent_hotplug(const char *msg, size_t len, unsigned major,
 			unsigned minor)
 {

@@ -70,6 +70,19 @@ def runs_of(pix):
     return runs
 
 
+def palette_runs(runs, index):
+    """Palette RLE's body: a run of one is its index, a longer run its
+    index with the top bit set, then its length."""
+    out = bytearray()
+    for c, length in runs:
+        if length == 1:
+            out.append(index[c])
+        else:
+            out.append(index[c] | 0x80)
+            out += run_length(length)
+    return out
+
+
 class Encoder:
     """TRLE with a deterministic choice of subencoding so that every kind
     appears; counts what it used."""
@@ -125,12 +138,7 @@ class Encoder:
                 out = bytearray([129] if reuse else [128 + n])
                 if not reuse:
                     out += b"".join(cp(c) for c in palette)
-                for c, length in runs:
-                    if length == 1:
-                        out.append(index[c])
-                    else:
-                        out.append(index[c] | 0x80)
-                        out += run_length(length)
+                out += palette_runs(runs, index)
                 self.note("palette-rle-reuse" if reuse else "palette-rle")
             if not reuse:
                 self.prev_palette = palette
@@ -139,12 +147,7 @@ class Encoder:
         if n <= 127 and k % 3 == 0:
             out = bytearray([128 + n])
             out += b"".join(cp(c) for c in palette)
-            for c, length in runs:
-                if length == 1:
-                    out.append(index[c])
-                else:
-                    out.append(index[c] | 0x80)
-                    out += run_length(length)
+            out += palette_runs(runs, index)
             self.prev_palette = palette
             self.note("palette-rle")
             return bytes(out)

@@ -134,32 +134,23 @@ def main():
              "--scale", "fit", "--view-only", "--exit-after", "60",
              "--screenshot", shot],
             stderr=open(os.path.join(tmp, "vncfb.log"), "w"))
-        time.sleep(3.0)
-        grab(display, os.path.join(tmp, "server1.ppm"))
-        shoot(vncfb, shot, os.path.join(tmp, "shot1.ppm"))
-        compare(os.path.join(tmp, "server1.ppm"),
-                os.path.join(tmp, "shot1.ppm"), "1920x1080 fit 1280x720")
-
-        # Desktop resize while scaled: 1680x1050 fits as 1152x720,
-        # pillar-boxed, at the awkward ratio 35:24.
-        x(display, "xrandr", "-s", "1680x1050", stdout=subprocess.DEVNULL)
-        x(display, "xsetroot", "-mod", "3", "5", "-fg", "#ff8000",
-          "-bg", "#0040c0")
-        time.sleep(3.0)
-        grab(display, os.path.join(tmp, "server2.ppm"))
-        shoot(vncfb, shot, os.path.join(tmp, "shot2.ppm"))
-        compare(os.path.join(tmp, "server2.ppm"),
-                os.path.join(tmp, "shot2.ppm"), "resized 1680x1050 fit")
-
-        # And 1024x768: scaled up (15:16) to 960x720.
-        x(display, "xrandr", "-s", "1024x768", stdout=subprocess.DEVNULL)
-        x(display, "xsetroot", "-mod", "3", "5", "-fg", "#ff8000",
-          "-bg", "#0040c0")
-        time.sleep(3.0)
-        grab(display, os.path.join(tmp, "server3.ppm"))
-        shoot(vncfb, shot, os.path.join(tmp, "shot3.ppm"))
-        compare(os.path.join(tmp, "server3.ppm"),
-                os.path.join(tmp, "shot3.ppm"), "resized 1024x768 fit")
+        # 1920x1080 as it starts; then desktop resizes while scaled:
+        # 1680x1050 fits as 1152x720, pillar-boxed, at the awkward ratio
+        # 35:24; 1024x768 is scaled up (15:16) to 960x720.
+        steps = [(None, "1920x1080 fit 1280x720"),
+                 ("1680x1050", "resized 1680x1050 fit"),
+                 ("1024x768", "resized 1024x768 fit")]
+        for i, (size, what) in enumerate(steps, 1):
+            if size:
+                x(display, "xrandr", "-s", size, stdout=subprocess.DEVNULL)
+                x(display, "xsetroot", "-mod", "3", "5", "-fg", "#ff8000",
+                  "-bg", "#0040c0")
+            time.sleep(3.0)
+            server = os.path.join(tmp, "server%d.ppm" % i)
+            mine = os.path.join(tmp, "shot%d.ppm" % i)
+            grab(display, server)
+            shoot(vncfb, shot, mine)
+            compare(server, mine, what)
         msg.kill()
         msg.wait()
         vncfb.send_signal(signal.SIGTERM)

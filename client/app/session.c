@@ -71,6 +71,10 @@ struct session {
 	/* --remote-resize, and the --scale it falls back to, named. */
 	struct remote_resize rr;
 	char scale_text[16];
+	/* The output has no display (output.waiting, or unplugged): the
+	 * connection stays, paused, and remote resize asks for nothing
+	 * until one comes. */
+	bool no_display;
 };
 
 /* --- VNC events (main thread, after the pipeline's own part) --- */
@@ -337,8 +341,15 @@ static void out_resume(void *ctx)
 	if (s->have_input && s->in.impl->resume)
 		s->in.impl->resume(&s->in);
 	blit_resume(s->blit);
-	if (conn(s))
+	if (conn(s) && !s->no_display)
 		vnc_pause(conn(s), false);
+}
+
+/* A connection made while there is no display: paused from the start. */
+static void pause_if_no_display(struct session *s)
+{
+	if (conn(s) && s->no_display)
+		vnc_pause(conn(s), true);
 }
 
 static int rr_heads(struct session *s);
@@ -357,12 +368,15 @@ static int out_changed(void *ctx)
 	ret = output_reconfigure(&s->out);
 	if (ret == -ENODEV) {
 		blit_set_status(s->blit, "no display: waiting for one");
-		if (conn(s))
-			vnc_pause(conn(s), true);
+		s->no_display = true;
+		pause_if_no_display(s);
+		/* The display that comes is a new target, asked for once. */
+		remote_resize_clear_heads(&s->rr);
 		return 0;
 	}
 	if (ret < 0 || pipeline_output_changed(s->pipe) < 0)
 		return -1;
+	s->no_display = false;
 	s->blit = pipeline_blitter(s->pipe);
 	if (conn(s))
 		vnc_pause(conn(s), false);
@@ -446,6 +460,7 @@ static int session_reconnect(struct session *s)
 	if (pipeline_connect(s->pipe, &s->vcfg, &err) < 0)
 		return session_lost(s, err, false);
 	remote_resize_connected(&s->rr, s->shadow->width, s->shadow->height);
+	pause_if_no_display(s);
 	reconnect_done(&s->rc);
 	blit_set_status(s->blit, NULL);
 	s->last_rx_ns = monotonic_ns();
@@ -605,7 +620,8 @@ static int setup_remote_resize(struct session *s)
 	};
 
 	remote_resize_init(&s->rr, &cfg);
-	return rr_heads(s);
+	/* No display yet: its arrival (out_changed) sets the target. */
+	return s->no_display ? 0 : rr_heads(s);
 }
 
 static int run_loop(struct session *s, int sigfd)
@@ -785,9 +801,11 @@ static int first_connect(struct session *s)
 	log_set_context(opts_origin(o, "server"));
 	err = pipeline_connect(s->pipe, &s->vcfg, &verr);
 	log_set_context(NULL);
-	if (err == 0)
+	if (err == 0) {
 		remote_resize_connected(&s->rr, s->shadow->width,
 					s->shadow->height);
+		pause_if_no_display(s);
+	}
 	/* Reconnects give up sooner than a first connect. */
 	s->vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
 	/* A kiosk may come up before its server: reconnect always waits. */
@@ -820,10 +838,11 @@ int session_run(struct options *o, const struct session_server *srv)
 	if (sigfd < 0)
 		return 1;
 	log_set_context(opts_origin(o, "output"));
-	err = console_open(&s.out, o->output);
+	err = console_open(&s.out, o->output, OUTPUT_OPEN_WAIT);
 	log_set_context(NULL);
 	if (err < 0)
 		return 1;
+	s.no_display = s.out.waiting;
 	if (open_view(&s) < 0)
 		goto out_view;
 	if (drop_privileges(&s) < 0)

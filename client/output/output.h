@@ -126,8 +126,21 @@ struct output {
 	 * error. */
 	bool trial;
 	char why[256];
+	/* Set for open (OUTPUT_OPEN_WAIT, never with trial) when the caller
+	 * runs on without a display (a session): an output whose device is
+	 * there but has no display connected yet may then open with
+	 * waiting set, instead of failing. */
+	bool may_wait;
+	/* Open found no display to show on: map is a buffer of width x
+	 * height that nobody sees (the probe and the blitter work on it as
+	 * ever), and a later output_events.changed, whose reconfigure
+	 * finds a display, brings one. Main thread. */
+	bool waiting;
 	void *priv;
 };
+
+/* output_open_flags: a session that may wait for a display (may_wait). */
+#define OUTPUT_OPEN_WAIT 1u
 
 /* Parse "name[:arg]" and open that output. "default" (or a NULL spec) is
  * the platform's console output: the first of platform_outputs that is
@@ -135,6 +148,8 @@ struct output {
  * the same, except that a machine with no console output at all gets mem
  * (the demo). Returns 0 or -errno (logged). */
 int output_open(struct output *out, const char *spec);
+/* output_open with OUTPUT_OPEN_* flags. */
+int output_open_flags(struct output *out, const char *spec, unsigned flags);
 void output_close(struct output *out);
 /* impl->reconfigure (see there); -ENOTSUP for an output without it. */
 int output_reconfigure(struct output *out);

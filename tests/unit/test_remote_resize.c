@@ -497,8 +497,8 @@ static void test_unplugged(void)
 	CHECK(remote_resize_set_heads(&g.rr, &head, 1, g.now) == 0);
 	CHECK(g.sends == 2 && g.sw == 1920 && g.sh == 1080 &&
 		  g.rr.state == RR_PENDING,
-	      "plugged back: %d asks for %ux%u, state %d", g.sends, g.sw,
-	      g.sh, g.rr.state);
+	      "plugged back: %d asks for %ux%u, state %d", g.sends, g.sw, g.sh,
+	      g.rr.state);
 	CHECK(remote_resize_set_heads(&g.rr, &head, 1, g.now) == 0 &&
 	      g.sends == 2);
 	/* Refused now: one line; the next plug asks (and says) once more. */

@@ -387,8 +387,8 @@ static bool differs(const struct drm_priv *p, const struct drm_target *t)
 {
 	if (!t->present || !t->mode_found || !t->crtc_id)
 		return p->has_display;
-	return !p->has_display || t->conn_id != p->conn_id ||
-	       t->crtc_id != p->crtc_id ||
+	return !p->has_display || t->standin != p->standin ||
+	       t->conn_id != p->conn_id || t->crtc_id != p->crtc_id ||
 	       t->mode.hdisplay != p->mode.hdisplay ||
 	       t->mode.vdisplay != p->mode.vdisplay ||
 	       t->mode.clock != p->mode.clock ||
@@ -459,13 +459,17 @@ static int drm_reconfigure(struct output *out)
 		return ret;
 	}
 	if (!t.present || !t.mode_found || !t.crtc_id) {
-		if (p->has_display)
+		if (p->has_display && t.why[0])
+			log_info("%s: %s: waiting for a display", p->path,
+				 t.why);
+		else if (p->has_display)
 			log_info("%s: %s%s: waiting for a display", p->path,
 				 t.present ? t.name : p->conn_name,
 				 !t.present	 ? " is disconnected"
 				 : !t.mode_found ? " has not the mode asked for"
 						 : " has no free CRTC");
 		p->has_display = false;
+		p->standin = false;
 		out->waiting = true;
 		return -ENODEV;
 	}
@@ -510,7 +514,17 @@ static int drm_reconfigure(struct output *out)
 	out->height = p->mode.vdisplay;
 	out->stride = p->pitch;
 	p->has_display = true;
-	out->waiting = false;
+	p->standin = t.standin;
+	out->waiting = t.standin;
+	if (t.standin) {
+		snprintf(out->why, sizeof(out->why),
+			 "%s: waiting for a display", t.why);
+		log_info("%s: %s: waiting for a display; saying so on %s at "
+			 "%ux%u",
+			 p->path, t.why, p->conn_name, p->mode.hdisplay,
+			 p->mode.vdisplay);
+		return 0;
+	}
 	log_info("%s: %s at %ux%u@%u", p->path, p->conn_name, p->mode.hdisplay,
 		 p->mode.vdisplay, drm_mode_hz(&p->mode));
 	return 0;

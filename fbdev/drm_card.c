@@ -403,16 +403,22 @@ static int open_card(struct output *out, struct drm_priv *p, const char *path,
 		ret = -ENODEV;
 		goto out;
 	}
+	if (ci < 0 && wait) {
+		if (s->connector[0])
+			log_info("%s: connector %s has no display connected "
+				 "(%s): waiting for one",
+				 path, s->connector, names);
+		else
+			log_info("%s: no display connected (%s): waiting for "
+				 "one",
+				 path, n ? names : "no connectors");
+		ret = wait_for_display(out, p, s);
+		goto out;
+	}
 	if (ci < 0 && s->connector[0]) {
 		drm_fail(out, "%s: connector %s has no display connected (%s)",
 			 path, s->connector, names);
-		ret = -ENODEV;
-		goto out;
-	}
-	if (ci < 0 && wait) {
-		log_info("%s: no display connected (%s): waiting for one", path,
-			 n ? names : "no connectors");
-		ret = wait_for_display(out, p, s);
+		ret = -ENXIO;
 		goto out;
 	}
 	if (ci < 0) {

@@ -76,6 +76,7 @@ struct drm_priv {
 	struct drm_hotplug hp;
 	int epfd;
 	bool has_display;
+	bool standin;	/* that display only says what is waited for */
 	bool hp_missed; /* an event came while switched away */
 };
 

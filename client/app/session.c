@@ -135,6 +135,15 @@ static int rr_send(void *ctx, uint32_t w, uint32_t h,
 	return conn(s) ? vnc_set_desktop_size(conn(s), w, h, scr, n) : -1;
 }
 
+/* The status line. On a stand-in display (output.waiting after a
+ * reconfigure) what is waited for stays on it, over every other
+ * message: it is the one thing a kiosk user there needs to know. */
+static void set_status(struct session *s, const char *text)
+{
+	blit_set_status(s->blit,
+			s->no_display && s->out.waiting ? s->out.why : text);
+}
+
 /* Auto-select changed the quality: said on the status line a while. */
 #define NOTE_NS 5000000000ull
 
@@ -142,7 +151,7 @@ static void ev_note(void *ctx, const char *text)
 {
 	struct session *s = ctx;
 
-	blit_set_status(s->blit, text);
+	set_status(s, text);
 	s->note_until = monotonic_ns() + NOTE_NS;
 }
 
@@ -366,18 +375,23 @@ static int out_changed(void *ctx)
 
 	pipeline_stop(s->pipe);
 	ret = output_reconfigure(&s->out);
-	if (ret == -ENODEV) {
-		blit_set_status(s->blit, "no display: waiting for one");
-		s->no_display = true;
+	if (ret < 0 && ret != -ENODEV)
+		return -1;
+	/* A display to draw on, for the desktop or as a stand-in. */
+	if (ret == 0 && pipeline_output_changed(s->pipe) < 0)
+		return -1;
+	s->blit = pipeline_blitter(s->pipe);
+	s->no_display = ret == -ENODEV || s->out.waiting;
+	if (s->no_display) {
+		/* A stand-in shows why on black; without one, nothing is
+		 * drawn. The display that comes is a new target, asked for
+		 * once. */
+		blit_set_blank(s->blit, true);
+		set_status(s, "no display: waiting for one");
 		pause_if_no_display(s);
-		/* The display that comes is a new target, asked for once. */
 		remote_resize_clear_heads(&s->rr);
 		return 0;
 	}
-	if (ret < 0 || pipeline_output_changed(s->pipe) < 0)
-		return -1;
-	s->no_display = false;
-	s->blit = pipeline_blitter(s->pipe);
 	if (conn(s))
 		vnc_pause(conn(s), false);
 	return rr_heads(s);
@@ -420,7 +434,7 @@ static void show_countdown(struct session *s, uint64_t now)
 		return;
 	s->shown_s = left;
 	reconnect_status(text, sizeof(text), server_name(s), s->reason, left);
-	blit_set_status(s->blit, text);
+	set_status(s, text);
 }
 
 /* The connection is gone or an attempt failed (err says why, already
@@ -454,7 +468,7 @@ static int session_reconnect(struct session *s)
 	char text[128];
 
 	snprintf(text, sizeof(text), "connecting to %s ...", server_name(s));
-	blit_set_status(s->blit, text);
+	set_status(s, text);
 	/* The reason shown next is this attempt's. */
 	log_take_error(text, sizeof(text));
 	if (pipeline_connect(s->pipe, &s->vcfg, &err) < 0)
@@ -462,7 +476,7 @@ static int session_reconnect(struct session *s)
 	remote_resize_connected(&s->rr, s->shadow->width, s->shadow->height);
 	pause_if_no_display(s);
 	reconnect_done(&s->rc);
-	blit_set_status(s->blit, NULL);
+	set_status(s, NULL);
 	s->last_rx_ns = monotonic_ns();
 	s->ping_ns = 0;
 	return 0;
@@ -487,7 +501,7 @@ static int session_tick(struct session *s)
 	}
 	if (s->note_until && now >= s->note_until) {
 		s->note_until = 0;
-		blit_set_status(s->blit, NULL);
+		set_status(s, NULL);
 	}
 	if (vnc_tick(conn(s)) < 0)
 		return session_lost(s, VNC_ERR_CLOSED, true);
@@ -844,6 +858,10 @@ int session_run(struct options *o, const struct session_server *srv)
 		return 1;
 	s.no_display = s.out.waiting;
 	if (open_view(&s) < 0)
+		goto out_view;
+	/* Waiting: a display that is there but not the one asked for says
+	 * so (a stand-in) from the start. */
+	if (s.no_display && out_changed(&s) < 0)
 		goto out_view;
 	if (drop_privileges(&s) < 0)
 		goto out_view;

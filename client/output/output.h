@@ -80,7 +80,8 @@ struct output_impl {
 	 * re-made (width, height, stride and map may be new, the screen is
 	 * black), -ENODEV while it has no display to show on (the next
 	 * changed may bring one), another -errno when it cannot go on
-	 * (logged). Optional. Main thread. */
+	 * (logged); 0 with waiting set for a stand-in display (see there).
+	 * Optional. Main thread. */
 	int (*reconfigure)(struct output *out);
 	/* Handle readable out->fd (VT switch signals, hot-plug).
 	 * Optional. */
@@ -134,7 +135,10 @@ struct output {
 	/* Open found no display to show on: map is a buffer of width x
 	 * height that nobody sees (the probe and the blitter work on it as
 	 * ever), and a later output_events.changed, whose reconfigure
-	 * finds a display, brings one. Main thread. */
+	 * finds a display, brings one. After a reconfigure that returned
+	 * 0: the display is a stand-in, connected but not the one asked
+	 * for, to show why on (in why, for the status line), never the
+	 * desktop. Main thread. */
 	bool waiting;
 	void *priv;
 };

@@ -11,7 +11,10 @@ pixel-exact, with no request; head 0's preferred mode changed to
 800x600 asks the server once and the desktop becomes 800x600,
 pixel-exact; head 0 unplugged and plugged back at 1024x768 asks once
 more, and the desktop is 1024x768 again, pixel-exact. Two requests in
-all, one connection, the VT given back on exit.
+all, one connection, the VT given back on exit. A second vncfb with
+--connector Virtual-1: head 1 plugged in, head 0 unplugged, and head 1
+shows only the status line saying what vncfb waits for, on black; head
+0 back shows the picture again, pixel-exact.
 
 usage: wait_vm.py
 Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
@@ -48,6 +51,19 @@ kill -TERM $V; wait $V; log "EXIT1 $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
 grep -c 'connected to' /tmp/v1.log | sed 's/^/CONNECTS /'
 sed -n 's/^SETDESKTOPSIZE /ASKED /p' /tmp/srv.log
+# The connector named is unplugged while another display is there: that
+# one says what is waited for, on black, until it comes back.
+log STAGE second
+: > /tmp/v2.log
+setsid -c vncfb -v -o drm --connector Virtual-1 127.0.0.1::$P \
+	< /dev/tty1 >> /tmp/v2.log 2>&1 &
+V=$!
+tail -f /tmp/v2.log &
+waitfor /tmp/v2.log 'connected to' 60 && log STAGE drawn2
+waitfor /tmp/v2.log 'saying so on Virtual-2' 60 && log STAGE standin
+waitfor /tmp/v2.log 'Virtual-1 at 1024x768' 60 && log STAGE back2
+waitfor /tmp/srv.log 'KEY 0 0x77' 60
+kill -TERM $V; wait $V; log "EXIT2 $?"
 '''
 
 EVENTS = [
@@ -62,6 +78,11 @@ EVENTS = [
     'head 0 off', 'wait STAGE gone timeout=60', 'sleep 1',
     'head 0 1024x768', 'wait STAGE back timeout=60', 'sleep 2.5',
     'screendump {tmp}/c.ppm head=0', 'key q',
+    'wait STAGE drawn2 timeout=60', 'sleep 1', 'head 1 1024x768', 'sleep 2',
+    'head 0 off', 'wait STAGE standin timeout=60', 'sleep 2.5',
+    'screendump {tmp}/s.ppm head=1',
+    'head 0 1024x768', 'wait STAGE back2 timeout=60', 'sleep 2.5',
+    'screendump {tmp}/e.ppm head=0', 'key w',
 ]
 
 
@@ -92,19 +113,21 @@ CASE = {
     'bins': ['tests/vm/drmpeek'],
     'guest': GUEST,
     'events': EVENTS,
-    'dumps': {'a': True, 'b': True, 'c': True},
+    'dumps': {'a': True, 'b': True, 'c': True, 's': 'status', 'e': True},
     'refs': {'b': ['--size', '800x600', '--resize']},
-    'keys': [(1, 0x71), (0, 0x71)],
+    'keys': [(1, 0x71), (0, 0x71), (1, 0x77), (0, 0x77)],
     'ptrs': [],
     'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
     'check': lambda out: asked(out) + one_connection(out),
-    'exits': {'EXIT1': 0},
+    'exits': {'EXIT1': 0, 'EXIT2': 0},
     'log': [
         'vncfb: /dev/dri/card0: no display connected (Virtual-1 '
         'disconnected, Virtual-2 disconnected): waiting for one',
         'Virtual-1 at 1024x768@',
         'Virtual-1 at 800x600@',
         'Virtual-1 is disconnected: waiting for a display',
+        '/dev/dri/card0: Virtual-1 is disconnected: waiting for a display; '
+        'saying so on Virtual-2 at 1024x768',
     ],
 }
 

@@ -4,12 +4,15 @@
 
 #include <string.h>
 
+#include "decode/decchunk.h"
 #include "decode/decode_priv.h"
 #include "wire/rfb.h"
 
-/* Raw: rows straight from the source into the shadow, in one read when
- * they are contiguous there. */
-static int raw_read(struct dec_ctx *c, struct dec_job *j)
+/* Raw: without workers, rows straight from the source into the shadow,
+ * in one read when they are contiguous there (draw); with them, the
+ * rows are read into the shared chunks (read) and copied into the shadow
+ * by the pool (decode), while the reader goes on to the next rectangle. */
+static int raw_draw(struct dec_ctx *c, struct dec_job *j)
 {
 	const struct dec_fb *fb = &c->fb;
 	uint32_t x = (uint32_t)j->r.x, y = (uint32_t)j->r.y;
@@ -26,9 +29,41 @@ static int raw_read(struct dec_ctx *c, struct dec_job *j)
 	return DEC_OK;
 }
 
+static int raw_read(struct dec_ctx *c, struct dec_job *j)
+{
+	size_t n = (size_t)j->r.w * (size_t)j->r.h * c->fb.fmt->bpp;
+	int err;
+
+	if (n && !dec_take(c, j, n, &err))
+		return err;
+	return DEC_OK;
+}
+
+static int raw_decode(struct dec_ctx *c, const struct dec_job *j)
+{
+	const struct dec_fb *fb = &c->fb;
+	uint32_t w = (uint32_t)j->r.w, h = (uint32_t)j->r.h;
+	size_t row = (size_t)w * fb->fmt->bpp;
+
+	if (row == 0 || h == 0)
+		return DEC_OK;
+	if (j->data.len != row * h)
+		return dec_bad(c, "%zu bytes for %zu of pixels", j->data.len,
+			       row * h);
+	dec_copy_rows(fb, (uint32_t)j->r.x, (uint32_t)j->r.y, w, h, j->data.p,
+		      row);
+	return DEC_OK;
+}
+
+/* Up to a chunk less a read's look-ahead goes to the pool: larger ones
+ * would each need a chunk of their own. */
 const struct decoder dec_raw = {
     .enc = RFB_ENC_RAW,
     .read = raw_read,
+    .decode = raw_decode,
+    .draw = raw_draw,
+    .pool_max = DEC_CHUNK_SIZE - DEC_CHUNK_AHEAD,
+    .in_place = true,
 };
 
 /* CopyRect: its source is known once read, so a scheduler can order it
@@ -82,6 +117,7 @@ const struct decoder dec_copyrect = {
     .enc = RFB_ENC_COPYRECT,
     .read = copyrect_read,
     .decode = copyrect_decode,
+    .in_place = true,
 };
 
 /* RRE and CoRRE: a background and subrectangles. Their length is known
@@ -165,12 +201,14 @@ const struct decoder dec_rre = {
     .enc = RFB_ENC_RRE,
     .read = rre_read,
     .decode = rre_decode,
+    .in_place = true,
 };
 
 const struct decoder dec_corre = {
     .enc = RFB_ENC_CORRE,
     .read = corre_read,
     .decode = corre_decode,
+    .in_place = true,
 };
 
 /* Hextile: 16x16 tiles, row by row, the last column and row partial. */
@@ -319,4 +357,5 @@ const struct decoder dec_hextile = {
     .enc = RFB_ENC_HEXTILE,
     .read = hextile_read,
     .decode = hextile_decode,
+    .in_place = true,
 };

@@ -140,12 +140,21 @@ struct dec_work {
 	struct dec_jpeg *jpeg;
 };
 
+struct dec_chunk;
+struct dec_chunks;
+
 struct dec_job {
 	int32_t enc;
 	struct rect r;	     /* pixels written, inside the desktop */
 	struct rect src;     /* pixels read (CopyRect), else empty */
 	uint32_t streams;    /* DEC_STREAM_* advanced by decode() */
 	struct dec_buf data; /* the bytes read() kept for decode() */
+	/* With the reader's chunks (dec_ctx.chunks) and a decoder whose
+	 * data are the rectangle's bytes as they came (decoder.in_place):
+	 * data points into chunk, which the job holds a reference on
+	 * (data.cap 0: not the job's to free) until dec_job_unref. */
+	bool in_place;
+	struct dec_chunk *chunk;
 	/* Open H.264: the context decode() advances (jobs of a context
 	 * share r, so they run in order), or NULL. */
 	struct dec_h264_ctx *h264;
@@ -153,6 +162,10 @@ struct dec_job {
 
 struct dec_ctx {
 	struct vnc_source *src; /* read side */
+	/* The reader's shared buffer of the server's bytes, src reading
+	 * through it (decchunk.h), or NULL: every job its own copy. */
+	struct dec_chunks *chunks;
+	struct dec_job *span; /* the job whose bytes a span is taking */
 	/* Ordered by stream: the reader's own (streams), which the
 	 * contexts of its decoding threads share (dec_ctx_init_worker). */
 	struct dec_streams *zs;
@@ -166,6 +179,16 @@ struct decoder {
 	int32_t enc;
 	int (*read)(struct dec_ctx *c, struct dec_job *j);
 	int (*decode)(struct dec_ctx *c, const struct dec_job *j);
+	/* Optional: read and draw at once, on the reading thread, once what
+	 * the rectangle overlaps is drawn (raw: straight from the socket
+	 * into the shadow, one copy fewer than read + decode). The reader
+	 * draws so without workers or shared chunks, or for a rectangle of
+	 * more than pool_max bytes; else it reads and the pool decodes. */
+	int (*draw)(struct dec_ctx *c, struct dec_job *j);
+	size_t pool_max;
+	/* read() keeps the rectangle's bytes as they came, and nothing
+	 * else, in data: they may stay in the reader's chunks. */
+	bool in_place;
 };
 
 /* The decoder of an encoding, or NULL. */
@@ -182,8 +205,19 @@ void dec_ctx_finish(struct dec_ctx *c);
 /* Reads one rectangle into j (j->enc and j->r set): read() alone, which
  * for a direct encoding also draws it. DEC_OK or an error. */
 int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
+/* Reads and draws one rectangle of a decoder with draw, on this thread:
+ * DEC_OK or an error. */
+int dec_draw_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
+/* Whether the reader should draw a rectangle of j->r at once
+ * (dec_draw_job) rather than read it for the pool: with_pool says that
+ * workers decode, and c has shared chunks. */
+bool dec_draw_now(const struct dec_ctx *c, const struct decoder *d,
+		  const struct dec_job *j, bool with_pool);
 /* Reads and decodes one rectangle (serially): DEC_OK or an error. */
 int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
+/* The job's hold on the chunks, if any, given up (any thread): its data
+ * is empty after. A job of its own buffer keeps it. */
+void dec_job_unref(struct dec_job *j);
 
 /* --- for the reader too --- */
 

@@ -105,6 +105,9 @@ int dec_in_job_done(struct dec_in_job *ij);
 /* A dec_in over bytes in memory (no refill). */
 static inline void dec_in_mem(struct dec_in *in, const uint8_t *p, size_t n)
 {
+	/* An empty job's data may be NULL: no arithmetic on it. */
+	if (!p)
+		p = (const uint8_t *)"";
 	*in = (struct dec_in){.p = p, .end = p + n};
 }
 

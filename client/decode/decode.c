@@ -177,29 +177,10 @@ int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
 	return span_end(c, d->read(c, j));
 }
 
-int dec_draw_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
-{
-	job_begin(c, j);
-	j->in_place = false;
-	return d->draw(c, j);
-}
-
-bool dec_draw_now(const struct dec_ctx *c, const struct decoder *d,
-		  const struct dec_job *j, bool with_pool)
-{
-	uint64_t bytes = (uint64_t)j->r.w * (uint64_t)j->r.h * c->fb.fmt->bpp;
-
-	return d->draw &&
-	       (!d->decode || !with_pool || !c->chunks || bytes > d->pool_max);
-}
-
 int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
 {
-	int ret;
+	int ret = dec_read_job(c, d, j);
 
-	if (d->draw)
-		return dec_draw_job(c, d, j);
-	ret = dec_read_job(c, d, j);
 	if (ret == DEC_OK && d->decode)
 		ret = d->decode(c, j);
 	return ret;

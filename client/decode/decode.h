@@ -179,13 +179,6 @@ struct decoder {
 	int32_t enc;
 	int (*read)(struct dec_ctx *c, struct dec_job *j);
 	int (*decode)(struct dec_ctx *c, const struct dec_job *j);
-	/* Optional: read and draw at once, on the reading thread, once what
-	 * the rectangle overlaps is drawn (raw: straight from the socket
-	 * into the shadow, one copy fewer than read + decode). The reader
-	 * draws so without workers or shared chunks, or for a rectangle of
-	 * more than pool_max bytes; else it reads and the pool decodes. */
-	int (*draw)(struct dec_ctx *c, struct dec_job *j);
-	size_t pool_max;
 	/* read() keeps the rectangle's bytes as they came, and nothing
 	 * else, in data: they may stay in the reader's chunks. */
 	bool in_place;
@@ -205,14 +198,6 @@ void dec_ctx_finish(struct dec_ctx *c);
 /* Reads one rectangle into j (j->enc and j->r set): read() alone, which
  * for a direct encoding also draws it. DEC_OK or an error. */
 int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
-/* Reads and draws one rectangle of a decoder with draw, on this thread:
- * DEC_OK or an error. */
-int dec_draw_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
-/* Whether the reader should draw a rectangle of j->r at once
- * (dec_draw_job) rather than read it for the pool: with_pool says that
- * workers decode, and c has shared chunks. */
-bool dec_draw_now(const struct dec_ctx *c, const struct decoder *d,
-		  const struct dec_job *j, bool with_pool);
 /* Reads and decodes one rectangle (serially): DEC_OK or an error. */
 int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
 /* The job's hold on the chunks, if any, given up (any thread): its data

@@ -768,9 +768,7 @@ static int cursor_alpha(struct rfb_reader *r, const struct hdr *h)
 static int direct_run(void *arg, unsigned worker, char *why, size_t len)
 {
 	struct rfb_reader *r = arg;
-	int ret = r->direct_d->draw
-		      ? dec_draw_job(&r->dc, r->direct_d, &r->job)
-		      : dec_read_job(&r->dc, r->direct_d, &r->job);
+	int ret = dec_read_job(&r->dc, r->direct_d, &r->job);
 
 	if (ret != DEC_OK && ret != DEC_EOF)
 		rect_why(why, len, r->direct_h, ret, r->dc.why);
@@ -841,7 +839,6 @@ static int deferred(struct rfb_reader *r, const struct decoder *d,
 static int pixels(struct rfb_reader *r, const struct hdr *h)
 {
 	const struct decoder *d = decoder_find(h->enc);
-	struct dec_job job;
 	struct rect rc;
 
 	if (!d)
@@ -855,11 +852,7 @@ static int pixels(struct rfb_reader *r, const struct hdr *h)
 				r->height);
 	rc = (struct rect){(int32_t)h->x, (int32_t)h->y, (int32_t)h->w,
 			   (int32_t)h->h};
-	job = (struct dec_job){.enc = h->enc, .r = rc};
-	if (!d->decode ||
-	    dec_draw_now(&r->dc, d, &job, decpool_threads(r->pool) >= 2))
-		return direct(r, d, h, &rc);
-	return deferred(r, d, h, &rc);
+	return d->decode ? deferred(r, d, h, &rc) : direct(r, d, h, &rc);
 }
 
 /* One rectangle; 1 after LastRect. */

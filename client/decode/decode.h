@@ -3,13 +3,17 @@
  *
  * A rectangle is handled in two steps, the split TigerVNC's decode
  * manager uses: read() takes the rectangle's bytes from the server into
- * the job (dec_job.data), and decode() turns them into pixels. The one
- * "direct" encoding (raw) draws while it reads, straight from the socket
- * into the shadow (decode is NULL: a copy on another thread would only add
- * one): a scheduler runs it on the reading thread once whatever it
- * overlaps is drawn. The encodings without a length up front (hextile,
- * TRLE) walk their tiles while reading, to find where they end, keeping
- * the bytes for decode(). Before decode runs, a job
+ * the job (dec_job.data), and decode() turns them into pixels. With the
+ * reader's shared chunks (dec_ctx.chunks, decchunk.h), the job of a
+ * decoder marked in_place keeps no copy: its data points into the chunk
+ * the bytes were read into, and the job holds a reference on it until
+ * dec_job_unref. The one "direct" encoding (raw) draws while it reads,
+ * straight from the socket into the shadow (decode is NULL: measured, a
+ * copy through the chunks and a worker costs more than it gains): a
+ * scheduler runs it on the reading thread once whatever it overlaps is
+ * drawn. The encodings without a length up front (hextile, TRLE) walk
+ * their tiles while reading, to find where they end, keeping the bytes
+ * for decode(). Before decode runs, a job
  * says what it touches: the pixels it writes (r), the pixels it reads
  * (src: CopyRect), and the zlib streams whose state it advances
  * (streams), so that a scheduler can order jobs that overlap or share a
@@ -20,7 +24,8 @@
  * allocated or read; a bad rectangle gives DEC_BAD with the reason in
  * dec_ctx.why ("palette of 300 colours").
  *
- * Threads: read() on the thread that owns the source (the main thread).
+ * Threads: read() on the thread that owns the source (the main thread);
+ * dec_job_unref on any (a job's last user).
  * decode() may run on any thread given a dec_work of its own, as long as
  * jobs sharing a stream bit, or overlapping (r against r and src), run in
  * the order they were read: the reader (rfbread.c) hands decode() to

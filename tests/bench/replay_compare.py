@@ -73,6 +73,14 @@ def median(v):
     return statistics.median(v) if v else float("nan")
 
 
+def num(v, fmt="%.1f"):
+    return "-" if v != v else fmt % v
+
+
+def ratio(x, y):
+    return num(x / y if y else float("nan"), "%.2f")
+
+
 class Xvfb:
     def __init__(self):
         r, w = os.pipe()
@@ -349,13 +357,13 @@ def main():
           "CPU ms/frame vncfb | bare | vncviewer (+Xvfb) | vncfb viewer | "
           "latency ms vncfb median / p99 | bare median / p99 |")
     print("|" + "---|" * 14)
+    def cols(path):
+        return ({w: col(path, w, "fps") for w in samples[path]},
+                {w: col(path, w, "cpu_ms") for w in samples[path]})
+
     for path, info in recs.items():
         r = info["r"]
-        f = {w: col(path, w, "fps") for w in samples[path]}
-        c = {w: col(path, w, "cpu_ms") for w in samples[path]}
-
-        def num(v, fmt="%.1f"):
-            return "-" if v != v else fmt % v
+        f, c = cols(path)
         vs_bare = median([s["vs_bare"] for s in samples[path]["pipeline"]
                           if s["vs_bare"] is not None])
         print("| %s | %d (%d) | %s | %s | %s | %s | %s | %s | %s | %s | %s "
@@ -381,25 +389,17 @@ def main():
               "CPU ms/frame base / this | base viewer / this viewer |")
         print("|" + "---|" * 11)
         for path, info in recs.items():
-            f = {w: col(path, w, "fps") for w in samples[path]}
-            c = {w: col(path, w, "cpu_ms") for w in samples[path]}
-
-            def q(x, y):
-                return "-" if x != x or y != y or not y else \
-                    "%.2f" % (x / y)
-
-            def n1(v):
-                return "-" if v != v else "%.1f" % v
+            f, c = cols(path)
             print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s "
                   "| %s / %s |" % (
-                      info["name"], q(f["viewer"], f["vncviewer"]),
-                      n1(f["sink"]), q(f["vncviewer"], f["sink"]),
-                      q(f["viewer"], f["sink"]), n1(f["base-pipeline"]),
-                      q(f["pipeline"], f["base-pipeline"]),
-                      n1(f["base-viewer"]),
-                      q(f["viewer"], f["base-viewer"]),
-                      n1(c["base-pipeline"]), n1(c["pipeline"]),
-                      n1(c["base-viewer"]), n1(c["viewer"])))
+                      info["name"], ratio(f["viewer"], f["vncviewer"]),
+                      num(f["sink"]), ratio(f["vncviewer"], f["sink"]),
+                      ratio(f["viewer"], f["sink"]), num(f["base-pipeline"]),
+                      ratio(f["pipeline"], f["base-pipeline"]),
+                      num(f["base-viewer"]),
+                      ratio(f["viewer"], f["base-viewer"]),
+                      num(c["base-pipeline"]), num(c["pipeline"]),
+                      num(c["base-viewer"]), num(c["viewer"])))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"rounds": a.rounds, "plays": a.plays,

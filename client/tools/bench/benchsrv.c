@@ -16,6 +16,7 @@
 #include "tools/bench/benchsrv.h"
 #include "wire/encodings.h"
 #include "util/clock.h"
+#include "util/hash.h"
 #include "util/log.h"
 
 #define LINE_H 16
@@ -71,17 +72,6 @@ const char *benchsrv_workload_name(enum bench_workload w)
 static void quiet_log(const char *fmt, ...)
 {
 	(void)fmt;
-}
-
-/* Deterministic noise for glyphs and positions. */
-static uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
 }
 
 static void fill(struct benchsrv *s, uint8_t *pix, int x, int y, int w, int h,

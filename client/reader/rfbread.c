@@ -84,6 +84,7 @@ struct rfb_reader {
 	 * being read and of the first not yet reported whole. */
 	unsigned upd_jobs[UPD_RING];
 	uint64_t upd_seq, upd_shown;
+	uint64_t hdr_bytes; /* of updates and their rectangles, so far */
 	/* ContinuousUpdates and Fence, main thread: the server has them
 	 * (cu_known, fence_known), they are on, the session paused them,
 	 * EndOfContinuousUpdates owed for disables we sent. */
@@ -863,6 +864,7 @@ static int rectangle(struct rfb_reader *r)
 
 	if (rd(r, b, 12) < 0)
 		return -1;
+	r->hdr_bytes += 12;
 	h.x = dec_be16(b);
 	h.y = dec_be16(b + 2);
 	h.w = dec_be16(b + 4);
@@ -926,6 +928,7 @@ static int fb_update(struct rfb_reader *r)
 
 	if (rd(r, b, 3) < 0)
 		return -1;
+	r->hdr_bytes += 4; /* the type byte too */
 	n = dec_be16(b + 1);
 	if (r->ops.update_begin)
 		r->ops.update_begin(r->ops_ctx);
@@ -1139,6 +1142,11 @@ bool rfb_reader_continuous(const struct rfb_reader *r)
 bool rfb_reader_fences(const struct rfb_reader *r)
 {
 	return r->fence_known;
+}
+
+uint64_t rfb_reader_header_bytes(const struct rfb_reader *r)
+{
+	return r->hdr_bytes;
 }
 
 static int message(struct rfb_reader *r);

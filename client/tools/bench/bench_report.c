@@ -129,12 +129,25 @@ static double cpu_us_per_update(const struct run *r, uint64_t ns)
 	return r->updates ? (double)ns / 1e3 / (double)r->updates : NAN;
 }
 
-static void fmt_ms(char *buf, size_t len, const struct summary *s, uint64_t v)
+/* A table's cell: v to three decimals, or three significant digits
+ * where sig; "-" where there is no value (NAN). */
+static void fmt_num(char *buf, size_t len, double v, bool sig)
 {
-	if (!s->n)
+	if (isnan(v))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3f", ms(v));
+		snprintf(buf, len, sig ? "%.3g" : "%.3f", v);
+}
+
+/* v of the summary s in ms, "-" where s holds no samples. */
+static double summary_ms(const struct summary *s, uint64_t v)
+{
+	return s->n ? ms(v) : NAN;
+}
+
+static void fmt_ms(char *buf, size_t len, const struct summary *s, uint64_t v)
+{
+	fmt_num(buf, len, summary_ms(s, v), false);
 }
 
 /* Full-frame updates per second (a replay's frames). */
@@ -264,18 +277,12 @@ static void print_link_table(struct bench *b, FILE *rep, int lw)
  * milliseconds. */
 static void fmt_ms3(char *buf, size_t len, const struct summary *s, uint64_t v)
 {
-	if (!s->n)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.3g", ms(v));
+	fmt_num(buf, len, summary_ms(s, v), true);
 }
 
 static void fmt_ratio(char *buf, size_t len, double v)
 {
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.3f", v);
+	fmt_num(buf, len, v, false);
 }
 
 /* The fit workload: what a full-frame pass costs scaled and 1:1. */
@@ -922,20 +929,17 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 	fprintf(f, "  ]\n}\n");
 }
 
-static void csv_ms(FILE *f, const struct summary *s, uint64_t v)
-{
-	if (s->n)
-		fprintf(f, ",%.6f", ms(v));
-	else
-		fputs(",", f);
-}
-
 static void csv_num(FILE *f, double v)
 {
 	if (isnan(v) || isinf(v))
 		fputs(",", f);
 	else
 		fprintf(f, ",%.6f", v);
+}
+
+static void csv_ms(FILE *f, const struct summary *s, uint64_t v)
+{
+	csv_num(f, summary_ms(s, v));
 }
 
 static void write_csv(struct bench *b, FILE *f)

@@ -32,6 +32,7 @@ struct dec_chunks {
 	struct dec_chunk *cur;
 	size_t pos, fill, start;
 	bool open;
+	uint64_t taken;	      /* bytes the parser has taken, in all */
 	pthread_mutex_t lock; /* the idle list, taken by any thread */
 	struct dec_chunk *idle;
 	size_t idle_bytes;
@@ -171,6 +172,7 @@ static int src_read(struct vnc_source *s, void *buf, size_t n)
 	/* Nothing reads past an open span (decchunk.h). */
 	if (ch->open)
 		return -1;
+	ch->taken += n;
 	if (have >= n) {
 		if (n)
 			memcpy(p, ch->cur->data + ch->pos, n);
@@ -239,6 +241,11 @@ struct vnc_source *dec_chunks_source(struct dec_chunks *ch)
 	return &ch->base;
 }
 
+uint64_t dec_chunks_taken(const struct dec_chunks *ch)
+{
+	return ch->taken;
+}
+
 int dec_chunks_open(struct dec_chunks *ch, uint64_t most)
 {
 	rewind_idle(ch);
@@ -282,6 +289,7 @@ struct dec_chunk *dec_chunks_close(struct dec_chunks *ch, size_t len,
 		return NULL;
 	ch->open = false;
 	ch->pos = ch->start + len;
+	ch->taken += len;
 	if (len == 0)
 		return NULL;
 	atomic_fetch_add_explicit(&ch->cur->refs, 1, memory_order_relaxed);

@@ -37,6 +37,9 @@ int dec_chunks_create(struct vnc_source *under, struct dec_chunks **out);
 /* Once no job holds a chunk any more (the pool is gone). NULL: no-op. */
 void dec_chunks_destroy(struct dec_chunks *ch);
 struct vnc_source *dec_chunks_source(struct dec_chunks *ch);
+/* Bytes the parser has taken so far (read through the source, and spans
+ * closed), whatever was read ahead of it: where it is in the stream. */
+uint64_t dec_chunks_taken(const struct dec_chunks *ch);
 
 /* Open a span at the next unread byte; most bounds its length (0: not
  * known), so that a span that will not fit starts in a fresh chunk with

@@ -471,7 +471,6 @@ static void rd_update_begin(void *ctx)
 			  vc->pace.target, (double)vc->pace.rtt_ns / 1e6,
 			  vc->pace.rate * 8 / 1e6);
 	vc->u_bytes0 = vc->rx_bytes;
-	vc->u_hdr0 = rfb_reader_header_bytes(vc->rd);
 	vc->u_waited0 = vc->waited_bytes;
 	vc->u_wait0 = vc->wait_ns;
 }
@@ -510,13 +509,12 @@ static void set_quality(struct vnc_client *vc, int q, const char *why)
 static void rd_update_end(void *ctx)
 {
 	struct vnc_client *vc = ctx;
-	uint64_t now = monotonic_ns(), bytes = vc->rx_bytes - vc->u_bytes0;
-	uint64_t hdr = rfb_reader_header_bytes(vc->rd) - vc->u_hdr0;
+	uint64_t now = monotonic_ns();
 	char why[160];
 	int q;
 
-	vc->payload_bytes += bytes > hdr ? bytes - hdr : 0;
-	pace_update_end(&vc->pace, now, bytes, vc->waited_bytes - vc->u_waited0,
+	pace_update_end(&vc->pace, now, vc->rx_bytes - vc->u_bytes0,
+			vc->waited_bytes - vc->u_waited0,
 			vc->wait_ns - vc->u_wait0);
 	if (!vc->cfg.auto_select)
 		return;
@@ -953,7 +951,7 @@ uint64_t vnc_update_rx_ns(const struct vnc_client *vc)
 
 uint64_t vnc_payload_bytes(const struct vnc_client *vc)
 {
-	return vc->payload_bytes;
+	return vc->rd ? rfb_reader_payload_bytes(vc->rd) : 0;
 }
 
 uint64_t vnc_rx_bytes(const struct vnc_client *vc)

@@ -84,7 +84,7 @@ struct rfb_reader {
 	 * being read and of the first not yet reported whole. */
 	unsigned upd_jobs[UPD_RING];
 	uint64_t upd_seq, upd_shown;
-	uint64_t hdr_bytes; /* of updates and their rectangles, so far */
+	uint64_t payload; /* bytes of rectangles after their headers */
 	/* ContinuousUpdates and Fence, main thread: the server has them
 	 * (cu_known, fence_known), they are on, the session paused them,
 	 * EndOfContinuousUpdates owed for disables we sent. */
@@ -864,7 +864,6 @@ static int rectangle(struct rfb_reader *r)
 
 	if (rd(r, b, 12) < 0)
 		return -1;
-	r->hdr_bytes += 12;
 	h.x = dec_be16(b);
 	h.y = dec_be16(b + 2);
 	h.w = dec_be16(b + 4);
@@ -928,7 +927,6 @@ static int fb_update(struct rfb_reader *r)
 
 	if (rd(r, b, 3) < 0)
 		return -1;
-	r->hdr_bytes += 4; /* the type byte too */
 	n = dec_be16(b + 1);
 	if (r->ops.update_begin)
 		r->ops.update_begin(r->ops_ctx);
@@ -943,10 +941,18 @@ static int fb_update(struct rfb_reader *r)
 	for (unsigned i = 0; i < n; i++) {
 		/* Earlier updates still decoding show as soon as they are
 		 * whole, not when this one is. */
-		if (r->upd_shown != r->upd_seq && report_ready(r) < 0)
+		uint64_t at = dec_chunks_taken(r->chunks);
+
+		if (r->upd_shown != r->upd_seq && report_ready(r) < 0) {
 			ret = -1;
-		else
+		} else {
 			ret = rectangle(r);
+			/* Its bytes after the 12 of its header (LastRect's
+			 * none). */
+			at += 12;
+			if (dec_chunks_taken(r->chunks) > at)
+				r->payload += dec_chunks_taken(r->chunks) - at;
+		}
 		if (ret != 0)
 			break;
 	}
@@ -1144,9 +1150,9 @@ bool rfb_reader_fences(const struct rfb_reader *r)
 	return r->fence_known;
 }
 
-uint64_t rfb_reader_header_bytes(const struct rfb_reader *r)
+uint64_t rfb_reader_payload_bytes(const struct rfb_reader *r)
 {
-	return r->hdr_bytes;
+	return r->payload;
 }
 
 static int message(struct rfb_reader *r);

@@ -99,10 +99,10 @@ int rfb_reader_pause(struct rfb_reader *r, bool pause);
 bool rfb_reader_continuous(const struct rfb_reader *r);
 /* The server has shown it knows fences (it sent one). */
 bool rfb_reader_fences(const struct rfb_reader *r);
-/* Bytes of FramebufferUpdate headers (4) and rectangle headers (12,
- * pseudo-rectangles and LastRect included) read so far: what of an
- * update is not payload. */
-uint64_t rfb_reader_header_bytes(const struct rfb_reader *r);
+/* Bytes of rectangle payload read so far: each rectangle's (and
+ * pseudo-rectangle's) bytes after its 12-byte header; update headers,
+ * LastRect and other messages are not payload. */
+uint64_t rfb_reader_payload_bytes(const struct rfb_reader *r);
 
 /* Why the last call failed: VNC_ERR_CLOSED when the source failed (*why
  * is then "", the source's owner explains), else a phrase to follow the

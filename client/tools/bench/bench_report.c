@@ -184,6 +184,40 @@ static double pixel_use(const struct bench *b, const struct run *r)
 			   : NAN;
 }
 
+/* Plays shorter than this many round trips (or than SHORT_PLAY_S)
+ * measure how a stream starts and ends more than how it goes: the
+ * queues that fill and drain, the last update's decoding. */
+#define SHORT_PLAY_RTTS 20
+#define SHORT_PLAY_S 1.0
+
+static void print_short_plays(const struct bench *b, FILE *rep)
+{
+	double least = 0, rtt_s = (double)b->link_cfg.rtt_ns / 1e9;
+	int i;
+
+	if (!b->link)
+		return;
+	for (i = 0; i < b->n_runs; i++) {
+		const struct run *r = &b->runs[i];
+		double w;
+
+		if (r->kind != RUN_PIPELINE || r->segments <= 0)
+			continue;
+		w = r->window_s / r->segments;
+		if (least == 0 || w < least)
+			least = w;
+	}
+	if (least > 0 &&
+	    (least < SHORT_PLAY_S || least < SHORT_PLAY_RTTS * rtt_s))
+		fprintf(rep,
+			"(plays of %.2f s on average, short against the "
+			"%.0f ms round trip: the link's use and\n the rates "
+			"above weigh how the stream starts and ends; a "
+			"recording of several\n seconds on the link measures "
+			"its steady state)\n",
+			least, rtt_s * 1e3);
+}
+
 /* Over a link, or from a replay: what the viewer showed, how fast, how
  * old, and how much of the link it used. */
 static void print_link_table(struct bench *b, FILE *rep, int lw)
@@ -236,6 +270,7 @@ static void print_link_table(struct bench *b, FILE *rep, int lw)
 		     "payload, headers\n and fences left out; age, ms: the "
 		     "pump begins to send an update -> its last\n rectangle "
 		     "in the output)\n");
+	print_short_plays(b, rep);
 }
 
 /* Three significant digits: passes range from microseconds to tens of

@@ -152,7 +152,10 @@ struct output {
  * the same, except that a machine with no console output at all gets mem
  * (the demo). Returns 0 or -errno (logged). */
 int output_open(struct output *out, const char *spec);
-/* output_open with OUTPUT_OPEN_* flags. */
+/* output_open with OUTPUT_OPEN_* flags. With OUTPUT_OPEN_WAIT, the
+ * default output ("default", not "auto") opens one that has no display
+ * yet (it failed its trial with -ENXIO) waiting for one, when no other
+ * console output is there at all. */
 int output_open_flags(struct output *out, const char *spec, unsigned flags);
 void output_close(struct output *out);
 /* impl->reconfigure (see there); -ENOTSUP for an output without it. */

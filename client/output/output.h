@@ -137,8 +137,8 @@ struct output {
 	 * ever), and a later output_events.changed, whose reconfigure
 	 * finds a display, brings one. After a reconfigure that returned
 	 * 0: the display is a stand-in, connected but not the one asked
-	 * for, to show why on (in why, for the status line), never the
-	 * desktop. Main thread. */
+	 * for, to show why on, never the desktop. While waiting, why says
+	 * what for (one line, for the status line). Main thread. */
 	bool waiting;
 	void *priv;
 };

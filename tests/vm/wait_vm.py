@@ -30,13 +30,9 @@ GUEST = r'''
 log STAGE pre
 # QEMU takes a head's first size (from none) as a change, not its
 # first 0x0: plugged at a size first, then unplugged.
-i=0; while ! head -1 /sys/class/drm/card0-Virtual-1/modes | grep -q '^1024x768$'; do
-	i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head 0 mode"; break; }; sleep 0.1
-done
+preferred Virtual-1 1024x768 30
 log STAGE sized
-i=0; while ! grep -q '^disconnected' /sys/class/drm/card0-Virtual-1/status; do
-	i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head 0 off"; break; }; sleep 0.1
-done
+waitfor /sys/class/drm/card0-Virtual-1/status '^disconnected' 30
 : > /tmp/v1.log
 setsid -c vncfb -v -o drm 127.0.0.1::$P < /dev/tty1 >> /tmp/v1.log 2>&1 &
 V=$!
@@ -71,9 +67,7 @@ kill -TERM $V; wait $V; log "EXIT2 $?"
 # waits on the card.
 log STAGE third
 for c in 1 2; do
-	i=0; while ! grep -q '^disconnected' /sys/class/drm/card0-Virtual-$c/status; do
-		i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head off $c"; break; }; sleep 0.1
-	done
+	waitfor /sys/class/drm/card0-Virtual-$c/status '^disconnected' 30
 done
 rm -f /dev/fb0
 : > /tmp/v3.log

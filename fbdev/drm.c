@@ -459,15 +459,19 @@ static int drm_reconfigure(struct output *out)
 		return ret;
 	}
 	if (!t.present || !t.mode_found || !t.crtc_id) {
-		if (p->has_display && t.why[0])
-			log_info("%s: %s: waiting for a display", p->path,
-				 t.why);
-		else if (p->has_display)
-			log_info("%s: %s%s: waiting for a display", p->path,
+		/* In why while waiting: what for (output.h). */
+		if (t.why[0])
+			snprintf(out->why, sizeof(out->why),
+				 "%s: waiting for a display", t.why);
+		else
+			snprintf(out->why, sizeof(out->why),
+				 "%s%s: waiting for a display",
 				 t.present ? t.name : p->conn_name,
 				 !t.present	 ? " is disconnected"
 				 : !t.mode_found ? " has not the mode asked for"
 						 : " has no free CRTC");
+		if (p->has_display)
+			log_info("%s: %s", p->path, out->why);
 		p->has_display = false;
 		p->standin = false;
 		out->waiting = true;

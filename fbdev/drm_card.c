@@ -404,14 +404,17 @@ static int open_card(struct output *out, struct drm_priv *p, const char *path,
 		goto out;
 	}
 	if (ci < 0 && wait) {
+		/* In why while waiting: what for (output.h). */
 		if (s->connector[0])
-			log_info("%s: connector %s has no display connected "
-				 "(%s): waiting for one",
-				 path, s->connector, names);
+			snprintf(out->why, sizeof(out->why),
+				 "connector %s has no display connected (%s): "
+				 "waiting for one",
+				 s->connector, names);
 		else
-			log_info("%s: no display connected (%s): waiting for "
-				 "one",
-				 path, n ? names : "no connectors");
+			snprintf(out->why, sizeof(out->why),
+				 "no display connected (%s): waiting for one",
+				 n ? names : "no connectors");
+		log_info("%s: %s", path, out->why);
 		ret = wait_for_display(out, p, s);
 		goto out;
 	}

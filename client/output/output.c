@@ -404,9 +404,10 @@ static void append_why(char *buf, size_t len, const char *why)
 /* The platform's console output: each of platform_outputs in turn, those
  * before the last only tried (they fail quietly, the next one is the
  * fallback). What was not used, and why, goes to -v. */
-static int open_console(struct output *out, bool mem_if_none)
+static int open_console(struct output *out, bool mem_if_none, unsigned flags)
 {
 	char none[512] = "", failed[sizeof(out->why)] = "";
+	const struct output_impl *waits = NULL;
 	int i, ret = -ENOENT, failed_ret = 0;
 
 	for (i = 0; platform_outputs[i]; i++) {
@@ -436,6 +437,9 @@ static int open_console(struct output *out, bool mem_if_none)
 		}
 		log_debug("default output: %s not used: %s", impl->name,
 			  out->why);
+		/* There, but no display on it yet (-ENXIO). */
+		if (ret == -ENXIO && !waits)
+			waits = impl;
 		if (absent(ret)) {
 			append_why(none, sizeof(none), out->why);
 		} else if (!failed[0]) {
@@ -446,6 +450,14 @@ static int open_console(struct output *out, bool mem_if_none)
 	if (failed[0]) {
 		log_error("%s", failed);
 		return failed_ret;
+	}
+	/* Nothing else to show on: a session waits for a display there
+	 * (the demo draws into memory instead). */
+	if (waits && (flags & OUTPUT_OPEN_WAIT) && !mem_if_none) {
+		log_debug("default output: %s, waiting for a display (no other "
+			  "console output: %s)",
+			  waits->name, none);
+		return open_impl(out, waits, NULL, false, flags);
 	}
 	if (mem_if_none) {
 		log_info("no console output (%s): the demo draws into memory "
@@ -470,7 +482,8 @@ int output_open_flags(struct output *out, const char *spec, unsigned flags)
 	const char *colon;
 
 	if (is_console_spec(spec))
-		return open_console(out, spec && strcmp(spec, "auto") == 0);
+		return open_console(out, spec && strcmp(spec, "auto") == 0,
+				    flags);
 	colon = strchr(spec, ':');
 	impl = find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
 	if (!impl) {

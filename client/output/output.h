@@ -137,8 +137,8 @@ struct output {
 	 * ever), and a later output_events.changed, whose reconfigure
 	 * finds a display, brings one. After a reconfigure that returned
 	 * 0: the display is a stand-in, connected but not the one asked
-	 * for, to show why on (in why, for the status line), never the
-	 * desktop. Main thread. */
+	 * for, to show why on, never the desktop. While waiting, why says
+	 * what for (one line, for the status line). Main thread. */
 	bool waiting;
 	void *priv;
 };
@@ -152,7 +152,10 @@ struct output {
  * the same, except that a machine with no console output at all gets mem
  * (the demo). Returns 0 or -errno (logged). */
 int output_open(struct output *out, const char *spec);
-/* output_open with OUTPUT_OPEN_* flags. */
+/* output_open with OUTPUT_OPEN_* flags. With OUTPUT_OPEN_WAIT, the
+ * default output ("default", not "auto") opens one that has no display
+ * yet (it failed its trial with -ENXIO) waiting for one, when no other
+ * console output is there at all. */
 int output_open_flags(struct output *out, const char *spec, unsigned flags);
 void output_close(struct output *out);
 /* impl->reconfigure (see there); -ENOTSUP for an output without it. */

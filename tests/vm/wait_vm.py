@@ -14,7 +14,9 @@ more, and the desktop is 1024x768 again, pixel-exact. Two requests in
 all, one connection, the VT given back on exit. A second vncfb with
 --connector Virtual-1: head 1 plugged in, head 0 unplugged, and head 1
 shows only the status line saying what vncfb waits for, on black; head
-0 back shows the picture again, pixel-exact.
+0 back shows the picture again, pixel-exact. A third vncfb with the
+default output, no display and no /dev/fb0: it waits on the card, and
+head 0 plugged in shows the picture, pixel-exact.
 
 usage: wait_vm.py
 Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
@@ -28,13 +30,9 @@ GUEST = r'''
 log STAGE pre
 # QEMU takes a head's first size (from none) as a change, not its
 # first 0x0: plugged at a size first, then unplugged.
-i=0; while ! head -1 /sys/class/drm/card0-Virtual-1/modes | grep -q '^1024x768$'; do
-	i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head 0 mode"; break; }; sleep 0.1
-done
+preferred Virtual-1 1024x768 30
 log STAGE sized
-i=0; while ! grep -q '^disconnected' /sys/class/drm/card0-Virtual-1/status; do
-	i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head 0 off"; break; }; sleep 0.1
-done
+waitfor /sys/class/drm/card0-Virtual-1/status '^disconnected' 30
 : > /tmp/v1.log
 setsid -c vncfb -v -o drm 127.0.0.1::$P < /dev/tty1 >> /tmp/v1.log 2>&1 &
 V=$!
@@ -64,6 +62,23 @@ waitfor /tmp/v2.log 'saying so on Virtual-2' 60 && log STAGE standin
 waitfor /tmp/v2.log 'Virtual-1 at 1024x768' 60 && log STAGE back2
 waitfor /tmp/srv.log 'KEY 0 0x77' 60
 kill -TERM $V; wait $V; log "EXIT2 $?"
+# The default output with no display anywhere and no framebuffer device
+# (a kernel without CONFIG_FB_DEVICE): nothing else to show on, so it
+# waits on the card.
+log STAGE third
+for c in 1 2; do
+	waitfor /sys/class/drm/card0-Virtual-$c/status '^disconnected' 30
+done
+rm -f /dev/fb0
+: > /tmp/v3.log
+setsid -c vncfb -v 127.0.0.1::$P < /dev/tty1 >> /tmp/v3.log 2>&1 &
+V=$!
+tail -f /tmp/v3.log &
+waitfor /tmp/v3.log 'default output: drm, waiting for a display' 60 &&
+	waitfor /tmp/v3.log 'connected to' 60 && log STAGE waiting3
+waitfor /tmp/v3.log 'Virtual-1 at 1024x768' 60 && log STAGE plugged3
+waitfor /tmp/srv.log 'KEY 0 0x65' 60
+kill -TERM $V; wait $V; log "EXIT3 $?"
 '''
 
 EVENTS = [
@@ -83,6 +98,10 @@ EVENTS = [
     'screendump {tmp}/s.ppm head=1',
     'head 0 1024x768', 'wait STAGE back2 timeout=60', 'sleep 2.5',
     'screendump {tmp}/e.ppm head=0', 'key w',
+    'wait STAGE third timeout=60', 'head 0 off', 'head 1 off',
+    'wait STAGE waiting3 timeout=90', 'sleep 1', 'head 0 1024x768',
+    'wait STAGE plugged3 timeout=60', 'sleep 2.5',
+    'screendump {tmp}/f.ppm head=0', 'key e',
 ]
 
 
@@ -113,13 +132,15 @@ CASE = {
     'bins': ['tests/vm/drmpeek'],
     'guest': GUEST,
     'events': EVENTS,
-    'dumps': {'a': True, 'b': True, 'c': True, 's': 'status', 'e': True},
+    'dumps': {'a': True, 'b': True, 'c': True, 's': 'status', 'e': True,
+              'f': True},
     'refs': {'b': ['--size', '800x600', '--resize']},
-    'keys': [(1, 0x71), (0, 0x71), (1, 0x77), (0, 0x77)],
+    'keys': [(1, 0x71), (0, 0x71), (1, 0x77), (0, 0x77), (1, 0x65),
+             (0, 0x65)],
     'ptrs': [],
     'probes': {'AFTERTERM': 'KDMODE text VTMODE auto ACTIVE 1'},
     'check': lambda out: asked(out) + one_connection(out),
-    'exits': {'EXIT1': 0, 'EXIT2': 0},
+    'exits': {'EXIT1': 0, 'EXIT2': 0, 'EXIT3': 0},
     'log': [
         'vncfb: /dev/dri/card0: no display connected (Virtual-1 '
         'disconnected, Virtual-2 disconnected): waiting for one',

@@ -215,22 +215,72 @@ static double mbit(double bps)
 	return bps * 8 / 1e6;
 }
 
+/* Full colour again from 8-bit at rate r: the quality the rate calls
+ * for. */
+static int full_quality(double r)
+{
+	if (r >= 2 * PACE_LOSSLESS_MIN_BPS)
+		return PACE_LOSSLESS;
+	return r > PACE_Q8_BPS * HYST ? 8 : 6;
+}
+
+static void say(char *why, size_t len, int q, bool low, bool was_lossless,
+		bool was_low, double r, double busy)
+{
+	char what[48];
+
+	if (low)
+		snprintf(what, sizeof(what), "8-bit colour");
+	else if (q == PACE_LOSSLESS)
+		snprintf(what, sizeof(what), "%slossless",
+			 was_low ? "full colour, " : "");
+	else
+		snprintf(what, sizeof(what), "%sJPEG quality %d",
+			 was_low ? "full colour, " : "", q);
+	if (low)
+		snprintf(why, len,
+			 "%s: the link carries %.3g Mbit/s, under %.3g", what,
+			 mbit(r), mbit(PACE_SLOW_BPS));
+	else if (q == PACE_LOSSLESS)
+		snprintf(why, len,
+			 "%s: the link carries %.0f Mbit/s, enough "
+			 "for it",
+			 what, mbit(r));
+	else if (was_lossless)
+		snprintf(why, len,
+			 "%s: lossless filled the link (%.3g Mbit/s, busy "
+			 "%.0f%% of the time)",
+			 what, mbit(r), busy * 100);
+	else
+		snprintf(why, len, "%s: the link carries %.3g Mbit/s", what,
+			 mbit(r));
+}
+
 int pace_choose(struct pace *p, uint64_t now, char *why, size_t len)
 {
 	double busy, r = p->rate;
 	int q = p->quality, want = q;
+	bool low = p->low;
 
 	if (!p->auto_on || now - p->w_start < PACE_WINDOW_NS)
 		return q;
 	busy = (double)p->w_busy / (double)(now - p->w_start);
 	p->w_start = now;
 	p->w_busy = 0;
-	if (q == PACE_LOSSLESS) {
+	if (p->low) {
+		/* The measured rate is the link's, whatever the format:
+		 * back only well above the threshold. */
+		if (r > PACE_FULL_BPS) {
+			low = false;
+			want = full_quality(r);
+		}
+	} else if (q == PACE_LOSSLESS) {
 		/* Lossless while the link carries it: a link that is busy
 		 * all the time at a rate below a LAN's holds it back. */
 		if (busy >= BUSY_SHARE && r > 0 && r < PACE_LOSSLESS_MIN_BPS &&
 		    (p->probe_ns ? p->probe_ns : p->rtt_ns) >= PACE_LAN_RTT_NS)
 			want = r < PACE_SLOW_BPS ? 2 : r > PACE_Q8_BPS ? 8 : 6;
+		low = want == 2 && p->low_ok;
 	} else if (r >= 2 * PACE_LOSSLESS_MIN_BPS) {
 		want = PACE_LOSSLESS;
 	} else if (r > 0) {
@@ -238,28 +288,16 @@ int pace_choose(struct pace *p, uint64_t now, char *why, size_t len)
 			want = 8;
 		else if (q == 8 && r < PACE_Q8_BPS / HYST)
 			want = 6;
-		else if (q > 2 && r < PACE_SLOW_BPS / HYST)
+		else if (r < PACE_SLOW_BPS / HYST && (q > 2 || p->low_ok))
 			want = 2;
 		else if (q == 2 && r > PACE_SLOW_BPS * HYST)
 			want = 6;
+		low = want == 2 && p->low_ok;
 	}
-	if (want == q)
+	if (want == q && low == p->low)
 		return q;
-	if (want == PACE_LOSSLESS)
-		snprintf(why, len,
-			 "lossless: the link carries %.0f Mbit/s, enough for "
-			 "it",
-			 mbit(r));
-	else if (q == PACE_LOSSLESS)
-		snprintf(why, len,
-			 "JPEG quality %d: lossless filled the link (%.3g "
-			 "Mbit/s, busy %.0f%% of the time)",
-			 want, mbit(r), busy * 100);
-	else
-		snprintf(why, len,
-			 "JPEG quality %d: the link carries %.3g "
-			 "Mbit/s",
-			 want, mbit(r));
+	say(why, len, want, low, q == PACE_LOSSLESS, p->low, r, busy);
 	p->quality = want;
+	p->low = low;
 	return want;
 }

@@ -36,14 +36,24 @@ static int lf_continuous(void *ctx, bool enable, uint32_t w, uint32_t h)
 	return 0;
 }
 
-static void lf_answer(void *ctx, uint32_t flags, const uint8_t *payload,
-		      unsigned len)
+static int lf_answer(void *ctx, uint32_t flags, const uint8_t *payload,
+		     unsigned len)
 {
 	struct lfix *l = ctx;
 
 	l->fence_answers++;
 	log_append(l->f.log, sizeof(l->f.log), "answer 0x%x %.*s", flags,
 		   (int)len, (const char *)payload);
+	/* As vnc.c does: the answer marks where the wire's format changes. */
+	if (len == 3 && !memcmp(payload, "low", 3)) {
+		struct pixfmt f;
+
+		pixfmt_from_name("rgb332", &f);
+		return rfb_reader_set_wire(l->f.r, &f);
+	}
+	if (len == 4 && !memcmp(payload, "full", 4))
+		return rfb_reader_set_wire(l->f.r, NULL);
+	return 0;
 }
 
 static bool lf_more(void *ctx)
@@ -228,6 +238,53 @@ static void test_fences(void)
 /* With the next message at hand the pool is not drained per update:
  * every update is still reported whole, in order, and the picture is
  * the last one's once flushed. */
+/* The shadow's pixel value at x,y. */
+static uint32_t lf_px(const struct lfix *l, uint32_t x, uint32_t y)
+{
+	return pixfmt_load(&l->f.fb.pf, pic_at(&l->f.fb, x, y));
+}
+
+/* Auto-select's 8-bit colour in the reader: rectangles after the fence
+ * answer that marks the change come in rgb332 (raw, CopyRect within
+ * them, a cursor shape's pixels) and land in the xrgb8888 shadow
+ * converted; after the answer back, full colour straight in again. */
+static void test_low_colour(void)
+{
+	struct buf s = {0};
+	struct lfix l;
+	bool ok = true;
+
+	lf_open(&l, 4, 2, true);
+	raw_update(&s, 4, 2, 9);
+	fence_msg(&s, RFB_FENCE_SYNC_NEXT, "low", 3);
+	fbu(&s, 3);
+	rhdr(&s, 0, 0, 4, 2, RFB_ENC_RAW);
+	for (unsigned i = 0; i < 8; i++)
+		u8(&s, i % 4 < 2 ? 0xe0 : 0x1c); /* red, green */
+	/* A 2x1 RichCursor: 2 pixels of 1 byte, then a byte of mask. */
+	rhdr(&s, 0, 0, 2, 1, RFB_ENC_RICHCURSOR);
+	put(&s, "\x03\x03\xc0", 3);
+	rhdr(&s, 2, 1, 2, 1, RFB_ENC_COPYRECT);
+	u16(&s, 0);
+	u16(&s, 0);
+	CHECK(fix_feed(&l.f, &s) == 3, "low colour: %s", l.f.why);
+	for (uint32_t y = 0; y < 2; y++)
+		for (uint32_t x = 0; x < 4; x++)
+			ok &= lf_px(&l, x, y) ==
+			      (x < 2 || y == 1 ? 0xff0000u : 0x00ff00u);
+	CHECK(ok, "8-bit pixels in the shadow: %06x %06x %06x %06x",
+	      lf_px(&l, 0, 0), lf_px(&l, 2, 0), lf_px(&l, 2, 1),
+	      lf_px(&l, 3, 1));
+	s.n = 0;
+	fence_msg(&s, RFB_FENCE_SYNC_NEXT, "full", 4);
+	raw_update(&s, 4, 2, 0x42);
+	CHECK(fix_feed(&l.f, &s) == 2, "full colour again: %s", l.f.why);
+	CHECK(lf_px(&l, 0, 0) == 0x424242u && lf_px(&l, 3, 1) == 0x424242u,
+	      "full colour: %06x", lf_px(&l, 3, 1));
+	fix_free(&l.f);
+	free(s.p);
+}
+
 static void test_overlap(void)
 {
 	struct buf s = {0};
@@ -460,6 +517,71 @@ static void test_pace(void)
 		}
 		CHECK(q == PACE_LOSSLESS, "loopback left lossless: %s", why);
 	}
+	/* Under 256 kbit/s: 8-bit colour where the server has fences,
+	 * else quality 2; back to full colour only above twice that. */
+	for (int ok = 0; ok < 2; ok++) {
+		uint64_t t = 0;
+		int q = PACE_LOSSLESS;
+
+		pace_init(&p, 0);
+		pace_auto_start(&p, PACE_LOSSLESS, 0);
+		p.rtt_ns = 60 * MS;
+		p.low_ok = ok;
+		while (t < 4 * PACE_WINDOW_NS && q == PACE_LOSSLESS) {
+			pace_update_begin(&p, t, false);
+			pace_update_end(&p, t + 1800 * MS, 45000, 45000,
+					1800 * MS);
+			t += 2000 * MS;
+			q = pace_choose(&p, t, why, sizeof(why));
+		}
+		CHECK(q == 2 && p.low == ok,
+		      "200 kbit/s, fences %d: q %d%s (%s)", ok, q,
+		      p.low ? " 8-bit" : "", why);
+		CHECK(!ok || strstr(why, "8-bit colour"), "why: %s", why);
+	}
+	{
+		/* From 8-bit: 300 to 500 kbit/s keep it, 600 leaves. */
+		static const double kbit[] = {300, 400, 500, 600};
+		uint64_t t = 0;
+		int q = 2;
+
+		for (unsigned i = 0; i < 4; i++) {
+			p.rate = kbit[i] * 1e3 / 8;
+			t += PACE_WINDOW_NS;
+			q = pace_choose(&p, t, why, sizeof(why));
+			CHECK(p.low == (i < 3), "%g kbit/s: %s", kbit[i],
+			      p.low ? "8-bit" : "full colour");
+		}
+		CHECK(q == 6 && strstr(why, "full colour, JPEG quality 6"),
+		      "back: q %d (%s)", q, why);
+	}
+	{
+		/* A link that swings around the threshold (200 and 450
+		 * kbit/s, window by window) changes once, not each time. */
+		uint64_t t = 0;
+		int q = PACE_LOSSLESS, changes = 0;
+		bool low = false;
+
+		pace_init(&p, 0);
+		pace_auto_start(&p, PACE_LOSSLESS, 0);
+		p.rtt_ns = 60 * MS;
+		p.low_ok = true;
+		for (unsigned i = 0; i < 20; i++) {
+			double r = i % 2 ? 450e3 / 8 : 200e3 / 8;
+			uint64_t b = (uint64_t)(r * 1.8);
+			int nq;
+
+			pace_update_begin(&p, t, false);
+			pace_update_end(&p, t + 1800 * MS, b, b, 1800 * MS);
+			t += 2000 * MS;
+			nq = pace_choose(&p, t, why, sizeof(why));
+			changes += nq != q || p.low != low;
+			q = nq;
+			low = p.low;
+		}
+		CHECK(changes == 1 && low, "%d changes around 256 kbit/s",
+		      changes);
+	}
 	/* Back to lossless only once the link carries far more. */
 	pace_init(&p, 0);
 	pace_auto_start(&p, 8, 0);
@@ -474,6 +596,7 @@ int main(void)
 	log_set_level(LOG_ERROR);
 	test_continuous();
 	test_fences();
+	test_low_colour();
 	test_overlap();
 	test_pace();
 	return check_done("link");

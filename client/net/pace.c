@@ -175,6 +175,10 @@ void pace_update_end(struct pace *p, uint64_t now, uint64_t bytes,
 					: (double)bytes;
 	/* Half its time waiting on the socket: the link set its pace. */
 	p->last_limited = d > 0 && 2 * wait_ns >= d;
+	if (p->last_limited) {
+		p->w_waited += waited;
+		p->w_wait += wait_ns;
+	}
 	if (p->last_limited && waited >= RATE_MIN_BYTES) {
 		double r = (double)waited * 1e9 / (double)wait_ns;
 
@@ -208,6 +212,8 @@ void pace_auto_start(struct pace *p, int q, uint64_t now)
 	p->quality = q;
 	p->w_start = now;
 	p->w_busy = 0;
+	p->w_waited = 0;
+	p->w_wait = 0;
 }
 
 static double mbit(double bps)
@@ -265,8 +271,14 @@ int pace_choose(struct pace *p, uint64_t now, char *why, size_t len)
 	if (!p->auto_on || now - p->w_start < PACE_WINDOW_NS)
 		return q;
 	busy = (double)p->w_busy / (double)(now - p->w_start);
+	/* 8-bit updates on a link that got faster arrive mostly at once,
+	 * too few bytes waited for for a sample each: the window's add up. */
+	if (p->low && p->w_waited >= RATE_MIN_BYTES && p->w_wait)
+		r = (double)p->w_waited * 1e9 / (double)p->w_wait;
 	p->w_start = now;
 	p->w_busy = 0;
+	p->w_waited = 0;
+	p->w_wait = 0;
 	if (p->low) {
 		/* The measured rate is the link's, whatever the format:
 		 * back only well above the threshold. */

@@ -58,6 +58,10 @@ struct pace {
 	/* Auto-select's window: its start, the time spent in link-limited
 	 * updates, the quality in force. */
 	uint64_t w_start, w_busy;
+	/* This window's link-limited updates together: the bytes that
+	 * arrived while waiting, and the wait (updates too small for a
+	 * sample of their own add up; how 8-bit colour sees the link grow). */
+	uint64_t w_waited, w_wait;
 	int quality;
 	bool auto_on;
 	/* 8-bit colour may be chosen (the server has fences, the user

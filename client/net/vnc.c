@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -372,13 +374,38 @@ static void set_blocking(int fd)
 
 /* --- vncfb's reader's hooks into the connection --- */
 
+/* VNCFB_PACE_TRACE's line at now: "pace T.TTT EVENT ...", then the
+ * pacer's state. */
+__attribute__((format(printf, 3, 4))) static void
+trace(struct vnc_client *vc, uint64_t now, const char *fmt, ...)
+{
+	const struct pace *p = &vc->pace;
+	char what[120];
+	va_list ap;
+
+	if (!vc->trace)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	fprintf(stderr,
+		"pace %.3f %s in-flight %u target %u rtt %.1f ms rate %.3g "
+		"Mbit/s\n",
+		(double)(now - vc->trace0) / 1e9, what, p->n, p->target,
+		(double)p->rtt_ns / 1e6, p->rate * 8 / 1e6);
+}
+
 /* A request, counted in flight. */
 static int send_request(struct vnc_client *vc, bool incremental)
 {
+	uint64_t now;
+
 	if (vnc_request(vc, 0, 0, (int)vnc_width(vc), (int)vnc_height(vc),
 			incremental) < 0)
 		return -1;
-	pace_sent(&vc->pace, monotonic_ns());
+	now = monotonic_ns();
+	pace_sent(&vc->pace, now);
+	trace(vc, now, "request%s", incremental ? "" : " full");
 	return 0;
 }
 
@@ -486,7 +513,12 @@ static void rd_update_begin(void *ctx)
 	struct vnc_client *vc = ctx;
 	unsigned before = vc->pace.target;
 
-	pace_update_begin(&vc->pace, monotonic_ns(), vc->last_more);
+	uint64_t now = monotonic_ns();
+	unsigned n = vc->pace.n;
+
+	pace_update_begin(&vc->pace, now, vc->last_more);
+	trace(vc, now, "update-begin%s retired %u",
+	      vc->last_more ? " queued" : "", n - vc->pace.n);
 	/* Pushed updates (or none asked for while paused) time the round
 	 * trip of what was in flight, but no requests follow from them. */
 	if (vc->paused || rfb_reader_continuous(vc->rd))
@@ -556,6 +588,11 @@ static void rd_update_end(void *ctx)
 	pace_update_end(&vc->pace, now, vc->rx_bytes - vc->u_bytes0,
 			vc->waited_bytes - vc->u_waited0,
 			vc->wait_ns - vc->u_wait0);
+	trace(vc, now, "update-end %llu bytes waited %llu in %.1f ms%s",
+	      (unsigned long long)(vc->rx_bytes - vc->u_bytes0),
+	      (unsigned long long)(vc->waited_bytes - vc->u_waited0),
+	      (double)(vc->wait_ns - vc->u_wait0) / 1e6,
+	      vc->pace.last_limited ? " limited" : "");
 	if (!vc->cfg.auto_select)
 		return;
 	/* 8-bit colour needs a fence to mark where the format changes. */
@@ -641,6 +678,8 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 		}
 	}
 	pace_init(&vc->pace, monotonic_ns());
+	vc->trace = getenv("VNCFB_PACE_TRACE") != NULL;
+	vc->trace0 = vc->pace.u_begin;
 	vc->fence_q = -2;
 	/* A new connection starts in the shadow's format (handshake). */
 	vc->low = vc->wire_low = false;

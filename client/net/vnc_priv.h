@@ -73,6 +73,10 @@ struct vnc_client {
 	 * sent); in force in the reader (the answer to the fence before it
 	 * came). */
 	bool low, wire_low;
+	/* VNCFB_PACE_TRACE set: one line on stderr per request and update
+	 * (doc/network.md), times from trace0. */
+	bool trace;
+	uint64_t trace0;
 	uint64_t ping_next;	/* next fence ping (auto-select) */
 };
 

@@ -555,6 +555,28 @@ static void test_pace(void)
 		CHECK(q == 6 && strstr(why, "full colour, JPEG quality 6"),
 		      "back: q %d (%s)", q, why);
 	}
+	for (int fast = 0; fast < 2; fast++) {
+		/* In 8-bit colour: 37 KB updates, 5 a second, of which 3.3 KB
+		 * come while the reader waits, in 12 ms (20 Mbit/s: the rest
+		 * was there already) or 130 ms (200 kbit/s). No update is a
+		 * sample of its own; the window's together are. */
+		uint64_t t = 0, wait = fast ? 12 * MS : 130 * MS;
+
+		pace_init(&p, 0);
+		pace_auto_start(&p, 2, 0);
+		p.low = p.low_ok = true;
+		p.rtt_ns = 20 * MS;
+		p.rate = 160e3 / 8;
+		for (unsigned i = 0; i < 10; i++) {
+			pace_update_begin(&p, t, true);
+			pace_update_end(&p, t + wait + MS, 37000, 3300, wait);
+			t += 200 * MS;
+		}
+		pace_choose(&p, t, why, sizeof(why));
+		CHECK(p.low == !fast, "8-bit, %s link: %s (%s)",
+		      fast ? "20 Mbit/s" : "200 kbit/s",
+		      p.low ? "stayed" : "left", why);
+	}
 	{
 		/* A link that swings around the threshold (200 and 450
 		 * kbit/s, window by window) changes once, not each time. */

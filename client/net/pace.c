@@ -117,9 +117,20 @@ static void rtt_sample(struct pace *p, uint64_t now, uint64_t rtt)
 	}
 }
 
+/* The requests in flight sent at least a round trip (less slack)
+ * before now are answered. */
+static void fold(struct pace *p, uint64_t now, uint64_t slack)
+{
+	while (p->n && now - p->sent[p->first] + slack >= p->rtt_ns) {
+		p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
+		p->n--;
+	}
+}
+
 void pace_update_begin(struct pace *p, uint64_t now, bool queued)
 {
 	uint64_t oldest, answer, slack;
+	bool quiet;
 
 	p->u_begin = now;
 	if (!p->n)
@@ -128,6 +139,14 @@ void pace_update_begin(struct pace *p, uint64_t now, bool queued)
 	answer = now - oldest;
 	rtt_sample(p, now, answer);
 	slack = p->rtt_ns / 4 > 2000000 ? p->rtt_ns / 4 : 2000000;
+	/* A quiet wire before it (nothing arrived for a slack since the
+	 * last update ended): no updates queue in the link, so this one is
+	 * the server's next, and it answers every request that reached the
+	 * server before it began. libvncserver (x11vnc) and QEMU fold the
+	 * requests that arrive while they encode and send into the next
+	 * update; counted in flight, they would make each later answer look
+	 * a round trip late, and the rules below back off. */
+	quiet = !queued && p->u_end && now - p->u_end > slack;
 	/* The update answers the oldest request. One that waited at the
 	 * server (it had nothing to send) answers every request that
 	 * reached it meanwhile: a server folds requests that wait together
@@ -143,10 +162,12 @@ void pace_update_begin(struct pace *p, uint64_t now, bool queued)
 	 * lands between a prompt and a waited answer, where no rule acts,
 	 * and updates keep coming, so it never turns stale. */
 	if (answer > 2 * p->rtt_ns + slack)
-		while (p->n && now - p->sent[p->first] + slack >= p->rtt_ns) {
-			p->first = (p->first + 1) % PACE_MAX_INFLIGHT;
-			p->n--;
-		}
+		fold(p, now, slack);
+	else if (quiet)
+		/* Only what surely reached it: a request spread a quarter
+		 * round trip behind may be on its way to an update of its
+		 * own (a server that answers each one). */
+		fold(p, now, slack / 4);
 	if (queued) {
 		/* Updates wait for the client: more requests would only
 		 * make the picture older. */
@@ -157,8 +178,10 @@ void pace_update_begin(struct pace *p, uint64_t now, bool queued)
 		 * set the pace. */
 		if (p->target < cap(p))
 			p->target++;
-	} else if (p->last_limited && answer > 2 * p->rtt_ns + slack) {
-		/* Updates queue in the link. */
+	} else if (p->last_limited && !quiet &&
+		   answer > 2 * p->rtt_ns + slack) {
+		/* Updates queue in the link (not after a quiet wire: then
+		 * the server, not the link, kept the request waiting). */
 		if (p->target > 1)
 			p->target--;
 	}
@@ -170,6 +193,8 @@ void pace_update_end(struct pace *p, uint64_t now, uint64_t bytes,
 		     uint64_t waited, uint64_t wait_ns)
 {
 	uint64_t d = now - p->u_begin;
+
+	p->u_end = now;
 
 	p->upd_bytes = p->upd_bytes > 0 ? (3 * p->upd_bytes + (double)bytes) / 4
 					: (double)bytes;

@@ -53,8 +53,8 @@ struct pace {
 	double rate;	    /* bytes/s of link-limited updates, 0: none */
 	double upd_bytes;   /* average update size */
 	bool last_limited;  /* the last update waited for the link */
-	/* The update being read. */
-	uint64_t u_begin;
+	/* The update being read; when the last one ended (0: none yet). */
+	uint64_t u_begin, u_end;
 	/* Auto-select's window: its start, the time spent in link-limited
 	 * updates, the quality in force. */
 	uint64_t w_start, w_busy;

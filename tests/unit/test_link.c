@@ -517,6 +517,25 @@ static void test_pace(void)
 		}
 		CHECK(q == PACE_LOSSLESS, "loopback left lossless: %s", why);
 	}
+	/* A server that folds (x11vnc, QEMU): B and C, 5 ms apart, reach
+	 * it together and get one update, after a quiet wire: both are
+	 * answered. Not when the update was queued behind the last (it may
+	 * be B's own), nor for a request sent too late to have reached the
+	 * server before it began. */
+	for (unsigned k = 0; k < 3; k++) {
+		static const uint64_t c_at[] = {105 * MS, 105 * MS, 130 * MS};
+		static const unsigned left[] = {0, 1, 1};
+
+		pace_init(&p, 0);
+		pace_sent(&p, 0);
+		pace_update_begin(&p, 60 * MS, false);
+		pace_update_end(&p, 90 * MS, 100000, 50000, 20 * MS);
+		pace_sent(&p, 100 * MS);
+		pace_sent(&p, c_at[k]);
+		pace_update_begin(&p, 170 * MS, k == 1);
+		CHECK(p.n == left[k], "fold case %u: %u left in flight", k,
+		      p.n);
+	}
 	/* Under 256 kbit/s: 8-bit colour where the server has fences,
 	 * else quality 2; back to full colour only above twice that. */
 	for (int ok = 0; ok < 2; ok++) {

@@ -532,9 +532,14 @@ static void test_pace(void)
 		pace_update_end(&p, 90 * MS, 100000, 50000, 20 * MS);
 		pace_sent(&p, 100 * MS);
 		pace_sent(&p, c_at[k]);
+		unsigned t0 = p.target;
+
 		pace_update_begin(&p, 170 * MS, k == 1);
 		CHECK(p.n == left[k], "fold case %u: %u left in flight", k,
 		      p.n);
+		/* Folded, then idle: more requests, spread closer. */
+		CHECK(k || p.target == t0 + 1, "fold: target %u from %u",
+		      p.target, t0);
 	}
 	/* Under 256 kbit/s: 8-bit colour where the server has fences,
 	 * else quality 2; back to full colour only above twice that. */

@@ -26,7 +26,14 @@ lowcolour   Xvnc showing tests/bench/xanim through a 200 kbit/s link:
             animation stops the picture must be in full colour and within
             JPEG's error of `xwd -root`.
 
-usage: test_link.py xvnc|testserver|x11vnc|lowcolour
+qemu        QEMU's own VNC server (neither extension; it folds requests
+            into its next update) with the guest of tests/vm/vmrun.py
+            drawing random rows into its framebuffer for 8 s, through a
+            120 ms relay: more than one update a round trip must arrive
+            while it draws (VNCFB_PACE_TRACE counts them), and once it
+            stops vncfb's picture must equal QEMU's QMP screendump.
+
+usage: test_link.py xvnc|testserver|x11vnc|lowcolour|qemu
 Exit 77 only when Xvnc or the X tools are not installed.
 """
 import re
@@ -281,6 +288,97 @@ def run_lowcolour(tmp):
     return 0
 
 
+QW, QH = 640, 480
+# Random rows at the top of the framebuffer, over and over for 8 s of
+# the guest's clock, then still.
+QEMU_GUEST = ("echo guest-up; end=$(( $(date +%%s) + 8 )); "
+              "while [ $(date +%%s) -lt $end ]; do "
+              "head -c %d /dev/urandom > /dev/fb0; done; echo drawn; "
+              "sleep 120" % (QW * 120 * 4))
+
+
+def run_qemu(tmp):
+    import os
+    import signal
+    import subprocess
+    from vmskip import vm_run_or_skip
+    import test_qemu as tq
+    vm_run = vm_run_or_skip()
+    n = tq.free_display()
+    mon = tmp("monitor.sock")
+    vmlog = open(tmp("vm.log"), "w")
+    vm = subprocess.Popen(
+        [vm_run, "-q", "--fb", "bochs", "--res", "%dx%d" % (QW, QH),
+         "--timeout", "170", "--cmd", QEMU_GUEST,
+         "--qemu-arg=-vnc", "--qemu-arg=127.0.0.1:%d" % n,
+         "--qemu-arg=-qmp", "--qemu-arg=unix:%s,server,nowait" % mon],
+        stdout=vmlog, stderr=vmlog, start_new_session=True)
+    cl = None
+
+    def vm_said(what):
+        return what in open(tmp("vm.log")).read()
+    try:
+        end = time.monotonic() + 120
+        monitor = tq.Monitor(mon, tmp)
+        # As test_qemu.py: connect once the firmware left QEMU's first
+        # 640x480 for its text mode.
+        while True:
+            if vm.poll() is not None or time.monotonic() > end:
+                raise vt.Fail("QEMU never came up: %s"
+                              % open(tmp("vm.log")).read()[-2000:])
+            try:
+                socket_ok = monitor.screendump()[:2] != (640, 480)
+            except (OSError, vt.Fail):
+                socket_ok = False
+            if socket_ok:
+                break
+            time.sleep(0.05)
+        with LinkRelay(5900 + n, RTT_MS / 2) as relay:
+            cl = vt.Vncfb(tmp, ["-v", "-o", "mem:%dx%d" % (QW, QH),
+                                "--no-reconnect", "127.0.0.1::%d"
+                                % relay.port],
+                          env={"VNCFB_PACE_TRACE": "1"})
+            while not vm_said("drawn"):
+                if vm.poll() is not None or time.monotonic() > end:
+                    raise vt.Fail("the guest never finished drawing: %s"
+                                  % open(tmp("vm.log")).read()[-2000:])
+                time.sleep(0.2)
+
+            def exact(got):
+                q = monitor.screendump()
+                return vt.diff(got, vt.compose(q, QW, QH))
+            cl.wait_until(exact, timeout=60, what="QEMU's screendump")
+            log = cl.stderr()
+            if cl.terminate() != 0:
+                raise vt.Fail("vncfb exit status %s" % cl.p.returncode)
+        # Updates of the drawing (more than a few rows of bytes), over
+        # the span they came in.
+        t = [float(m.group(1)) for m in re.finditer(
+            r"^pace (\S+) update-end (\d+) bytes", log, re.M)
+            if int(m.group(2)) > QW * 16]
+        if len(t) < 3:
+            raise vt.Fail("%d updates of the drawing:\n%s" % (len(t), log))
+        per_rtt = (len(t) - 1) / ((t[-1] - t[0]) / (RTT_MS / 1000.0))
+        vt.log("qemu: %d updates of the drawing in %.1f s over %d ms: %.2f "
+               "a round trip; at most %d requests in flight; the picture "
+               "equals QEMU's screendump"
+               % (len(t), t[-1] - t[0], RTT_MS, per_rtt, max_inflight(log)))
+        if per_rtt <= 1.0:
+            raise vt.Fail("%.2f updates a round trip, not more than one"
+                          % per_rtt)
+    finally:
+        if cl:
+            cl.kill()
+        if vm.poll() is None:
+            os.killpg(vm.pid, signal.SIGTERM)
+            try:
+                vm.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(vm.pid, signal.SIGKILL)
+                vm.wait()
+    return 0
+
+
 def main(tmp):
     kind = sys.argv[1] if len(sys.argv) > 1 else ""
     if kind == "xvnc":
@@ -291,7 +389,10 @@ def main(tmp):
         return run_x11vnc(tmp)
     if kind == "lowcolour":
         return run_lowcolour(tmp)
-    raise vt.Fail("usage: test_link.py xvnc|testserver|x11vnc|lowcolour")
+    if kind == "qemu":
+        return run_qemu(tmp)
+    raise vt.Fail("usage: test_link.py xvnc|testserver|x11vnc|lowcolour|"
+                  "qemu")
 
 
 if __name__ == "__main__":

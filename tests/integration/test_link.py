@@ -222,6 +222,16 @@ def wait_slow(cl, check, timeout, what):
     raise vt.Fail("%s never matched within %.0f s: %s" % (what, timeout, why))
 
 
+def wait_log(cl, text, timeout, fail):
+    """Seconds until vncfb's log holds text; vt.Fail(fail) past timeout."""
+    t0 = time.monotonic()
+    while text not in cl.stderr():
+        if time.monotonic() - t0 > timeout:
+            raise vt.Fail("%s:\n%s" % (fail, cl.stderr()))
+        time.sleep(0.5)
+    return time.monotonic() - t0
+
+
 def run_lowcolour(tmp):
     import os
     import test_xserver as tx
@@ -241,22 +251,12 @@ def run_lowcolour(tmp):
             # kbit/s: more than the 10 s a message may take by default.
             args[-1:-1] = ["--timeout", "60"]
             cl = vt.Vncfb(tmp, args)
-            t0 = time.monotonic()
-            while "8-bit colour" not in cl.stderr():
-                if time.monotonic() - t0 > 90:
-                    raise vt.Fail("no 8-bit colour at 200 kbit/s:\n"
-                                  + cl.stderr())
-                time.sleep(0.5)
-            took = time.monotonic() - t0
+            took = wait_log(cl, "8-bit colour", 90,
+                            "no 8-bit colour at 200 kbit/s")
             wait_slow(cl, not_rgb332, 60, "a picture in rgb332's colours")
             relay.set_rate(20)
-            t0 = time.monotonic()
-            while "full colour" not in cl.stderr():
-                if time.monotonic() - t0 > 60:
-                    raise vt.Fail("still 8-bit colour at 20 Mbit/s:\n"
-                                  + cl.stderr())
-                time.sleep(0.5)
-            back = time.monotonic() - t0
+            back = wait_log(cl, "full colour", 60,
+                            "still 8-bit colour at 20 Mbit/s")
             xs.procs[0].terminate()
             xs.procs[0].wait(10)
             # Full colour at JPEG quality 6 (20 Mbit/s is no LAN): every
@@ -298,8 +298,6 @@ QEMU_GUEST = ("echo guest-up; end=$(( $(date +%%s) + 8 )); "
 
 
 def run_qemu(tmp):
-    import os
-    import signal
     import subprocess
     from vmskip import vm_run_or_skip
     import test_qemu as tq
@@ -369,13 +367,7 @@ def run_qemu(tmp):
     finally:
         if cl:
             cl.kill()
-        if vm.poll() is None:
-            os.killpg(vm.pid, signal.SIGTERM)
-            try:
-                vm.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(vm.pid, signal.SIGKILL)
-                vm.wait()
+        tq.stop_vm(vm)
     return 0
 
 

@@ -365,6 +365,22 @@ static unsigned simulate(struct pace *p, uint64_t rtt, double rate,
 	return p->target;
 }
 
+/* Up to four auto-select windows from lossless, each 90 % busy with
+ * one link-limited update of bytes: the quality chosen. */
+static int busy_windows(struct pace *p, uint64_t bytes, char *why, size_t len)
+{
+	uint64_t t = 0;
+	int q = PACE_LOSSLESS;
+
+	while (t < 4 * PACE_WINDOW_NS && q == PACE_LOSSLESS) {
+		pace_update_begin(p, t, false);
+		pace_update_end(p, t + 1800 * MS, bytes, bytes, 1800 * MS);
+		t += 2000 * MS;
+		q = pace_choose(p, t, why, len);
+	}
+	return q;
+}
+
 static void test_pace(void)
 {
 	struct pace p;
@@ -499,7 +515,6 @@ static void test_pace(void)
 	/* Requests answered slowly by a busy encoder on loopback: the fence
 	 * pings' round trip says it is no wire. */
 	{
-		uint64_t t = 0;
 		int q = PACE_LOSSLESS;
 
 		pace_init(&p, 0);
@@ -508,13 +523,7 @@ static void test_pace(void)
 		pace_probe(&p, MS / 5);
 		pace_probe(&p, 30 * MS);
 		CHECK(p.probe_ns == MS / 5);
-		while (t < 4 * PACE_WINDOW_NS && q == PACE_LOSSLESS) {
-			pace_update_begin(&p, t, false);
-			pace_update_end(&p, t + 1800 * MS, 1800000, 1800000,
-					1800 * MS);
-			t += 2000 * MS;
-			q = pace_choose(&p, t, why, sizeof(why));
-		}
+		q = busy_windows(&p, 1800000, why, sizeof(why));
 		CHECK(q == PACE_LOSSLESS, "loopback left lossless: %s", why);
 	}
 	/* A server that folds (x11vnc, QEMU): B and C, 5 ms apart, reach
@@ -544,20 +553,13 @@ static void test_pace(void)
 	/* Under 256 kbit/s: 8-bit colour where the server has fences,
 	 * else quality 2; back to full colour only above twice that. */
 	for (int ok = 0; ok < 2; ok++) {
-		uint64_t t = 0;
 		int q = PACE_LOSSLESS;
 
 		pace_init(&p, 0);
 		pace_auto_start(&p, PACE_LOSSLESS, 0);
 		p.rtt_ns = 60 * MS;
 		p.low_ok = ok;
-		while (t < 4 * PACE_WINDOW_NS && q == PACE_LOSSLESS) {
-			pace_update_begin(&p, t, false);
-			pace_update_end(&p, t + 1800 * MS, 45000, 45000,
-					1800 * MS);
-			t += 2000 * MS;
-			q = pace_choose(&p, t, why, sizeof(why));
-		}
+		q = busy_windows(&p, 45000, why, sizeof(why));
 		CHECK(q == 2 && p.low == ok,
 		      "200 kbit/s, fences %d: q %d%s (%s)", ok, q,
 		      p.low ? " 8-bit" : "", why);

@@ -597,8 +597,9 @@ static void rd_update_end(void *ctx)
 	      vc->pace.last_limited ? " limited" : "");
 	if (!vc->cfg.auto_select)
 		return;
-	/* 8-bit colour needs a fence to mark where the format changes. */
-	vc->pace.low_ok = rfb_reader_fences(vc->rd);
+	/* 8-bit colour needs a fence to mark where the format changes,
+	 * and a user who did not ask for full colour. */
+	vc->pace.low_ok = rfb_reader_fences(vc->rd) && !vc->cfg.full_colour;
 	q = pace_choose(&vc->pace, now, why, sizeof(why));
 	if (q != vc->cfg.quality || vc->pace.low != vc->low)
 		set_quality(vc, q, vc->pace.low, why);

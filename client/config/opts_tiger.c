@@ -65,14 +65,13 @@ int opts_parse_target(const char *s, char **host, int *port)
 
 /* What vncfb does with one of TigerVNC vncviewer's parameters. */
 enum tiger_kind {
-	TV_KEY,	       /* what: the vncfb key of the same meaning */
-	TV_ACCEPT,     /* what vncfb always does: the opposite is warned */
-	TV_IGNORE,     /* means nothing on a console: warned, why */
-	TV_REFUSE,     /* unsafe to ignore: a usage error, why */
-	TV_ENCODING,   /* PreferredEncoding: that one first */
-	TV_NOJPEG,     /* NoJPEG: lossless, whatever QualityLevel says */
-	TV_AUTOSELECT, /* AutoSelect=0: the encodings stay as given */
-	TV_FULLCOLOUR, /* FullColor: no 8-bit colour from auto-select */
+	TV_KEY,		/* what: the vncfb key of the same meaning */
+	TV_ACCEPT,	/* what vncfb always does: the opposite is warned */
+	TV_IGNORE,	/* means nothing on a console: warned, why */
+	TV_REFUSE,	/* unsafe to ignore: a usage error, why */
+	TV_ENCODING,	/* PreferredEncoding: that one first */
+	TV_NOJPEG,	/* NoJPEG: lossless, whatever QualityLevel says */
+	TV_AUTOSELECT,	/* AutoSelect=0: the encodings stay as given */
 };
 
 struct tiger {
@@ -83,9 +82,7 @@ struct tiger {
 };
 
 /* Reasons several parameters share. */
-#define WHY_FORMAT                                                             \
-	"vncfb asks for the screen's own pixel format (auto-select's 8-bit "   \
-	"colour aside: -FullColor)"
+#define WHY_FORMAT "vncfb asks for the screen's own pixel format (or 8 bits)"
 #define WHY_FULL "vncfb always fills the screen"
 #define WHY_ONE "vncfb shows one screen, the console's"
 #define WHY_RESIZE "vncfb asks for the screen's own size (see --remote-resize)"
@@ -98,67 +95,68 @@ struct tiger {
  * one or two dashes); the man page's TIGERVNC table says the same (see
  * tests/ship/docs.py). */
 static const struct tiger tiger_params[] = {
-    {"ViewOnly", false, TV_KEY, "view-only"},
-    {"PasswordFile", true, TV_KEY, "passwd"},
-    {"passwd", true, TV_KEY, "passwd"},
-    {"QualityLevel", true, TV_KEY, "quality"},
-    {"CompressLevel", true, TV_KEY, "compress"},
-    {"X509CA", true, TV_KEY, "ca"},
-    {"ReconnectOnError", false, TV_KEY, "reconnect"},
-    {"PreferredEncoding", true, TV_ENCODING, NULL},
-    {"NoJPEG", false, TV_NOJPEG, NULL},
-    {"FullColor", false, TV_FULLCOLOUR, WHY_FORMAT},
-    {"FullColour", false, TV_FULLCOLOUR, WHY_FORMAT},
-    {"Shared", false, TV_ACCEPT,
-     "vncfb always shares the desktop with other viewers"},
-    {"FullScreen", false, TV_IGNORE, WHY_FULL},
-    {"Maximize", false, TV_IGNORE, WHY_FULL},
-    {"FullScreenMode", true, TV_IGNORE, WHY_ONE},
-    {"FullScreenAllMonitors", false, TV_IGNORE, WHY_ONE},
-    {"FullScreenSelectedMonitors", true, TV_IGNORE, WHY_ONE},
-    {"geometry", true, TV_IGNORE,
-     "the picture takes the whole screen (see --scale)"},
-    {"DesktopSize", true, TV_IGNORE, WHY_RESIZE},
-    {"RemoteResize", false, TV_KEY, "remote-resize"},
-    {"display", true, TV_IGNORE,
-     "vncfb draws on the console, not on an X display"},
-    {"AcceptClipboard", false, TV_IGNORE, WHY_CLIP},
-    {"SendClipboard", false, TV_IGNORE, WHY_CLIP},
-    {"SetPrimary", false, TV_IGNORE, WHY_CLIP},
-    {"SendPrimary", false, TV_IGNORE, WHY_CLIP},
-    {"MaxCutText", true, TV_IGNORE, WHY_CLIP},
-    {"AlwaysCursor", false, TV_IGNORE, WHY_CURSOR},
-    {"DotWhenNoCursor", false, TV_IGNORE, WHY_CURSOR},
-    {"CursorType", true, TV_IGNORE, WHY_CURSOR},
-    {"EmulateMiddleButton", false, TV_IGNORE,
-     "vncfb sends the buttons as they are pressed"},
-    {"PointerEventInterval", true, TV_IGNORE,
-     "vncfb sends pointer motion as it comes"},
-    {"ShortcutModifiers", true, TV_IGNORE, WHY_KEYS},
-    {"MenuKey", true, TV_IGNORE, WHY_KEYS},
-    {"FullscreenSystemKeys", false, TV_IGNORE,
-     "every key but vncfb's hotkeys goes to the server"},
-    {"AutoSelect", false, TV_AUTOSELECT, "encodings"},
-    {"CustomCompressLevel", false, TV_IGNORE,
-     "CompressLevel alone sets the level"},
-    {"LowColorLevel", true, TV_IGNORE, WHY_FORMAT},
-    {"LowColourLevel", true, TV_IGNORE, WHY_FORMAT},
-    {"AlertOnFatalError", false, TV_IGNORE,
-     "errors are one line on standard error"},
-    {"Log", true, TV_IGNORE, "use -v or -q"},
-    {"UseIPv4", false, TV_IGNORE, WHY_ADDR},
-    {"UseIPv6", false, TV_IGNORE, WHY_ADDR},
-    {"via", true, TV_REFUSE,
-     "vncfb makes no SSH tunnel: run ssh -f -N -L 5999:HOST:PORT "
-     "GATEWAY, then vncfb localhost::5999"},
-    {"listen", false, TV_REFUSE, "vncfb does not take reverse connections"},
-    {"SecurityTypes", true, TV_REFUSE,
-     "vncfb picks the security type itself: --ca FILE for verified "
-     "X509 only, --insecure to allow anonymous TLS"},
-    {"X509CRL", true, TV_REFUSE,
-     "vncfb does not check certificate revocation lists"},
-    {"GnuTLSPriority", true, TV_REFUSE,
-     "vncfb's TLS takes no GnuTLS priority string"},
+	{ "ViewOnly", false, TV_KEY, "view-only" },
+	{ "PasswordFile", true, TV_KEY, "passwd" },
+	{ "passwd", true, TV_KEY, "passwd" },
+	{ "QualityLevel", true, TV_KEY, "quality" },
+	{ "CompressLevel", true, TV_KEY, "compress" },
+	{ "X509CA", true, TV_KEY, "ca" },
+	{ "ReconnectOnError", false, TV_KEY, "reconnect" },
+	{ "PreferredEncoding", true, TV_ENCODING, NULL },
+	{ "NoJPEG", false, TV_NOJPEG, NULL },
+	{ "FullColor", false, TV_ACCEPT, WHY_FORMAT },
+	{ "FullColour", false, TV_ACCEPT, WHY_FORMAT },
+	{ "Shared", false, TV_ACCEPT,
+	  "vncfb always shares the desktop with other viewers" },
+	{ "FullScreen", false, TV_IGNORE, WHY_FULL },
+	{ "Maximize", false, TV_IGNORE, WHY_FULL },
+	{ "FullScreenMode", true, TV_IGNORE, WHY_ONE },
+	{ "FullScreenAllMonitors", false, TV_IGNORE, WHY_ONE },
+	{ "FullScreenSelectedMonitors", true, TV_IGNORE, WHY_ONE },
+	{ "geometry", true, TV_IGNORE,
+	  "the picture takes the whole screen (see --scale)" },
+	{ "DesktopSize", true, TV_IGNORE, WHY_RESIZE },
+	{ "RemoteResize", false, TV_KEY, "remote-resize" },
+	{ "display", true, TV_IGNORE,
+	  "vncfb draws on the console, not on an X display" },
+	{ "AcceptClipboard", false, TV_IGNORE, WHY_CLIP },
+	{ "SendClipboard", false, TV_IGNORE, WHY_CLIP },
+	{ "SetPrimary", false, TV_IGNORE, WHY_CLIP },
+	{ "SendPrimary", false, TV_IGNORE, WHY_CLIP },
+	{ "MaxCutText", true, TV_IGNORE, WHY_CLIP },
+	{ "AlwaysCursor", false, TV_IGNORE, WHY_CURSOR },
+	{ "DotWhenNoCursor", false, TV_IGNORE, WHY_CURSOR },
+	{ "CursorType", true, TV_IGNORE, WHY_CURSOR },
+	{ "EmulateMiddleButton", false, TV_IGNORE,
+	  "vncfb sends the buttons as they are pressed" },
+	{ "PointerEventInterval", true, TV_IGNORE,
+	  "vncfb sends pointer motion as it comes" },
+	{ "ShortcutModifiers", true, TV_IGNORE, WHY_KEYS },
+	{ "MenuKey", true, TV_IGNORE, WHY_KEYS },
+	{ "FullscreenSystemKeys", false, TV_IGNORE,
+	  "every key but vncfb's hotkeys goes to the server" },
+	{ "AutoSelect", false, TV_AUTOSELECT, "encodings" },
+	{ "CustomCompressLevel", false, TV_IGNORE,
+	  "CompressLevel alone sets the level" },
+	{ "LowColorLevel", true, TV_IGNORE, WHY_FORMAT },
+	{ "LowColourLevel", true, TV_IGNORE, WHY_FORMAT },
+	{ "AlertOnFatalError", false, TV_IGNORE,
+	  "errors are one line on standard error" },
+	{ "Log", true, TV_IGNORE, "use -v or -q" },
+	{ "UseIPv4", false, TV_IGNORE, WHY_ADDR },
+	{ "UseIPv6", false, TV_IGNORE, WHY_ADDR },
+	{ "via", true, TV_REFUSE,
+	  "vncfb makes no SSH tunnel: run ssh -f -N -L 5999:HOST:PORT "
+	  "GATEWAY, then vncfb localhost::5999" },
+	{ "listen", false, TV_REFUSE,
+	  "vncfb does not take reverse connections" },
+	{ "SecurityTypes", true, TV_REFUSE,
+	  "vncfb picks the security type itself: --ca FILE for verified "
+	  "X509 only, --insecure to allow anonymous TLS" },
+	{ "X509CRL", true, TV_REFUSE,
+	  "vncfb does not check certificate revocation lists" },
+	{ "GnuTLSPriority", true, TV_REFUSE,
+	  "vncfb's TLS takes no GnuTLS priority string" },
 };
 
 /* PreferredEncoding=NAME: NAME first, then the default list without it. */
@@ -224,6 +222,10 @@ int opts_set_tiger(struct options *o, const char *name, const char *val,
 	if (!t->takes_value && val && opts_parse_bool(val, &b) < 0)
 		return opts_usage_error(
 		    "bad value '%s' for %s: expected 1 or 0", val, as_typed);
+	/* -FullColor: the user chose a pixel format, so auto-select keeps
+	 * full colour (never 8-bit on a slow link). */
+	if (!strncasecmp(t->name, "FullColo", 8))
+		o->full_colour = b;
 	switch (t->kind) {
 	case TV_KEY:
 		return opts_set_cli(o, t->what,
@@ -244,10 +246,6 @@ int opts_set_tiger(struct options *o, const char *name, const char *val,
 			return opts_check_mode(o, "encodings", as_typed);
 		return opts_set_cli(o, "encodings", vnc_default_encodings(),
 				    as_typed);
-	case TV_FULLCOLOUR:
-		/* =0 asks for no more than auto-select does anyway. */
-		o->full_colour = b;
-		return 0;
 	case TV_ACCEPT:
 		if (!b)
 			log_warn("%s=0 is ignored: %s", as_typed, t->what);

@@ -223,9 +223,11 @@ int opts_set_tiger(struct options *o, const char *name, const char *val,
 		return opts_usage_error(
 		    "bad value '%s' for %s: expected 1 or 0", val, as_typed);
 	/* -FullColor: the user chose a pixel format, so auto-select keeps
-	 * full colour (never 8-bit on a slow link). */
-	if (!strncasecmp(t->name, "FullColo", 8))
+	 * full colour (never 8-bit on a slow link); =0 is the default. */
+	if (!strncasecmp(t->name, "FullColo", 8)) {
 		o->full_colour = b;
+		return 0;
+	}
 	switch (t->kind) {
 	case TV_KEY:
 		return opts_set_cli(o, t->what,

@@ -314,6 +314,7 @@ static void vnc_config_fill(const struct options *o, const struct pixfmt *fmt,
 			 !opts_from_cli(o, "encodings") &&
 			 !opts_from_cli(o, "quality");
 	v->compress = o->compress;
+	v->full_colour = o->full_colour;
 	v->view_only = o->view_only;
 	v->fmt = *fmt;
 	v->get_password = passwd_get;

@@ -43,6 +43,9 @@ struct options {
 	char *encodings;
 	int quality;		/* -1: lossless */
 	int compress;		/* -1: default */
+	/* TigerVNC's -FullColor: auto-select keeps full colour (never
+	 * 8-bit on a slow link). */
+	bool full_colour;
 	bool view_only;
 	char *passwd_file;
 	int cpu;		/* CPU_AUTO or a core */

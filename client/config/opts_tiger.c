@@ -82,7 +82,7 @@ struct tiger {
 };
 
 /* Reasons several parameters share. */
-#define WHY_FORMAT "vncfb always asks for the screen's own pixel format"
+#define WHY_FORMAT "vncfb asks for the screen's own pixel format (or 8 bits)"
 #define WHY_FULL "vncfb always fills the screen"
 #define WHY_ONE "vncfb shows one screen, the console's"
 #define WHY_RESIZE "vncfb asks for the screen's own size (see --remote-resize)"
@@ -222,6 +222,12 @@ int opts_set_tiger(struct options *o, const char *name, const char *val,
 	if (!t->takes_value && val && opts_parse_bool(val, &b) < 0)
 		return opts_usage_error(
 		    "bad value '%s' for %s: expected 1 or 0", val, as_typed);
+	/* -FullColor: the user chose a pixel format, so auto-select keeps
+	 * full colour (never 8-bit on a slow link); =0 is the default. */
+	if (!strncasecmp(t->name, "FullColo", 8)) {
+		o->full_colour = b;
+		return 0;
+	}
 	switch (t->kind) {
 	case TV_KEY:
 		return opts_set_cli(o, t->what,

@@ -27,10 +27,13 @@
  * a busy "link" is the server's encoder or vncfb itself, not the wire. */
 #define PACE_LAN_RTT_NS 1000000ull
 /* TigerVNC's AutoSelect thresholds: JPEG quality 8 above 16 Mbit/s, 6
- * below; under 256 kbit/s it drops to 8-bit colour, vncfb (which
- * decodes into the shadow's format only) to quality 2. */
+ * below; under 256 kbit/s 8-bit colour (where the server has fences to
+ * mark the change; else JPEG quality 2), back to full colour only above
+ * twice that (PACE_FULL_BPS), so that a link near the threshold does
+ * not flap between the two. */
 #define PACE_Q8_BPS 2000000.0
 #define PACE_SLOW_BPS 32000.0
+#define PACE_FULL_BPS (2 * PACE_SLOW_BPS)
 /* Lossless quality, as vnc_config.quality has it. */
 #define PACE_LOSSLESS (-1)
 
@@ -50,13 +53,20 @@ struct pace {
 	double rate;	    /* bytes/s of link-limited updates, 0: none */
 	double upd_bytes;   /* average update size */
 	bool last_limited;  /* the last update waited for the link */
-	/* The update being read. */
-	uint64_t u_begin;
+	/* The update being read; when the last one ended (0: none yet). */
+	uint64_t u_begin, u_end;
 	/* Auto-select's window: its start, the time spent in link-limited
 	 * updates, the quality in force. */
 	uint64_t w_start, w_busy;
+	/* This window's link-limited updates together: the bytes that
+	 * arrived while waiting, and the wait (updates too small for a
+	 * sample of their own add up; how 8-bit colour sees the link grow). */
+	uint64_t w_waited, w_wait;
 	int quality;
 	bool auto_on;
+	/* 8-bit colour may be chosen (the server has fences, the user
+	 * chose no format); it is in force. */
+	bool low_ok, low;
 };
 
 void pace_init(struct pace *p, uint64_t now);
@@ -84,8 +94,9 @@ void pace_probe(struct pace *p, uint64_t rtt);
 void pace_forget(struct pace *p);
 
 /* Auto-select from quality q (PACE_LOSSLESS or 0-9) at now: the quality
- * to use from now on (q if nothing changes), and when it changes one
- * line in why saying what and why. */
+ * to use from now on (q if nothing changes) and in p->low whether in
+ * 8-bit colour, and when either changes one line in why saying what and
+ * why. */
 int pace_choose(struct pace *p, uint64_t now, char *why, size_t len);
 /* Auto-select starts at quality q; its measurements start again at now
  * (after a change took effect). */

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -372,13 +374,38 @@ static void set_blocking(int fd)
 
 /* --- vncfb's reader's hooks into the connection --- */
 
+/* VNCFB_PACE_TRACE's line at now: "pace T.TTT EVENT ...", then the
+ * pacer's state. */
+__attribute__((format(printf, 3, 4))) static void
+trace(struct vnc_client *vc, uint64_t now, const char *fmt, ...)
+{
+	const struct pace *p = &vc->pace;
+	char what[120];
+	va_list ap;
+
+	if (!vc->trace)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	fprintf(stderr,
+		"pace %.3f %s in-flight %u target %u rtt %.1f ms rate %.3g "
+		"Mbit/s\n",
+		(double)(now - vc->trace0) / 1e9, what, p->n, p->target,
+		(double)p->rtt_ns / 1e6, p->rate * 8 / 1e6);
+}
+
 /* A request, counted in flight. */
 static int send_request(struct vnc_client *vc, bool incremental)
 {
+	uint64_t now;
+
 	if (vnc_request(vc, 0, 0, (int)vnc_width(vc), (int)vnc_height(vc),
 			incremental) < 0)
 		return -1;
-	pace_sent(&vc->pace, monotonic_ns());
+	now = monotonic_ns();
+	pace_sent(&vc->pace, now);
+	trace(vc, now, "request%s", incremental ? "" : " full");
 	return 0;
 }
 
@@ -429,8 +456,31 @@ static const uint8_t fence_tag[5] = { 'v', 'n', 'c', 'f', 'b' };
 /* Auto-select's fence pings, this often: the tag, 'p', the send time. */
 #define PING_NS 1000000000ull
 
-static void rd_fence_answer(void *ctx, uint32_t flags, const uint8_t *payload,
-			    unsigned len)
+/* Auto-select's 8-bit colour on the wire. */
+static void low_format(struct pixfmt *f)
+{
+	pixfmt_from_name("rgb332", f);
+}
+
+/* The answer to the fence sent before SetPixelFormat: rectangles from
+ * here on are in the new format. The picture in it is asked for whole
+ * (the server's region of what changed was in the old format). 0 or
+ * -1. */
+static int wire_switch(struct vnc_client *vc, bool low)
+{
+	struct pixfmt f;
+
+	if (low == vc->wire_low)
+		return 0;
+	low_format(&f);
+	if (rfb_reader_set_wire(vc->rd, low ? &f : NULL) < 0)
+		return -1;
+	vc->wire_low = low;
+	return send_request(vc, false) < 0 ? -1 : 0;
+}
+
+static int rd_fence_answer(void *ctx, uint32_t flags, const uint8_t *payload,
+			   unsigned len)
 {
 	struct vnc_client *vc = ctx;
 
@@ -444,15 +494,18 @@ static void rd_fence_answer(void *ctx, uint32_t flags, const uint8_t *payload,
 			sent = sent << 8 | payload[sizeof(fence_tag) + 1 + i];
 		if (sent <= now)
 			pace_probe(&vc->pace, now - sent);
-		return;
+		return 0;
 	}
-	if (len != sizeof(fence_tag) + 1 ||
+	if (len != sizeof(fence_tag) + 2 ||
 	    memcmp(payload, fence_tag, sizeof(fence_tag)) != 0 ||
-	    (int8_t)payload[len - 1] != vc->fence_q)
-		return;
-	/* Updates from here on are in the new quality: measure those. */
+	    (int8_t)payload[len - 2] != vc->fence_q)
+		return 0;
+	if (wire_switch(vc, payload[len - 1] == '8') < 0)
+		return -1;
+	/* Updates from here on are in the new setting: measure those. */
 	vc->fence_q = -2;
 	pace_auto_start(&vc->pace, vc->cfg.quality, monotonic_ns());
+	return 0;
 }
 
 static void rd_update_begin(void *ctx)
@@ -460,7 +513,12 @@ static void rd_update_begin(void *ctx)
 	struct vnc_client *vc = ctx;
 	unsigned before = vc->pace.target;
 
-	pace_update_begin(&vc->pace, monotonic_ns(), vc->last_more);
+	uint64_t now = monotonic_ns();
+	unsigned n = vc->pace.n;
+
+	pace_update_begin(&vc->pace, now, vc->last_more);
+	trace(vc, now, "update-begin%s retired %u",
+	      vc->last_more ? " queued" : "", n - vc->pace.n);
 	/* Pushed updates (or none asked for while paused) time the round
 	 * trip of what was in flight, but no requests follow from them. */
 	if (vc->paused || rfb_reader_continuous(vc->rd))
@@ -475,14 +533,19 @@ static void rd_update_begin(void *ctx)
 	vc->u_wait0 = vc->wait_ns;
 }
 
-/* Auto-select moved to quality q: SetEncodings, behind a fence of ours
- * when the server has fences, so that the measurements start again with
- * the first update in the new quality (SyncNext: the server answers once
- * it has switched). */
-static void set_quality(struct vnc_client *vc, int q, const char *why)
+/* Auto-select moved to quality q, in 8-bit colour or not (low):
+ * SetPixelFormat when that changed, and SetEncodings, behind a fence of
+ * ours when the server has fences, so that the measurements start again
+ * with the first update in the new setting (SyncNext: the server answers
+ * once it has taken the message after the fence). A format changes only
+ * behind one (pace.low_ok): updates before the answer are in the old
+ * format, those after it in the new. */
+static void set_quality(struct vnc_client *vc, int q, bool low, const char *why)
 {
-	uint8_t payload[sizeof(fence_tag) + 1];
+	uint8_t payload[sizeof(fence_tag) + 2];
 	bool fence = vc->rd && rfb_reader_fences(vc->rd);
+	struct pixfmt f;
+	bool ok;
 
 	log_info("%s: %s", vc->peer, why);
 	if (vc->ev.note)
@@ -490,12 +553,21 @@ static void set_quality(struct vnc_client *vc, int q, const char *why)
 	vc->cfg.quality = q;
 	memcpy(payload, fence_tag, sizeof(fence_tag));
 	payload[sizeof(fence_tag)] = (uint8_t)(int8_t)q;
+	payload[sizeof(fence_tag) + 1] = low ? '8' : 'f';
 	if (fence &&
 	    vnc_send_fence(vc, RFB_FENCE_REQUEST | RFB_FENCE_SYNC_NEXT,
 			   payload, sizeof(payload)) < 0)
 		vc->write_failed = true;
 	vnc_begin_timed(vc, "write");
-	if (!vnc_send_encodings(vc))
+	if (fence && low != vc->low) {
+		low_format(&f);
+		vnc_set_format(vc->cl, low ? &f : &vc->cfg.fmt);
+		vc->low = low;
+		ok = vnc_send_format(vc);
+	} else {
+		ok = vnc_send_encodings(vc);
+	}
+	if (!ok)
 		vc->write_failed = true;
 	vnc_done(vc);
 	if (fence) {
@@ -516,11 +588,19 @@ static void rd_update_end(void *ctx)
 	pace_update_end(&vc->pace, now, vc->rx_bytes - vc->u_bytes0,
 			vc->waited_bytes - vc->u_waited0,
 			vc->wait_ns - vc->u_wait0);
+	trace(vc, now, "update-end %llu bytes waited %llu in %.1f ms%s",
+	      (unsigned long long)(vc->rx_bytes - vc->u_bytes0),
+	      (unsigned long long)(vc->waited_bytes - vc->u_waited0),
+	      (double)(vc->wait_ns - vc->u_wait0) / 1e6,
+	      vc->pace.last_limited ? " limited" : "");
 	if (!vc->cfg.auto_select)
 		return;
+	/* 8-bit colour needs a fence to mark where the format changes,
+	 * and a user who did not ask for full colour. */
+	vc->pace.low_ok = rfb_reader_fences(vc->rd) && !vc->cfg.full_colour;
 	q = pace_choose(&vc->pace, now, why, sizeof(why));
-	if (q != vc->cfg.quality)
-		set_quality(vc, q, why);
+	if (q != vc->cfg.quality || vc->pace.low != vc->low)
+		set_quality(vc, q, vc->pace.low, why);
 }
 
 static void rd_qemu_keys(void *ctx)
@@ -599,7 +679,11 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 		}
 	}
 	pace_init(&vc->pace, monotonic_ns());
+	vc->trace = getenv("VNCFB_PACE_TRACE") != NULL;
+	vc->trace0 = vc->pace.u_begin;
 	vc->fence_q = -2;
+	/* A new connection starts in the shadow's format (handshake). */
+	vc->low = vc->wire_low = false;
 	if (vc->cfg.auto_select && vc->rd) {
 		pace_auto_start(&vc->pace, vc->cfg.quality, monotonic_ns());
 		log_info("%s: %s to start with; auto-select follows the link "

@@ -43,6 +43,7 @@ struct vnc_config {
 	/* The user chose neither encodings nor quality: quality follows
 	 * the measured link (pace.h, doc/network.md). */
 	bool auto_select;
+	bool full_colour; /* -FullColor: auto-select never goes to 8-bit */
 	int compress;		/* 0-9, -1 default */
 	bool view_only;
 	bool local_cursor;	/* ask for cursor shapes */

@@ -72,6 +72,14 @@ struct vnc_client {
 	bool write_failed;	/* a paced write failed: dispatch says so */
 	bool paused;		/* vnc_pause */
 	int fence_q;		/* quality our fence carries, -2: none */
+	/* Auto-select's 8-bit colour: asked of the server (SetPixelFormat
+	 * sent); in force in the reader (the answer to the fence before it
+	 * came). */
+	bool low, wire_low;
+	/* VNCFB_PACE_TRACE set: one line on stderr per request and update
+	 * (doc/network.md), times from trace0. */
+	bool trace;
+	uint64_t trace0;
 	uint64_t ping_next;	/* next fence ping (auto-select) */
 };
 

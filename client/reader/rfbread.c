@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "shadow/damage.h"
+#include "shadow/pixconv.h"
 #include "decode/decchunk.h"
 #include "decode/decode.h"
 #include "decode/decpool.h"
@@ -61,6 +62,16 @@ struct rfb_reader {
 	void *ops_ctx;
 	struct dec_fmt fmt;
 	struct dec_fmt rgba; /* CursorWithAlpha's pixels */
+	/* A wire format other than the shadow's (auto-select's low
+	 * colour): rectangles are decoded into mirror, the desktop in
+	 * wfmt, and each is converted into the shadow as it is done
+	 * (job_done, on whichever thread decoded it: the pool orders
+	 * overlapping jobs, so no other writes that part of mirror
+	 * meanwhile). Changed only with the pool idle. */
+	bool wired;
+	struct dec_fmt wfmt;
+	struct pixconv from_wire, to_wire;
+	uint8_t *shadow, *mirror;
 	struct dec_ctx dc;  /* the main thread's: reads, direct encodings */
 	struct dec_job job; /* the direct encodings' and cursors' */
 	/* The pool (inline until rfb_reader_set_threads) and one context
@@ -265,11 +276,37 @@ static struct pjob *job_get(struct rfb_reader *r)
 	return pj;
 }
 
-/* A rectangle's pixels are in the shadow (any thread). */
+/* Rows of rc (clipped to the desktop) from the mirror in the wire's
+ * format into the shadow, or back (to_mirror). */
+static void wire_copy(struct rfb_reader *r, const struct rect *rc,
+		      bool to_mirror)
+{
+	const size_t sb = r->fmt.bpp, wb = r->wfmt.bpp;
+	struct rect d = *rc;
+
+	if (!rect_clip(&d, (int32_t)r->width, (int32_t)r->height))
+		return;
+	for (int32_t y = d.y; y < d.y + d.h; y++) {
+		size_t at = (size_t)y * r->width + (size_t)d.x;
+
+		if (to_mirror)
+			pixconv_row(&r->to_wire, r->mirror + at * wb,
+				    r->shadow + at * sb, (size_t)d.w);
+		else
+			pixconv_row(&r->from_wire, r->shadow + at * sb,
+				    r->mirror + at * wb, (size_t)d.w);
+	}
+}
+
+/* A rectangle's pixels are in the shadow, or in the mirror (any
+ * thread). */
 static void job_done(void *ctx, const struct rect *rc)
 {
 	struct rfb_reader *r = ctx;
 	struct rect d = *rc;
+
+	if (r->wired)
+		wire_copy(r, rc, false);
 
 	/* Inline, this is the main thread: each rectangle as it is drawn,
 	 * as the session had it before there were threads. */
@@ -395,6 +432,55 @@ enum vnc_error rfb_check_desktop(uint32_t w, uint32_t h, unsigned bpp,
 	return VNC_OK;
 }
 
+/* The mirror for the wire's format at the desktop's size, holding the
+ * shadow's picture (what CopyRect may read before the server has sent
+ * it all again), and the decoders aimed at it. 0 or -1. */
+static int mirror_make(struct rfb_reader *r)
+{
+	size_t n = (size_t)r->width * r->height;
+	uint8_t *m = realloc(r->mirror, n * r->wfmt.bpp);
+
+	if (!m)
+		return fail(r, VNC_ERR_RESOURCE,
+			    "ran vncfb out of memory for a %ux%u desktop in "
+			    "the wire's pixel format",
+			    r->width, r->height);
+	r->mirror = m;
+	wire_copy(r,
+		  &(struct rect){0, 0, (int32_t)r->width, (int32_t)r->height},
+		  true);
+	r->dc.fb = (struct dec_fb){m, (size_t)r->width * r->wfmt.bpp, r->width,
+				   r->height, &r->wfmt};
+	return 0;
+}
+
+int rfb_reader_set_wire(struct rfb_reader *r, const struct pixfmt *wire)
+{
+	bool wired = wire && !pixfmt_equal(wire, &r->fmt.pf);
+
+	/* Nothing may still write in the old format. */
+	if (drain(r) < 0)
+		return -1;
+	if (!wired) {
+		r->wired = false;
+		free(r->mirror);
+		r->mirror = NULL;
+		r->dc.fb =
+		    (struct dec_fb){r->shadow, (size_t)r->width * r->fmt.bpp,
+				    r->width, r->height, &r->fmt};
+		return 0;
+	}
+	dec_fmt_init(&r->wfmt, wire);
+	pixconv_init(&r->from_wire, &r->fmt.pf, wire);
+	pixconv_init(&r->to_wire, wire, &r->fmt.pf);
+	r->wired = true;
+	if (r->shadow && mirror_make(r) < 0) {
+		r->wired = false;
+		return -1;
+	}
+	return 0;
+}
+
 static int set_desktop(struct rfb_reader *r, uint32_t w, uint32_t h)
 {
 	enum vnc_error e =
@@ -417,11 +503,12 @@ static int set_desktop(struct rfb_reader *r, uint32_t w, uint32_t h)
 	}
 	r->width = w;
 	r->height = h;
+	r->shadow = pix;
 	r->dc.fb.pix = pix;
 	r->dc.fb.stride = (size_t)w * r->fmt.bpp;
 	r->dc.fb.width = w;
 	r->dc.fb.height = h;
-	return 0;
+	return r->wired ? mirror_make(r) : 0;
 }
 
 struct rfb_reader *rfb_reader_create(const struct pixfmt *fmt,
@@ -493,6 +580,7 @@ void rfb_reader_destroy(struct rfb_reader *r)
 	dec_ctx_finish(&r->dc);
 	dec_job_unref(&r->job);
 	dec_buf_free(&r->job.data);
+	free(r->mirror);
 	/* No job holds a chunk now. */
 	dec_chunks_destroy(r->chunks);
 	free(r);
@@ -662,16 +750,18 @@ static void show_cursor(struct rfb_reader *r, uint32_t xhot, uint32_t yhot,
 static int cursor_shape(struct rfb_reader *r, const struct hdr *h)
 {
 	const struct dec_fmt *f = &r->fmt;
+	/* Its pixels come in the wire's format. */
+	const struct dec_fmt *wf = r->wired ? &r->wfmt : f;
 	struct dec_job *j = &r->job;
 	size_t body, n;
 	uint32_t w = h->w, hh = h->h;
-	uint8_t *pix;
+	uint8_t *pix, *wpix;
 	int err;
 
 	if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)
 		return bad_rect(r, h, "a cursor larger than %dx%d",
 				RFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);
-	body = dec_cursor_size(f, h->enc, w, hh);
+	body = dec_cursor_size(wf, h->enc, w, hh);
 	dec_job_unref(j);
 	j->in_place = false;
 	j->data.len = 0;
@@ -684,9 +774,20 @@ static int cursor_shape(struct rfb_reader *r, const struct hdr *h)
 		return 0;
 	n = (size_t)w * hh;
 	pix = malloc(n * (f->bpp + 1));
-	if (!pix)
+	wpix = wf != f ? malloc(n * (wf->bpp + 1)) : pix;
+	if (!pix || !wpix) {
+		if (wpix != pix)
+			free(wpix);
+		free(pix);
 		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
-	dec_cursor_shape(f, h->enc, w, hh, j->data.p, pix, pix + n * f->bpp);
+	}
+	dec_cursor_shape(wf, h->enc, w, hh, j->data.p, wpix,
+			 wpix + n * wf->bpp);
+	if (wpix != pix) {
+		pixconv_row(&r->from_wire, pix, wpix, n);
+		memcpy(pix + n * f->bpp, wpix + n * wf->bpp, n);
+		free(wpix);
+	}
 	show_cursor(r, h->x, h->y, w, hh, pix, pix + n * f->bpp);
 	free(pix);
 	return 0;
@@ -1113,9 +1214,10 @@ static int server_fence(struct rfb_reader *r)
 			  unknown);
 	r->warned_flags |= unknown != 0;
 	if (!(flags & RFB_FENCE_REQUEST)) {
-		if (r->ops.fence_answer)
-			r->ops.fence_answer(r->ops_ctx, flags & RFB_FENCE_KNOWN,
-					    payload, len);
+		if (r->ops.fence_answer &&
+		    r->ops.fence_answer(r->ops_ctx, flags & RFB_FENCE_KNOWN,
+					payload, len) < 0)
+			return -1;
 		return 0;
 	}
 	if ((flags & RFB_FENCE_BLOCK_BEFORE) && drain(r) < 0)

@@ -49,9 +49,11 @@ struct rfb_reader_ops {
 	int (*fence)(void *ctx, uint32_t flags, const uint8_t *payload,
 		     unsigned len);
 	int (*continuous)(void *ctx, bool enable, uint32_t w, uint32_t h);
-	/* Optional: the server answered a fence of ours (Request clear). */
-	void (*fence_answer)(void *ctx, uint32_t flags, const uint8_t *payload,
-			     unsigned len);
+	/* Optional: the server answered a fence of ours (Request clear);
+	 * it may call rfb_reader_set_wire. 0, or -1 to end the connection
+	 * (with rfb_reader_error set). */
+	int (*fence_answer)(void *ctx, uint32_t flags, const uint8_t *payload,
+			    unsigned len);
 	/* Optional: an update's header was read, its last byte was read
 	 * (decoding may still go on): what a link meter times. */
 	void (*update_begin)(void *ctx);
@@ -63,8 +65,8 @@ struct rfb_reader_ops {
 
 struct rfb_reader;
 
-/* fmt: the shadow's (and wire's) pixel format; ev: the session's events
- * (resize and damage required). NULL when out of memory. */
+/* fmt: the shadow's (and, to start with, the wire's) pixel format; ev: the
+ * session's events (resize and damage required). NULL when out of memory. */
 struct rfb_reader *rfb_reader_create(const struct pixfmt *fmt,
 				     struct vnc_source *src,
 				     const struct vnc_events *ev,
@@ -90,6 +92,16 @@ int rfb_reader_message(struct rfb_reader *r);
 
 /* Everything read is decoded and reported: 0 or -1 (rfb_reader_error). */
 int rfb_reader_flush(struct rfb_reader *r);
+
+/* Rectangles from the next one on come in wire (a true-colour format
+ * of 1, 2 or 4 bytes a pixel: auto-select's low colour), decoded into a
+ * desktop of their own and converted into the shadow's format as each is
+ * done; wire NULL or the shadow's format: straight into the shadow again.
+ * Waits for everything read to be decoded first. Between messages or
+ * from ops.fence_answer (the server's answer to the fence sent before
+ * SetPixelFormat marks where its format changes). 0 or -1
+ * (rfb_reader_error). */
+int rfb_reader_set_wire(struct rfb_reader *r, const struct pixfmt *wire);
 
 /* While paused (a VT switched away) no updates are asked for and
  * continuous updates are off; resuming asks for the whole desktop and

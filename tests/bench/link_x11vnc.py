@@ -6,8 +6,12 @@ own Xvfb :72; tight JPEG quality 5, 50 Mbit/s. Updates are counted from
 x11vnc's statistics at each client's disconnect. Rounds interleaved,
 order alternating; prints each run and the medians.
 
-usage: OW=ONE_WAY_MS R=ROUNDS link_x11vnc.py   (defaults 30 and 3)
-Nothing here is a test; a first measurement (doc/network.md).
+usage: OW=ONE_WAY_MS R=ROUNDS [VNCFB=BIN] [BASE=BIN] link_x11vnc.py
+OW (default 30) may list several one-way delays (OW=2.5,10,30,75), each
+measured in turn, R (default 3) rounds each. VNCFB: the vncfb binary
+(default build/vncfb); BASE: another one (main's, say) measured in the
+same rounds as "base". Reports updates/s and Mbit/s x11vnc sent each
+client. Nothing here is a test (doc/network.md).
 """
 import os, re, subprocess, sys, time, statistics
 sys.dont_write_bytecode = True
@@ -27,21 +31,27 @@ s=subprocess.Popen(["x11vnc","-display",":71","-rfbport","5971","-localhost","-n
 time.sleep(3)
 SECS=8
 def count():
+    """x11vnc's last Transmit statistics: (updates sent, bytes sent).
+    Its Received section, which follows, counts the client's requests
+    under the same name (before 2026-12-04 this read that one)."""
     t=open("/tmp/link_x11vnc-x11vnc.log").read()
-    n=re.findall(r"FramebufferUpdate\s*:\s*(\d+)", t)
-    return int(n[-1]) if n else None
-res={"vncfb":[], "vncviewer":[]}
+    m=re.findall(r"Transmit/ RawEquiv.*\n.*FramebufferUpdate\s*:\s*(\d+)(?:.*\n)*?.*TOTALS\s*:\s*\d+\s*\|\s*(\d+)/", t)
+    return (int(m[-1][0]), int(m[-1][1])) if m else (None, None)
+KINDS=["vncfb","vncviewer"]+(["base"] if os.environ.get("BASE") else [])
+res={}
 try:
+ for ow in os.environ.get("OW","30").split(","):
+  res[ow]={k:[] for k in KINDS}
   for r in range(int(os.environ.get("R","3"))):
-    for kind in (["vncfb","vncviewer"] if r%2==0 else ["vncviewer","vncfb"]):
-        with LinkRelay(5971, float(os.environ.get("OW","30")), 50) as rel:
-            if kind=="vncfb":
-                c=subprocess.Popen([B+"/vncfb","-o","mem:1920x1080","--encodings","tight","--quality","5","--no-reconnect","127.0.0.1::%d"%rel.port],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL)
+    for kind in KINDS[r%len(KINDS):]+KINDS[:r%len(KINDS)]:
+        with LinkRelay(5971, float(ow), 50) as rel:
+            if kind in ("vncfb","base"):
+                c=subprocess.Popen([os.environ.get("VNCFB",B+"/vncfb") if kind=="vncfb" else os.environ["BASE"],"-o","mem:1920x1080","--encodings","tight","--quality","5","--no-reconnect","127.0.0.1::%d"%rel.port],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL)
             else:
                 c=subprocess.Popen(["vncviewer","-AutoSelect=0","-FullColor=1","-PreferredEncoding=Tight","-QualityLevel=5","-ViewOnly","127.0.0.1::%d"%rel.port],env=dict(os.environ,DISPLAY=":72"),stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL)
             time.sleep(SECS); c.terminate(); c.wait(10); time.sleep(1.5)
-        n=count(); res[kind].append(n/SECS if n else None)
-        print(kind, r, n, os.getloadavg()[0], flush=True)
+        n,b=count(); res[ow][kind].append((n/SECS, b*8/SECS/1e6) if n else None)
+        print(ow, kind, r, n, b, os.getloadavg()[0], flush=True)
 finally:
     for p in (s,an,xv,vx):
         p.terminate()
@@ -51,5 +61,8 @@ finally:
             p.kill()
             p.wait()
 print(res)
-for k,v in res.items():
-    v=[x for x in v if x]; print(k, "median updates/s", statistics.median(v) if v else None)
+for ow,kv in res.items():
+  for k,v in kv.items():
+    v=[x for x in v if x]
+    print("rtt %g ms" % (2*float(ow)), k, "median updates/s", statistics.median([x[0] for x in v]) if v else None,
+          "Mbit/s", statistics.median([x[1] for x in v]) if v else None, "runs", ["%.1f" % x[0] for x in v])

@@ -7,7 +7,8 @@ bounded (the bytes the link carries in a round trip, plus 256 KiB), so a
 sender that outruns the link blocks, as it would on a real one.
 
 As a module: `with LinkRelay(target_port, delay_ms, mbit) as r:` connect
-to r.port. As a program: linkrelay.py TARGET_PORT DELAY_MS [MBIT], which
+to r.port (buffer_kib: the bottleneck's buffer; r.set_rate(mbit) changes
+the rate while it runs). As a program: linkrelay.py TARGET_PORT DELAY_MS [MBIT], which
 prints "listening PORT" and relays until killed.
 
 Used by tests/integration/test_link.py and tests/bench/link_fps.py.
@@ -89,12 +90,12 @@ class _Pipe:
 
 
 class LinkRelay:
-    def __init__(self, target_port, delay_ms, mbit=None):
+    def __init__(self, target_port, delay_ms, mbit=None, buffer_kib=256):
         self.target = target_port
         self.delay = delay_ms / 1000.0
         self.rate = mbit * 1e6 / 8 if mbit else None
         rtt_bytes = (self.rate or 12.5e6) * 2 * self.delay
-        self.limit = int(rtt_bytes) + 256 * 1024
+        self.limit = int(rtt_bytes) + buffer_kib * 1024
         self.ls = socket.socket()
         self.ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.ls.bind(("127.0.0.1", 0))
@@ -114,6 +115,13 @@ class LinkRelay:
                 x.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self.pipes.append(_Pipe(c, s, self.delay, self.rate, self.limit))
             self.pipes.append(_Pipe(s, c, self.delay, self.rate, self.limit))
+
+    def set_rate(self, mbit):
+        """The link's rate from now on, both ways, for every connection
+        (a link that got faster or slower)."""
+        self.rate = mbit * 1e6 / 8 if mbit else None
+        for p in self.pipes:
+            p.rate = self.rate
 
     def close(self):
         try:

@@ -78,6 +78,17 @@ class Monitor:
         return vt.read_ppm(out)
 
 
+def stop_vm(vm):
+    """End vmrun.py's process group (QEMU with it), if still running."""
+    if vm.poll() is None:
+        os.killpg(vm.pid, signal.SIGTERM)
+        try:
+            vm.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(vm.pid, signal.SIGKILL)
+            vm.wait()
+
+
 def attempt(vm_run, tmp, n):
     mon = tmp("monitor-%d.sock" % n)
     vmlog = open(tmp("vm.log"), "w")
@@ -168,13 +179,7 @@ def attempt(vm_run, tmp, n):
     finally:
         if cl:
             cl.kill()
-        if vm.poll() is None:
-            os.killpg(vm.pid, signal.SIGTERM)
-            try:
-                vm.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(vm.pid, signal.SIGKILL)
-                vm.wait()
+        stop_vm(vm)
 
 
 def main(tmp):

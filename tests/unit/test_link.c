@@ -36,14 +36,24 @@ static int lf_continuous(void *ctx, bool enable, uint32_t w, uint32_t h)
 	return 0;
 }
 
-static void lf_answer(void *ctx, uint32_t flags, const uint8_t *payload,
-		      unsigned len)
+static int lf_answer(void *ctx, uint32_t flags, const uint8_t *payload,
+		     unsigned len)
 {
 	struct lfix *l = ctx;
 
 	l->fence_answers++;
 	log_append(l->f.log, sizeof(l->f.log), "answer 0x%x %.*s", flags,
 		   (int)len, (const char *)payload);
+	/* As vnc.c does: the answer marks where the wire's format changes. */
+	if (len == 3 && !memcmp(payload, "low", 3)) {
+		struct pixfmt f;
+
+		pixfmt_from_name("rgb332", &f);
+		return rfb_reader_set_wire(l->f.r, &f);
+	}
+	if (len == 4 && !memcmp(payload, "full", 4))
+		return rfb_reader_set_wire(l->f.r, NULL);
+	return 0;
 }
 
 static bool lf_more(void *ctx)
@@ -228,6 +238,53 @@ static void test_fences(void)
 /* With the next message at hand the pool is not drained per update:
  * every update is still reported whole, in order, and the picture is
  * the last one's once flushed. */
+/* The shadow's pixel value at x,y. */
+static uint32_t lf_px(const struct lfix *l, uint32_t x, uint32_t y)
+{
+	return pixfmt_load(&l->f.fb.pf, pic_at(&l->f.fb, x, y));
+}
+
+/* Auto-select's 8-bit colour in the reader: rectangles after the fence
+ * answer that marks the change come in rgb332 (raw, CopyRect within
+ * them, a cursor shape's pixels) and land in the xrgb8888 shadow
+ * converted; after the answer back, full colour straight in again. */
+static void test_low_colour(void)
+{
+	struct buf s = {0};
+	struct lfix l;
+	bool ok = true;
+
+	lf_open(&l, 4, 2, true);
+	raw_update(&s, 4, 2, 9);
+	fence_msg(&s, RFB_FENCE_SYNC_NEXT, "low", 3);
+	fbu(&s, 3);
+	rhdr(&s, 0, 0, 4, 2, RFB_ENC_RAW);
+	for (unsigned i = 0; i < 8; i++)
+		u8(&s, i % 4 < 2 ? 0xe0 : 0x1c); /* red, green */
+	/* A 2x1 RichCursor: 2 pixels of 1 byte, then a byte of mask. */
+	rhdr(&s, 0, 0, 2, 1, RFB_ENC_RICHCURSOR);
+	put(&s, "\x03\x03\xc0", 3);
+	rhdr(&s, 2, 1, 2, 1, RFB_ENC_COPYRECT);
+	u16(&s, 0);
+	u16(&s, 0);
+	CHECK(fix_feed(&l.f, &s) == 3, "low colour: %s", l.f.why);
+	for (uint32_t y = 0; y < 2; y++)
+		for (uint32_t x = 0; x < 4; x++)
+			ok &= lf_px(&l, x, y) ==
+			      (x < 2 || y == 1 ? 0xff0000u : 0x00ff00u);
+	CHECK(ok, "8-bit pixels in the shadow: %06x %06x %06x %06x",
+	      lf_px(&l, 0, 0), lf_px(&l, 2, 0), lf_px(&l, 2, 1),
+	      lf_px(&l, 3, 1));
+	s.n = 0;
+	fence_msg(&s, RFB_FENCE_SYNC_NEXT, "full", 4);
+	raw_update(&s, 4, 2, 0x42);
+	CHECK(fix_feed(&l.f, &s) == 2, "full colour again: %s", l.f.why);
+	CHECK(lf_px(&l, 0, 0) == 0x424242u && lf_px(&l, 3, 1) == 0x424242u,
+	      "full colour: %06x", lf_px(&l, 3, 1));
+	fix_free(&l.f);
+	free(s.p);
+}
+
 static void test_overlap(void)
 {
 	struct buf s = {0};
@@ -306,6 +363,22 @@ static unsigned simulate(struct pace *p, uint64_t rtt, double rate,
 		pace_update_end(p, now, bytes, bytes, dur);
 	}
 	return p->target;
+}
+
+/* Up to four auto-select windows from lossless, each 90 % busy with
+ * one link-limited update of bytes: the quality chosen. */
+static int busy_windows(struct pace *p, uint64_t bytes, char *why, size_t len)
+{
+	uint64_t t = 0;
+	int q = PACE_LOSSLESS;
+
+	while (t < 4 * PACE_WINDOW_NS && q == PACE_LOSSLESS) {
+		pace_update_begin(p, t, false);
+		pace_update_end(p, t + 1800 * MS, bytes, bytes, 1800 * MS);
+		t += 2000 * MS;
+		q = pace_choose(p, t, why, len);
+	}
+	return q;
 }
 
 static void test_pace(void)
@@ -442,7 +515,6 @@ static void test_pace(void)
 	/* Requests answered slowly by a busy encoder on loopback: the fence
 	 * pings' round trip says it is no wire. */
 	{
-		uint64_t t = 0;
 		int q = PACE_LOSSLESS;
 
 		pace_init(&p, 0);
@@ -451,14 +523,112 @@ static void test_pace(void)
 		pace_probe(&p, MS / 5);
 		pace_probe(&p, 30 * MS);
 		CHECK(p.probe_ns == MS / 5);
-		while (t < 4 * PACE_WINDOW_NS && q == PACE_LOSSLESS) {
-			pace_update_begin(&p, t, false);
-			pace_update_end(&p, t + 1800 * MS, 1800000, 1800000,
-					1800 * MS);
-			t += 2000 * MS;
-			q = pace_choose(&p, t, why, sizeof(why));
-		}
+		q = busy_windows(&p, 1800000, why, sizeof(why));
 		CHECK(q == PACE_LOSSLESS, "loopback left lossless: %s", why);
+	}
+	/* A server that folds (x11vnc, QEMU): B and C, 5 ms apart, reach
+	 * it together and get one update, after a quiet wire: both are
+	 * answered. Not when the update was queued behind the last (it may
+	 * be B's own), nor for a request sent too late to have reached the
+	 * server before it began. */
+	for (unsigned k = 0; k < 3; k++) {
+		static const uint64_t c_at[] = {105 * MS, 105 * MS, 130 * MS};
+		static const unsigned left[] = {0, 1, 1};
+
+		pace_init(&p, 0);
+		pace_sent(&p, 0);
+		pace_update_begin(&p, 60 * MS, false);
+		pace_update_end(&p, 90 * MS, 100000, 50000, 20 * MS);
+		pace_sent(&p, 100 * MS);
+		pace_sent(&p, c_at[k]);
+		unsigned t0 = p.target;
+
+		pace_update_begin(&p, 170 * MS, k == 1);
+		CHECK(p.n == left[k], "fold case %u: %u left in flight", k,
+		      p.n);
+		/* Folded, then idle: more requests, spread closer. */
+		CHECK(k || p.target == t0 + 1, "fold: target %u from %u",
+		      p.target, t0);
+	}
+	/* Under 256 kbit/s: 8-bit colour where the server has fences,
+	 * else quality 2; back to full colour only above twice that. */
+	for (int ok = 0; ok < 2; ok++) {
+		int q = PACE_LOSSLESS;
+
+		pace_init(&p, 0);
+		pace_auto_start(&p, PACE_LOSSLESS, 0);
+		p.rtt_ns = 60 * MS;
+		p.low_ok = ok;
+		q = busy_windows(&p, 45000, why, sizeof(why));
+		CHECK(q == 2 && p.low == ok,
+		      "200 kbit/s, fences %d: q %d%s (%s)", ok, q,
+		      p.low ? " 8-bit" : "", why);
+		CHECK(!ok || strstr(why, "8-bit colour"), "why: %s", why);
+	}
+	{
+		/* From 8-bit: 300 to 500 kbit/s keep it, 600 leaves. */
+		static const double kbit[] = {300, 400, 500, 600};
+		uint64_t t = 0;
+		int q = 2;
+
+		for (unsigned i = 0; i < 4; i++) {
+			p.rate = kbit[i] * 1e3 / 8;
+			t += PACE_WINDOW_NS;
+			q = pace_choose(&p, t, why, sizeof(why));
+			CHECK(p.low == (i < 3), "%g kbit/s: %s", kbit[i],
+			      p.low ? "8-bit" : "full colour");
+		}
+		CHECK(q == 6 && strstr(why, "full colour, JPEG quality 6"),
+		      "back: q %d (%s)", q, why);
+	}
+	for (int fast = 0; fast < 2; fast++) {
+		/* In 8-bit colour: 37 KB updates, 5 a second, of which 3.3 KB
+		 * come while the reader waits, in 12 ms (20 Mbit/s: the rest
+		 * was there already) or 130 ms (200 kbit/s). No update is a
+		 * sample of its own; the window's together are. */
+		uint64_t t = 0, wait = fast ? 12 * MS : 130 * MS;
+
+		pace_init(&p, 0);
+		pace_auto_start(&p, 2, 0);
+		p.low = p.low_ok = true;
+		p.rtt_ns = 20 * MS;
+		p.rate = 160e3 / 8;
+		for (unsigned i = 0; i < 10; i++) {
+			pace_update_begin(&p, t, true);
+			pace_update_end(&p, t + wait + MS, 37000, 3300, wait);
+			t += 200 * MS;
+		}
+		pace_choose(&p, t, why, sizeof(why));
+		CHECK(p.low == !fast, "8-bit, %s link: %s (%s)",
+		      fast ? "20 Mbit/s" : "200 kbit/s",
+		      p.low ? "stayed" : "left", why);
+	}
+	{
+		/* A link that swings around the threshold (200 and 450
+		 * kbit/s, window by window) changes once, not each time. */
+		uint64_t t = 0;
+		int q = PACE_LOSSLESS, changes = 0;
+		bool low = false;
+
+		pace_init(&p, 0);
+		pace_auto_start(&p, PACE_LOSSLESS, 0);
+		p.rtt_ns = 60 * MS;
+		p.low_ok = true;
+		for (unsigned i = 0; i < 20; i++) {
+			double r = i % 2 ? 450e3 / 8 : 200e3 / 8;
+			uint64_t b = (uint64_t)(r * 1.8);
+			int nq;
+
+			pace_update_begin(&p, t, false);
+			pace_update_end(&p, t + 1800 * MS, b, b, 1800 * MS);
+			t += 2000 * MS;
+			nq = pace_choose(&p, t, why, sizeof(why));
+			changes += nq != q || p.low != low;
+			q = nq;
+			low = p.low;
+		}
+		CHECK(changes == 1 && low, "%d changes around 256 kbit/s",
+		      changes);
 	}
 	/* Back to lossless only once the link carries far more. */
 	pace_init(&p, 0);
@@ -498,6 +668,7 @@ int main(void)
 	test_payload_bytes();
 	test_continuous();
 	test_fences();
+	test_low_colour();
 	test_overlap();
 	test_pace();
 	return check_done("link");

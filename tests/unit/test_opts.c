@@ -256,6 +256,8 @@ static void test_tiger(void)
 
 		CHECK_EQ(parse(&o, N(argv), argv), 0);
 		CHECK(!o.view_only);
+		/* -FullColor: auto-select keeps full colour. */
+		CHECK(o.full_colour);
 		CHECK(o.target && !strcmp(o.target, "h"));
 		opts_free(&o);
 	}

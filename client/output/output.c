@@ -336,16 +336,44 @@ char *output_platform_specs(char *buf, size_t size)
 }
 
 /* What open or reconfigure reported cannot be drawn into (said). */
-static bool unusable(const struct output *out)
+static bool head_unusable(const struct output *out, const struct output *h)
 {
-	if (pixfmt_valid(&out->fmt) && out->width && out->height && out->map &&
-	    out->stride >= (size_t)out->width * pixfmt_bytes(&out->fmt))
+	if (pixfmt_valid(&h->fmt) && h->width && h->height && h->map &&
+	    h->stride >= (size_t)h->width * pixfmt_bytes(&h->fmt) &&
+	    pixfmt_equal(&h->fmt, &out->fmt))
 		return false;
-	log_error("%s output reports an unusable mode (%" PRIu32 "x%" PRIu32
+	log_error("%s output reports an unusable mode (%s%s%" PRIu32 "x%" PRIu32
 		  ", %u bpp, stride %zu)",
-		  out->impl->name, out->width, out->height, out->fmt.bpp,
-		  out->stride);
+		  out->impl->name, h->name, h->name[0] ? ": " : "", h->width,
+		  h->height, h->fmt.bpp, h->stride);
 	return true;
+}
+
+/* Every head: one shadow format serves them all. */
+static bool unusable(struct output *out)
+{
+	unsigned i;
+
+	if (out->nheads > OUTPUT_MAX_HEADS) {
+		log_error("%s output reports %u heads", out->impl->name,
+			  out->nheads);
+		return true;
+	}
+	for (i = 0; i < output_nheads(out); i++)
+		if (!output_head(out, i) ||
+		    head_unusable(out, output_head(out, i)))
+			return true;
+	return false;
+}
+
+struct output *output_head(struct output *out, unsigned i)
+{
+	return i == 0 ? out : out->heads[i];
+}
+
+unsigned output_nheads(const struct output *out)
+{
+	return out->nheads > 1 ? out->nheads : 1;
 }
 
 int output_reconfigure(struct output *out)

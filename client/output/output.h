@@ -16,6 +16,9 @@
 
 struct output;
 
+/* Heads one output may span (layout.h's LAYOUT_MAX_HEADS). */
+#define OUTPUT_MAX_HEADS 8
+
 /* What the buffer a blit pass draws into holds (output_impl.begin). */
 enum output_buffer {
 	OUTPUT_BUF_UNKNOWN,	/* anything: redraw the whole screen */
@@ -126,8 +129,24 @@ struct output {
 	 * error. */
 	bool trial;
 	char why[256];
+	/* The connector's name ("HDMI-A-1"), for layouts and messages; ""
+	 * when the output has none. Set by open. */
+	char name[32];
+	/* One desktop across several heads (drm:all, --connector A,B): this
+	 * output is the first, heads[1..nheads-1] the others, each with its
+	 * own geometry, mapping and pass hooks (its fd -1, no dispatch, not
+	 * closed on its own: it is opened, restored and closed with this
+	 * one, also by emergency_restore and reconfigure, which may change
+	 * how many there are). nheads 0 or 1: this output alone. Set by open
+	 * and reconfigure, main thread. */
+	unsigned nheads;
+	struct output *heads[OUTPUT_MAX_HEADS];
 	void *priv;
 };
+
+/* Head i of out (0: out itself), i < output_nheads(out). */
+struct output *output_head(struct output *out, unsigned i);
+unsigned output_nheads(const struct output *out);
 
 /* Parse "name[:arg]" and open that output. "default" (or a NULL spec) is
  * the platform's console output: the first of platform_outputs that is

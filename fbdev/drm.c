@@ -71,8 +71,10 @@ static void on_flip(int fd, unsigned int seq, unsigned int sec,
 			  ? (uint64_t)sec * 1000000000u + (uint64_t)usec * 1000u
 			  : monotonic_ns();
 
-	p->flip_pending = false;
+	/* Heads share the card's fd: another head's thread may read this
+	 * event. What it shows is set before the flag lets go of it. */
 	shown(p, p->back, ns);
+	atomic_store_explicit(&p->flip_pending, false, memory_order_release);
 }
 
 /* Wait for the pending flip's event. */
@@ -81,14 +83,19 @@ static void wait_flip(struct drm_priv *p)
 	drmEventContext ev = {.version = 2, .page_flip_handler = on_flip};
 	struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
 	uint64_t deadline = monotonic_ns() + FLIP_TIMEOUT_MS * 1000000ull;
+	/* With several heads another head's thread may take this one's
+	 * event from the shared fd: look at the flag every few ms. */
+	int slice = p->extra || p->nmore ? 4 : FLIP_TIMEOUT_MS + 1;
 
-	while (p->flip_pending) {
+	while (atomic_load_explicit(&p->flip_pending, memory_order_acquire)) {
 		uint64_t now = monotonic_ns();
-		int r =
-		    now < deadline
-			? poll(&pfd, 1, (int)((deadline - now) / 1000000u) + 1)
-			: 0;
+		int left = (int)((deadline - now) / 1000000u) + 1;
+		int r = now < deadline
+			    ? poll(&pfd, 1, left < slice ? left : slice)
+			    : 0;
 
+		if (r == 0 && now < deadline && slice < left)
+			continue;
 		if (r > 0) {
 			drmHandleEvent(p->fd, &ev);
 		} else if (r == 0 || errno != EINTR) {
@@ -97,8 +104,8 @@ static void wait_flip(struct drm_priv *p)
 			 * waits again). */
 			log_warn("%s: no page flip event within %d ms", p->path,
 				 FLIP_TIMEOUT_MS);
-			p->flip_pending = false;
 			shown(p, p->back, 0);
+			atomic_store(&p->flip_pending, false);
 		}
 	}
 }
@@ -107,7 +114,7 @@ static enum output_buffer drm_begin(struct output *out)
 {
 	struct drm_priv *p = out->priv;
 
-	if (p->flip_pending)
+	if (atomic_load(&p->flip_pending))
 		wait_flip(p);
 	out->map = p->buf[p->back].map;
 	return p->buf[p->back].age;
@@ -227,7 +234,7 @@ static uint64_t drm_finish(struct output *out)
 		  ? -errno
 		  : 0;
 	if (ret == 0) {
-		p->flip_pending = true;
+		atomic_store(&p->flip_pending, true);
 		wait_flip(p);
 		return p->shown_ns;
 	}
@@ -258,7 +265,7 @@ static void close_more(struct output *out, struct drm_priv *p)
 		struct output *o = p->more[--p->nmore];
 		struct drm_priv *hp = o->priv;
 
-		if (hp->flip_pending)
+		if (atomic_load(&hp->flip_pending))
 			wait_flip(hp);
 		if (hp->ours && hp->saved_ok && on_our_vt(hp) &&
 		    drmIoctl(hp->fd, DRM_IOCTL_MODE_SETCRTC, &hp->saved) < 0)
@@ -284,6 +291,7 @@ static void head_fill(struct output *o, struct drm_priv *p)
 	o->height = p->mode.vdisplay;
 	o->stride = p->pitch;
 	o->readable = false;
+	drm_format_pixfmt(p->fourcc, &o->fmt);
 	snprintf(o->name, sizeof(o->name), "%s", p->conn_name);
 }
 
@@ -366,7 +374,7 @@ static void drm_close(struct output *out)
 	if (!p || p->extra)
 		return;
 	close_more(out, p);
-	if (p->fd >= 0 && p->flip_pending)
+	if (p->fd >= 0 && atomic_load(&p->flip_pending))
 		wait_flip(p);
 	/* Switched away, the display belongs to the VT on screen. */
 	if (p->ours && p->saved_ok && (p->vt.fd < 0 || p->vt.active) &&
@@ -582,7 +590,7 @@ static int drm_reconfigure(struct output *out)
 	struct drm_target t;
 	int i, ret, nbuf = p->nbuf;
 
-	if (p->flip_pending)
+	if (atomic_load(&p->flip_pending))
 		wait_flip(p);
 	/* The other heads are made again after the first. */
 	close_more(out, p);
@@ -609,7 +617,7 @@ static int drm_reconfigure(struct output *out)
 	out->map = NULL;
 	p->nbuf = 0;
 	p->pitch = 0;
-	p->flip_pending = false;
+	atomic_store(&p->flip_pending, false);
 	p->mode = t.mode;
 	p->conn_id = t.conn_id;
 	if (t.crtc_id != p->crtc_id) {

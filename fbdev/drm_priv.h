@@ -49,7 +49,9 @@ struct drm_priv {
 	/* Blit thread: */
 	struct rect rects[DRM_MODE_FB_DIRTY_MAX_CLIPS];
 	int nrects; /* what present handed over; -1: too many */
-	bool flip_pending;
+	/* Atomic: with several heads on one fd, another head's thread may
+	 * read this one's flip event. */
+	atomic_bool flip_pending;
 	bool dirty_works;  /* DIRTYFB does something (not ENOSYS) */
 	bool monotonic;	   /* event times are CLOCK_MONOTONIC */
 	uint64_t shown_ns; /* when the last pass reached the screen */

@@ -130,7 +130,7 @@ const char *opts_output_why(const char *v)
 					      "%s%s", i ? ", " : "", name);
 		snprintf(msg, sizeof(msg),
 			 "expected mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N]"
-			 "[,uncached], sides 1-%u, FORMAT one of %s",
+			 "[,uncached][,heads=N], sides 1-%u, FORMAT one of %s",
 			 OUTPUT_MEM_MAX_DIM, names);
 		return msg;
 	}

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""One desktop across two DRM heads on a real kernel (virtio-gpu with
+two outputs, vmrun.py --heads 2; the script's `head N WxH|off` plugs and
+unplugs them).
+
+One boot, the test server's desktop 2048x768 (it refuses SetDesktopSize):
+vncfb -o drm:all starts with head 0 alone (1024x768): remote resize asks
+for 1024x768, is refused, and says the fallback in one line; head 0
+shows the desktop's left part, pixel-exact. Head 1 is plugged in at
+1024x768 while vncfb runs: within 2 s both heads show their part of the
+one 2048x768 desktop (laid out side by side), pixel-exact, each on its
+own CRTC, over the one connection. SIGTERM puts the console's CRTC
+back.
+
+usage: heads_vm.py
+Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
+"""
+import re
+import sys
+
+from console_vm import run_case
+
+GUEST = r'''
+log STAGE pre
+i=0; while ! head -1 /sys/class/drm/card0-Virtual-1/modes | grep -q '^1024x768$'; do
+	i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head 0 mode"; break; }; sleep 0.1
+done
+drmpeek crtc | sed 's/^/BEFORE /'
+VARGS='-o drm:all --scale none'
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+waitfor /tmp/v1.log '2 heads, one 2048x768 desktop' 60 && log STAGE plugged
+waitfor /tmp/srv.log 'KEY 0 0x71' 90
+kill -TERM $V; wait $V; log "EXIT1 $?"
+drmpeek crtc | sed 's/^/AFTERTERM /'
+grep -c 'connected to' /tmp/v1.log | sed 's/^/CONNECTS /'
+'''
+
+EVENTS = [
+    'wait STAGE pre', 'head 0 1024x768',
+    'wait STAGE drawn', 'sleep 2.5', 'screendump {tmp}/a.ppm head=0',
+    # Plugged: its part of the desktop within 2 s.
+    'head 1 1024x768', 'sleep 2', 'screendump {tmp}/c.ppm head=1',
+    'wait STAGE plugged timeout=30', 'sleep 1',
+    'screendump {tmp}/b.ppm head=0', 'key q',
+]
+
+
+def one_connection(out):
+    """The connection stayed through the hot-plug: connected once."""
+    m = re.search(r'^CONNECTS (\d+)$', out, re.M)
+    if not m or m.group(1) != '1':
+        return ['connected %s times, expected once' % (
+            m.group(1) if m else '?')]
+    print('one connection across the hot-plug')
+    return []
+
+
+def crtc_back(out):
+    """The console's framebuffer back on its CRTC after exit."""
+    a = re.search(r'^BEFORE (CRTC fb \d+) ', out, re.M)
+    b = re.search(r'^AFTERTERM (CRTC fb \d+) ', out, re.M)
+    if not a or not b or a.group(1) != b.group(1):
+        return ['after exit %s, expected %s' % (
+            b.group(1) if b else '?', a.group(1) if a else '?')]
+    print('the console\'s framebuffer back after exit: %s' % a.group(1))
+    return []
+
+
+def two_crtcs(out):
+    """Each head on a CRTC of its own."""
+    crtcs = re.findall(r'(?:Virtual-1, 1024x768@\d+.*?, CRTC|head Virtual-2, '
+                       r'1024x768@\d+, CRTC) (\d+)', out)
+    if len(crtcs) < 2 or crtcs[-1] == crtcs[0]:
+        return ['the heads\' CRTCs: %s, expected two different ones' %
+                crtcs]
+    print('head 0 on CRTC %s, head 1 on CRTC %s' % (crtcs[0], crtcs[-1]))
+    return []
+
+
+CASE = {
+    'vm': ['--fb', 'virtio', '--heads', '2', '--mouse', 'usb',
+           '--screendump', '{tmp}/z.ppm'],
+    'srv': ['--size', '2048x768'],
+    'bins': ['tests/vm/drmpeek'],
+    'guest': GUEST,
+    'events': EVENTS,
+    'dumps': {'a': True, 'b': True, 'c': True},
+    'crop': {'a': (0, 0, 1024, 768), 'b': (0, 0, 1024, 768),
+             'c': (1024, 0, 1024, 768)},
+    'keys': [(1, 0x71), (0, 0x71)],
+    'ptrs': [],
+    'probes': {},
+    'check': lambda out: one_connection(out) + crtc_back(out) +
+    two_crtcs(out),
+    'exits': {'EXIT1': 0},
+    'log': [
+        'refused to resize its desktop to 1024x768 (resizing is '
+        'administratively prohibited): showing 2048x768 with --scale none',
+        '2 heads, one 2048x768 desktop: Virtual-1:0,0 Virtual-2:1024,0',
+    ],
+}
+
+
+if __name__ == '__main__':
+    sys.exit(run_case('drm-heads', CASE))

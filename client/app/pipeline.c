@@ -33,6 +33,9 @@ struct pipeline_head {
 	struct damage damage;
 	struct blitter *blit;
 	struct cursor cursor; /* drawn over the shadow by the blitter */
+	/* The head as it was made (out may be gone after a reconfigure). */
+	char name[OUTPUT_NAME_LEN];
+	uint32_t w, h;
 };
 
 struct pipeline {
@@ -45,6 +48,14 @@ struct pipeline {
 	 * screens when no layout was given and it has one per head. */
 	struct layout layout;
 	struct layout_spec spec;
+	/* The heads before the output changed: one that is still there at
+	 * the same size keeps the core the probe chose for it. */
+	struct {
+		char name[OUTPUT_NAME_LEN];
+		uint32_t w, h;
+		int cpu;
+	} prev[OUTPUT_MAX_HEADS];
+	unsigned nprev;
 	struct vnc_client *vnc;
 	bool stopped;
 	/* Pixels the update being decoded has touched so far (main
@@ -271,6 +282,24 @@ static void head_destroy(struct pipeline_head *h)
 	damage_finish(&h->damage);
 }
 
+#define CPU_PROBE (-2)
+
+/* The core head o had before the output changed (the same connector at
+ * the same size: the same kind of memory), else CPU_PROBE. */
+static int prev_cpu(const struct pipeline *p, const struct output *o)
+{
+	unsigned i;
+
+	/* One output alone is probed again whatever changed. */
+	if (output_nheads(p->cfg.out) < 2)
+		return CPU_PROBE;
+	for (i = 0; i < p->nprev; i++)
+		if (!strcmp(p->prev[i].name, o->name) && o->name[0] &&
+		    p->prev[i].w == o->width && p->prev[i].h == o->height)
+			return p->prev[i].cpu;
+	return CPU_PROBE;
+}
+
 /* Head i's damage and blitter on its output, its core chosen (the
  * probe writes into the mapping: nobody else does yet). 0 or -1
  * (logged, nothing left). */
@@ -280,8 +309,12 @@ static int head_create(struct pipeline *p, unsigned i)
 	int err;
 
 	h->out = output_head(p->cfg.out, i);
-	h->cpu = p->cfg.choose_cpu ? probe_pick_core(h->out, p->cfg.samples)
-				   : p->cfg.cpu;
+	h->cpu = p->cfg.choose_cpu ? prev_cpu(p, h->out) : p->cfg.cpu;
+	if (h->cpu == CPU_PROBE)
+		h->cpu = probe_pick_core(h->out, p->cfg.samples);
+	memcpy(h->name, h->out->name, sizeof(h->name));
+	h->w = h->out->width;
+	h->h = h->out->height;
 	err = damage_init(&h->damage);
 	if (err < 0) {
 		log_error("cannot set up the damage set: %s", strerror(-err));
@@ -349,6 +382,15 @@ int pipeline_output_changed(struct pipeline *p)
 	if (!p->drawn)
 		return 0;
 	pipeline_stop(p);
+	p->nprev = 0;
+	for (i = 0; i < p->nheads; i++) {
+		memcpy(p->prev[i].name, p->head[i].name,
+		       sizeof(p->prev[i].name));
+		p->prev[i].w = p->head[i].w;
+		p->prev[i].h = p->head[i].h;
+		p->prev[i].cpu = p->head[i].cpu;
+		p->nprev++;
+	}
 	for (i = 0; i < p->nheads; i++)
 		head_destroy(&p->head[i]);
 	p->nheads = 0;

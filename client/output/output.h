@@ -18,6 +18,7 @@ struct output;
 
 /* Heads one output may span (layout.h's LAYOUT_MAX_HEADS). */
 #define OUTPUT_MAX_HEADS 8
+#define OUTPUT_NAME_LEN 32
 
 /* What the buffer a blit pass draws into holds (output_impl.begin). */
 enum output_buffer {
@@ -131,7 +132,7 @@ struct output {
 	char why[256];
 	/* The connector's name ("HDMI-A-1"), for layouts and messages; ""
 	 * when the output has none. Set by open. */
-	char name[32];
+	char name[OUTPUT_NAME_LEN];
 	/* One desktop across several heads (drm:all, --connector A,B): this
 	 * output is the first, heads[1..nheads-1] the others, each with its
 	 * own geometry, mapping and pass hooks (its fd -1, no dispatch, not

@@ -38,7 +38,7 @@ grep -c 'connected to' /tmp/v1.log | sed 's/^/CONNECTS /'
 
 EVENTS = [
     'wait STAGE pre', 'head 0 1024x768',
-    'wait STAGE drawn', 'sleep 2.5', 'screendump {tmp}/a.ppm head=0',
+    'wait STAGE drawn', 'sleep 4', 'screendump {tmp}/a.ppm head=0',
     # Plugged: its part of the desktop within 2 s.
     'head 1 1024x768', 'sleep 2', 'screendump {tmp}/c.ppm head=1',
     'wait STAGE plugged timeout=30', 'sleep 1',

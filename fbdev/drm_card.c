@@ -118,7 +118,8 @@ int drm_buf_create(struct output *out, struct drm_priv *p, struct drm_buf *b)
 	return 0;
 }
 
-void drm_card_close(struct drm_priv *p)
+/* The buffers and what was saved, on any head. */
+static void drop_buffers(struct drm_priv *p)
 {
 	int i;
 
@@ -127,6 +128,11 @@ void drm_card_close(struct drm_priv *p)
 	p->nbuf = 0;
 	p->pitch = 0;
 	p->saved_ok = false;
+}
+
+void drm_card_close(struct drm_priv *p)
+{
+	drop_buffers(p);
 	p->plane_id = p->fb_prop = 0;
 	p->atomic = false;
 	if (p->fd >= 0)
@@ -610,13 +616,7 @@ int drm_card_open_head(struct output *out, struct drm_priv *p,
 
 void drm_card_close_head(struct drm_priv *p)
 {
-	int i;
-
-	for (i = 0; i < 2; i++)
-		drm_buf_destroy(p, &p->buf[i]);
-	p->nbuf = 0;
-	p->pitch = 0;
-	p->saved_ok = false;
+	drop_buffers(p);
 	/* The fd is the first head's. */
 	p->fd = -1;
 }

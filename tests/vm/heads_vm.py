@@ -19,6 +19,7 @@ import re
 import sys
 
 from console_vm import run_case
+from hotplug_vm import crtc_back, one_connection
 
 GUEST = r'''
 log STAGE pre
@@ -44,27 +45,6 @@ EVENTS = [
     'wait STAGE plugged timeout=30', 'sleep 1',
     'screendump {tmp}/b.ppm head=0', 'key q',
 ]
-
-
-def one_connection(out):
-    """The connection stayed through the hot-plug: connected once."""
-    m = re.search(r'^CONNECTS (\d+)$', out, re.M)
-    if not m or m.group(1) != '1':
-        return ['connected %s times, expected once' % (
-            m.group(1) if m else '?')]
-    print('one connection across the hot-plug')
-    return []
-
-
-def crtc_back(out):
-    """The console's framebuffer back on its CRTC after exit."""
-    a = re.search(r'^BEFORE (CRTC fb \d+) ', out, re.M)
-    b = re.search(r'^AFTERTERM (CRTC fb \d+) ', out, re.M)
-    if not a or not b or a.group(1) != b.group(1):
-        return ['after exit %s, expected %s' % (
-            b.group(1) if b else '?', a.group(1) if a else '?')]
-    print('the console\'s framebuffer back after exit: %s' % a.group(1))
-    return []
 
 
 def two_crtcs(out):

@@ -206,6 +206,10 @@ static uint64_t drm_finish(struct output *out)
 	int b = p->back, ret;
 
 	p->shown_ns = 0;
+	/* Opened with no display: the buffers are nobody's screen (the
+	 * main thread changes has_display only with the blitter stopped). */
+	if (!p->has_display)
+		return 0;
 	if (atomic_exchange(&p->modeset, false)) {
 		if (set_crtc(out, p, b) == 0)
 			shown(p, b, monotonic_ns());
@@ -444,10 +448,14 @@ static int drm_open(struct output *out, const char *arg)
 	ret = vt_open(&p->vt);
 	if (ret < 0 && ret != -ENODEV)
 		goto fail;
-	ret = set_crtc(out, p, 0);
-	if (ret < 0)
-		goto fail;
-	p->ours = true;
+	/* No display yet: nothing set until the hot-plug brings one. */
+	if (p->has_display) {
+		ret = set_crtc(out, p, 0);
+		if (ret < 0)
+			goto fail;
+		p->ours = true;
+	}
+	out->waiting = !p->has_display;
 	p->back = p->nbuf == 2 ? 1 : 0;
 	/* Until the first pass: the buffer on the screen, for the probe,
 	 * which writes what is there already. */
@@ -458,9 +466,9 @@ static int drm_open(struct output *out, const char *arg)
 	out->readable = false;
 	out->fd = vt_event_fd(&p->vt);
 	p->spec = s;
-	p->has_display = true;
 	snprintf(out->name, sizeof(out->name), "%s", p->conn_name);
-	ret = open_more(out, p);
+	/* The other heads, once the first shows the desktop. */
+	ret = p->has_display ? open_more(out, p) : 0;
 	if (ret < 0)
 		goto fail;
 	watch_hotplug(out, p);
@@ -507,8 +515,8 @@ static bool differs(const struct drm_priv *p, const struct drm_target *t)
 {
 	if (!t->present || !t->mode_found || !t->crtc_id)
 		return p->has_display;
-	return !p->has_display || t->conn_id != p->conn_id ||
-	       t->crtc_id != p->crtc_id ||
+	return !p->has_display || t->standin != p->standin ||
+	       t->conn_id != p->conn_id || t->crtc_id != p->crtc_id ||
 	       t->mode.hdisplay != p->mode.hdisplay ||
 	       t->mode.vdisplay != p->mode.vdisplay ||
 	       t->mode.clock != p->mode.clock ||
@@ -601,13 +609,18 @@ static int drm_reconfigure(struct output *out)
 		return ret;
 	}
 	if (!t.present || !t.mode_found || !t.crtc_id) {
-		if (p->has_display)
+		if (p->has_display && t.why[0])
+			log_info("%s: %s: waiting for a display", p->path,
+				 t.why);
+		else if (p->has_display)
 			log_info("%s: %s%s: waiting for a display", p->path,
 				 t.present ? t.name : p->conn_name,
 				 !t.present	 ? " is disconnected"
 				 : !t.mode_found ? " has not the mode asked for"
 						 : " has no free CRTC");
 		p->has_display = false;
+		p->standin = false;
+		out->waiting = true;
 		return -ENODEV;
 	}
 	for (i = 0; i < 2; i++)
@@ -624,7 +637,9 @@ static int drm_reconfigure(struct output *out)
 		/* The primary plane found at open is the old CRTC's: legacy
 		 * flips name the CRTC instead. The old one is left off; the
 		 * console's comes back on close (p->saved). */
-		drmModeSetCrtc(p->fd, p->crtc_id, 0, 0, 0, NULL, 0, NULL);
+		if (p->crtc_id)
+			drmModeSetCrtc(p->fd, p->crtc_id, 0, 0, 0, NULL, 0,
+				       NULL);
 		p->crtc_id = t.crtc_id;
 		p->atomic = false;
 	}
@@ -650,6 +665,17 @@ static int drm_reconfigure(struct output *out)
 	out->stride = p->pitch;
 	p->has_display = true;
 	snprintf(out->name, sizeof(out->name), "%s", p->conn_name);
+	p->standin = t.standin;
+	out->waiting = t.standin;
+	if (t.standin) {
+		snprintf(out->why, sizeof(out->why),
+			 "%s: waiting for a display", t.why);
+		log_info("%s: %s: waiting for a display; saying so on %s at "
+			 "%ux%u",
+			 p->path, t.why, p->conn_name, p->mode.hdisplay,
+			 p->mode.vdisplay);
+		return 0;
+	}
 	log_info("%s: %s at %ux%u@%u", p->path, p->conn_name, p->mode.hdisplay,
 		 p->mode.vdisplay, drm_mode_hz(&p->mode));
 	return open_more(out, p);

@@ -331,6 +331,57 @@ static int open_kms(const char *path, drmModeRes **res, char *why, size_t len)
 	return fd;
 }
 
+/* The buffers of n (1 or 2, as s asks) of p->mode's size. 0 or -errno
+ * (said). */
+static int make_buffers(struct output *out, struct drm_priv *p,
+			const struct drm_spec *s)
+{
+	int ret = drm_buf_create(out, p, &p->buf[0]);
+
+	if (ret < 0)
+		return ret;
+	p->nbuf = 1;
+	if (s->buffers != 1) {
+		/* Short of video memory, one buffer still shows the picture
+		 * (DIRTYFB). */
+		char why[sizeof(out->why)];
+		bool trial = out->trial;
+
+		memcpy(why, out->why, sizeof(why));
+		out->trial = true;
+		if (drm_buf_create(out, p, &p->buf[1]) == 0)
+			p->nbuf = 2;
+		else
+			drm_buf_destroy(p, &p->buf[1]);
+		out->trial = trial;
+		memcpy(out->why, why, sizeof(why));
+	}
+	return 0;
+}
+
+/* No display on the card yet: master (so that the hot-plug path can set
+ * a mode), and buffers nobody sees for the probe and the blitter until
+ * drm_reconfigure finds a display. No CRTC is chosen, none saved. */
+static int wait_for_display(struct output *out, struct drm_priv *p,
+			    const struct drm_spec *s)
+{
+	int ret = take_master(out, p);
+
+	if (ret < 0)
+		return ret;
+	p->conn_id = p->crtc_id = 0;
+	snprintf(p->conn_name, sizeof(p->conn_name), "%s",
+		 s->connector[0] ? s->connector : "no display");
+	/* Every primary plane takes XRGB8888 (a display plugged in later
+	 * whose plane does not gets "no mode" from the reconfigure). */
+	p->fourcc = DRM_FORMAT_XRGB8888;
+	memset(&p->mode, 0, sizeof(p->mode));
+	p->mode.hdisplay = s->width ? (uint16_t)s->width : DRM_WAIT_WIDTH;
+	p->mode.vdisplay = s->height ? (uint16_t)s->height : DRM_WAIT_HEIGHT;
+	p->has_display = false;
+	return make_buffers(out, p, s);
+}
+
 /* Everything up to the buffers for connector conns[ci] on the open
  * card: mode, CRTC (none of taken), format, the CRTC saved, buffers.
  * first: another head of the same desktop was set up before (its master,
@@ -402,31 +453,14 @@ static int setup_head(struct output *out, struct drm_priv *p, drmModeRes *res,
 		p->atomic = p->plane_id && p->fb_prop && first->atomic;
 	}
 	save_crtc(p, conns, n);
-	ret = drm_buf_create(out, p, &p->buf[0]);
-	if (ret < 0)
-		return ret;
-	p->nbuf = 1;
-	if (s->buffers != 1) {
-		/* Short of video memory, one buffer still shows the picture
-		 * (DIRTYFB). */
-		char why[sizeof(out->why)];
-		bool trial = out->trial;
-
-		memcpy(why, out->why, sizeof(why));
-		out->trial = true;
-		if (drm_buf_create(out, p, &p->buf[1]) == 0)
-			p->nbuf = 2;
-		else
-			drm_buf_destroy(p, &p->buf[1]);
-		out->trial = trial;
-		memcpy(out->why, why, sizeof(why));
-	}
-	return 0;
+	return make_buffers(out, p, s);
 }
 
-/* Everything up to the buffers, on one card. 0 or -errno (said). */
+/* Everything up to the buffers, on one card; with wait, a card with no
+ * display connected is opened to wait for one (p->has_display false).
+ * 0 or -errno (said): -ENXIO for no display. */
 static int open_card(struct output *out, struct drm_priv *p, const char *path,
-		     const struct drm_spec *s)
+		     const struct drm_spec *s, bool wait)
 {
 	drmModeConnector *conns[DRM_MAX_CONNECTORS];
 	struct drm_conn_info info[DRM_MAX_CONNECTORS];
@@ -462,22 +496,34 @@ static int open_card(struct output *out, struct drm_priv *p, const char *path,
 		ret = -ENODEV;
 		goto out;
 	}
+	if (ci < 0 && wait) {
+		if (s->connector[0])
+			log_info("%s: connector %s has no display connected "
+				 "(%s): waiting for one",
+				 path, s->connector, names);
+		else
+			log_info("%s: no display connected (%s): waiting for "
+				 "one",
+				 path, n ? names : "no connectors");
+		ret = wait_for_display(out, p, s);
+		goto out;
+	}
 	if (ci < 0 && s->connector[0]) {
 		drm_fail(out, "%s: connector %s has no display connected (%s)",
 			 path, s->connector, names);
-		ret = -ENODEV;
+		ret = -ENXIO;
 		goto out;
 	}
 	if (ci < 0) {
 		drm_fail(out, "%s: no display connected (%s): plug one in",
 			 path, n ? names : "no connectors");
-		ret = -ENODEV;
+		ret = -ENXIO;
 		goto out;
 	}
 	ret = setup_head(out, p, res, conns, info, n, ci, s, NULL, 0, NULL);
 	if (ret < 0)
 		goto out;
-	ret = 0;
+	p->has_display = true;
 out:
 	for (i = 0; i < n; i++)
 		drmModeFreeConnector(conns[i]);
@@ -487,17 +533,18 @@ out:
 	return ret;
 }
 
-/* How far a card got: a failure further on is the one worth reporting. */
+/* How far a card got: a failure further on is the one worth reporting
+ * (a card with no display got further than one that is not KMS). */
 static int rank(int err)
 {
-	return err == -ENOENT ? 0 : err == -ENODEV ? 1 : 2;
+	return err == -ENOENT ? 0 : err == -ENODEV ? 1 : err == -ENXIO ? 2 : 3;
 }
 
 /* No card named: the first of /dev/dri/card0..15 with a display. */
 static int open_first_card(struct output *out, struct drm_priv *p,
 			   const struct drm_spec *s)
 {
-	char best[sizeof(out->why)] = "", path[32];
+	char best[sizeof(out->why)] = "", path[32], best_path[32] = "";
 	int i, ret, best_ret = -ENOENT;
 	bool any = false;
 
@@ -511,12 +558,13 @@ static int open_first_card(struct output *out, struct drm_priv *p,
 		/* Each card only tried: the best reason is told at the
 		 * end. */
 		out->trial = true;
-		ret = open_card(out, p, path, s);
+		ret = open_card(out, p, path, s, false);
 		out->trial = trial;
 		if (ret == 0)
 			return 0;
 		if (!best[0] || rank(ret) > rank(best_ret)) {
 			memcpy(best, out->why, sizeof(best));
+			memcpy(best_path, path, sizeof(best_path));
 			best_ret = ret;
 		}
 	}
@@ -524,6 +572,9 @@ static int open_first_card(struct output *out, struct drm_priv *p,
 		drm_fail(out, "%s", NO_CARD);
 		return -ENOENT;
 	}
+	/* No card has a display: the first that got that far waits. */
+	if (best_ret == -ENXIO && out->may_wait)
+		return open_card(out, p, best_path, s, true);
 	/* Each card said why already (at debug level). */
 	if (out->trial)
 		memcpy(out->why, best, sizeof(best));
@@ -535,7 +586,7 @@ static int open_first_card(struct output *out, struct drm_priv *p,
 int drm_card_open(struct output *out, struct drm_priv *p,
 		  const struct drm_spec *s)
 {
-	return s->device[0] ? open_card(out, p, s->device, s)
+	return s->device[0] ? open_card(out, p, s->device, s, out->may_wait)
 			    : open_first_card(out, p, s);
 }
 

@@ -206,13 +206,29 @@ int drm_read_connectors(int fd, const drmModeRes *res, drmModeConnector **conns,
 	return n;
 }
 
+/* c (connected) at s's mode on a CRTC, into t. */
+static void target(int fd, const drmModeRes *res, const drmModeConnector *c,
+		   const char *name, const struct drm_spec *s, uint32_t crtc_id,
+		   struct drm_target *t)
+{
+	int mi = drm_choose_mode(c->modes, c->count_modes, s);
+
+	t->present = true;
+	t->conn_id = c->connector_id;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->crtc_id = pick_crtc(fd, res, reach(fd, c), crtc_id);
+	t->mode_found = mi >= 0;
+	if (mi >= 0)
+		t->mode = c->modes[mi];
+}
+
 int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
 		     uint32_t crtc_id, struct drm_target *t)
 {
 	struct drm_conn_info info[DRM_MAX_CONNECTORS];
 	drmModeConnector *conns[DRM_MAX_CONNECTORS];
 	drmModeRes *res = drmModeGetResources(fd);
-	int i, n, ci = -1, mi;
+	int i, n, ci = -1;
 
 	memset(t, 0, sizeof(*t));
 	if (!res)
@@ -225,17 +241,27 @@ int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
 			ci = i;
 	if (ci < 0)
 		ci = drm_choose_connector(info, n, s->connector);
-	if (ci >= 0) {
-		drmModeConnector *c = conns[ci];
+	if (ci >= 0)
+		target(fd, res, conns[ci], info[ci].name, s, crtc_id, t);
+	if (ci < 0 && s->connector[0])
+		snprintf(t->why, sizeof(t->why), "%s is disconnected",
+			 s->connector);
+	else if (ci >= 0 && !t->mode_found)
+		snprintf(t->why, sizeof(t->why), "%s has no mode %ux%u",
+			 t->name, s->width, s->height);
+	/* Not what s asks for: a display that is there says why. */
+	if (t->why[0]) {
+		const struct drm_spec any = {.buffers = 0};
+		int si = -1;
 
-		t->present = true;
-		t->conn_id = c->connector_id;
-		snprintf(t->name, sizeof(t->name), "%s", info[ci].name);
-		t->crtc_id = pick_crtc(fd, res, reach(fd, c), crtc_id);
-		mi = drm_choose_mode(c->modes, c->count_modes, s);
-		if (mi >= 0) {
-			t->mode = c->modes[mi];
-			t->mode_found = true;
+		for (i = 0; i < n; i++)
+			if (info[i].connected && conns[i]->count_modes > 0 &&
+			    (si < 0 || conns[i]->connector_id == cur_id))
+				si = i;
+		if (si >= 0) {
+			target(fd, res, conns[si], info[si].name, &any, crtc_id,
+			       t);
+			t->standin = true;
 		}
 	}
 	for (i = 0; i < n; i++)

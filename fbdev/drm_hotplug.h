@@ -36,6 +36,13 @@ struct drm_target {
 	/* The CRTC to show it on: the one asked about when its encoders
 	 * reach it, else a free one they reach; 0 for none. */
 	uint32_t crtc_id;
+	/* What is waited for ("Virtual-1 is disconnected"), when the
+	 * connector s names is not connected or has not s's mode. */
+	char why[96];
+	/* Then another display that is connected (or that one, at its
+	 * preferred mode) is the target above, a stand-in to say why on
+	 * (the status line), never to show the desktop. */
+	bool standin;
 };
 
 /* The most connectors one card's scan looks at. */
@@ -58,8 +65,10 @@ bool drm_hotplug_take(struct drm_hotplug *h);
 /* Read the connectors (a probe: drmModeGetConnector) and choose as
  * drm_card_open would: s's connector, else the one in use (cur_id) while
  * it is connected, else the first connected one; s's mode, else the
- * preferred one; the CRTC for it, crtc_id (the output's) if it can. 0 (t
- * filled), or -errno of the card. */
+ * preferred one; the CRTC for it, crtc_id (the output's) if it can.
+ * When s's connector or mode is not there but a display is, that one
+ * (the one in use first) as a stand-in. 0 (t filled), or -errno of the
+ * card. */
 int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
 		     uint32_t crtc_id, struct drm_target *t);
 

@@ -23,6 +23,11 @@
 #include "util/rect.h"
 #include "vt.h"
 
+/* The buffers' size while no display is connected (drm_card_open with
+ * out->may_wait), without --mode: the kernel's own fbdev default. */
+#define DRM_WAIT_WIDTH 1024
+#define DRM_WAIT_HEIGHT 768
+
 /* Connectors on the CRTC we restore (clones). */
 #define MAX_SAVED_CONNS 8
 
@@ -73,6 +78,7 @@ struct drm_priv {
 	struct drm_hotplug hp;
 	int epfd;
 	bool has_display;
+	bool standin;	/* that display only says what is waited for */
 	bool hp_missed; /* an event came while switched away */
 	/* A head after the first (drm_card_open_head): fd, VT and hot-plug
 	 * are the first's, which also holds the others (heads, with
@@ -90,7 +96,10 @@ void drm_fail(struct output *out, const char *fmt, ...)
 
 /* Open the card s names, or the first of /dev/dri/card0..15 with a
  * display: everything up to the buffers (p->buf, p->nbuf), the CRTC saved
- * but not yet set. 0 or -errno (said). */
+ * but not yet set. With out->may_wait, a card with no display connected
+ * (the one named, or the first such) opens with p->has_display false:
+ * master, no connector or CRTC, buffers nobody sees. 0 or -errno (said;
+ * -ENXIO: no display connected). */
 int drm_card_open(struct output *out, struct drm_priv *p,
 		  const struct drm_spec *s);
 /* Undo what drm_card_open did on p (buffers, master, the fd). */

@@ -230,6 +230,12 @@ int remote_resize_set_heads(struct remote_resize *rr, const struct rect *heads,
 	return 0;
 }
 
+void remote_resize_clear_heads(struct remote_resize *rr)
+{
+	rr->nheads = 0;
+	rr->state = RR_OFF;
+}
+
 void remote_resize_connected(struct remote_resize *rr, uint32_t w, uint32_t h)
 {
 	rr->connected = true;

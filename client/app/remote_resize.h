@@ -75,6 +75,9 @@ void remote_resize_init(struct remote_resize *rr,
  * no heads, too many, or a desktop RFB cannot describe (logged). */
 int remote_resize_set_heads(struct remote_resize *rr, const struct rect *heads,
 			    unsigned n, uint64_t now_ns);
+/* The outputs are gone (no display left): nothing is asked for until
+ * set_heads gives a target again, which then counts as a new one. */
+void remote_resize_clear_heads(struct remote_resize *rr);
 /* A connection begins with a w x h desktop (before its first message):
  * what the last one knew is forgotten, and the new one is asked again. */
 void remote_resize_connected(struct remote_resize *rr, uint32_t w, uint32_t h);

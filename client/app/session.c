@@ -71,6 +71,10 @@ struct session {
 	/* --remote-resize, and the --scale it falls back to, named. */
 	struct remote_resize rr;
 	char scale_text[16];
+	/* The output has no display (output.waiting, or unplugged): the
+	 * connection stays, paused, and remote resize asks for nothing
+	 * until one comes. */
+	bool no_display;
 };
 
 /* --- VNC events (main thread, after the pipeline's own part) --- */
@@ -131,6 +135,15 @@ static int rr_send(void *ctx, uint32_t w, uint32_t h,
 	return conn(s) ? vnc_set_desktop_size(conn(s), w, h, scr, n) : -1;
 }
 
+/* The status line. On a stand-in display (output.waiting after a
+ * reconfigure) what is waited for stays on it, over every other
+ * message: it is the one thing a kiosk user there needs to know. */
+static void set_status(struct session *s, const char *text)
+{
+	blit_set_status(s->blit,
+			s->no_display && s->out.waiting ? s->out.why : text);
+}
+
 /* Auto-select changed the quality: said on the status line a while. */
 #define NOTE_NS 5000000000ull
 
@@ -138,7 +151,7 @@ static void ev_note(void *ctx, const char *text)
 {
 	struct session *s = ctx;
 
-	blit_set_status(s->blit, text);
+	set_status(s, text);
 	s->note_until = monotonic_ns() + NOTE_NS;
 }
 
@@ -337,8 +350,15 @@ static void out_resume(void *ctx)
 	if (s->have_input && s->in.impl->resume)
 		s->in.impl->resume(&s->in);
 	pipeline_resume(s->pipe);
-	if (conn(s))
+	if (conn(s) && !s->no_display)
 		vnc_pause(conn(s), false);
+}
+
+/* A connection made while there is no display: paused from the start. */
+static void pause_if_no_display(struct session *s)
+{
+	if (conn(s) && s->no_display)
+		vnc_pause(conn(s), true);
 }
 
 static int rr_heads(struct session *s);
@@ -355,19 +375,26 @@ static int out_changed(void *ctx)
 
 	pipeline_stop(s->pipe);
 	ret = output_reconfigure(&s->out);
-	if (ret == -ENODEV) {
-		blit_set_status(s->blit, "no display: waiting for one");
-		if (conn(s))
-			vnc_pause(conn(s), true);
+	if (ret < 0 && ret != -ENODEV)
+		return -1;
+	/* A display to draw on, for the desktop or as a stand-in. */
+	if (ret == 0 && pipeline_output_changed(s->pipe) < 0) {
+		/* No blitter is left: nothing draws from then on. */
+		s->blit = NULL;
+		return -1;
+	}
+	s->blit = pipeline_blitter(s->pipe);
+	s->no_display = ret == -ENODEV || s->out.waiting;
+	if (s->no_display) {
+		/* A stand-in shows why on black; without one, nothing is
+		 * drawn. The display that comes is a new target, asked for
+		 * once. */
+		blit_set_blank(s->blit, true);
+		set_status(s, "no display: waiting for one");
+		pause_if_no_display(s);
+		remote_resize_clear_heads(&s->rr);
 		return 0;
 	}
-	if (ret < 0)
-		return -1;
-	ret = pipeline_output_changed(s->pipe);
-	/* NULL when it failed: nothing draws from then on. */
-	s->blit = pipeline_blitter(s->pipe);
-	if (ret < 0)
-		return -1;
 	if (conn(s))
 		vnc_pause(conn(s), false);
 	return rr_heads(s);
@@ -448,7 +475,7 @@ static void show_countdown(struct session *s, uint64_t now)
 		return;
 	s->shown_s = left;
 	reconnect_status(text, sizeof(text), server_name(s), s->reason, left);
-	blit_set_status(s->blit, text);
+	set_status(s, text);
 }
 
 /* The connection is gone or an attempt failed (err says why, already
@@ -482,14 +509,15 @@ static int session_reconnect(struct session *s)
 	char text[128];
 
 	snprintf(text, sizeof(text), "connecting to %s ...", server_name(s));
-	blit_set_status(s->blit, text);
+	set_status(s, text);
 	/* The reason shown next is this attempt's. */
 	log_take_error(text, sizeof(text));
 	if (pipeline_connect(s->pipe, &s->vcfg, &err) < 0)
 		return session_lost(s, err, false);
 	remote_resize_connected(&s->rr, s->shadow->width, s->shadow->height);
+	pause_if_no_display(s);
 	reconnect_done(&s->rc);
-	blit_set_status(s->blit, NULL);
+	set_status(s, NULL);
 	s->last_rx_ns = monotonic_ns();
 	s->ping_ns = 0;
 	return 0;
@@ -514,7 +542,7 @@ static int session_tick(struct session *s)
 	}
 	if (s->note_until && now >= s->note_until) {
 		s->note_until = 0;
-		blit_set_status(s->blit, NULL);
+		set_status(s, NULL);
 	}
 	if (vnc_tick(conn(s)) < 0)
 		return session_lost(s, VNC_ERR_CLOSED, true);
@@ -652,7 +680,8 @@ static int setup_remote_resize(struct session *s)
 	};
 
 	remote_resize_init(&s->rr, &cfg);
-	return rr_heads(s);
+	/* No display yet: its arrival (out_changed) sets the target. */
+	return s->no_display ? 0 : rr_heads(s);
 }
 
 static int run_loop(struct session *s, int sigfd)
@@ -833,9 +862,11 @@ static int first_connect(struct session *s)
 	log_set_context(opts_origin(o, "server"));
 	err = pipeline_connect(s->pipe, &s->vcfg, &verr);
 	log_set_context(NULL);
-	if (err == 0)
+	if (err == 0) {
 		remote_resize_connected(&s->rr, s->shadow->width,
 					s->shadow->height);
+		pause_if_no_display(s);
+	}
 	/* Reconnects give up sooner than a first connect. */
 	s->vcfg.connect_timeout_ms = RECONNECT_CONNECT_TIMEOUT_MS;
 	/* A kiosk may come up before its server: reconnect always waits. */
@@ -868,11 +899,16 @@ int session_run(struct options *o, const struct session_server *srv)
 	if (sigfd < 0)
 		return 1;
 	log_set_context(opts_origin(o, "output"));
-	err = console_open(&s.out, o->output);
+	err = console_open(&s.out, o->output, OUTPUT_OPEN_WAIT);
 	log_set_context(NULL);
 	if (err < 0)
 		return 1;
+	s.no_display = s.out.waiting;
 	if (open_view(&s) < 0)
+		goto out_view;
+	/* Waiting: a display that is there but not the one asked for says
+	 * so (a stand-in) from the start. */
+	if (s.no_display && out_changed(&s) < 0)
 		goto out_view;
 	if (drop_privileges(&s) < 0)
 		goto out_view;

@@ -29,6 +29,7 @@ struct blitter {
 	pthread_mutex_t lock;
 	/* Under lock: */
 	bool suspended;
+	bool blank;		/* black, not the desktop (blit_set_blank) */
 	bool full;		/* redraw everything, borders too */
 	enum scale_mode mode;	/* --scale */
 	unsigned zoom;
@@ -207,7 +208,7 @@ static void fill_black(struct blitter *b, const struct rect *r)
  * recomputed for it; in between, draw nothing: a full redraw follows. */
 static bool view_current(const struct blitter *b)
 {
-	return b->shadow->pix && b->view.rw == b->shadow->width &&
+	return !b->blank && b->shadow->pix && b->view.rw == b->shadow->width &&
 	       b->view.rh == b->shadow->height;
 }
 
@@ -290,7 +291,7 @@ static uint64_t fill_outside(struct blitter *b, const struct rect *area)
 	uint64_t bytes = 0;
 	int i;
 
-	if (!view_desktop(&b->view, &desk) ||
+	if (b->blank || !view_desktop(&b->view, &desk) ||
 	    !rect_intersect(&desk, area, &in)) {
 		fill_black(b, area);
 		return rect_area(area) * pixfmt_bytes(&o->fmt);
@@ -722,7 +723,16 @@ void blit_get_view(struct blitter *b, struct view *out)
 bool blit_remote_to_screen(struct blitter *b, const struct rect *r,
 			   struct rect *out)
 {
-	return view_remote_to_screen(&b->view, r, out);
+	return !b->blank && view_remote_to_screen(&b->view, r, out);
+}
+
+void blit_set_blank(struct blitter *b, bool blank)
+{
+	pthread_mutex_lock(&b->lock);
+	b->blank = blank;
+	b->full = true;
+	pthread_mutex_unlock(&b->lock);
+	damage_kick(b->damage);
 }
 
 void blit_suspend(struct blitter *b)

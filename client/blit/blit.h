@@ -125,6 +125,11 @@ uint64_t blit_draw_screen(struct blitter *b, const struct rect *scr);
  * picture (statusline.h), or remove it (NULL or ""), and kick the worker.
  * Main thread. */
 void blit_set_status(struct blitter *b, const char *text);
+/* Show black instead of the desktop and its cursor (the status line
+ * still over it), or the desktop again: a display that must not show
+ * the desktop, only why (a stand-in, output.h). Schedules a full redraw
+ * and kicks the worker. Main thread. */
+void blit_set_blank(struct blitter *b, bool blank);
 /* Stop touching the mapping (returns once the worker is out of it). */
 void blit_suspend(struct blitter *b);
 void blit_resume(struct blitter *b);

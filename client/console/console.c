@@ -65,13 +65,13 @@ static void guard_fatal_signals(void)
 	guarded = true;
 }
 
-int console_open(struct output *out, const char *spec)
+int console_open(struct output *out, const char *spec, unsigned flags)
 {
 	const char *off = getenv("VNCFB_NO_SUPERVISOR");
 	int ret;
 
 	guard_fatal_signals();
-	ret = output_open(out, spec);
+	ret = output_open_flags(out, spec, flags);
 	if (ret < 0)
 		return ret;
 	fatal_output = out;

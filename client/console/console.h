@@ -14,11 +14,11 @@
 
 #include "output/output.h"
 
-/* output_open(out, spec), then the fatal-signal restore and, for an output
- * with a console to give back, the supervisor (VNCFB_NO_SUPERVISOR=1 turns
- * it off, for debugging). 0 or -errno (logged); on failure nothing is
+/* output_open_flags(out, spec, flags), then the fatal-signal restore and, for
+ * an output with a console to give back, the supervisor (VNCFB_NO_SUPERVISOR=1
+ * turns it off, for debugging). 0 or -errno (logged); on failure nothing is
  * left open. */
-int console_open(struct output *out, const char *spec);
+int console_open(struct output *out, const char *spec, unsigned flags);
 /* Restore and close out (output_close), then stand the guards down. */
 void console_close(struct output *out);
 

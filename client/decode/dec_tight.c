@@ -400,4 +400,5 @@ const struct decoder dec_tight = {
     .enc = RFB_ENC_TIGHT,
     .read = tight_read,
     .decode = tight_decode,
+    .in_place = true,
 };

@@ -63,4 +63,5 @@ const struct decoder dec_ultra = {
     .enc = RFB_ENC_ULTRA,
     .read = ultra_read,
     .decode = ultra_decode,
+    .in_place = true,
 };

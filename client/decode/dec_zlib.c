@@ -410,4 +410,5 @@ const struct decoder dec_zlib = {
     .enc = RFB_ENC_ZLIB,
     .read = zlib_read,
     .decode = zlib_decode,
+    .in_place = true,
 };

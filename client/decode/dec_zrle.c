@@ -353,6 +353,7 @@ const struct decoder dec_zrle = {
     .enc = RFB_ENC_ZRLE,
     .read = zrle_read,
     .decode = zrle_decode,
+    .in_place = true,
 };
 
 /* --- TRLE: the tiles come straight from the source --- */
@@ -389,4 +390,5 @@ const struct decoder dec_trle = {
     .enc = RFB_ENC_TRLE,
     .read = trle_read,
     .decode = trle_decode,
+    .in_place = true,
 };

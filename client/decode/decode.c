@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode/decchunk.h"
 #include "decode/decode_priv.h"
 #include "wire/encodings.h"
 #include "wire/rfb.h"
@@ -134,14 +135,46 @@ void dec_ctx_finish(struct dec_ctx *c)
 	c->work.jpeg = NULL;
 }
 
-int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
+static uint8_t empty[1];
+
+/* The open span's bytes become its job's (all of them on success,
+ * none after a failure), in the chunk it holds a reference on. */
+static int span_end(struct dec_ctx *c, int ret)
+{
+	struct dec_job *j = c->span;
+	uint8_t *p = NULL;
+
+	if (!j)
+		return ret;
+	c->span = NULL;
+	j->chunk =
+	    dec_chunks_close(c->chunks, ret == DEC_OK ? j->data.len : 0, &p);
+	/* An empty job's data is not NULL: decoders may add 0 to it. */
+	j->data.p = j->chunk ? p : empty;
+	if (!j->chunk)
+		j->data.len = 0;
+	return ret;
+}
+
+static void job_begin(struct dec_ctx *c, struct dec_job *j)
 {
 	c->why[0] = '\0';
+	dec_job_unref(j);
 	j->data.len = 0;
 	j->data.limit = RFB_MAX_RECT_DATA;
 	j->src = (struct rect){0, 0, 0, 0};
 	j->streams = 0;
-	return d->read(c, j);
+}
+
+int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
+{
+	job_begin(c, j);
+	j->in_place = d->in_place && c->chunks;
+	/* Its bytes stay in the chunks: a buffer of its own is not needed
+	 * (a job's buffer goes back to the reader's free list with it). */
+	if (j->in_place && j->data.cap)
+		dec_buf_free(&j->data);
+	return span_end(c, d->read(c, j));
 }
 
 int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
@@ -151,6 +184,16 @@ int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
 	if (ret == DEC_OK && d->decode)
 		ret = d->decode(c, j);
 	return ret;
+}
+
+void dec_job_unref(struct dec_job *j)
+{
+	dec_chunk_put(j->chunk);
+	j->chunk = NULL;
+	if (!j->data.cap) {
+		j->data.p = NULL;
+		j->data.len = 0;
+	}
 }
 
 int dec_bad(struct dec_ctx *c, const char *fmt, ...)
@@ -197,6 +240,11 @@ static uint8_t *grow(struct dec_ctx *c, struct dec_job *j, size_t n, int *err)
 	size_t need = b->len + n;
 	uint8_t *p;
 
+	/* The chunks' bytes are not the job's to grow. */
+	if (j->in_place) {
+		*err = dec_bad(c, "internal: bytes put into the shared buffer");
+		return NULL;
+	}
 	if (need < n || (b->limit && need > b->limit)) {
 		*err = dec_bad(c, "more than %zu bytes of data", b->limit);
 		return NULL;
@@ -219,9 +267,66 @@ static uint8_t *grow(struct dec_ctx *c, struct dec_job *j, size_t n, int *err)
 	return b->p + b->len;
 }
 
+/* Open a span for j at the next byte: DEC_OK or an error. */
+static int span_open(struct dec_ctx *c, struct dec_job *j, uint64_t most)
+{
+	if (c->span || j->data.len)
+		return dec_bad(c, "internal: a span opened twice");
+	if (dec_chunks_open(c->chunks, most) < 0)
+		return nomem(c, DEC_CHUNK_SIZE);
+	c->span = j;
+	j->data.p = NULL;
+	j->data.len = 0;
+	return DEC_OK;
+}
+
+/* The span of j grown to n bytes: its first byte (j->data.p, updated),
+ * with *have bytes there, or NULL with *err set. */
+static uint8_t *span_need(struct dec_ctx *c, struct dec_job *j, size_t n,
+			  size_t *have, int *err)
+{
+	uint8_t *p;
+
+	if (j->data.limit && n > j->data.limit) {
+		*err = dec_bad(c, "more than %zu bytes of data", j->data.limit);
+		return NULL;
+	}
+	p = dec_chunks_need(c->chunks, n, have, err);
+	if (!p) {
+		*err = *err == -ENOMEM ? nomem(c, n) : DEC_EOF;
+		return NULL;
+	}
+	j->data.p = p;
+	return p;
+}
+
+/* dec_take from the shared chunks: the bytes stay where they were read. */
+static uint8_t *take_span(struct dec_ctx *c, struct dec_job *j, size_t n,
+			  int *err)
+{
+	size_t len = j->data.len, have;
+	uint8_t *p;
+
+	if (c->span != j && (*err = span_open(c, j, n)) != DEC_OK)
+		return NULL;
+	if (len + n < n) {
+		*err = dec_bad(c, "more than %zu bytes of data", j->data.limit);
+		return NULL;
+	}
+	p = span_need(c, j, len + n, &have, err);
+	if (!p)
+		return NULL;
+	j->data.len = len + n;
+	return p + len;
+}
+
 uint8_t *dec_take(struct dec_ctx *c, struct dec_job *j, size_t n, int *err)
 {
-	uint8_t *p = grow(c, j, n, err);
+	uint8_t *p;
+
+	if (j->in_place)
+		return take_span(c, j, n, err);
+	p = grow(c, j, n, err);
 
 	if (!p)
 		return NULL;
@@ -265,7 +370,9 @@ uint8_t *dec_scratch(struct dec_ctx *c, size_t n)
 
 void dec_buf_free(struct dec_buf *b)
 {
-	free(b->p);
+	/* cap 0: nothing of its own (a view into the chunks). */
+	if (b->cap)
+		free(b->p);
 	b->p = NULL;
 	b->len = b->cap = 0;
 }
@@ -278,6 +385,10 @@ void dec_copy_rows(const struct dec_fb *fb, uint32_t x, uint32_t y, uint32_t w,
 
 	if (row == 0)
 		return;
+	if (row == fb->stride && spitch == row) {
+		memcpy(d, src, row * h);
+		return;
+	}
 	for (uint32_t i = 0; i < h; i++)
 		memcpy(d + (size_t)i * fb->stride, src + (size_t)i * spitch,
 		       row);
@@ -326,10 +437,44 @@ static int job_refill(struct dec_in *in, size_t need)
 	return DEC_OK;
 }
 
+/* The parser needs need bytes at p: the span grown to hold them. */
+static int span_refill(struct dec_in *in, size_t need)
+{
+	struct dec_in_job *ij = in->ctx;
+	struct dec_job *j = ij->j;
+	size_t off = (size_t)(in->p - j->data.p), have;
+	int err;
+	uint8_t *p;
+
+	if (off + need < need)
+		return dec_bad(ij->c, "more than %zu bytes of data",
+			       j->data.limit);
+	p = span_need(ij->c, j, off + need, &have, &err);
+	if (!p)
+		return err;
+	in->p = p + off;
+	in->end = p + have;
+	return DEC_OK;
+}
+
 int dec_in_job(struct dec_ctx *c, struct dec_job *j, uint64_t most,
 	       struct dec_in_job *ij)
 {
 	*ij = (struct dec_in_job){.c = c, .j = j, .most = most};
+	if (j->in_place) {
+		size_t have;
+		uint8_t *p;
+		int ret = span_open(c, j, most);
+
+		if (ret != DEC_OK)
+			return ret;
+		p = span_need(c, j, 0, &have, &ret);
+		if (!p)
+			return ret;
+		ij->in = (struct dec_in){
+		    .p = p, .end = p + have, .refill = span_refill, .ctx = ij};
+		return DEC_OK;
+	}
 	if (!j->data.p) {
 		j->data.p = malloc(64 * 1024);
 		if (!j->data.p)
@@ -346,6 +491,14 @@ int dec_in_job(struct dec_ctx *c, struct dec_job *j, uint64_t most,
 int dec_in_job_done(struct dec_in_job *ij)
 {
 	size_t extra = (size_t)(ij->in.end - ij->in.p);
+
+	/* What was read past the rectangle stays in the chunk for the next
+	 * one; the span ends with the read (dec_read_job). */
+	if (ij->j->in_place) {
+		ij->j->data.len = (size_t)(ij->in.p - ij->j->data.p);
+		ij->in.end = ij->in.p;
+		return DEC_OK;
+	}
 
 	if (vnc_source_unread(ij->c->src, ij->in.p, extra) < 0)
 		return nomem(ij->c, extra);

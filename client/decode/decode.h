@@ -3,13 +3,17 @@
  *
  * A rectangle is handled in two steps, the split TigerVNC's decode
  * manager uses: read() takes the rectangle's bytes from the server into
- * the job (dec_job.data), and decode() turns them into pixels. The one
- * "direct" encoding (raw) draws while it reads, straight from the socket
- * into the shadow (decode is NULL: a copy on another thread would only add
- * one): a scheduler runs it on the reading thread once whatever it
- * overlaps is drawn. The encodings without a length up front (hextile,
- * TRLE) walk their tiles while reading, to find where they end, keeping
- * the bytes for decode(). Before decode runs, a job
+ * the job (dec_job.data), and decode() turns them into pixels. With the
+ * reader's shared chunks (dec_ctx.chunks, decchunk.h), the job of a
+ * decoder marked in_place keeps no copy: its data points into the chunk
+ * the bytes were read into, and the job holds a reference on it until
+ * dec_job_unref. The one "direct" encoding (raw) draws while it reads,
+ * straight from the socket into the shadow (decode is NULL: measured, a
+ * copy through the chunks and a worker costs more than it gains): a
+ * scheduler runs it on the reading thread once whatever it overlaps is
+ * drawn. The encodings without a length up front (hextile, TRLE) walk
+ * their tiles while reading, to find where they end, keeping the bytes
+ * for decode(). Before decode runs, a job
  * says what it touches: the pixels it writes (r), the pixels it reads
  * (src: CopyRect), and the zlib streams whose state it advances
  * (streams), so that a scheduler can order jobs that overlap or share a
@@ -20,7 +24,8 @@
  * allocated or read; a bad rectangle gives DEC_BAD with the reason in
  * dec_ctx.why ("palette of 300 colours").
  *
- * Threads: read() on the thread that owns the source (the main thread).
+ * Threads: read() on the thread that owns the source (the main thread);
+ * dec_job_unref on any (a job's last user).
  * decode() may run on any thread given a dec_work of its own, as long as
  * jobs sharing a stream bit, or overlapping (r against r and src), run in
  * the order they were read: the reader (rfbread.c) hands decode() to
@@ -140,12 +145,21 @@ struct dec_work {
 	struct dec_jpeg *jpeg;
 };
 
+struct dec_chunk;
+struct dec_chunks;
+
 struct dec_job {
 	int32_t enc;
 	struct rect r;	     /* pixels written, inside the desktop */
 	struct rect src;     /* pixels read (CopyRect), else empty */
 	uint32_t streams;    /* DEC_STREAM_* advanced by decode() */
 	struct dec_buf data; /* the bytes read() kept for decode() */
+	/* With the reader's chunks (dec_ctx.chunks) and a decoder whose
+	 * data are the rectangle's bytes as they came (decoder.in_place):
+	 * data points into chunk, which the job holds a reference on
+	 * (data.cap 0: not the job's to free) until dec_job_unref. */
+	bool in_place;
+	struct dec_chunk *chunk;
 	/* Open H.264: the context decode() advances (jobs of a context
 	 * share r, so they run in order), or NULL. */
 	struct dec_h264_ctx *h264;
@@ -153,6 +167,10 @@ struct dec_job {
 
 struct dec_ctx {
 	struct vnc_source *src; /* read side */
+	/* The reader's shared buffer of the server's bytes, src reading
+	 * through it (decchunk.h), or NULL: every job its own copy. */
+	struct dec_chunks *chunks;
+	struct dec_job *span; /* the job whose bytes a span is taking */
 	/* Ordered by stream: the reader's own (streams), which the
 	 * contexts of its decoding threads share (dec_ctx_init_worker). */
 	struct dec_streams *zs;
@@ -166,6 +184,9 @@ struct decoder {
 	int32_t enc;
 	int (*read)(struct dec_ctx *c, struct dec_job *j);
 	int (*decode)(struct dec_ctx *c, const struct dec_job *j);
+	/* read() keeps the rectangle's bytes as they came, and nothing
+	 * else, in data: they may stay in the reader's chunks. */
+	bool in_place;
 };
 
 /* The decoder of an encoding, or NULL. */
@@ -184,6 +205,9 @@ void dec_ctx_finish(struct dec_ctx *c);
 int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
 /* Reads and decodes one rectangle (serially): DEC_OK or an error. */
 int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
+/* The job's hold on the chunks, if any, given up (any thread): its data
+ * is empty after. A job of its own buffer keeps it. */
+void dec_job_unref(struct dec_job *j);
 
 /* --- for the reader too --- */
 

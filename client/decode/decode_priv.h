@@ -84,11 +84,14 @@ static inline const uint8_t *dec_in_take(struct dec_in *in, size_t n)
 
 /* A dec_in over the source that keeps every byte it takes in j->data,
  * for the encodings without a length up front (hextile, TRLE), so that
- * their tiles can be drawn later, on any thread: the source is read in
- * large pieces (vnc_source_read_some: what has arrived, up to DEC_AHEAD
- * bytes past what the parser needs), straight into j->data.
- * dec_in_job_done gives the source back what was read past the
- * rectangle's last tile and leaves j->data that rectangle's bytes. */
+ * their tiles can be drawn later, on any thread. A job in place
+ * (dec_job.in_place) walks the bytes in the reader's chunks, which read
+ * them in large pieces; what it read past its last tile stays there for
+ * the next message. Otherwise the source is read in large pieces
+ * (vnc_source_read_some: what has arrived, up to DEC_AHEAD bytes past
+ * what the parser needs), straight into j->data, and dec_in_job_done
+ * gives the source back what was read past the rectangle's last tile.
+ * Either way j->data is then that rectangle's bytes. */
 #define DEC_AHEAD ((size_t)256 << 10)
 struct dec_in_job {
 	struct dec_in in;
@@ -105,6 +108,9 @@ int dec_in_job_done(struct dec_in_job *ij);
 /* A dec_in over bytes in memory (no refill). */
 static inline void dec_in_mem(struct dec_in *in, const uint8_t *p, size_t n)
 {
+	/* An empty job's data may be NULL: no arithmetic on it. */
+	if (!p)
+		p = (const uint8_t *)"";
 	*in = (struct dec_in){.p = p, .end = p + n};
 }
 

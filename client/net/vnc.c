@@ -471,6 +471,7 @@ static void rd_update_begin(void *ctx)
 			  vc->pace.target, (double)vc->pace.rtt_ns / 1e6,
 			  vc->pace.rate * 8 / 1e6);
 	vc->u_bytes0 = vc->rx_bytes;
+	vc->u_hdr0 = rfb_reader_header_bytes(vc->rd);
 	vc->u_waited0 = vc->waited_bytes;
 	vc->u_wait0 = vc->wait_ns;
 }
@@ -509,12 +510,13 @@ static void set_quality(struct vnc_client *vc, int q, const char *why)
 static void rd_update_end(void *ctx)
 {
 	struct vnc_client *vc = ctx;
-	uint64_t now = monotonic_ns();
+	uint64_t now = monotonic_ns(), bytes = vc->rx_bytes - vc->u_bytes0;
+	uint64_t hdr = rfb_reader_header_bytes(vc->rd) - vc->u_hdr0;
 	char why[160];
 	int q;
 
-	pace_update_end(&vc->pace, now, vc->rx_bytes - vc->u_bytes0,
-			vc->waited_bytes - vc->u_waited0,
+	vc->payload_bytes += bytes > hdr ? bytes - hdr : 0;
+	pace_update_end(&vc->pace, now, bytes, vc->waited_bytes - vc->u_waited0,
 			vc->wait_ns - vc->u_wait0);
 	if (!vc->cfg.auto_select)
 		return;
@@ -947,6 +949,16 @@ size_t vnc_unread(const struct vnc_client *vc)
 uint64_t vnc_update_rx_ns(const struct vnc_client *vc)
 {
 	return vc->rx_ns;
+}
+
+uint64_t vnc_payload_bytes(const struct vnc_client *vc)
+{
+	return vc->payload_bytes;
+}
+
+uint64_t vnc_rx_bytes(const struct vnc_client *vc)
+{
+	return vc->rx_bytes;
 }
 
 uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc)

@@ -143,6 +143,14 @@ bool vnc_encrypted(const struct vnc_client *vc);
  * arrival of an update's first byte, to poll()'s resolution. Valid inside
  * update_done. */
 uint64_t vnc_update_rx_ns(const struct vnc_client *vc);
+/* For vncfb bench: bytes of rectangle payload (updates less their
+ * FramebufferUpdate and rectangle headers) read so far on this
+ * connection, counted as each update's last byte is read; 0 in the
+ * libvncclient reference mode. */
+uint64_t vnc_payload_bytes(const struct vnc_client *vc);
+/* For vncfb bench: bytes of server messages read so far (after the
+ * handshake), payload and headers alike; 0 in the reference mode. */
+uint64_t vnc_rx_bytes(const struct vnc_client *vc);
 /* For vncfb bench: CPU time (ns) the decoding workers of this connection
  * have used so far; 0 when it decodes on the main thread alone. */
 uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc);

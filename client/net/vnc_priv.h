@@ -65,6 +65,9 @@ struct vnc_client {
 	struct pace pace;
 	uint64_t rx_bytes, wait_ns, u_bytes0, u_wait0;
 	uint64_t waited_bytes, u_waited0;	/* arrived while waiting */
+	/* Rectangle payload of the updates read so far (their bytes less
+	 * the headers), and the reader's header count when one began. */
+	uint64_t payload_bytes, u_hdr0;
 	bool last_more;
 	bool write_failed;	/* a paced write failed: dispatch says so */
 	bool paused;		/* vnc_pause */

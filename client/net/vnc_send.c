@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/be.h"
 #include "wire/rfb.h"
 #include "net/vnc_enc.h"
 #include "net/vnc_msg.h"
@@ -192,18 +193,6 @@ int vnc_ping(struct vnc_client *vc)
 	return vnc_request(vc, 0, 0, 1, 1, false);
 }
 
-static void put16(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, v & 0xffff);
-}
-
 /* QEMU's extended key event, written here: libvncclient only sends it
  * once its own decoder has seen the pseudo-encoding. */
 static bool qemu_key(struct vnc_client *vc, uint32_t keysym,
@@ -211,8 +200,8 @@ static bool qemu_key(struct vnc_client *vc, uint32_t keysym,
 {
 	uint8_t m[12] = { RFB_MSG_QEMU, RFB_QEMU_KEY, 0, down ? 1 : 0 };
 
-	put32(m + 4, keysym);
-	put32(m + 8, scancode);
+	be32_put(m + 4, keysym);
+	be32_put(m + 8, scancode);
 	return WriteToRFBServer(vc->cl, (const char *)m, sizeof(m));
 }
 
@@ -267,16 +256,16 @@ int vnc_set_desktop_size(struct vnc_client *vc, uint32_t w, uint32_t h,
 		return -1;
 	memset(m, 0, 8);
 	m[0] = RFB_MSG_SET_DESKTOP_SIZE;
-	put16(m + 2, w);
-	put16(m + 4, h);
+	be16_put(m + 2, w);
+	be16_put(m + 4, h);
 	m[6] = (uint8_t)n;
 	for (unsigned i = 0; i < n; i++, p += 16) {
-		put32(p, s[i].id);
-		put16(p + 4, s[i].x);
-		put16(p + 6, s[i].y);
-		put16(p + 8, s[i].w);
-		put16(p + 10, s[i].h);
-		put32(p + 12, s[i].flags);
+		be32_put(p, s[i].id);
+		be16_put(p + 4, s[i].x);
+		be16_put(p + 6, s[i].y);
+		be16_put(p + 8, s[i].w);
+		be16_put(p + 10, s[i].h);
+		be32_put(p + 12, s[i].flags);
 	}
 	vnc_begin_timed(vc, "write");
 	ok = WriteToRFBServer(vc->cl, (const char *)m, (unsigned)(p - m));

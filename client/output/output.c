@@ -469,7 +469,7 @@ int output_reconfigure(struct output *out)
 }
 
 static int open_impl(struct output *out, const struct output_impl *impl,
-		     const char *arg, bool trial)
+		     const char *arg, bool trial, unsigned flags)
 {
 	int ret;
 
@@ -478,8 +478,10 @@ static int open_impl(struct output *out, const struct output_impl *impl,
 	out->fd = -1;
 	out->slow_cpu = -1;
 	out->trial = trial;
+	out->may_wait = !trial && (flags & OUTPUT_OPEN_WAIT);
 	ret = impl->open(out, arg);
 	out->trial = false;
+	out->may_wait = false;
 	if (ret < 0) {
 		out->impl = NULL;
 		return ret;
@@ -527,7 +529,7 @@ static int open_console(struct output *out, bool mem_if_none)
 			ret = -ENOENT;
 			continue;
 		}
-		ret = open_impl(out, impl, NULL, !last);
+		ret = open_impl(out, impl, NULL, !last, 0);
 		if (ret == 0) {
 			log_debug("default output: %s", impl->name);
 			return 0;
@@ -557,7 +559,7 @@ static int open_console(struct output *out, bool mem_if_none)
 		log_info("no console output (%s): the demo draws into memory "
 			 "(mem:1024x768)",
 			 none[0] ? none : "none on this platform");
-		return open_impl(out, &output_mem_impl, NULL, false);
+		return open_impl(out, &output_mem_impl, NULL, false, 0);
 	}
 	log_error("no console output (%s); -o mem:WIDTHxHEIGHT draws into "
 		  "memory",
@@ -566,6 +568,11 @@ static int open_console(struct output *out, bool mem_if_none)
 }
 
 int output_open(struct output *out, const char *spec)
+{
+	return output_open_flags(out, spec, 0);
+}
+
+int output_open_flags(struct output *out, const char *spec, unsigned flags)
 {
 	const struct output_impl *impl;
 	const char *colon;
@@ -582,7 +589,7 @@ int output_open(struct output *out, const char *spec)
 			  platform_outputs[0] ? " or " : "");
 		return -EINVAL;
 	}
-	return open_impl(out, impl, colon ? colon + 1 : NULL, false);
+	return open_impl(out, impl, colon ? colon + 1 : NULL, false, flags);
 }
 
 void output_close(struct output *out)

@@ -84,7 +84,8 @@ struct output_impl {
 	 * re-made (width, height, stride and map may be new, the screen is
 	 * black), -ENODEV while it has no display to show on (the next
 	 * changed may bring one), another -errno when it cannot go on
-	 * (logged). Optional. Main thread. */
+	 * (logged); 0 with waiting set for a stand-in display (see there).
+	 * Optional. Main thread. */
 	int (*reconfigure)(struct output *out);
 	/* Handle readable out->fd (VT switch signals, hot-plug).
 	 * Optional. */
@@ -142,6 +143,19 @@ struct output {
 	 * and reconfigure, main thread. */
 	unsigned nheads;
 	struct output *heads[OUTPUT_MAX_HEADS];
+	/* Set for open (OUTPUT_OPEN_WAIT, never with trial) when the caller
+	 * runs on without a display (a session): an output whose device is
+	 * there but has no display connected yet may then open with
+	 * waiting set, instead of failing. */
+	bool may_wait;
+	/* Open found no display to show on: map is a buffer of width x
+	 * height that nobody sees (the probe and the blitter work on it as
+	 * ever), and a later output_events.changed, whose reconfigure
+	 * finds a display, brings one. After a reconfigure that returned
+	 * 0: the display is a stand-in, connected but not the one asked
+	 * for, to show why on (in why, for the status line), never the
+	 * desktop. Main thread. */
+	bool waiting;
 	void *priv;
 };
 
@@ -149,12 +163,17 @@ struct output {
 struct output *output_head(struct output *out, unsigned i);
 unsigned output_nheads(const struct output *out);
 
+/* output_open_flags: a session that may wait for a display (may_wait). */
+#define OUTPUT_OPEN_WAIT 1u
+
 /* Parse "name[:arg]" and open that output. "default" (or a NULL spec) is
  * the platform's console output: the first of platform_outputs that is
  * present and opens (-v says which and why); none is an error. "auto" is
  * the same, except that a machine with no console output at all gets mem
  * (the demo). Returns 0 or -errno (logged). */
 int output_open(struct output *out, const char *spec);
+/* output_open with OUTPUT_OPEN_* flags. */
+int output_open_flags(struct output *out, const char *spec, unsigned flags);
 void output_close(struct output *out);
 /* impl->reconfigure (see there); -ENOTSUP for an output without it. */
 int output_reconfigure(struct output *out);

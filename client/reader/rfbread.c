@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "shadow/damage.h"
+#include "decode/decchunk.h"
 #include "decode/decode.h"
 #include "decode/decpool.h"
 #include "util/log.h"
@@ -51,6 +52,9 @@ struct pjob {
 #define UPD_RING 64
 
 struct rfb_reader {
+	/* Every message is read through chunks (decchunk.h), over the
+	 * owner's source: src is the chunks' source. */
+	struct dec_chunks *chunks;
 	struct vnc_source *src;
 	struct vnc_events ev;
 	struct rfb_reader_ops ops;
@@ -80,6 +84,7 @@ struct rfb_reader {
 	 * being read and of the first not yet reported whole. */
 	unsigned upd_jobs[UPD_RING];
 	uint64_t upd_seq, upd_shown;
+	uint64_t hdr_bytes; /* of updates and their rectangles, so far */
 	/* ContinuousUpdates and Fence, main thread: the server has them
 	 * (cu_known, fence_known), they are on, the session paused them,
 	 * EndOfContinuousUpdates owed for disables we sent. */
@@ -189,6 +194,7 @@ static int job_run(void *arg, unsigned worker, char *why, size_t len)
 
 static void job_put(struct rfb_reader *r, struct pjob *pj)
 {
+	dec_job_unref(&pj->j);
 	pthread_mutex_lock(&r->lock);
 	if (r->kept + pj->j.data.cap > PJOB_KEEP_BYTES)
 		dec_buf_free(&pj->j.data);
@@ -221,6 +227,7 @@ static void trim_free(struct rfb_reader *r)
 	}
 	r->upd_data = 0;
 	limit = r->keep > PJOB_KEEP_FLOOR / 2 ? 2 * r->keep : PJOB_KEEP_FLOOR;
+	dec_chunks_trim(r->chunks, limit);
 	pthread_mutex_lock(&r->lock);
 	for (struct pjob *pj = r->free; pj && r->kept > limit; pj = pj->next) {
 		r->kept -= pj->j.data.cap;
@@ -236,7 +243,7 @@ size_t rfb_reader_kept(struct rfb_reader *r)
 	pthread_mutex_lock(&r->lock);
 	n = r->kept;
 	pthread_mutex_unlock(&r->lock);
-	return n;
+	return n + dec_chunks_kept(r->chunks);
 }
 
 static struct pjob *job_get(struct rfb_reader *r)
@@ -427,23 +434,29 @@ struct rfb_reader *rfb_reader_create(const struct pixfmt *fmt,
 
 	if (!r)
 		return NULL;
-	r->src = src;
+	if (dec_chunks_create(src, &r->chunks) < 0)
+		goto fail_chunks;
+	r->src = dec_chunks_source(r->chunks);
 	r->ev = *ev;
 	r->ops = *ops;
 	r->ops_ctx = ops_ctx;
 	dec_fmt_init(&r->fmt, fmt);
 	dec_fmt_init_rgba(&r->rgba);
-	dec_ctx_init(&r->dc, src, &r->fmt);
-	if (pthread_mutex_init(&r->lock, NULL) != 0) {
-		free(r);
-		return NULL;
-	}
-	if (make_pool(r, 0) < 0) {
-		pthread_mutex_destroy(&r->lock);
-		free(r);
-		return NULL;
-	}
+	dec_ctx_init(&r->dc, r->src, &r->fmt);
+	r->dc.chunks = r->chunks;
+	if (pthread_mutex_init(&r->lock, NULL) != 0)
+		goto fail_lock;
+	if (make_pool(r, 0) < 0)
+		goto fail_pool;
 	return r;
+
+fail_pool:
+	pthread_mutex_destroy(&r->lock);
+fail_lock:
+	dec_chunks_destroy(r->chunks);
+fail_chunks:
+	free(r);
+	return NULL;
 }
 
 int rfb_reader_set_threads(struct rfb_reader *r, unsigned threads)
@@ -478,7 +491,10 @@ void rfb_reader_destroy(struct rfb_reader *r)
 	}
 	pthread_mutex_destroy(&r->lock);
 	dec_ctx_finish(&r->dc);
+	dec_job_unref(&r->job);
 	dec_buf_free(&r->job.data);
+	/* No job holds a chunk now. */
+	dec_chunks_destroy(r->chunks);
 	free(r);
 }
 
@@ -656,6 +672,8 @@ static int cursor_shape(struct rfb_reader *r, const struct hdr *h)
 		return bad_rect(r, h, "a cursor larger than %dx%d",
 				RFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);
 	body = dec_cursor_size(f, h->enc, w, hh);
+	dec_job_unref(j);
+	j->in_place = false;
 	j->data.len = 0;
 	j->data.limit = 0;
 	if (body && !dec_take(&r->dc, j, body, &err))
@@ -716,6 +734,7 @@ static int cursor_alpha(struct rfb_reader *r, const struct hdr *h)
 	r->job.src = (struct rect){0, 0, 0, 0};
 	r->dc.why[0] = '\0';
 	ret = dec_rect(&r->dc, d, &r->job);
+	dec_job_unref(&r->job);
 	r->dc.fb = fb;
 	if (ret != DEC_OK) {
 		char why[sizeof(r->dc.why) + 40];
@@ -804,13 +823,16 @@ static int deferred(struct rfb_reader *r, const struct decoder *d,
 	pthread_mutex_lock(&r->lock);
 	r->upd_jobs[pj->upd]++;
 	pthread_mutex_unlock(&r->lock);
-	job = (struct decpool_job){.r = pj->j.r,
-				   .src = pj->j.src,
-				   .streams = pj->j.streams,
-				   .bytes = sizeof(*pj) + pj->j.data.cap,
-				   .run = job_run,
-				   .release = job_release,
-				   .arg = pj};
+	/* A job in the chunks holds its bytes there (data.cap 0). */
+	job = (struct decpool_job){
+	    .r = pj->j.r,
+	    .src = pj->j.src,
+	    .streams = pj->j.streams,
+	    .bytes = sizeof(*pj) +
+		     (pj->j.data.cap ? pj->j.data.cap : pj->j.data.len),
+	    .run = job_run,
+	    .release = job_release,
+	    .arg = pj};
 	ret = decpool_submit(r->pool, &job);
 	return ret < 0 ? pool_failed(r, ret) : 0;
 }
@@ -842,6 +864,7 @@ static int rectangle(struct rfb_reader *r)
 
 	if (rd(r, b, 12) < 0)
 		return -1;
+	r->hdr_bytes += 12;
 	h.x = dec_be16(b);
 	h.y = dec_be16(b + 2);
 	h.w = dec_be16(b + 4);
@@ -905,6 +928,7 @@ static int fb_update(struct rfb_reader *r)
 
 	if (rd(r, b, 3) < 0)
 		return -1;
+	r->hdr_bytes += 4; /* the type byte too */
 	n = dec_be16(b + 1);
 	if (r->ops.update_begin)
 		r->ops.update_begin(r->ops_ctx);
@@ -934,6 +958,11 @@ static int fb_update(struct rfb_reader *r)
 	if (r->ops.update_end)
 		r->ops.update_end(r->ops_ctx);
 	r->upd_seq++;
+	/* What was read past the update is the source's again, for its
+	 * owner to see (more, and the poll before the next message). */
+	if (dec_chunks_settle(r->chunks) < 0)
+		return fail(r, VNC_ERR_RESOURCE,
+			    "ran vncfb out of memory for the data read ahead");
 	/* The update is whole once every rectangle is decoded. The pool
 	 * goes on with it while the next message is read, if that is at
 	 * hand; else (the link is idle, waiting costs nothing) now. */
@@ -1115,7 +1144,24 @@ bool rfb_reader_fences(const struct rfb_reader *r)
 	return r->fence_known;
 }
 
+uint64_t rfb_reader_header_bytes(const struct rfb_reader *r)
+{
+	return r->hdr_bytes;
+}
+
+static int message(struct rfb_reader *r);
+
 int rfb_reader_message(struct rfb_reader *r)
+{
+	int ret = message(r);
+
+	if (dec_chunks_settle(r->chunks) < 0 && ret == 0)
+		return fail(r, VNC_ERR_RESOURCE,
+			    "ran vncfb out of memory for the data read ahead");
+	return ret;
+}
+
+static int message(struct rfb_reader *r)
 {
 	uint8_t type;
 

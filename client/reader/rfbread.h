@@ -99,6 +99,10 @@ int rfb_reader_pause(struct rfb_reader *r, bool pause);
 bool rfb_reader_continuous(const struct rfb_reader *r);
 /* The server has shown it knows fences (it sent one). */
 bool rfb_reader_fences(const struct rfb_reader *r);
+/* Bytes of FramebufferUpdate headers (4) and rectangle headers (12,
+ * pseudo-rectangles and LastRect included) read so far: what of an
+ * update is not payload. */
+uint64_t rfb_reader_header_bytes(const struct rfb_reader *r);
 
 /* Why the last call failed: VNC_ERR_CLOSED when the source failed (*why
  * is then "", the source's owner explains), else a phrase to follow the

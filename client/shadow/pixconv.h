@@ -39,30 +39,6 @@ struct pixconv {
 	uint32_t tab[3][256];
 };
 
-/* A pixel value of n (1-4) bytes in either byte order. */
-static inline uint32_t pix_load(const uint8_t *p, unsigned n, bool big)
-{
-	uint32_t v = 0;
-
-	if (big)
-		for (unsigned i = 0; i < n; i++)
-			v = v << 8 | p[i];
-	else
-		for (unsigned i = n; i-- > 0;)
-			v = v << 8 | p[i];
-	return v;
-}
-
-static inline void pix_store(uint8_t *p, unsigned n, bool big, uint32_t v)
-{
-	if (big)
-		for (unsigned i = n; i-- > 0; v >>= 8)
-			p[i] = (uint8_t)v;
-	else
-		for (unsigned i = 0; i < n; i++, v >>= 8)
-			p[i] = (uint8_t)v;
-}
-
 /* The converter from sf to df (both valid true-colour formats). */
 void pixconv_init(struct pixconv *c, const struct pixfmt *df,
 		  const struct pixfmt *sf);

@@ -151,30 +151,12 @@ void pixfmt_unpack(const struct pixfmt *f, uint32_t v, uint8_t *r, uint8_t *g,
 
 uint32_t pixfmt_load(const struct pixfmt *f, const uint8_t *p)
 {
-	unsigned i, n = f->bpp / 8;
-	uint32_t v = 0;
-
-	if (f->big_endian) {
-		for (i = 0; i < n; i++)
-			v = (v << 8) | p[i];
-	} else {
-		for (i = n; i-- > 0;)
-			v = (v << 8) | p[i];
-	}
-	return v;
+	return pix_load(p, pixfmt_bytes(f), f->big_endian);
 }
 
 void pixfmt_store(const struct pixfmt *f, uint8_t *p, uint32_t v)
 {
-	unsigned i, n = f->bpp / 8;
-
-	if (f->big_endian) {
-		for (i = n; i-- > 0; v >>= 8)
-			p[i] = (uint8_t)v;
-	} else {
-		for (i = 0; i < n; i++, v >>= 8)
-			p[i] = (uint8_t)v;
-	}
+	pix_store(p, pixfmt_bytes(f), f->big_endian, v);
 }
 
 void pixfmt_convert_row(const struct pixfmt *df, uint8_t *dst,

@@ -41,6 +41,31 @@ static inline unsigned pixfmt_bytes(const struct pixfmt *f)
 	return f->bpp / 8;
 }
 
+/* A pixel value of n (1-4) bytes in either byte order: the one load and
+ * store every converter and pixfmt_load/pixfmt_store build on. */
+static inline uint32_t pix_load(const uint8_t *p, unsigned n, bool big)
+{
+	uint32_t v = 0;
+
+	if (big)
+		for (unsigned i = 0; i < n; i++)
+			v = v << 8 | p[i];
+	else
+		for (unsigned i = n; i-- > 0;)
+			v = v << 8 | p[i];
+	return v;
+}
+
+static inline void pix_store(uint8_t *p, unsigned n, bool big, uint32_t v)
+{
+	if (big)
+		for (unsigned i = n; i-- > 0; v >>= 8)
+			p[i] = (uint8_t)v;
+	else
+		for (unsigned i = 0; i < n; i++, v >>= 8)
+			p[i] = (uint8_t)v;
+}
+
 /* Pack/unpack 8-bit channels (exact bit replication on unpack). */
 uint32_t pixfmt_pack(const struct pixfmt *f, uint8_t r, uint8_t g, uint8_t b);
 void pixfmt_unpack(const struct pixfmt *f, uint32_t v, uint8_t *r, uint8_t *g,

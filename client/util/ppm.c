@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "util/log.h"
+#include "util/be.h"
 #include "util/ppm.h"
 
 struct image {
@@ -30,14 +31,6 @@ static int put_ppm(FILE *f, const struct image *im)
 	return 0;
 }
 
-static void be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
 /* One chunk: length, type, data, CRC of type and data. */
 static int put_chunk(FILE *f, const char *type, const uint8_t *data,
 		     size_t len)
@@ -48,11 +41,11 @@ static int put_chunk(FILE *f, const char *type, const uint8_t *data,
 	/* crc32(crc, NULL, 0) would restart at the initial value. */
 	if (len)
 		crc = crc32(crc, data, (uInt)len);
-	be32(b, (uint32_t)len);
+	be32_put(b, (uint32_t)len);
 	if (fwrite(b, 1, 4, f) != 4 || fwrite(type, 1, 4, f) != 4 ||
 	    (len && fwrite(data, 1, len, f) != len))
 		return -(errno ? errno : EIO);
-	be32(b, (uint32_t)crc);
+	be32_put(b, (uint32_t)crc);
 	return fwrite(b, 1, 4, f) == 4 ? 0 : -(errno ? errno : EIO);
 }
 
@@ -79,8 +72,8 @@ static int put_png(FILE *f, const struct image *im)
 		ret = -ENOMEM;
 		goto done;
 	}
-	be32(ihdr, im->w);
-	be32(ihdr + 4, im->h);
+	be32_put(ihdr, im->w);
+	be32_put(ihdr + 4, im->h);
 	ihdr[8] = 8;	/* bits per channel */
 	ihdr[9] = 2;	/* RGB */
 	ihdr[10] = ihdr[11] = ihdr[12] = 0;

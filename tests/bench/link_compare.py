@@ -4,10 +4,12 @@
 each round trip of --rtts at --rate, in rounds, the ways below back to
 back (their order rotating each round), medians over the rounds:
 
-* vncfb: vncfb bench --replay REC --link RTT,RATE: vncfb's pipeline, one
-  play of at most --secs; updates/s and full frames/s over the window,
-  the link's bytes/s and use, the age of the picture shown (the pump
-  beginning to send an update -> its last rectangle in the output);
+* vncfb/requests, vncfb/fast: vncfb bench --replay REC --link RTT,RATE
+  --push requests|fast: vncfb's pipeline, one play of at most --secs;
+  updates/s and full frames/s over the window, the link's bytes/s, use
+  and the share of it that was rectangle payload (pixels), the age of
+  the picture shown (the pump beginning to send an update -> its last
+  rectangle in the output);
 * vncviewer/requests: vncviewer (under Xvfb) playing the recording from
   vncfb bench --replay REC --serve --link RTT,RATE, the pump answering
   each request at once (a server without continuous updates), stopped
@@ -53,16 +55,17 @@ def update_sizes(path):
     return [m[1] for m in rec.messages if m[0] & recfile.UPDATE]
 
 
-def run_vncfb(rec, link, secs):
+def run_vncfb(rec, link, push, secs):
     with tempfile.NamedTemporaryFile(suffix=".json") as j:
         subprocess.run([VNCFB, "bench", "-q", "--replay", rec, "--repeat",
                         "1", "--duration", str(secs), "--link", link,
-                        "--json", j.name], check=True,
+                        "--push", push, "--json", j.name], check=True,
                        stdout=subprocess.DEVNULL, timeout=secs * 4 + 60)
         r = json.load(open(j.name))["runs"][0]
     return {"ups": r["updates_per_s"], "fps": r["frames_per_s"],
             "mbps": r["link_bytes_per_s"] * 8 / 1e6,
-            "use": r["link_use"], "age_med": r["age_ms"]["median"],
+            "use": r["link_use"], "pixels": r["pixel_use"],
+            "age_med": r["age_ms"]["median"],
             "age_p99": r["age_ms"]["p99"]}
 
 
@@ -122,7 +125,8 @@ def run_vncviewer(rec, link, push, secs, display, sizes, rate_bps):
     p99 = float(handled.split("p99 ")[1].split(" ms")[0])
     mbps = sum(sizes[1:n + 1]) * 8 / t / 1e6 if t > 0 else float("nan")
     return {"ups": n / t if t > 0 else 0, "fps": fps, "mbps": mbps,
-            "use": mbps * 1e6 / rate_bps, "age_med": med, "age_p99": p99}
+            "use": mbps * 1e6 / rate_bps, "pixels": float("nan"),
+            "age_med": med, "age_p99": p99}
 
 
 def ratio(m, med, ref):
@@ -144,8 +148,8 @@ def main():
     ap.add_argument("--rate", default="50mbit")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--secs", type=float, default=6)
-    ap.add_argument("--ways", default="vncfb,vncviewer/requests,"
-                    "vncviewer/fast,vncviewer/recorded")
+    ap.add_argument("--ways", default="vncfb/requests,vncfb/fast,"
+                    "vncviewer/requests,vncviewer/fast,vncviewer/recorded")
     ap.add_argument("--json")
     a = ap.parse_args()
     sizes = update_sizes(a.recording)
@@ -164,8 +168,10 @@ def main():
                 link = "%dms,%s" % (rtt, a.rate)
                 for i in range(len(ways)):
                     w = ways[(i + k) % len(ways)]
-                    if w == "vncfb":
-                        v = run_vncfb(a.recording, link, a.secs)
+                    if w.startswith("vncfb"):
+                        v = run_vncfb(a.recording, link,
+                                      (w.split("/") + ["requests"])[1],
+                                      a.secs)
                     else:
                         v = run_vncviewer(a.recording, link,
                                           w.split("/")[1], a.secs, display,
@@ -181,18 +187,20 @@ def main():
           % (time.strftime("%Y-%m-%d %H:%M"), time.time() - t0, load0[0],
              load1[0], os.cpu_count()))
     print("| round trip | way | updates/s | frames/s | Mbit/s | link use | "
-          "age median ms | age p99 ms | /vncviewer requests | "
+          "pixels | age median ms | age p99 ms | /vncviewer requests | "
           "/vncviewer fast |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for rtt in rtts:
         med = {w: {f: statistics.median(v[f] for v in res[(rtt, w)])
                    for f in res[(rtt, w)][0]} for w in ways}
         for w in ways:
             m = med[w]
-            print("| %d ms | %s | %.1f | %.1f | %.1f | %.0f %% | %.0f | %.0f "
-                  "| %.2f | %.2f |" % (
+            px = ("-" if m["pixels"] != m["pixels"] else
+                  "%.0f %%" % (m["pixels"] * 100))
+            print("| %d ms | %s | %.1f | %.1f | %.1f | %.0f %% | %s | %.0f "
+                  "| %.0f | %.2f | %.2f |" % (
                       rtt, w, m["ups"], m["fps"], m["mbps"], m["use"] * 100,
-                      m["age_med"], m["age_p99"],
+                      px, m["age_med"], m["age_p99"],
                       ratio(m, med, "vncviewer/requests"),
                       ratio(m, med, "vncviewer/fast")))
     if a.json:

@@ -20,11 +20,16 @@ gives medians over the rounds (and plays).
   threads, sampled when the pump says the play starts and ends, 10 ms
   resolution), and Xvfb's, which draws vncviewer's picture, beside it;
 * the vncfb viewer, timed exactly as vncviewer is: the same yardstick for
-  both viewers.
+  both viewers;
+* with --sink, tests/bench/replay_sink.py, a viewer that only reads the
+  bytes, timed the same way: the pump's own ceiling, which tells whether
+  a viewer's figure is the pump's;
+* with --base BINARY, another vncfb (main's, for a before/after) as
+  bench --replay and as the viewer, interleaved with this one.
 
 usage: replay_compare.py [--rounds N] [--plays N] [--cpu auto|N]
-                         [--no-vncviewer] [--no-viewer] [--json FILE]
-                         RECORDING...
+                         [--no-vncviewer] [--no-viewer] [--sink]
+                         [--base BINARY] [--json FILE] RECORDING...
 
 Every process runs in this script's session: with the kernel's autogroup
 scheduling (Linux), a process in a session of its own would get a whole
@@ -66,6 +71,14 @@ def cpu_s(pid):
 
 def median(v):
     return statistics.median(v) if v else float("nan")
+
+
+def num(v, fmt="%.1f"):
+    return "-" if v != v else fmt % v
+
+
+def ratio(x, y):
+    return num(x / y if y else float("nan"), "%.2f")
 
 
 class Xvfb:
@@ -177,11 +190,11 @@ class Pump:
         self.p.wait(10)
 
 
-def bench(rec, plays, cpu, frames):
+def bench(rec, plays, cpu, frames, binary=VNCFB):
     """frames: full-frame updates after the first, which a complete play
     draws in its window."""
     with tempfile.NamedTemporaryFile(suffix=".json") as j:
-        subprocess.run([VNCFB, "bench", "-q", "--replay", rec, "--repeat",
+        subprocess.run([binary, "bench", "-q", "--replay", rec, "--repeat",
                         str(plays), "--cpu", cpu, "--json", j.name],
                        check=True, stdout=subprocess.DEVNULL)
         data = json.load(open(j.name))
@@ -210,6 +223,8 @@ def main():
     ap.add_argument("--cpu", default="auto")
     ap.add_argument("--no-vncviewer", action="store_true")
     ap.add_argument("--no-viewer", action="store_true")
+    ap.add_argument("--sink", action="store_true")
+    ap.add_argument("--base")
     ap.add_argument("--json")
     a = ap.parse_args()
 
@@ -231,7 +246,8 @@ def main():
         recs[path] = dict(r=r, fmt=fmt, enc=enc, frames=frames, name=name)
     xvfb = None if a.no_vncviewer else Xvfb()
     samples = {p: {"pipeline": [], "bare": [], "vncviewer": [],
-                   "viewer": []} for p in recs}
+                   "viewer": [], "sink": [], "base-pipeline": [],
+                   "base-bare": [], "base-viewer": []} for p in recs}
     load0 = os.getloadavg()
     t0 = time.time()
     try:
@@ -242,12 +258,19 @@ def main():
                 info = recs[path]
                 r = info["r"]
                 ways = ["bench", "vncviewer", "viewer"]
-                ways = ways[rnd % 3:] + ways[:rnd % 3]
+                if a.sink:
+                    ways.append("sink")
+                if a.base:
+                    ways += ["base-bench", "base-viewer"]
+                ways = ways[rnd % len(ways):] + ways[:rnd % len(ways)]
                 for way in ways:
-                    if way == "bench":
-                        b = bench(path, a.plays, a.cpu, info["frames"])
-                        samples[path]["pipeline"].append(b["pipeline"])
-                        samples[path]["bare"].append(b["bare"])
+                    if way in ("bench", "base-bench"):
+                        pre = "base-" if way == "base-bench" else ""
+                        b = bench(path, a.plays, a.cpu, info["frames"],
+                                  a.base if pre else VNCFB)
+                        samples[path][pre + "pipeline"].append(
+                            b["pipeline"])
+                        samples[path][pre + "bare"].append(b["bare"])
                         continue
                     if way == "vncviewer" and (xvfb is None or
                                                info["fmt"] != "xrgb8888"):
@@ -277,8 +300,16 @@ def main():
                                 env = dict(os.environ,
                                            DISPLAY=xvfb.display)
                                 xpid = xvfb.p.pid
+                            elif way == "sink":
+                                argv = [sys.executable,
+                                        os.path.join(HERE, "replay_sink.py"),
+                                        path, "127.0.0.1::%d" % pump.port]
+                                env = None
+                                xpid = None
                             else:
-                                argv = [VNCFB, "-q", "-o", "mem:%dx%d:%s" %
+                                binary = a.base if way == "base-viewer" \
+                                    else VNCFB
+                                argv = [binary, "-q", "-o", "mem:%dx%d:%s" %
                                         (r.width, r.height, info["fmt"]),
                                         "--view-only", "--encodings",
                                         r.encodings or info["enc"]]
@@ -326,13 +357,13 @@ def main():
           "CPU ms/frame vncfb | bare | vncviewer (+Xvfb) | vncfb viewer | "
           "latency ms vncfb median / p99 | bare median / p99 |")
     print("|" + "---|" * 14)
+    def cols(path):
+        return ({w: col(path, w, "fps") for w in samples[path]},
+                {w: col(path, w, "cpu_ms") for w in samples[path]})
+
     for path, info in recs.items():
         r = info["r"]
-        f = {w: col(path, w, "fps") for w in samples[path]}
-        c = {w: col(path, w, "cpu_ms") for w in samples[path]}
-
-        def num(v, fmt="%.1f"):
-            return "-" if v != v else fmt % v
+        f, c = cols(path)
         vs_bare = median([s["vs_bare"] for s in samples[path]["pipeline"]
                           if s["vs_bare"] is not None])
         print("| %s | %d (%d) | %s | %s | %s | %s | %s | %s | %s | %s | %s "
@@ -350,6 +381,25 @@ def main():
                   num(col(path, "pipeline", "lat_p99")),
                   num(col(path, "bare", "lat_median")),
                   num(col(path, "bare", "lat_p99"))))
+    if a.sink or a.base:
+        # The instrument's ceiling and the before/after, same sitting.
+        print("\n| recording | vncfb viewer / vncviewer | sink fps | "
+              "vncviewer / sink | vncfb viewer / sink | base fps | "
+              "vncfb / base | base viewer fps | viewer / base viewer | "
+              "CPU ms/frame base / this | base viewer / this viewer |")
+        print("|" + "---|" * 11)
+        for path, info in recs.items():
+            f, c = cols(path)
+            print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s "
+                  "| %s / %s |" % (
+                      info["name"], ratio(f["viewer"], f["vncviewer"]),
+                      num(f["sink"]), ratio(f["vncviewer"], f["sink"]),
+                      ratio(f["viewer"], f["sink"]), num(f["base-pipeline"]),
+                      ratio(f["pipeline"], f["base-pipeline"]),
+                      num(f["base-viewer"]),
+                      ratio(f["viewer"], f["base-viewer"]),
+                      num(c["base-pipeline"]), num(c["pipeline"]),
+                      num(c["base-viewer"]), num(c["viewer"])))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"rounds": a.rounds, "plays": a.plays,

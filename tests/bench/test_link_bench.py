@@ -76,6 +76,13 @@ def bench_checks(path):
     check(rate and 0 < r["link_use"] <= 1.05 and
           abs(r["link_use"] - rate * 8 / 20e6) < 1e-6,
           "link %r B/s, use %r" % (rate, r["link_use"]))
+    # Of that, rectangle payload: less the 16 bytes of headers of each
+    # raw update (one rectangle) and the Bell and cut text between them,
+    # at most 15 % for the 8x8 one.
+    px = r["pixel_use"]
+    check(px is not None and r["link_use"] * 0.85 < px < r["link_use"],
+          "pixels: %r of the link's rate, the link's use %r" %
+          (px, r["link_use"]))
     age = r["age_ms"]
     check(age["n"] == n and age["min"] >= 50.0,
           "age of the picture shown: %r (at least one way, 50 ms)" % age)

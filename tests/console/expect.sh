@@ -21,3 +21,26 @@ expect() {
 		fail=1
 	fi
 }
+
+# Permission denied, for the scripts that check it: root_only NAME makes
+# $tmp/NAME a root-only node (group video) and $tmp/vncfb a copy of
+# vncfb that anyone may run, or returns 1 with a note on stderr where
+# the test is not root or has no setpriv; as_nobody CMD... runs CMD as
+# user 65534 with no groups and no config.
+root_only() {
+	if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+		echo "note: not root (or no setpriv): permission checks left out" >&2
+		return 1
+	fi
+	cp "$VNCFB" "$tmp/vncfb"
+	chmod 755 "$tmp" "$tmp/vncfb"
+	: >"$tmp/$1"
+	chmod 600 "$tmp/$1"
+	chgrp video "$tmp/$1" 2>/dev/null
+	return 0
+}
+
+as_nobody() {
+	env HOME="$tmp" XDG_CONFIG_HOME="$tmp/none" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}

@@ -100,97 +100,136 @@ static void pass(struct blitter *b, const struct rect *dmg)
 	blit_pass(b, &set, &st);
 }
 
-/* What every run ends with, in the reverse of the order it set things up;
- * ref, the cursorless reference screen, where the run has one. */
-static void teardown(struct cursor *c, struct blitter *b, struct damage *dmg,
-		     struct shadow *sh, struct output *out, struct output *ref)
-{
-	cursor_finish(c);
-	blit_destroy(b);
-	damage_finish(dmg);
-	shadow_finish(sh);
-	output_close(out);
-	if (ref)
-		output_close(ref);
-}
-
-static void run(const char *spec)
-{
-	struct output out;
+/* What every run works on: the screen out; a shadow in out's format, the
+ * screen's size over zoom, holding pattern(salt); a blitter b drawing it
+ * with cursor c onto out; and, where the run asks for one, ref: the same
+ * shadow through a blitter without a cursor, to compare with. */
+struct rig {
+	struct output out, ref;
 	struct shadow sh;
 	struct damage dmg;
 	struct blitter *b;
 	struct cursor c;
 	struct pixfmt sfmt;
+	bool has_ref;
+};
+
+static struct blitter *rig_blitter(struct rig *r, struct output *o,
+				   unsigned zoom)
+{
+	struct blitter *b = blit_create(o, &r->sh, &r->dmg, -1);
+
+	if (zoom > 1)
+		blit_set_scale(b, SCALE_ZOOM, zoom);
+	blit_reset_view(b);
+	return b;
+}
+
+static int rig_open(struct rig *r, const char *spec, unsigned zoom, int salt,
+		    bool with_ref)
+{
+	memset(r, 0, sizeof(*r));
+	if (output_open(&r->out, spec) < 0) {
+		printf("FAIL: output %s\n", spec);
+		failures++;
+		return -1;
+	}
+	if (with_ref && output_open(&r->ref, spec) < 0) {
+		printf("FAIL: output %s\n", spec);
+		failures++;
+		output_close(&r->out);
+		return -1;
+	}
+	r->has_ref = with_ref;
+	pixfmt_shadow_for(&r->out.fmt, &r->sfmt);
+	shadow_init(&r->sh, &r->sfmt);
+	shadow_resize(&r->sh, W / (int)zoom, H / (int)zoom);
+	pattern(&r->sh, salt);
+	damage_init(&r->dmg);
+	if (with_ref) {
+		struct blitter *b = rig_blitter(r, &r->ref, zoom);
+
+		pass(b, NULL);
+		blit_destroy(b);
+	}
+	r->b = rig_blitter(r, &r->out, zoom);
+	cursor_init(&r->c);
+	blit_set_cursor(r->b, &r->c);
+	return 0;
+}
+
+/* In the reverse of the order rig_open set things up. */
+static void rig_close(struct rig *r)
+{
+	cursor_finish(&r->c);
+	blit_destroy(r->b);
+	damage_finish(&r->dmg);
+	shadow_finish(&r->sh);
+	output_close(&r->out);
+	if (r->has_ref)
+		output_close(&r->ref);
+}
+
+static void run(const char *spec)
+{
+	struct rig r;
 	uint8_t pix[CW * CH * 4], mask[CW * CH], *clean;
 	struct rect all = {0, 0, W, H};
 	char what[96];
 	int x, y;
 
-	if (output_open(&out, spec) < 0) {
-		printf("FAIL: output %s\n", spec);
-		failures++;
+	if (rig_open(&r, spec, 1, 0, false) < 0)
 		return;
-	}
-	pixfmt_shadow_for(&out.fmt, &sfmt);
-	shadow_init(&sh, &sfmt);
-	shadow_resize(&sh, W, H);
-	pattern(&sh, 0);
-	damage_init(&dmg);
-	b = blit_create(&out, &sh, &dmg, -1);
-	blit_reset_view(b);
-	cursor_init(&c);
-	blit_set_cursor(b, &c);
 	for (y = 0; y < CH; y++)
 		for (x = 0; x < CW; x++) {
 			pixfmt_store(
-			    &sfmt, pix + (y * CW + x) * pixfmt_bytes(&sfmt),
-			    pixfmt_pack(&sfmt, 255, 0, (uint8_t)(y * 16)));
+			    &r.sfmt, pix + (y * CW + x) * pixfmt_bytes(&r.sfmt),
+			    pixfmt_pack(&r.sfmt, 255, 0, (uint8_t)(y * 16)));
 			mask[y * CW + x] = opaque(x, y) ? 255 : 0;
 		}
-	clean = malloc(sh.stride * H);
-	memcpy(clean, sh.pix, sh.stride * H);
+	clean = malloc(r.sh.stride * H);
+	memcpy(clean, r.sh.pix, r.sh.stride * H);
 
 	/* Hot spot (1,1). No shape yet: nothing drawn. */
-	cursor_move(&c, &sh, 10, 10);
-	pass(b, NULL);
-	check(&out, &sh, -100, -100, "no shape");
-	cursor_set_shape(&c, &sh, 1, 1, CW, CH, pix, mask);
-	pass(b, NULL);
+	cursor_move(&r.c, &r.sh, 10, 10);
+	pass(r.b, NULL);
+	check(&r.out, &r.sh, -100, -100, "no shape");
+	cursor_set_shape(&r.c, &r.sh, 1, 1, CW, CH, pix, mask);
+	pass(r.b, NULL);
 	snprintf(what, sizeof(what), "%s shape at 10,10", spec);
-	check(&out, &sh, 10, 10, what);
+	check(&r.out, &r.sh, 10, 10, what);
 	/* Overlapping move, far move: the old place comes back. */
-	cursor_move(&c, &sh, 12, 11);
-	pass(b, NULL);
+	cursor_move(&r.c, &r.sh, 12, 11);
+	pass(r.b, NULL);
 	snprintf(what, sizeof(what), "%s overlapping move", spec);
-	check(&out, &sh, 12, 11, what);
-	cursor_move(&c, &sh, 40, 30);
-	pass(b, NULL);
+	check(&r.out, &r.sh, 12, 11, what);
+	cursor_move(&r.c, &r.sh, 40, 30);
+	pass(r.b, NULL);
 	snprintf(what, sizeof(what), "%s far move", spec);
-	check(&out, &sh, 40, 30, what);
+	check(&r.out, &r.sh, 40, 30, what);
 	/* Damage under the cursor: new pixels, cursor still on top. */
-	cursor_move(&c, &sh, 22, 22);
-	pass(b, NULL);
-	pattern(&sh, 7);
-	memcpy(clean, sh.pix, sh.stride * H);
-	pass(b, &all);
+	cursor_move(&r.c, &r.sh, 22, 22);
+	pass(r.b, NULL);
+	pattern(&r.sh, 7);
+	memcpy(clean, r.sh.pix, r.sh.stride * H);
+	pass(r.b, &all);
 	snprintf(what, sizeof(what), "%s damage under the cursor", spec);
-	check(&out, &sh, 22, 22, what);
+	check(&r.out, &r.sh, 22, 22, what);
 	/* Edges: clipped, no overrun. */
-	cursor_move(&c, &sh, W - 1, H - 1);
-	pass(b, NULL);
+	cursor_move(&r.c, &r.sh, W - 1, H - 1);
+	pass(r.b, NULL);
 	snprintf(what, sizeof(what), "%s bottom-right corner", spec);
-	check(&out, &sh, W - 1, H - 1, what);
-	cursor_move(&c, &sh, 0, 0);
-	pass(b, NULL);
+	check(&r.out, &r.sh, W - 1, H - 1, what);
+	cursor_move(&r.c, &r.sh, 0, 0);
+	pass(r.b, NULL);
 	snprintf(what, sizeof(what), "%s top-left corner", spec);
-	check(&out, &sh, 0, 0, what);
-	if (memcmp(clean, sh.pix, sh.stride * H) != 0) {
+	check(&r.out, &r.sh, 0, 0, what);
+	if (memcmp(clean, r.sh.pix, r.sh.stride * H) != 0) {
 		printf("FAIL %s: the cursor was drawn into the shadow\n", spec);
 		failures++;
 	}
 	free(clean);
-	teardown(&c, b, &dmg, &sh, &out, NULL);
+	rig_close(&r);
 }
 
 /* Zoomed 2x (a 32x24 desktop on the 64x48 screen): the shape stays 1:1,
@@ -198,43 +237,22 @@ static void run(const char *spec)
  * starts, and moving it gives back exactly the scaled picture. */
 static void run_zoomed(void)
 {
-	struct output out, ref;
-	struct shadow sh;
-	struct damage dmg;
-	struct blitter *b;
-	struct cursor c;
-	struct pixfmt sfmt;
+	struct rig r;
 	uint8_t pix[CW * CH * 4], mask[CW * CH];
 	size_t bytes;
 	int x, y, bad = 0;
 
-	output_open(&out, "mem:64x48");
-	output_open(&ref, "mem:64x48");
-	pixfmt_shadow_for(&out.fmt, &sfmt);
-	shadow_init(&sh, &sfmt);
-	shadow_resize(&sh, W / 2, H / 2);
-	pattern(&sh, 3);
-	damage_init(&dmg);
-	/* The reference: the same blitter without a cursor. */
-	b = blit_create(&ref, &sh, &dmg, -1);
-	blit_set_scale(b, SCALE_ZOOM, 2);
-	blit_reset_view(b);
-	pass(b, NULL);
-	blit_destroy(b);
-	b = blit_create(&out, &sh, &dmg, -1);
-	blit_set_scale(b, SCALE_ZOOM, 2);
-	blit_reset_view(b);
-	cursor_init(&c);
-	blit_set_cursor(b, &c);
+	if (rig_open(&r, "mem:64x48", 2, 3, true) < 0)
+		return;
 	for (y = 0; y < CH; y++)
 		for (x = 0; x < CW; x++) {
-			pixfmt_store(&sfmt, pix + (y * CW + x) * 4,
-				     pixfmt_pack(&sfmt, 255, 0, 0));
+			pixfmt_store(&r.sfmt, pix + (y * CW + x) * 4,
+				     pixfmt_pack(&r.sfmt, 255, 0, 0));
 			mask[y * CW + x] = opaque(x, y) ? 255 : 0;
 		}
-	cursor_set_shape(&c, &sh, 1, 1, CW, CH, pix, mask);
-	cursor_move(&c, &sh, 10, 7);
-	pass(b, NULL);
+	cursor_set_shape(&r.c, &r.sh, 1, 1, CW, CH, pix, mask);
+	cursor_move(&r.c, &r.sh, 10, 7);
+	pass(r.b, NULL);
 	/* Remote 10,7 starts at screen 20,14; the shape's 0,0 at 19,13. */
 	for (y = 0; y < H; y++)
 		for (x = 0; x < W; x++) {
@@ -242,11 +260,12 @@ static void run_zoomed(void)
 			bool in = cx >= 0 && cy >= 0 && cx < CW && cy < CH &&
 				  opaque(cx, cy);
 			uint32_t got = pixfmt_load(
-			    &out.fmt, out.map + y * out.stride + x * 4);
+			    &r.out.fmt, r.out.map + y * r.out.stride + x * 4);
 			uint32_t want =
-			    in ? pixfmt_pack(&out.fmt, 255, 0, 0)
-			       : pixfmt_load(&ref.fmt,
-					     ref.map + y * ref.stride + x * 4);
+			    in ? pixfmt_pack(&r.out.fmt, 255, 0, 0)
+			       : pixfmt_load(&r.ref.fmt, r.ref.map +
+							     y * r.ref.stride +
+							     x * 4);
 
 			if (got != want && !bad++)
 				printf("FAIL zoomed: pixel %d,%d is %06x, "
@@ -254,16 +273,16 @@ static void run_zoomed(void)
 				       x, y, got, want);
 		}
 	/* Moved off: the zoomed picture comes back exactly. */
-	cursor_move(&c, &sh, 30, 22);
-	pass(b, NULL);
-	cursor_move(&c, &sh, 31, 23);
-	pass(b, NULL);
-	bytes = (size_t)out.stride * (H - 8);
-	if (memcmp(out.map, ref.map, bytes) != 0 && !bad++)
+	cursor_move(&r.c, &r.sh, 30, 22);
+	pass(r.b, NULL);
+	cursor_move(&r.c, &r.sh, 31, 23);
+	pass(r.b, NULL);
+	bytes = (size_t)r.out.stride * (H - 8);
+	if (memcmp(r.out.map, r.ref.map, bytes) != 0 && !bad++)
 		printf("FAIL zoomed: old place not restored\n");
 	if (bad)
 		failures++;
-	teardown(&c, b, &dmg, &sh, &out, &ref);
+	rig_close(&r);
 }
 
 /* A translucent shape (CursorWithAlpha's): each pixel the straight colour
@@ -274,64 +293,41 @@ static void run_zoomed(void)
 static void run_alpha(const char *spec, unsigned zoom)
 {
 	enum { AW = 16, AH = 12 };
-	struct output out, ref;
-	struct shadow sh;
-	struct damage dmg;
-	struct blitter *b;
-	struct cursor c;
-	struct pixfmt sfmt;
+	struct rig r;
 	uint8_t pix[AW * AH * 4], alpha[AW * AH];
 	int x, y, bad = 0, tol;
 
-	output_open(&out, spec);
-	output_open(&ref, spec);
-	pixfmt_shadow_for(&out.fmt, &sfmt);
-	shadow_init(&sh, &sfmt);
-	shadow_resize(&sh, W / zoom, H / zoom);
-	pattern(&sh, 5);
-	damage_init(&dmg);
-	b = blit_create(&ref, &sh, &dmg, -1);
-	if (zoom > 1)
-		blit_set_scale(b, SCALE_ZOOM, zoom);
-	blit_reset_view(b);
-	pass(b, NULL);
-	blit_destroy(b);
-	b = blit_create(&out, &sh, &dmg, -1);
-	if (zoom > 1)
-		blit_set_scale(b, SCALE_ZOOM, zoom);
-	blit_reset_view(b);
-	cursor_init(&c);
-	blit_set_cursor(b, &c);
+	if (rig_open(&r, spec, zoom, 5, true) < 0)
+		return;
 	/* Alpha across each row from 0 to 255, colours varying. */
 	for (y = 0; y < AH; y++)
 		for (x = 0; x < AW; x++) {
-			pixfmt_store(&sfmt,
-				     pix + (y * AW + x) * pixfmt_bytes(&sfmt),
-				     pixfmt_pack(&sfmt, (uint8_t)(x * 16),
-						 (uint8_t)(255 - y * 20),
-						 200));
+			pixfmt_store(&r.sfmt,
+				     pix + (y * AW + x) * pixfmt_bytes(&r.sfmt),
+				     pixfmt_pack(&r.sfmt, (uint8_t)(x * 16),
+						 (uint8_t)(255 - y * 20), 200));
 			alpha[y * AW + x] = (uint8_t)(x * 17);
 		}
-	cursor_set_shape(&c, &sh, 0, 0, AW, AH, pix, alpha);
-	cursor_move(&c, &sh, 20 / (int)zoom, 10 / (int)zoom);
-	pass(b, NULL);
-	tol = 255 / ((1 << out.fmt.r_bits) - 1) + 1;
+	cursor_set_shape(&r.c, &r.sh, 0, 0, AW, AH, pix, alpha);
+	cursor_move(&r.c, &r.sh, 20 / (int)zoom, 10 / (int)zoom);
+	pass(r.b, NULL);
+	tol = 255 / ((1 << r.out.fmt.r_bits) - 1) + 1;
 	for (y = 0; y < H; y++)
 		for (x = 0; x < W; x++) {
-			unsigned obpp = pixfmt_bytes(&out.fmt);
+			unsigned obpp = pixfmt_bytes(&r.out.fmt);
 			int cx = x - 20, cy = y - 10, k;
 			uint8_t got[3], under[3];
 			double want[3];
 
-			pixfmt_unpack(&out.fmt,
-				      pixfmt_load(&out.fmt, out.map +
-							       y * out.stride +
-							       x * obpp),
+			pixfmt_unpack(&r.out.fmt,
+				      pixfmt_load(&r.out.fmt,
+						  r.out.map + y * r.out.stride +
+						      x * obpp),
 				      &got[0], &got[1], &got[2]);
-			pixfmt_unpack(&ref.fmt,
-				      pixfmt_load(&ref.fmt, ref.map +
-							       y * ref.stride +
-							       x * obpp),
+			pixfmt_unpack(&r.ref.fmt,
+				      pixfmt_load(&r.ref.fmt,
+						  r.ref.map + y * r.ref.stride +
+						      x * obpp),
 				      &under[0], &under[1], &under[2]);
 			for (k = 0; k < 3; k++)
 				want[k] = under[k];
@@ -342,10 +338,11 @@ static void run_alpha(const char *spec, unsigned zoom)
 				/* The colour as the shadow's format holds
 				 * it. */
 				pixfmt_unpack(
-				    &sfmt,
-				    pixfmt_load(&sfmt,
-						pix + (cy * AW + cx) *
-							  pixfmt_bytes(&sfmt)),
+				    &r.sfmt,
+				    pixfmt_load(&r.sfmt,
+						pix +
+						    (cy * AW + cx) *
+							pixfmt_bytes(&r.sfmt)),
 				    &col[0], &col[1], &col[2]);
 				for (k = 0; k < 3; k++)
 					want[k] = col[k] * a +
@@ -363,22 +360,26 @@ static void run_alpha(const char *spec, unsigned zoom)
 				}
 		}
 	/* Fully transparent column 0 left the screen as it was. */
-	if (memcmp(out.map + 12 * out.stride + 20 * pixfmt_bytes(&out.fmt),
-		   ref.map + 12 * ref.stride + 20 * pixfmt_bytes(&ref.fmt),
-		   pixfmt_bytes(&out.fmt)) != 0 && !bad++)
+	if (memcmp(
+		r.out.map + 12 * r.out.stride + 20 * pixfmt_bytes(&r.out.fmt),
+		r.ref.map + 12 * r.ref.stride + 20 * pixfmt_bytes(&r.ref.fmt),
+		pixfmt_bytes(&r.out.fmt)) != 0 &&
+	    !bad++)
 		printf("FAIL alpha %s x%u: alpha 0 drew\n", spec, zoom);
-	cursor_move(&c, &sh, 0, 0);
-	pass(b, NULL);
-	cursor_move(&c, &sh, 1, 1);
-	pass(b, NULL);
+	cursor_move(&r.c, &r.sh, 0, 0);
+	pass(r.b, NULL);
+	cursor_move(&r.c, &r.sh, 1, 1);
+	pass(r.b, NULL);
 	for (y = 20; y < H; y++)
-		if (memcmp(out.map + y * out.stride, ref.map + y * ref.stride,
-			   (size_t)W * pixfmt_bytes(&out.fmt)) != 0 && !bad++)
+		if (memcmp(r.out.map + y * r.out.stride,
+			   r.ref.map + y * r.ref.stride,
+			   (size_t)W * pixfmt_bytes(&r.out.fmt)) != 0 &&
+		    !bad++)
 			printf("FAIL alpha %s x%u: row %d not restored\n",
 			       spec, zoom, y);
 	if (bad)
 		failures++;
-	teardown(&c, b, &dmg, &sh, &out, &ref);
+	rig_close(&r);
 }
 
 int main(void)

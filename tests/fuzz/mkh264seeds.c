@@ -35,8 +35,23 @@ static void rect(struct buf *s, struct h264enc *e, int w, int h, int t,
 	free(rgb);
 }
 
+/* A new encoder of w x h in place of old (NULL: none yet); exits where
+ * libavcodec has none, as a tool run by hand may. */
+static struct h264enc *encoder(struct h264enc *old, int w, int h)
+{
+	struct h264enc *e;
+
+	h264enc_destroy(old);
+	e = h264enc_create(w, h, 23);
+	if (!e)
+		exit(1);
+	return e;
+}
+
+/* The seed NAME: fmt, w, h, then msgs, which are emptied for the next
+ * one unless keep. */
 static void seed(const char *dir, const char *name, unsigned fmt, unsigned w,
-		 unsigned h, const struct buf *msgs)
+		 unsigned h, struct buf *msgs, bool keep)
 {
 	char path[512];
 	struct buf s = {0};
@@ -53,6 +68,10 @@ static void seed(const char *dir, const char *name, unsigned fmt, unsigned w,
 		exit(1);
 	}
 	free(s.p);
+	if (!keep) {
+		free(msgs->p);
+		*msgs = (struct buf){0};
+	}
 }
 
 int main(int argc, char **argv)
@@ -66,19 +85,16 @@ int main(int argc, char **argv)
 	}
 	/* Six frames, one update each (rgb565, and xrgb8888 parsed from a
 	 * 64-byte window). */
-	e = h264enc_create(64, 48, 23);
-	if (!e)
-		return 1;
+	e = encoder(NULL, 64, 48);
 	for (int i = 0; i < 6; i++) {
 		fbu(&s, 1);
 		rect(&s, e, 64, 48, i, i == 0, 0, 0, 64, 48, 0, 0);
 	}
-	seed(argv[1], "h264-anim", 1, 64, 48, &s);
-	seed(argv[1], "h264-anim-window", 0x60, 64, 48, &s);
+	seed(argv[1], "h264-anim", 1, 64, 48, &s, true);
+	seed(argv[1], "h264-anim-window", 0x60, 64, 48, &s, true);
 	/* Then ResetContext with a new stream, ResetAllContexts alone and
 	 * a P frame with no references left. */
-	h264enc_destroy(e);
-	e = h264enc_create(64, 48, 23);
+	e = encoder(e, 64, 48);
 	fbu(&s, 1);
 	rect(&s, e, 64, 48, 9, true, 0, 0, 64, 48, 1, 0);
 	fbu(&s, 1);
@@ -87,17 +103,14 @@ int main(int argc, char **argv)
 	u32(&s, 2);
 	fbu(&s, 1);
 	rect(&s, e, 64, 48, 10, false, 0, 0, 64, 48, 0, 0);
-	seed(argv[1], "h264-reset", 0, 64, 48, &s);
-	free(s.p);
-	s = (struct buf){0};
+	seed(argv[1], "h264-reset", 0, 64, 48, &s, false);
 	/* Three frames in one rectangle; a frame larger than its rectangle;
 	 * one smaller. */
 	fbu(&s, 1);
 	{
 		struct buf all = {0}, one = {0};
 
-		h264enc_destroy(e);
-		e = h264enc_create(64, 48, 23);
+		e = encoder(e, 64, 48);
 		for (int i = 0; i < 3; i++) {
 			one.n = 0;
 			rect(&one, e, 64, 48, i, i == 0, 0, 0, 64, 48, 0, 0);
@@ -114,29 +127,23 @@ int main(int argc, char **argv)
 	rect(&s, e, 64, 48, 4, false, 3, 5, 41, 37, 0, 0);
 	fbu(&s, 1);
 	rect(&s, e, 64, 48, 5, false, 0, 0, 70, 48, 0, 0);
-	seed(argv[1], "h264-sizes", 2, 80, 60, &s);
-	free(s.p);
-	s = (struct buf){0};
+	seed(argv[1], "h264-sizes", 2, 80, 60, &s, false);
 	/* 65 contexts of 16x16, then the evicted first one's P frame. */
 	fbu(&s, 66);
 	for (int i = 0; i < 65; i++) {
-		t[i] = h264enc_create(16, 16, 23);
+		t[i] = encoder(NULL, 16, 16);
 		rect(&s, t[i], 16, 16, i, true, (unsigned)(i % 13) * 16,
 		     (unsigned)(i / 13) * 16, 16, 16, 0, 0);
 	}
 	rect(&s, t[0], 16, 16, 70, false, 0, 0, 16, 16, 0, 0);
-	seed(argv[1], "h264-contexts-65", 0, 208, 80, &s);
+	seed(argv[1], "h264-contexts-65", 0, 208, 80, &s, false);
 	for (int i = 0; i < 65; i++)
 		h264enc_destroy(t[i]);
-	free(s.p);
-	s = (struct buf){0};
 	/* Cut short inside the data. */
-	h264enc_destroy(e);
-	e = h264enc_create(64, 48, 23);
+	e = encoder(e, 64, 48);
 	fbu(&s, 1);
 	rect(&s, e, 64, 48, 0, true, 0, 0, 64, 48, 0, 300);
-	seed(argv[1], "h264-cut", 0, 64, 48, &s);
-	free(s.p);
+	seed(argv[1], "h264-cut", 0, 64, 48, &s, false);
 	h264enc_destroy(e);
 	return 0;
 }

@@ -127,30 +127,17 @@ static void draw(uint8_t *fb, int w, int h, int phase)
 		}
 }
 
+/* The SetPixelFormat body for recipe format fmt: bpp, depth, big-endian,
+ * true-colour, the three maxima (16-bit, big-endian), the three shifts,
+ * padding. */
 static void client_format(uint8_t *pf, int fmt)
 {
-	memset(pf, 0, 16);
-	if (fmt == 1) {	/* rgb565 */
-		pf[0] = 16;
-		pf[1] = 16;
-		pf[3] = 1;
-		pf[5] = 31;
-		pf[7] = 63;
-		pf[9] = 31;
-		pf[10] = 11;
-		pf[11] = 5;
-		pf[12] = 0;
-	} else {	/* xrgb8888 */
-		pf[0] = 32;
-		pf[1] = 24;
-		pf[3] = 1;
-		pf[5] = 255;
-		pf[7] = 255;
-		pf[9] = 255;
-		pf[10] = 16;
-		pf[11] = 8;
-		pf[12] = 0;
-	}
+	static const uint8_t formats[2][16] = {
+	    {32, 24, 0, 1, 0, 255, 0, 255, 0, 255, 16, 8, 0}, /* xrgb8888 */
+	    {16, 16, 0, 1, 0, 31, 0, 63, 0, 31, 11, 5, 0},    /* rgb565 */
+	};
+
+	memcpy(pf, formats[fmt == 1], 16);
 }
 
 static void send_request(int fd, int incremental, int w, int h)

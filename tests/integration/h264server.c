@@ -57,6 +57,7 @@
 
 #include "tools/demo/h264enc.h"
 #include "tools/demo/rfbmini.h"
+#include "util/be.h"
 #include "../h264scene.h"
 
 #define ENC_H264 RFBMINI_ENC_H264
@@ -84,7 +85,7 @@ static int fbu_hdr(int fd, unsigned n)
 {
 	uint8_t b[4] = {0, 0, 0, 0};
 
-	rfbmini_be16(b + 2, n);
+	be16_put(b + 2, n);
 	return rfbmini_put(fd, b, 4);
 }
 
@@ -94,8 +95,8 @@ static int h264_rect(int fd, int x, int y, int w, int h, uint32_t flags,
 	uint8_t b[20];
 
 	rfbmini_rect(b, x, y, w, h, ENC_H264);
-	rfbmini_be32(b + 12, (uint32_t)len);
-	rfbmini_be32(b + 16, flags);
+	be32_put(b + 12, (uint32_t)len);
+	be32_put(b + 16, flags);
 	if (rfbmini_put(fd, b, 20) < 0 ||
 	    rfbmini_put(fd, data, cut ? len / 2 : len) < 0)
 		return -1;
@@ -230,8 +231,8 @@ static int send_frame(int fd, bool first)
 		uint8_t b[20];
 
 		rfbmini_rect(b, 0, 0, W, H, ENC_H264);
-		rfbmini_be32(b + 12, 0);
-		rfbmini_be32(b + 16, 2);
+		be32_put(b + 12, 0);
+		be32_put(b + 16, 2);
 		if (rfbmini_put(fd, b, 20) < 0)
 			return -1;
 	}

@@ -13,35 +13,26 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import vnctest as vt  # noqa: E402
+from vmio import recv_exact  # noqa: E402
 
 JPEG, CURSOR_ALPHA, RICH, XCURSOR, EXT_MOUSE = 21, -314, -239, -240, -316
-
-
-def recv_all(conn, n):
-    got = b""
-    while len(got) < n:
-        b = conn.recv(n - len(got))
-        if not b:
-            raise OSError("closed")
-        got += b
-    return got
 
 
 def server(seen):
     def script(conn):
         conn.sendall(b"RFB 003.008\n")
-        recv_all(conn, 12)
+        recv_exact(conn, 12)
         conn.sendall(b"\x01\x01")
-        recv_all(conn, 1)
+        recv_exact(conn, 1)
         conn.sendall(struct.pack(">I", 0))
-        recv_all(conn, 1)
+        recv_exact(conn, 1)
         fmt = bytes([32, 24, 0, 1, 0, 255, 0, 255, 0, 255, 16, 8, 0,
                      0, 0, 0])
         conn.sendall(struct.pack(">HH", 64, 48) + fmt +
                      struct.pack(">I", 4) + b"test")
-        recv_all(conn, 20)                      # SetPixelFormat
-        t, n = struct.unpack(">BxH", recv_all(conn, 4))
-        seen.append(list(struct.unpack(">%di" % n, recv_all(conn, 4 * n))))
+        recv_exact(conn, 20)                      # SetPixelFormat
+        t, n = struct.unpack(">BxH", recv_exact(conn, 4))
+        seen.append(list(struct.unpack(">%di" % n, recv_exact(conn, 4 * n))))
         # The confirmation, an alpha cursor (raw), a picture.
         rgba = bytes([128, 0, 0, 128]) * 16
         conn.sendall(struct.pack(">BxH", 0, 3) +

@@ -81,6 +81,7 @@
 #include <rfb/rfbregion.h>
 
 #include "../h264scene.h"
+#include "util/hash.h"
 #include "testserver_jpeg.h"
 
 #define MAX_AFTER 16
@@ -125,16 +126,6 @@ static uint32_t rgb(unsigned r, unsigned g, unsigned b)
 	return (r & 0xff) | (g & 0xff) << 8 | (b & 0xff) << 16;
 }
 
-static uint32_t hash(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
-
 /* The colour of scene pixel (x, y) for a desktop of w x h; seed varies
  * it (0 is the initial scene, step N uses N). Four bands, top to bottom:
  * solid blocks with 1-pixel rules, text on few colours, a noisy gradient,
@@ -159,7 +150,7 @@ static uint32_t scene(int x, int y, int w, int h, uint32_t seed)
 		/* Glyphs: 6x8 cells, 5x7 bits of a hash; colours from a
 		 * per-row palette of four. */
 		int cx = x / 6, cy = y / 8, gx = x % 6, gy = y % 8;
-		uint32_t hsh = hash((uint32_t)(cx * 131 + cy * 7919) + seed);
+		uint32_t hsh = hash32((uint32_t)(cx * 131 + cy * 7919) + seed);
 		unsigned bit = (unsigned)(gx * 7 + gy) % 31;
 		bool on = gx < 5 && gy < 7 && (hsh >> bit & 1) &&
 			  (hsh >> (bit + 1) & 1);
@@ -170,7 +161,7 @@ static uint32_t scene(int x, int y, int w, int h, uint32_t seed)
 		return p < 2 ? rgb(30, 60, 200) : rgb(255, 255, 210 - p);
 	}
 	case 2: {
-		uint32_t n = hash((uint32_t)(y * w + x) ^ (seed * 0x9e37u));
+		uint32_t n = hash32((uint32_t)(y * w + x) ^ (seed * 0x9e37u));
 
 		return rgb(x * 255 / w + (n & 15),
 			   (y * 4 - h * 2) * 255 / h + ((n >> 4) & 15),
@@ -389,7 +380,7 @@ static void scroll(int dx, int dy)
 /* A patch whose place and size depend on n, drawn with seed n. */
 static void step(unsigned n)
 {
-	uint32_t hsh = hash(n + 1);
+	uint32_t hsh = hash32(n + 1);
 	int w = fb_w / 4 + (int)(hsh % (unsigned)(fb_w / 3 + 1));
 	int h = fb_h / 4 + (int)((hsh >> 8) % (unsigned)(fb_h / 3 + 1));
 	int x = (int)((hsh >> 16) % (unsigned)(fb_w - w + 1));
@@ -403,7 +394,7 @@ static void step(unsigned n)
 		int i, yy, xx;
 
 		for (i = 0; i < 6; i++) {
-			uint32_t hh = hash(n * 16 + (unsigned)i);
+			uint32_t hh = hash32(n * 16 + (unsigned)i);
 			uint32_t c = rgb(hh, hh >> 8, hh >> 16);
 			int bw = i ? 1 + (int)(hh >> 3) % (w / 3) : w;
 			int bh = i ? 1 + (int)(hh >> 11) % (h / 3) : h;
@@ -460,7 +451,7 @@ static void next_frame(void)
 			fb[i] = rgb(wave_rgb[3 * i], wave_rgb[3 * i + 1],
 				    wave_rgb[3 * i + 2]);
 	} else {
-		mask = (hash((uint32_t)frames_sent) & 0xffffff) | 0x010101;
+		mask = (hash32((uint32_t)frames_sent) & 0xffffff) | 0x010101;
 		for (i = 0; i < n; i++)
 			fb[i] ^= mask;
 	}

@@ -438,7 +438,7 @@ class FakeServer:
             try:
                 conn.settimeout(5)
                 self.script(conn)
-            except OSError:
+            except (OSError, EOFError):  # the client went away
                 pass
             finally:
                 conn.close()

@@ -75,7 +75,7 @@ static void vncfb_role(enum how how)
 
 	crasher = getpid();
 	log_set_level(LOG_ERROR);
-	if (console_open(&out, "mem:64x48") < 0)
+	if (console_open(&out, "mem:64x48", 0) < 0)
 		_exit(90);
 	/* The mem output with a console to give back. */
 	fake_impl = *out.impl;

@@ -1,6 +1,6 @@
 /* Status line: the bar's geometry and colours on a mem output, glyph
- * pixels where the font says, and the blitter restoring the picture when
- * the line goes away. */
+ * pixels where the font says, the blitter restoring the picture when
+ * the line goes away, and the line alone on black (blit_set_blank). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +111,31 @@ static void check_blitter(void)
 	blit_pass(b, &set, &st);
 	CHECK(px(&o, 0, 39) == red && px(&o, 60, bar.y + 3) == red,
 	      "picture not restored under the bar");
+	/* A stand-in display: black with the status line, then the
+	 * picture back. */
+	blit_set_blank(b, true);
+	blit_set_status(b, "HDMI-A-1 is disconnected");
+	damage_take(&d, &set, 0);
+	blit_pass(b, &set, &st);
+	for (i = 0; i < (size_t)bar.y * 120; i++)
+		if (px(&o, (int)(i % 120), (int)(i / 120)) != 0)
+			break;
+	CHECK(i == (size_t)bar.y * 120, "blank: pixel %zu,%zu not black",
+	      i % 120, i / 120);
+	CHECK(px(&o, 0, 39) ==
+		  pixfmt_pack(&o.fmt, STATUS_BG_R, STATUS_BG_G, STATUS_BG_B),
+	      "blank: no status bar");
+	/* Damage from the server draws nothing while blank. */
+	damage_add(&d, &(struct rect){0, 0, 120, 40});
+	damage_take(&d, &set, 0);
+	blit_pass(b, &set, &st);
+	CHECK(px(&o, 10, 10) == 0, "blank: the desktop drawn");
+	blit_set_blank(b, false);
+	blit_set_status(b, NULL);
+	damage_take(&d, &set, 0);
+	blit_pass(b, &set, &st);
+	CHECK(px(&o, 10, 10) == red && px(&o, 0, 39) == red,
+	      "the picture not back after blank");
 	blit_destroy(b);
 	damage_finish(&d);
 	shadow_finish(&sh);

@@ -27,6 +27,7 @@
 #include <gnutls/gnutls.h>
 
 #include "util/log.h"
+#include "util/be.h"
 #include "shadow/pixfmt.h"
 #include "net/vnc.h"
 
@@ -94,18 +95,6 @@ static int tls_get(gnutls_session_t s, void *p, size_t n)
 	return tls_io(s, p, n, false);
 }
 
-static void be16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void be32(uint8_t *p, uint32_t v)
-{
-	be16(p, v >> 16);
-	be16(p + 2, v & 0xffff);
-}
-
 /* After TLS: SecurityResult, ServerInit, the client's format, encodings
  * and update request, one raw update, then the server hangs up. */
 static int session_tls(gnutls_session_t s)
@@ -115,21 +104,21 @@ static int session_tls(gnutls_session_t s)
 	const char *name = "tls cycles";
 	unsigned n;
 
-	be32(b, 0);
+	be32_put(b, 0);
 	if (tls_put(s, b, 4) < 0 || tls_get(s, &ci, 1) < 0)
 		return -1;
 	memset(b, 0, sizeof(b));
-	be16(b, 32);
-	be16(b + 2, 24);
+	be16_put(b, 32);
+	be16_put(b + 2, 24);
 	b[4] = 32;	/* bpp */
 	b[5] = 24;	/* depth */
 	b[7] = 1;	/* true colour */
-	be16(b + 8, 255);
-	be16(b + 10, 255);
-	be16(b + 12, 255);
+	be16_put(b + 8, 255);
+	be16_put(b + 10, 255);
+	be16_put(b + 12, 255);
 	b[14] = 16;
 	b[15] = 8;
-	be32(b + 20, (uint32_t)strlen(name));
+	be32_put(b + 20, (uint32_t)strlen(name));
 	memcpy(b + 24, name, strlen(name));
 	if (tls_put(s, b, 24 + strlen(name)) < 0)
 		return -1;
@@ -143,9 +132,9 @@ static int session_tls(gnutls_session_t s)
 		return -1;
 	memset(fbu, 0x5a, sizeof(fbu));
 	memset(fbu, 0, 16);
-	be16(fbu + 2, 1);
-	be16(fbu + 8, 32);
-	be16(fbu + 10, 24);
+	be16_put(fbu + 2, 1);
+	be16_put(fbu + 8, 32);
+	be16_put(fbu + 10, 24);
 	return tls_put(s, fbu, sizeof(fbu));
 }
 
@@ -165,7 +154,7 @@ static void serve_one(struct server *sv, int c)
 		goto out;
 	b[0] = 0;	/* version accepted */
 	b[1] = 1;	/* one sub-type */
-	be32(b + 2, (uint32_t)sub);
+	be32_put(b + 2, (uint32_t)sub);
 	if (put(c, b, 6) < 0 || get(c, b, 4) < 0)
 		goto out;
 	b[0] = 1;	/* ack */

@@ -508,6 +508,11 @@ static inline bool fix_same(const struct fix *f, const struct pic *want,
 	return true;
 }
 
+/* Feed s to the open fixture f and expect it to end that many updates
+ * with want's picture, pixel for pixel; what and fmt name the case in the
+ * messages (test_decode.c). */
+void expect_decoded(struct fix *f, const struct buf *s, int updates,
+		    const struct pic *want, const char *what, const char *fmt);
 /* Feed s to the reader on a w x h desktop in fmt and expect it to fail
  * with a protocol error whose reason contains why (test_decode.c). */
 void expect_bad(const char *fmt, uint32_t w, uint32_t h, const struct buf *s,

@@ -14,11 +14,14 @@ static const char *const formats[] = {
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
-static void expect_same(const struct fix *f, const struct pic *want,
-			const char *what, const char *fmt)
+void expect_decoded(struct fix *f, const struct buf *s, int updates,
+		    const struct pic *want, const char *what, const char *fmt)
 {
 	char where[96];
+	int got = fix_feed(f, s);
 
+	CHECK(got == updates, "%s %s: %d updates, want %d: %s", what, fmt, got,
+	      updates, f->why);
 	CHECK(fix_same(f, want, where, sizeof(where)), "%s %s: %s", what, fmt,
 	      where);
 }
@@ -60,8 +63,7 @@ static void test_raw(const char *fmt)
 	raw_rect(&s, &want, 49, 39, 1, 1);
 	rhdr(&s, 7, 7, 0, 0, RFB_ENC_RAW);
 	fix_open(&f, fmt, 50, 40);
-	CHECK(fix_feed(&f, &s) == 1, "raw %s: %s", fmt, f.why);
-	expect_same(&f, &want, "raw", fmt);
+	expect_decoded(&f, &s, 1, &want, "raw", fmt);
 	CHECK(strstr(f.log, fix_threads() >= 2
 				? "request 50x40 damage 0,0,50x40 done"
 				: "request 50x40 damage 0,0,50x40 damage "
@@ -113,8 +115,7 @@ static void test_copyrect(const char *fmt)
 	copyrect(&s, &want, 0, 0, 59, 49, 1, 1);     /* to the corner */
 	copyrect(&s, &want, 0, 0, 5, 5, 0, 0);	     /* nothing */
 	fix_open(&f, fmt, 60, 50);
-	CHECK(fix_feed(&f, &s) == 1, "copyrect %s: %s", fmt, f.why);
-	expect_same(&f, &want, "copyrect", fmt);
+	expect_decoded(&f, &s, 1, &want, "copyrect", fmt);
 	fix_free(&f);
 	s.n = 0;
 	fbu(&s, 1);
@@ -172,8 +173,7 @@ static void test_rre(const char *fmt)
 	rre_rect(&s, &want, 10, 10, 0, 0, false, 0);
 	rre_rect(&s, &want, 100, 10, 190, 60, true, 9);
 	fix_open(&f, fmt, 300, 80);
-	CHECK(fix_feed(&f, &s) == 1, "rre %s: %s", fmt, f.why);
-	expect_same(&f, &want, "rre", fmt);
+	expect_decoded(&f, &s, 1, &want, "rre", fmt);
 	fix_free(&f);
 	/* More subrectangles than pixels; one past the rectangle. */
 	s.n = 0;
@@ -303,8 +303,7 @@ static void test_hextile(const char *fmt)
 	hextile_rect(&s, &want, 99, 69, 1, 1, 5);
 	hextile_rect(&s, &want, 50, 50, 0, 0, 0);
 	fix_open(&f, fmt, 100, 70);
-	CHECK(fix_feed(&f, &s) == 1, "hextile %s: %s", fmt, f.why);
-	expect_same(&f, &want, "hextile", fmt);
+	expect_decoded(&f, &s, 1, &want, "hextile", fmt);
 	fix_free(&f);
 	/* A subrectangle past its (partial) tile. */
 	s.n = 0;
@@ -348,8 +347,7 @@ static void test_zlib(const char *fmt)
 	zlib_rect(&s, &z, &want, 63, 39, 1, 1);
 	zlib_rect(&s, &z, &want, 5, 5, 0, 3);
 	fix_open(&f, fmt, 64, 40);
-	CHECK(fix_feed(&f, &s) == 2, "zlib %s: %s", fmt, f.why);
-	expect_same(&f, &want, "zlib", fmt);
+	expect_decoded(&f, &s, 2, &want, "zlib", fmt);
 	fix_free(&f);
 	/* Short, and more than the pixels. */
 	zinit(&z);
@@ -408,8 +406,7 @@ static void test_ultra(const char *fmt)
 		free(raw.p);
 	}
 	fix_open(&f, fmt, 48, 30);
-	CHECK(fix_feed(&f, &s) == 1, "ultra %s: %s", fmt, f.why);
-	expect_same(&f, &want, "ultra", fmt);
+	expect_decoded(&f, &s, 1, &want, "ultra", fmt);
 	fix_free(&f);
 	free(want.p);
 	free(s.p);

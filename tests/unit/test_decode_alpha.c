@@ -100,11 +100,27 @@ static void alpha_zlib(struct buf *s, z_stream *z, uint32_t xhot,
 	free(zd.p);
 }
 
-static void expect_cursor_bad(const char *fmt, const struct buf *s,
-			      const char *why)
-{
-	expect_bad(fmt, 64, 48, s, why);
-}
+/* CursorWithAlpha rectangles the reader refuses (on a 64x48 desktop): the
+ * rectangle's size, the encoding it names for its pixels and what
+ * follows, and the line. */
+static const struct bad_alpha {
+	unsigned w, h;
+	int32_t enc;
+	const char *bytes;
+	size_t n;
+	const char *why;
+} bad_alpha[] = {
+    {1025, 1, RFB_ENC_RAW, "", 0,
+     "sent a bad CursorWithAlpha rectangle 1025x1 at 0,0: a cursor larger "
+     "than 1024x1024"},
+    {4, 4, RFB_ENC_COPYRECT, "\0\0\0\0", 4,
+     "its pixels in encoding CopyRect, which cannot carry them"},
+    {4, 4, RFB_ENC_JPEG, "", 0,
+     "its pixels in encoding JPEG, which cannot carry them"},
+    {4, 4, 0x4d2, "", 0, "its pixels in encoding 0x000004d2"},
+    {4, 4, RFB_ENC_ZLIB, "\0\0\0\x05\x78\x9c\xff\xff\xff", 9,
+     "sent a bad CursorWithAlpha rectangle 4x4 at 0,0: zlib pixels: "},
+};
 
 int test_alpha(const char *fmt)
 {
@@ -175,42 +191,16 @@ int test_alpha(const char *fmt)
 	fix_free(&f);
 
 	/* The errors. */
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 1025, 1, RFB_ENC_CURSOR_ALPHA);
-	u32(&s, RFB_ENC_RAW);
-	expect_cursor_bad(fmt, &s,
-			  "sent a bad CursorWithAlpha rectangle 1025x1 at "
-			  "0,0: a cursor larger than 1024x1024");
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 4, 4, RFB_ENC_CURSOR_ALPHA);
-	u32(&s, RFB_ENC_COPYRECT);
-	u32(&s, 0);
-	expect_cursor_bad(fmt, &s,
-			  "its pixels in encoding CopyRect, which cannot "
-			  "carry them");
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 4, 4, RFB_ENC_CURSOR_ALPHA);
-	u32(&s, RFB_ENC_JPEG);
-	expect_cursor_bad(fmt, &s,
-			  "its pixels in encoding JPEG, which cannot carry "
-			  "them");
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 4, 4, RFB_ENC_CURSOR_ALPHA);
-	u32(&s, 0x4d2);
-	expect_cursor_bad(fmt, &s, "its pixels in encoding 0x000004d2");
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 4, 4, RFB_ENC_CURSOR_ALPHA);
-	u32(&s, RFB_ENC_ZLIB);
-	u32(&s, 5);
-	put(&s, "\x78\x9c\xff\xff\xff", 5);
-	expect_cursor_bad(fmt, &s,
-			  "sent a bad CursorWithAlpha rectangle 4x4 at 0,0: "
-			  "zlib pixels: ");
+	for (size_t i = 0; i < sizeof(bad_alpha) / sizeof(bad_alpha[0]); i++) {
+		const struct bad_alpha *c = &bad_alpha[i];
+
+		s.n = 0;
+		fbu(&s, 1);
+		rhdr(&s, 0, 0, c->w, c->h, RFB_ENC_CURSOR_ALPHA);
+		u32(&s, (uint32_t)c->enc);
+		put(&s, c->bytes, c->n);
+		expect_bad(fmt, 64, 48, &s, c->why);
+	}
 	/* Cut short: the connection's end, not a shape of garbage. */
 	fix_open(&f, fmt, 64, 48);
 	s.n = 0;

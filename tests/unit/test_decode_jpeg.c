@@ -101,6 +101,17 @@ static void expect_close(const struct fix *f, const struct pic *want,
 	      pixfmt_name(&want->pf, (char[32]){0}, 32), mean, max);
 }
 
+/* JPEG data a 16x8 rectangle may not carry, and the line it ends with. */
+static const struct bad_jpeg {
+	const char *bytes;
+	size_t n;
+	const char *why;
+} bad_jpeg[] = {
+    {"\xff\xd9", 2, "JPEG data starting with marker 0xd9, not SOI"},
+    {"\xff\xd8\x12", 3, "JPEG data without a marker at byte 2 (0x12)"},
+    {"\xff\xd8\xff\xe0\x00\x01", 6, "a JPEG segment 0xe0 of length 1"},
+};
+
 int test_jpeg_rect(const char *fmt)
 {
 	struct buf s = {0}, img = {0};
@@ -171,30 +182,21 @@ int test_jpeg_rect(const char *fmt)
 	CHECK(fix_feed(&f, &s) < 0 && f.err == VNC_ERR_CLOSED,
 	      "jpeg cut short %s: error %d %s", fmt, f.err, f.why);
 	fix_free(&f);
-	/* Not a JPEG; junk where a marker belongs; the wrong size. */
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 16, 8, RFB_ENC_JPEG);
-	put(&s, "\xff\xd9", 2);
-	expect_bad(fmt, 160, 120, &s,
-		   "JPEG data starting with marker 0xd9, not SOI");
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 16, 8, RFB_ENC_JPEG);
-	put(&s, "\xff\xd8\x12", 3);
-	expect_bad(fmt, 160, 120, &s,
-		   "JPEG data without a marker at byte 2 (0x12)");
+	/* Not a JPEG; junk where a marker belongs; a segment of length 1. */
+	for (size_t i = 0; i < sizeof(bad_jpeg) / sizeof(bad_jpeg[0]); i++) {
+		s.n = 0;
+		fbu(&s, 1);
+		rhdr(&s, 0, 0, 16, 8, RFB_ENC_JPEG);
+		put(&s, bad_jpeg[i].bytes, bad_jpeg[i].n);
+		expect_bad(fmt, 160, 120, &s, bad_jpeg[i].why);
+	}
+	/* The wrong size. */
 	s.n = 0;
 	fbu(&s, 1);
 	rhdr(&s, 0, 0, 16, 9, RFB_ENC_JPEG);
 	put(&s, img.p, img.n);
 	expect_bad(fmt, 160, 120, &s, "a 16x8 JPEG image in it");
-	/* A segment of length 1; endless tables. */
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 16, 8, RFB_ENC_JPEG);
-	put(&s, "\xff\xd8\xff\xe0\x00\x01", 6);
-	expect_bad(fmt, 160, 120, &s, "a JPEG segment 0xe0 of length 1");
+	/* Endless tables. */
 	s.n = 0;
 	fbu(&s, 1);
 	rhdr(&s, 0, 0, 16, 8, RFB_ENC_JPEG);

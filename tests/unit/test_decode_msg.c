@@ -39,38 +39,6 @@ static void test_simple_messages(void)
 				 "not ask for"),
 	      "unknown message: %s", f.why);
 	fix_free(&f);
-
-	fix_open(&f, "xrgb8888", 32, 16);
-	s.n = 0;
-	u8(&s, RFB_MSG_COLOUR_MAP);
-	u8(&s, 0);
-	u16(&s, 65535);
-	u16(&s, 2);
-	CHECK(fix_feed(&f, &s) < 0 &&
-		  !strcmp(f.why, "sent a bad SetColourMapEntries "
-				 "message: colours 65535 to 65536, past "
-				 "65535"),
-	      "colour map: %s", f.why);
-	fix_free(&f);
-
-	fix_open(&f, "xrgb8888", 32, 16);
-	s.n = 0;
-	u8(&s, RFB_MSG_CUT_TEXT);
-	put(&s, "\0\0\0", 3);
-	u32(&s, RFB_MAX_CUT_TEXT + 1);
-	CHECK(fix_feed(&f, &s) < 0 && strstr(f.why, "ServerCutText") &&
-		  strstr(f.why, "16 MiB limit"),
-	      "cut text: %s", f.why);
-	fix_free(&f);
-	/* A message cut short is a closed connection, not a bad one. */
-	fix_open(&f, "xrgb8888", 32, 16);
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 2, 2, RFB_ENC_RAW);
-	put(&s, "abc", 3);
-	CHECK(fix_feed(&f, &s) < 0 && f.err == VNC_ERR_CLOSED && !f.why[0],
-	      "short: %d %s", f.err, f.why);
-	fix_free(&f);
 	free(s.p);
 }
 
@@ -129,43 +97,101 @@ static void test_pseudo(void)
 						    "bytes"),
 	      "name: %s", f.why);
 	fix_free(&f);
+	free(s.p);
+}
 
-	fix_open(&f, "rgb565", 32, 16);
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 0, 20, RFB_ENC_DESKTOPSIZE);
-	CHECK(fix_feed(&f, &s) < 0 && f.err == VNC_ERR_PROTOCOL &&
-		  !strcmp(f.why, "announced an empty 0x20 desktop"),
-	      "0x20: %s", f.why);
-	fix_free(&f);
-	fix_open(&f, "rgb565", 32, 16);
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 16385, 20, RFB_ENC_DESKTOPSIZE);
-	CHECK(fix_feed(&f, &s) < 0 && f.err == VNC_ERR_RESOURCE &&
-		  strstr(f.why, "16385x20 desktop, larger than vncfb "
-				"supports (16384x16384)"),
-	      "16385: %s", f.why);
-	fix_free(&f);
-	fix_open(&f, "rgb565", 32, 16);
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 0, 0, 4, 4, 1234);
-	CHECK(fix_feed(&f, &s) < 0 &&
-		  !strcmp(f.why, "sent a rectangle in encoding "
-				 "0x000004d2, which vncfb did not ask "
-				 "for"),
-	      "encoding: %s", f.why);
-	fix_free(&f);
-	fix_open(&f, "rgb565", 32, 16);
-	s.n = 0;
-	fbu(&s, 1);
-	rhdr(&s, 30, 0, 3, 1, RFB_ENC_RAW);
-	CHECK(fix_feed(&f, &s) < 0 &&
-		  !strcmp(f.why, "sent a bad raw rectangle 3x1 at 30,0: "
-				 "outside the 32x16 desktop"),
-	      "outside: %s", f.why);
-	fix_free(&f);
+/* Messages the reader refuses, each on a fresh 32x16 desktop: the error
+ * and the whole line it ends with. */
+static const struct bad_msg {
+	const char *what, *fmt;
+	/* An update of one rectangle (header r), its payload in bytes; or,
+	 * where r.w is 0 and r.enc is 0, the message bytes alone. */
+	struct {
+		unsigned x, y, w, h;
+		int32_t enc;
+	} r;
+	const char *bytes;
+	size_t n;
+	enum vnc_error err;
+	const char *why;
+} bad_msgs[] = {
+    {"colour map",
+     "xrgb8888",
+     {0, 0, 0, 0, 0},
+     "\x01\0\xff\xff\0\x02", /* first 65535, 2 colours */
+     6,
+     VNC_ERR_PROTOCOL,
+     "sent a bad SetColourMapEntries message: colours 65535 to 65536, "
+     "past 65535"},
+    {"cut text",
+     "xrgb8888",
+     {0, 0, 0, 0, 0},
+     "\x03\0\0\0\x01\0\0\x01", /* RFB_MAX_CUT_TEXT + 1 bytes */
+     8,
+     VNC_ERR_PROTOCOL,
+     "sent a bad ServerCutText message: 16777217 bytes of text, more "
+     "than the 16 MiB limit"},
+    /* A message cut short is a closed connection, not a bad one. */
+    {"short",
+     "xrgb8888",
+     {0, 0, 2, 2, RFB_ENC_RAW},
+     "abc",
+     3,
+     VNC_ERR_CLOSED,
+     ""},
+    {"0x20",
+     "rgb565",
+     {0, 0, 0, 20, RFB_ENC_DESKTOPSIZE},
+     "",
+     0,
+     VNC_ERR_PROTOCOL,
+     "announced an empty 0x20 desktop"},
+    {"16385",
+     "rgb565",
+     {0, 0, 16385, 20, RFB_ENC_DESKTOPSIZE},
+     "",
+     0,
+     VNC_ERR_RESOURCE,
+     "announced a 16385x20 desktop, larger than vncfb supports "
+     "(16384x16384)"},
+    {"encoding",
+     "rgb565",
+     {0, 0, 4, 4, 1234},
+     "",
+     0,
+     VNC_ERR_PROTOCOL,
+     "sent a rectangle in encoding 0x000004d2, which vncfb did not ask "
+     "for"},
+    {"outside",
+     "rgb565",
+     {30, 0, 3, 1, RFB_ENC_RAW},
+     "",
+     0,
+     VNC_ERR_PROTOCOL,
+     "sent a bad raw rectangle 3x1 at 30,0: outside the 32x16 desktop"},
+};
+
+static void test_bad_msgs(void)
+{
+	struct buf s = {0};
+	struct fix f;
+
+	for (size_t i = 0; i < sizeof(bad_msgs) / sizeof(bad_msgs[0]); i++) {
+		const struct bad_msg *c = &bad_msgs[i];
+
+		fix_open(&f, c->fmt, 32, 16);
+		s.n = 0;
+		if (c->r.w || c->r.enc) {
+			fbu(&s, 1);
+			rhdr(&s, c->r.x, c->r.y, c->r.w, c->r.h, c->r.enc);
+		}
+		put(&s, c->bytes, c->n);
+		CHECK(fix_feed(&f, &s) < 0 && f.err == c->err &&
+			  !strcmp(f.why, c->why),
+		      "%s: got \"%s\" (error %d), want \"%s\" (error %d)",
+		      c->what, f.why, f.err, c->why, c->err);
+		fix_free(&f);
+	}
 	free(s.p);
 }
 
@@ -657,6 +683,7 @@ int test_messages(void)
 	test_abandon();
 	test_simple_messages();
 	test_pseudo();
+	test_bad_msgs();
 	test_cursors();
 	return failures;
 }

@@ -264,7 +264,6 @@ static void tight_many(const char *fmt)
 	struct buf s = {0};
 	struct fix f;
 	struct tz t;
-	char where[96];
 
 	pic_init(&want, fmt, W, H);
 	pic_random(&want);
@@ -297,9 +296,7 @@ static void tight_many(const char *fmt)
 			}
 		}
 	}
-	CHECK(fix_feed(&f, &s) == 5, "tight many %s: %s", fmt, f.why);
-	CHECK(fix_same(&f, &want, where, sizeof(where)), "tight many %s: %s",
-	      fmt, where);
+	expect_decoded(&f, &s, 5, &want, "tight many", fmt);
 	fix_free(&f);
 	tz_end(&t);
 	free(want.p);
@@ -312,7 +309,6 @@ int test_tight(const char *fmt)
 	struct buf s = {0};
 	struct fix f;
 	struct tz t;
-	char where[96];
 	double err;
 	int max;
 
@@ -341,17 +337,13 @@ int test_tight(const char *fmt)
 	tight_copy(&s, &t, &want, 70, 60, 9, 5, 0, false, 0, true); /* 0xa0 */
 	tight_copy(&s, &t, &want, 7, 7, 0, 0, 0, false, 0, false);
 	fix_open(&f, fmt, 90, 70);
-	CHECK(fix_feed(&f, &s) == 1, "tight %s: %s", fmt, f.why);
-	CHECK(fix_same(&f, &want, where, sizeof(where)), "tight %s: %s", fmt,
-	      where);
+	expect_decoded(&f, &s, 1, &want, "tight", fmt);
 	/* Stream 2 goes on from its reset. */
 	s.n = 0;
 	fbu(&s, 2);
 	tight_palette(&s, &t, &want, 1, 1, 20, 20, 2, 7);
 	tight_gradient(&s, &t, &want, 60, 40, 30, 30, 2);
-	CHECK(fix_feed(&f, &s) == 1, "tight %s (2): %s", fmt, f.why);
-	CHECK(fix_same(&f, &want, where, sizeof(where)), "tight %s (2): %s",
-	      fmt, where);
+	expect_decoded(&f, &s, 1, &want, "tight (2)", fmt);
 	/* JPEG, lossy: close to the source. */
 	s.n = 0;
 	fbu(&s, 2);

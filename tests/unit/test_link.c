@@ -469,9 +469,34 @@ static void test_pace(void)
 	      "back to lossless: %s", why);
 }
 
+/* What of an update is not payload (vncfb bench's pixel share): 4 bytes
+ * an update, 12 a rectangle, pseudo-rectangles and LastRect included;
+ * nothing of other messages. */
+static void test_header_bytes(void)
+{
+	struct buf s = {0};
+	struct lfix l;
+
+	lf_open(&l, 4, 2, true);
+	CHECK(rfb_reader_header_bytes(l.f.r) == 0);
+	raw_update(&s, 4, 2, 1);
+	fence_msg(&s, RFB_FENCE_REQUEST, "ab", 2);
+	fbu(&s, 0xffff);
+	rhdr(&s, 0, 0, 2, 1, RFB_ENC_RAW);
+	put(&s, "\1\1\1\0\2\2\2\0", 8);
+	rhdr(&s, 0, 0, 0, 0, RFB_ENC_LASTRECT);
+	CHECK(fix_feed(&l.f, &s) == 3, "feed: %s", l.f.why);
+	CHECK(rfb_reader_header_bytes(l.f.r) == 4 + 12 + 4 + 12 + 12,
+	      "header bytes %llu, not 44",
+	      (unsigned long long)rfb_reader_header_bytes(l.f.r));
+	fix_free(&l.f);
+	free(s.p);
+}
+
 int main(void)
 {
 	log_set_level(LOG_ERROR);
+	test_header_bytes();
 	test_continuous();
 	test_fences();
 	test_overlap();

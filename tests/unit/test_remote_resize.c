@@ -3,7 +3,8 @@
  * SetDesktopSize, each answer RFB defines (success, prohibited, out of
  * resources, invalid layout, forwarded, an unknown status), no answer,
  * no ExtendedDesktopSize at all, another client's size, reconnects and
- * new targets, hostile layouts; the one line each failure logs, and that
+ * new targets, no display (none yet, unplugged) and one plugged back,
+ * hostile layouts; the one line each failure logs, and that
  * nothing is ever asked twice for one target on one connection. */
 #include "config.h"
 
@@ -470,6 +471,64 @@ static void test_again(void)
 	free(s.p);
 }
 
+/* No display (none yet at start, or unplugged): nothing is asked for,
+ * whatever the server shows; a display plugged in is asked for once,
+ * even at the size of the one before (the desktop may have changed
+ * meanwhile), and never again for itself. */
+static void test_unplugged(void)
+{
+	struct rect head = {0, 0, 1920, 1080};
+	struct buf s = {0};
+	struct rig g;
+
+	rig_open(&g, 1280, 1024, 1920, 1080);
+	eds(&s, RFB_EDS_SERVER, 0, 1280, 1024, NULL, 0);
+	eds(&s, RFB_EDS_THIS_CLIENT, RFB_EDS_OK, 1920, 1080, NULL, 0);
+	CHECK(feed(&g, &s) == 2 && g.sends == 1 && g.rr.state == RR_DONE);
+	/* Unplugged; another client's size meanwhile is left alone. */
+	remote_resize_clear_heads(&g.rr);
+	CHECK(g.rr.state == RR_OFF && remote_resize_due(&g.rr) == 0);
+	eds(&s, RFB_EDS_OTHER_CLIENT, 0, 800, 600, NULL, 0);
+	CHECK(feed(&g, &s) == 1 && g.sends == 1 && g.f.fb.w == 800,
+	      "no display: %d asks", g.sends);
+	remote_resize_tick(&g.rr, g.now + 60 * SEC);
+	CHECK(g.sends == 1);
+	/* The same display back: asked at once, once. */
+	CHECK(remote_resize_set_heads(&g.rr, &head, 1, g.now) == 0);
+	CHECK(g.sends == 2 && g.sw == 1920 && g.sh == 1080 &&
+		  g.rr.state == RR_PENDING,
+	      "plugged back: %d asks for %ux%u, state %d", g.sends, g.sw, g.sh,
+	      g.rr.state);
+	CHECK(remote_resize_set_heads(&g.rr, &head, 1, g.now) == 0 &&
+	      g.sends == 2);
+	/* Refused now: one line; the next plug asks (and says) once more. */
+	eds(&s, RFB_EDS_THIS_CLIENT, RFB_EDS_PROHIBITED, 0, 0, NULL, 0);
+	CHECK(feed(&g, &s) == 1 && g.rr.state == RR_FAILED);
+	remote_resize_clear_heads(&g.rr);
+	CHECK(remote_resize_set_heads(&g.rr, &head, 1, g.now) == 0 &&
+	      g.sends == 3);
+	eds(&s, RFB_EDS_THIS_CLIENT, RFB_EDS_PROHIBITED, 0, 0, NULL, 0);
+	CHECK(feed(&g, &s) == 1 && g.sends == 3 && g.rr.state == RR_FAILED);
+	CHECK(lines(captured(&g)) == 2, "two refusals, two lines: %s", g.err);
+	rig_close(&g);
+
+	/* Connected with no display at all (vncfb started before one was
+	 * plugged in): the server's layouts ask nothing; the first display
+	 * is asked for at once. */
+	rig_open(&g, 1280, 1024, 1920, 1080);
+	remote_resize_clear_heads(&g.rr);
+	remote_resize_disconnected(&g.rr);
+	remote_resize_connected(&g.rr, 1280, 1024);
+	CHECK(g.rr.state == RR_OFF);
+	eds(&s, RFB_EDS_SERVER, 0, 1280, 1024, NULL, 0);
+	CHECK(feed(&g, &s) == 1 && g.sends == 0, "no display: %d asks",
+	      g.sends);
+	CHECK(remote_resize_set_heads(&g.rr, &head, 1, g.now) == 0 &&
+	      g.sends == 1 && g.rr.state == RR_PENDING);
+	rig_close(&g);
+	free(s.p);
+}
+
 /* Several heads: one screen each, keeping the ids of the server's screens
  * that match, taking over the others, fresh ids that collide with none. */
 static void test_heads(void)
@@ -613,6 +672,7 @@ int main(void)
 	test_forwarded();
 	test_cannot();
 	test_again();
+	test_unplugged();
 	test_heads();
 	test_hostile();
 	return check_done("remote_resize");

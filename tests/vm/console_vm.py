@@ -482,6 +482,31 @@ def check_cmap8(out):
     return fails
 
 
+def status_only(name, path):
+    """Screendump path shows only the status line: black rows above a
+    bar of the status line's grey (24,24,24) along the bottom with text
+    in its yellow (255,208,0). The failures."""
+    w, h, pix = read_ppm(path)
+    bg, fg, black = b'\x18\x18\x18', b'\xff\xd0\x00', b'\0\0\0'
+    row = lambda y: pix[y * w * 3:(y + 1) * w * 3]
+    top = h
+    while top > 0 and row(top - 1)[:3] == bg:
+        top -= 1
+    bar = b''.join(row(y) for y in range(top, h))
+    px = [bar[i:i + 3] for i in range(0, len(bar), 3)]
+    text = px.count(fg)
+    other = len(px) - text - px.count(bg)
+    above = sum(1 for y in range(top) if row(y) != black * w)
+    if not 8 <= h - top <= 100 or text < 100 or other or above:
+        return ['screendump %s (%dx%d): not the status line alone: a bar '
+                'of %d rows, %d text pixels, %d of other colours in it, '
+                '%d rows above it not black' % (
+                    name, w, h, h - top, text, other, above)]
+    print('screendump %s: the status line alone (%d rows, %d text '
+          'pixels)' % (name, h - top, text))
+    return []
+
+
 def crop(ref, x, y, w, h):
     """The w x h part of ref at x, y."""
     rw, rh, pix = ref
@@ -612,6 +637,11 @@ def run_case(name, case):
         if callable(part):
             part = part(out)
         want = crop(ref, *part) if part else ref
+        if same == 'status':
+            # Black with the status line along the bottom (the bar's
+            # colours, client/blit/statusline.h), nothing else.
+            fails += status_only(d, path)
+            continue
         if same == 'text':
             # The console's text, white or grey on black.
             w, h, pix = read_ppm(path)
@@ -628,6 +658,12 @@ def run_case(name, case):
                 print('screendump %s: the text console (%d text pixels)' %
                       (d, text))
             continue
+        if d in case.get('refs', {}):
+            # Another picture of the server's (a desktop resized).
+            other = os.path.join(tmp, 'ref-%s.ppm' % d)
+            subprocess.run([srv, '--dump', other] + case['refs'][d],
+                           check=True)
+            want = read_ppm(other)
         bad, why = compare(path, with_cursor(want, pos) if pos else want)
         if bad is None:
             fails.append('screendump %s: %s' % (d, why))

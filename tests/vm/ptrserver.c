@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "tools/demo/rfbmini.h"
+#include "util/be.h"
 
 static int listen_any(void)
 {
@@ -65,7 +66,7 @@ static int first_update(int fd, int w, int h, bool ext)
 	memset(pix, 0x80, n);
 	hd[0] = 0;
 	hd[1] = 0;
-	rfbmini_be16(hd + 2, ext ? 2 : 1);
+	be16_put(hd + 2, ext ? 2 : 1);
 	if (ext) {
 		rfbmini_rect(hd + k, 0, 0, 0, 0, RFBMINI_ENC_EXT_MOUSE);
 		k += 12;

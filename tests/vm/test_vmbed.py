@@ -299,13 +299,13 @@ def fake_head(path, answer):
         c.settimeout(5)
         try:
             c.sendall(b'RFB 003.008\n')
-            vmio._recv(c, 12)
+            vmio.recv_exact(c, 12)
             c.sendall(b'\x01\x01')  # one type: None
-            vmio._recv(c, 1)
+            vmio.recv_exact(c, 1)
             c.sendall(b'\0\0\0\0')
-            vmio._recv(c, 1)  # shared
+            vmio.recv_exact(c, 1)  # shared
             c.sendall(struct.pack('>HH16sI', 1024, 768, b'', 4) + b'qemu')
-            got.append(vmio._recv(c, 12 + 8 + 16))
+            got.append(vmio.recv_exact(c, 12 + 8 + 16))
             c.sendall(answer)
         finally:
             c.close()

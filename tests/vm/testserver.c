@@ -3,14 +3,17 @@
  * logged on stdout, on 127.0.0.1 at a free port ("READY <port>").
  *
  *   testserver [--size WxH] [--depth 15|16|24] [--cursor] [--qemu-keys]
- *              [--dump FILE.ppm]
+ *              [--resize] [--dump FILE.ppm]
  *
  * Lines: "READY <port>", "SENT" after the first framebuffer update,
  * "KEY <down> 0x<keysym>", "PTR <x> <y> <mask>", with --qemu-keys (QEMU
  * extended key events offered, as QEMU's own server does) "XKEY <down>
  * 0x<keysym> 0x<xt code>" for those, "GONE" when the client
- * leaves. --dump writes the picture and exits (the test's reference: the
- * picture as QEMU's screendump of the guest shows it). */
+ * leaves. --resize honours a client's SetDesktopSize (the picture drawn
+ * anew at that size, "SETDESKTOPSIZE <w>x<h>" then "RESIZED <w>x<h>");
+ * without it the answer is libvncserver's "prohibited". --dump writes
+ * the picture and exits (the test's reference: the picture as QEMU's
+ * screendump of the guest shows it). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -101,6 +104,46 @@ static int dump(const char *path, int w, int h)
 			fwrite(rgb, 1, 3, f);
 		}
 	return fclose(f) == 0 ? 0 : 1;
+}
+
+/* The picture at w x h into fb (4 bytes a pixel, as the screen's). */
+static void fill(char *fb, int w, int h)
+{
+	unsigned char rgb[3];
+	int x, y;
+
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++) {
+			unsigned char *p =
+			    (unsigned char *)fb + ((size_t)y * w + x) * 4;
+
+			pattern(x, y, w, h, rgb);
+			p[0] = rgb[0];
+			p[1] = rgb[1];
+			p[2] = rgb[2];
+			p[3] = 0;
+		}
+}
+
+/* --resize: the desktop becomes what the client asks for. */
+static int on_set_desktop_size(int w, int h, int n,
+			       struct rfbExtDesktopScreen *scr, rfbClientPtr cl)
+{
+	char *old = cl->screen->frameBuffer, *fb;
+
+	printf("SETDESKTOPSIZE %dx%d\n", w, h);
+	fflush(stdout);
+	if (w < 8 || h < 8 || w > 4096 || h > 4096)
+		return rfbExtDesktopSize_OutOfResources;
+	fb = malloc((size_t)w * h * 4);
+	if (!fb)
+		return rfbExtDesktopSize_OutOfResources;
+	fill(fb, w, h);
+	rfbNewFramebuffer(cl->screen, fb, w, h, 8, 3, 4);
+	free(old);
+	printf("RESIZED %dx%d\n", w, h);
+	fflush(stdout);
+	return rfbExtDesktopSize_Success;
 }
 
 static void on_key(rfbBool down, rfbKeySym sym, rfbClientPtr cl)
@@ -195,7 +238,8 @@ static enum rfbNewClientAction on_new(rfbClientPtr cl)
 static void usage(void)
 {
 	fprintf(stderr, "usage: testserver [--size WxH] [--depth 15|16|24] "
-			"[--cursor] [--qemu-keys] [--dump FILE.ppm]\n");
+			"[--cursor] [--qemu-keys] [--resize] [--dump "
+			"FILE.ppm]\n");
 	exit(2);
 }
 
@@ -210,12 +254,11 @@ int main(int argc, char **argv)
 			    "xxx     "
 			    "xx      "
 			    "x       ";
-	int w = 1024, h = 768, i, x, y, lsock, one = 1, cursor = 0;
+	int w = 1024, h = 768, i, lsock, one = 1, cursor = 0, resize = 0;
 	const char *dump_path = NULL;
 	struct sockaddr_in sa;
 	socklen_t slen = sizeof(sa);
 	rfbScreenInfoPtr s;
-	unsigned char rgb[3];
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--size") && i + 1 < argc) {
@@ -230,6 +273,8 @@ int main(int argc, char **argv)
 			dump_path = argv[++i];
 		} else if (!strcmp(argv[i], "--cursor")) {
 			cursor = 1;
+		} else if (!strcmp(argv[i], "--resize")) {
+			resize = 1;
 		} else if (!strcmp(argv[i], "--qemu-keys")) {
 			rfbRegisterProtocolExtension(&qemu_keys);
 		} else {
@@ -246,17 +291,9 @@ int main(int argc, char **argv)
 	s->frameBuffer = malloc((size_t)w * h * 4);
 	if (!s->frameBuffer)
 		return 1;
-	for (y = 0; y < h; y++)
-		for (x = 0; x < w; x++) {
-			unsigned char *p = (unsigned char *)s->frameBuffer +
-					   ((size_t)y * w + x) * 4;
-
-			pattern(x, y, w, h, rgb);
-			p[0] = rgb[0];
-			p[1] = rgb[1];
-			p[2] = rgb[2];
-			p[3] = 0;
-		}
+	fill(s->frameBuffer, w, h);
+	if (resize)
+		s->setDesktopSizeHook = on_set_desktop_size;
 	s->desktopName = "vncfb console test";
 	s->kbdAddEvent = on_key;
 	s->ptrAddEvent = on_ptr;

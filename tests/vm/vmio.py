@@ -287,7 +287,10 @@ def parse_size(text):
     return int(m.group(1)), int(m.group(2))
 
 
-def _recv(sock, n):
+def recv_exact(sock, n):
+    """Exactly n bytes from sock (the scripted RFB peers of the tests:
+    tests/ has no other shared module on every test's PYTHONPATH);
+    EOFError when the peer closes first."""
     b = b''
     while len(b) < n:
         c = sock.recv(n - len(b))
@@ -316,19 +319,19 @@ def set_head(path, w, h, timeout=10):
     s.settimeout(timeout)
     try:
         s.connect(path)
-        if not _recv(s, 12).startswith(b'RFB 003.'):
+        if not recv_exact(s, 12).startswith(b'RFB 003.'):
             raise ValueError('%s: not an RFB server' % path)
         s.sendall(b'RFB 003.008\n')
-        types = _recv(s, _recv(s, 1)[0])
+        types = recv_exact(s, recv_exact(s, 1)[0])
         if 1 not in types:
             raise ValueError('%s: no security type None (%r)' % (
                 path, list(types)))
         s.sendall(b'\x01')
-        if struct.unpack('>I', _recv(s, 4))[0] != 0:
+        if struct.unpack('>I', recv_exact(s, 4))[0] != 0:
             raise ValueError('%s: security handshake failed' % path)
         s.sendall(b'\x01')  # shared
-        _, _, _, name_len = struct.unpack('>HH16sI', _recv(s, 24))
-        _recv(s, name_len)
+        _, _, _, name_len = struct.unpack('>HH16sI', recv_exact(s, 24))
+        recv_exact(s, name_len)
         # SetEncodings: raw, ExtendedDesktopSize (-308).
         s.sendall(struct.pack('>BxHii', 2, 2, 0, -308))
         # SetDesktopSize, one screen covering it.
@@ -338,17 +341,17 @@ def set_head(path, w, h, timeout=10):
         # rectangle carries the result in y (qemu may send the desktop's
         # own size first).
         while True:
-            t = _recv(s, 1)[0]
+            t = recv_exact(s, 1)[0]
             if t != 0:
                 raise ValueError('%s: unexpected message %d' % (path, t))
-            n = struct.unpack('>xH', _recv(s, 3))[0]
+            n = struct.unpack('>xH', recv_exact(s, 3))[0]
             for _ in range(n):
-                x, y, rw, rh, enc = struct.unpack('>HHHHi', _recv(s, 12))
+                x, y, rw, rh, enc = struct.unpack('>HHHHi', recv_exact(s, 12))
                 if enc != -308:
                     raise ValueError('%s: unexpected rectangle %d' % (
                         path, enc))
-                nscr = _recv(s, 4)[0]
-                _recv(s, 16 * nscr)
+                nscr = recv_exact(s, 4)[0]
+                recv_exact(s, 16 * nscr)
                 if x == 1:  # the answer to our request
                     return RESIZE_RESULTS.get(y, 'code %d' % y)
     finally:

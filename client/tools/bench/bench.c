@@ -605,7 +605,7 @@ int bench_run(struct options *o)
 	b.sigfd = signals_setup();
 	if (b.sigfd < 0)
 		goto out_files;
-	if (console_open(&b.out, b.out_spec) < 0)
+	if (console_open(&b.out, b.out_spec, 0) < 0)
 		goto out_files;
 	pixfmt_shadow_for(&b.out.fmt, &b.sfmt);
 	ret = 2;

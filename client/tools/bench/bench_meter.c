@@ -64,8 +64,14 @@ struct meter {
 	struct replaysrv *pump; /* the replay's, for the updates' ages */
 	struct link *link;	/* --link */
 	uint64_t link0;		/* its bytes down when the window opened */
+	uint64_t payload0, rx0; /* the connection's payload, all, then */
 	uint64_t conn_updates;	/* decoded on this connection */
 	bool skip_next;		/* next update arrived before the window */
+	/* A replay's set-up is drawn and nothing else has come: the window
+	 * opens when the next bytes do, so that the round trip the stream
+	 * takes to start (a request, EnableContinuousUpdates) is not
+	 * counted as a link standing idle. */
+	bool armed;
 	/* Under lock. */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -258,6 +264,8 @@ static void start_window(struct meter *m)
 	m->cpu0_main = decoder_cpu_ns(m);
 	m->cpu0_proc = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	m->cpu0_blit = blit_cpu_ns(m);
+	m->payload0 = vnc_payload_bytes(pipeline_vnc(m->pipe));
+	m->rx0 = vnc_rx_bytes(pipeline_vnc(m->pipe));
 	if (m->link) {
 		struct link_counts n;
 
@@ -340,10 +348,17 @@ static int open_window(struct meter *m)
 			  CONNECT_TIMEOUT_MS / 1000);
 		return -1;
 	}
-	start_window(m);
-	/* Bytes that came while we waited would get a late arrival time. */
-	if (poll(&pfd, 1, 0) > 0)
+	if (vnc_pending(pipeline_vnc(m->pipe)) || poll(&pfd, 1, 0) > 0) {
+		/* Bytes that came while we waited would get a late arrival
+		 * time. */
+		start_window(m);
 		m->skip_next = true;
+	} else if (m->replay) {
+		m->armed = true;
+	} else {
+		/* A live server may have nothing to send for a while. */
+		start_window(m);
+	}
 	return 0;
 }
 
@@ -397,6 +412,10 @@ static int pump(struct bench *b, struct meter *m)
 			return -EINTR;
 		}
 		if (vnc_poll_ready(pipeline_vnc(m->pipe), pfd[1].revents)) {
+			if (m->armed) {
+				m->armed = false;
+				start_window(m);
+			}
 			if (vnc_dispatch(pipeline_vnc(m->pipe), &verr) < 0)
 				return -1;
 		}
@@ -405,7 +424,8 @@ static int pump(struct bench *b, struct meter *m)
 		 * session's loop. */
 		if (vnc_tick(pipeline_vnc(m->pipe)) < 0)
 			return -1;
-		if (m->first_decoded && !m->t_start && open_window(m) < 0)
+		if (m->first_decoded && !m->t_start && !m->armed &&
+		    open_window(m) < 0)
 			return -1;
 		if (m->overflow || m->oom) {
 			log_error("bench: %s", m->oom ? "out of memory"
@@ -645,6 +665,9 @@ static int account_slice(struct bench *b, struct meter *m, struct run *r,
 			 bool pipeline, uint64_t updates0)
 {
 	r->window_s += (double)(m->t_end - m->t_start) / 1e9;
+	r->payload_bytes +=
+	    vnc_payload_bytes(pipeline_vnc(m->pipe)) - m->payload0;
+	r->rx_bytes += vnc_rx_bytes(pipeline_vnc(m->pipe)) - m->rx0;
 	if (m->link) {
 		struct link_counts n;
 

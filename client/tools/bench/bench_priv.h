@@ -98,6 +98,10 @@ struct run {
 	 * to send it to its last rectangle in the output. Full-frame
 	 * updates within the windows. */
 	uint64_t link_bytes;
+	/* Of the bytes read within the windows, those of rectangle
+	 * payload (updates less their headers: what carried pixels), and
+	 * all (fences and headers too). */
+	uint64_t payload_bytes, rx_bytes;
 	struct samples age;
 	struct summary s_age;
 	uint64_t full_updates;

@@ -129,12 +129,25 @@ static double cpu_us_per_update(const struct run *r, uint64_t ns)
 	return r->updates ? (double)ns / 1e3 / (double)r->updates : NAN;
 }
 
-static void fmt_ms(char *buf, size_t len, const struct summary *s, uint64_t v)
+/* A table's cell: v to three decimals, or three significant digits
+ * where sig; "-" where there is no value (NAN). */
+static void fmt_num(char *buf, size_t len, double v, bool sig)
 {
-	if (!s->n)
+	if (isnan(v))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3f", ms(v));
+		snprintf(buf, len, sig ? "%.3g" : "%.3f", v);
+}
+
+/* v of the summary s in ms, "-" where s holds no samples. */
+static double summary_ms(const struct summary *s, uint64_t v)
+{
+	return s->n ? ms(v) : NAN;
+}
+
+static void fmt_ms(char *buf, size_t len, const struct summary *s, uint64_t v)
+{
+	fmt_num(buf, len, summary_ms(s, v), false);
 }
 
 /* Full-frame updates per second (a replay's frames). */
@@ -158,6 +171,19 @@ static double link_use(const struct bench *b, const struct run *r)
 		   : NAN;
 }
 
+/* The share of the link's rate that carried rectangle payload (pixels,
+ * not headers or fences): the link's use times the payload's share of
+ * the bytes read in the windows. The share, not the payload's bytes
+ * over the window: an update that came partly before the window (read
+ * in it) would count bytes the link carried earlier. NAN without a
+ * rate. */
+static double pixel_use(const struct bench *b, const struct run *r)
+{
+	return r->rx_bytes ? link_use(b, r) * (double)r->payload_bytes /
+				 (double)r->rx_bytes
+			   : NAN;
+}
+
 /* Over a link, or from a replay: what the viewer showed, how fast, how
  * old, and how much of the link it used. */
 static void print_link_table(struct bench *b, FILE *rep, int lw)
@@ -172,12 +198,12 @@ static void print_link_table(struct bench *b, FILE *rep, int lw)
 	fprintf(rep, "\nWhat the viewer showed, %s%s\n",
 		b->link ? "through a link of " : "with no link",
 		b->link ? d : "");
-	fprintf(rep, "%-9s %-*s %9s %9s %10s %6s %8s %8s\n", "workload", lw,
-		"run", "updates/s", "frames/s", "MB/s link", "use", "age med",
-		"age p99");
+	fprintf(rep, "%-9s %-*s %9s %9s %10s %6s %6s %8s %8s\n", "workload", lw,
+		"run", "updates/s", "frames/s", "MB/s link", "use", "pixels",
+		"age med", "age p99");
 	for (i = 0; i < b->n_runs; i++) {
 		struct run *r = &b->runs[i];
-		char lab[LABEL_LEN], c[5][24];
+		char lab[LABEL_LEN], c[6][24];
 
 		if (r->kind != RUN_PIPELINE)
 			continue;
@@ -190,38 +216,38 @@ static void print_link_table(struct bench *b, FILE *rep, int lw)
 			snprintf(c[1], 24, "-");
 		else
 			snprintf(c[1], 24, "%.0f%%", link_use(b, r) * 100);
+		if (isnan(pixel_use(b, r)))
+			snprintf(c[5], 24, "-");
+		else
+			snprintf(c[5], 24, "%.0f%%", pixel_use(b, r) * 100);
 		fmt_ms(c[2], 24, &r->s_age, r->s_age.median);
 		fmt_ms(c[3], 24, &r->s_age, r->s_age.p99);
 		if (b->replay)
 			snprintf(c[4], 24, "%.2f", fps(r));
 		else
 			snprintf(c[4], 24, "-");
-		fprintf(rep, "%-9s %-*s %9.2f %9s %10s %6s %8s %8s\n",
+		fprintf(rep, "%-9s %-*s %9.2f %9s %10s %6s %6s %8s %8s\n",
 			bench_workload_name(r), lw, lab, ups(r), c[4], c[0],
-			c[1], c[2], c[3]);
+			c[1], c[5], c[2], c[3]);
 	}
 	fprintf(rep, "(frames/s: updates of the whole desktop; MB/s link: "
 		     "what the link carried to the viewer,\n use: as a share "
-		     "of its rate; age, ms: the pump begins to send an update "
-		     "-> its last\n rectangle in the output)\n");
+		     "of its rate; pixels: the share that was rectangle "
+		     "payload, headers\n and fences left out; age, ms: the "
+		     "pump begins to send an update -> its last\n rectangle "
+		     "in the output)\n");
 }
 
 /* Three significant digits: passes range from microseconds to tens of
  * milliseconds. */
 static void fmt_ms3(char *buf, size_t len, const struct summary *s, uint64_t v)
 {
-	if (!s->n)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.3g", ms(v));
+	fmt_num(buf, len, summary_ms(s, v), true);
 }
 
 static void fmt_ratio(char *buf, size_t len, double v)
 {
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.3f", v);
+	fmt_num(buf, len, v, false);
 }
 
 /* The fit workload: what a full-frame pass costs scaled and 1:1. */
@@ -754,6 +780,7 @@ static void write_json_run(struct bench *b, FILE *f, struct run *r)
 	json_num(f, "frames_per_s", b->replay ? fps(r) : NAN, true);
 	json_num(f, "link_bytes_per_s", link_bps(b, r), true);
 	json_num(f, "link_use", link_use(b, r), true);
+	json_num(f, "pixel_use", pixel_use(b, r), true);
 	json_summary(f, "age_ms", &r->s_age, true);
 	fprintf(f, "\n     \"latency_ms\": {");
 	json_summary(f, "total", &r->s_total, true);
@@ -867,20 +894,17 @@ static void write_json(struct bench *b, FILE *f, const struct target *t, int nt)
 	fprintf(f, "  ]\n}\n");
 }
 
-static void csv_ms(FILE *f, const struct summary *s, uint64_t v)
-{
-	if (s->n)
-		fprintf(f, ",%.6f", ms(v));
-	else
-		fputs(",", f);
-}
-
 static void csv_num(FILE *f, double v)
 {
 	if (isnan(v) || isinf(v))
 		fputs(",", f);
 	else
 		fprintf(f, ",%.6f", v);
+}
+
+static void csv_ms(FILE *f, const struct summary *s, uint64_t v)
+{
+	csv_num(f, summary_ms(s, v));
 }
 
 static void write_csv(struct bench *b, FILE *f)

@@ -16,6 +16,7 @@
 #include "tools/bench/benchsrv.h"
 #include "wire/encodings.h"
 #include "util/clock.h"
+#include "util/hash.h"
 #include "util/log.h"
 
 #define LINE_H 16
@@ -71,17 +72,6 @@ const char *benchsrv_workload_name(enum bench_workload w)
 static void quiet_log(const char *fmt, ...)
 {
 	(void)fmt;
-}
-
-/* Deterministic noise for glyphs and positions. */
-static uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
 }
 
 static void fill(struct benchsrv *s, uint8_t *pix, int x, int y, int w, int h,
@@ -324,6 +314,28 @@ static void set_server_format(rfbScreenInfoPtr scr, const struct pixfmt *f)
 	pf->blueShift = f->b_shift;
 }
 
+/* What benchsrv_start made, in reverse: the screen with its cursor (taken
+ * off the screen first, so that libvncserver does not free it too), then
+ * the pictures, the lock and s itself. benchsrv_start's ladder and
+ * benchsrv_stop share them. */
+static void screen_free(struct benchsrv *s)
+{
+	s->screen->cursor = NULL;
+	rfbScreenCleanup(s->screen);
+	if (s->cursor)
+		rfbFreeCursor(s->cursor);
+}
+
+static void state_free(struct benchsrv *s)
+{
+	free(s->pix[0]);
+	free(s->pix[1]);
+	free(s->text0);
+	pthread_cond_destroy(&s->cond);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
 struct benchsrv *benchsrv_start(uint32_t w, uint32_t h,
 				const struct pixfmt *fmt)
 {
@@ -389,17 +401,9 @@ struct benchsrv *benchsrv_start(uint32_t w, uint32_t h,
 	return s;
 
 err_screen:
-	s->screen->cursor = NULL;
-	rfbScreenCleanup(s->screen);
-	if (s->cursor)
-		rfbFreeCursor(s->cursor);
+	screen_free(s);
 err_pix:
-	free(s->pix[0]);
-	free(s->pix[1]);
-	free(s->text0);
-	pthread_cond_destroy(&s->cond);
-	pthread_mutex_destroy(&s->lock);
-	free(s);
+	state_free(s);
 	return NULL;
 err_nomem:
 	log_error("bench server: out of memory");
@@ -467,13 +471,6 @@ void benchsrv_stop(struct benchsrv *s)
 		log_warn("bench server: a client thread did not finish");
 		return;
 	}
-	s->screen->cursor = NULL;
-	rfbScreenCleanup(s->screen);
-	rfbFreeCursor(s->cursor);
-	free(s->pix[0]);
-	free(s->pix[1]);
-	free(s->text0);
-	pthread_cond_destroy(&s->cond);
-	pthread_mutex_destroy(&s->lock);
-	free(s);
+	screen_free(s);
+	state_free(s);
 }

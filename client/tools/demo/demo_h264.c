@@ -19,6 +19,7 @@
 #include "tools/demo/demo_h264.h"
 #include "tools/demo/h264enc.h"
 #include "tools/demo/rfbmini.h"
+#include "util/be.h"
 #include "util/clock.h"
 #include "util/log.h"
 
@@ -53,8 +54,8 @@ static int send_frame(struct demo_h264 *d, int fd, struct h264enc *e,
 	if (h264enc_frame(e, d->rgb, (size_t)d->w * 3, n == 0, &data, &len) < 0)
 		return -1;
 	rfbmini_rect(hdr + 4, 0, 0, d->w, d->h, RFBMINI_ENC_H264);
-	rfbmini_be32(hdr + 16, (uint32_t)len);
-	rfbmini_be32(hdr + 20, n == 0 ? 1 : 0); /* a new stream a client */
+	be32_put(hdr + 16, (uint32_t)len);
+	be32_put(hdr + 20, n == 0 ? 1 : 0); /* a new stream a client */
 	if (rfbmini_put(fd, hdr, sizeof(hdr)) < 0 ||
 	    rfbmini_put(fd, data, len) < 0)
 		return -1;

@@ -8,29 +8,18 @@
 #include <unistd.h>
 
 #include "tools/demo/rfbmini.h"
+#include "util/be.h"
 
 /* How often a waiting read looks at stop. */
 #define POLL_MS 50
 
-void rfbmini_be16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-void rfbmini_be32(uint8_t *p, uint32_t v)
-{
-	rfbmini_be16(p, v >> 16);
-	rfbmini_be16(p + 2, v & 0xffff);
-}
-
 void rfbmini_rect(uint8_t b[12], int x, int y, int w, int h, int32_t enc)
 {
-	rfbmini_be16(b, (unsigned)x);
-	rfbmini_be16(b + 2, (unsigned)y);
-	rfbmini_be16(b + 4, (unsigned)w);
-	rfbmini_be16(b + 6, (unsigned)h);
-	rfbmini_be32(b + 8, (uint32_t)enc);
+	be16_put(b, (unsigned)x);
+	be16_put(b + 2, (unsigned)y);
+	be16_put(b + 4, (unsigned)w);
+	be16_put(b + 6, (unsigned)h);
+	be32_put(b + 8, (uint32_t)enc);
 }
 
 /* Move n bytes: send them from out, or (out NULL) read them into in,
@@ -92,17 +81,17 @@ int rfbmini_handshake(int fd, int w, int h, const char *name,
 	if (rfbmini_put(fd, b, 4) < 0 || rfbmini_get(fd, b, 1, stop) < 0)
 		return -1;
 	memset(b, 0, sizeof(b));
-	rfbmini_be16(b, (unsigned)w);
-	rfbmini_be16(b + 2, (unsigned)h);
+	be16_put(b, (unsigned)w);
+	be16_put(b + 2, (unsigned)h);
 	b[4] = 32; /* xrgb8888 little-endian, true colour */
 	b[5] = 24;
 	b[7] = 1;
-	rfbmini_be16(b + 8, 255);
-	rfbmini_be16(b + 10, 255);
-	rfbmini_be16(b + 12, 255);
+	be16_put(b + 8, 255);
+	be16_put(b + 10, 255);
+	be16_put(b + 12, 255);
 	b[14] = 16;
 	b[15] = 8;
-	rfbmini_be32(b + 20, (uint32_t)nl);
+	be32_put(b + 20, (uint32_t)nl);
 	memcpy(b + 24, name, nl);
 	return rfbmini_put(fd, b, 24 + nl);
 }

@@ -31,8 +31,6 @@ struct rfbmini_in {
 	uint32_t buttons;
 };
 
-void rfbmini_be16(uint8_t *p, unsigned v);
-void rfbmini_be32(uint8_t *p, uint32_t v);
 /* A rectangle header: x, y, w, h, encoding. */
 void rfbmini_rect(uint8_t b[12], int x, int y, int w, int h, int32_t enc);
 /* All n bytes: 0, or -1 (the peer went, an error, or stop). */

@@ -23,7 +23,7 @@ int probe_command(const struct options *o)
 
 	if (signals_setup() < 0)
 		return 1;
-	if (console_open(&out, o->output) < 0)
+	if (console_open(&out, o->output, 0) < 0)
 		return 1;
 	ret = probe_run(&out, o->samples, &res);
 	/* Describe the output from a copy: the console must be back in text

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "util/be.h"
 #include "util/log.h"
 #include "output/output.h"
 #include "net/passwd.h"
@@ -488,16 +489,6 @@ static void on_message(void *ctx)
 
 /* --- set-up --- */
 
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)be16(p) << 16 | be16(p + 2);
-}
-
 /* ServerInit is the last thing the handshake read, ending at end: find
  * it from the name libvncclient kept (which stops at a NUL), and copy out
  * the format and the name (into rc->name). */
@@ -516,9 +507,9 @@ static int find_server_init(struct recorder *rc, uint64_t end,
 	len = (size_t)(end - t->base);
 	for (l = nl; l <= REC_MAX_NAME && 24 + l <= len; l++) {
 		si = t->buf + len - 24 - l;
-		if (be16(si) == vnc_width(rc->vc) &&
-		    be16(si + 2) == vnc_height(rc->vc) && be32(si + 20) == l &&
-		    memcmp(si + 24, name, nl) == 0)
+		if (be16_get(si) == vnc_width(rc->vc) &&
+		    be16_get(si + 2) == vnc_height(rc->vc) &&
+		    be32_get(si + 20) == l && memcmp(si + 24, name, nl) == 0)
 			break;
 	}
 	if (l > REC_MAX_NAME || 24 + l > len)
@@ -529,8 +520,8 @@ static int find_server_init(struct recorder *rc, uint64_t end,
 		goto out;
 	}
 	memcpy(rc->name, si + 24, l);
-	h->width = be16(si);
-	h->height = be16(si + 2);
+	h->width = be16_get(si);
+	h->height = be16_get(si + 2);
 	memcpy(h->server_pf, si + 4, 16);
 	h->name = rc->name;
 	h->name_len = (uint32_t)l;

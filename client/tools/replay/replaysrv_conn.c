@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 
 #include "util/clock.h"
+#include "util/be.h"
 #include "util/log.h"
 #include "util/stats.h"
 #include "shadow/pixfmt.h"
@@ -77,24 +78,6 @@ struct conn {
 	bool ended, closing;
 };
 
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)be16(p) << 16 | be16(p + 2);
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
 /* Per-client lines on stdout, for the scripts that time other viewers. */
 __attribute__((format(printf, 2, 3))) static void say(const struct replaysrv *s,
 						      const char *fmt, ...)
@@ -138,7 +121,7 @@ static int send_server_init(struct replaysrv *s, struct conn *c)
 	si[2] = (uint8_t)(s->h->height >> 8);
 	si[3] = (uint8_t)s->h->height;
 	memcpy(si + 4, s->h->server_pf, 16);
-	put_be32(si + 20, s->h->name_len);
+	be32_put(si + 20, s->h->name_len);
 	memcpy(c->pf, s->h->server_pf, 16);
 	if (queue_ctl(c, si, sizeof(si)) < 0 ||
 	    queue_ctl(c, s->h->name, s->h->name_len) < 0)
@@ -265,7 +248,7 @@ static int queue_fence(struct conn *c, uint32_t flags, const uint8_t *payload,
 {
 	uint8_t f[9] = {MSG_FENCE};
 
-	put_be32(f + 4, flags);
+	be32_put(f + 4, flags);
 	f[8] = len;
 	if (queue_ctl(c, f, sizeof(f)) < 0)
 		return -1;
@@ -276,8 +259,8 @@ static int queue_own_fence(struct conn *c, uint32_t what)
 {
 	uint8_t p[8];
 
-	put_be32(p, FENCE_TAG);
-	put_be32(p + 4, what);
+	be32_put(p, FENCE_TAG);
+	be32_put(p + 4, what);
 	return queue_fence(c, FENCE_REQUEST | FENCE_BLOCK_BEFORE, p, sizeof(p));
 }
 
@@ -303,7 +286,7 @@ static int on_encoding(struct replaysrv *s, struct conn *c, int32_t enc)
 static int on_fence(struct replaysrv *s, struct conn *c)
 {
 	const uint8_t *m = c->in;
-	uint32_t flags = be32(m + 4);
+	uint32_t flags = be32_get(m + 4);
 	uint8_t len = m[8];
 
 	if (s->push == PUSH_REQUESTS)
@@ -313,10 +296,10 @@ static int on_fence(struct replaysrv *s, struct conn *c)
 		 * after it will be done early: every flag it knows holds
 		 * as soon as it answers. */
 		return queue_fence(c, flags & FENCE_KNOWN, m + 9, len);
-	if (len == 8 && be32(m + 9) == FENCE_TAG &&
-	    be32(m + 13) != FENCE_HELLO) {
+	if (len == 8 && be32_get(m + 9) == FENCE_TAG &&
+	    be32_get(m + 13) != FENCE_HELLO) {
 		c->fenced = true;
-		handled(s, c, be32(m + 13), monotonic_ns());
+		handled(s, c, be32_get(m + 13), monotonic_ns());
 	}
 	return 0;
 }
@@ -362,9 +345,9 @@ static int client_message(struct replaysrv *s, struct conn *c)
 		return 0;
 	case 2: /* SetEncodings */
 		if (s->push == PUSH_REQUESTS)
-			c->skip = 4ull * be16(m + 2);
+			c->skip = 4ull * be16_get(m + 2);
 		else
-			c->encs_left = be16(m + 2);
+			c->encs_left = be16_get(m + 2);
 		return 0;
 	case 3: /* FramebufferUpdateRequest */
 		if (!rec_pf_wire_equal(c->pf, s->client_pf)) {
@@ -387,7 +370,7 @@ static int client_message(struct replaysrv *s, struct conn *c)
 	case 255: /* QEMU extended key event (fixed_len let only it in) */
 		return 0;
 	case 6: { /* ClientCutText; negative: extended clipboard */
-		int32_t len = (int32_t)be32(m + 4);
+		int32_t len = (int32_t)be32_get(m + 4);
 
 		c->skip = len < 0 ? (uint64_t) - (int64_t)len : (uint64_t)len;
 		return 0;
@@ -470,7 +453,7 @@ static int client_input(struct replaysrv *s, struct conn *c, const uint8_t *p,
 				continue;
 			c->in_len = 0;
 			c->encs_left--;
-			if (on_encoding(s, c, (int32_t)be32(c->in)) < 0)
+			if (on_encoding(s, c, (int32_t)be32_get(c->in)) < 0)
 				return -1;
 			continue;
 		}

@@ -289,6 +289,7 @@ static void close_more(struct output *out, struct drm_priv *p)
 static void head_fill(struct output *o, struct drm_priv *p)
 {
 	p->ours = true;
+	p->has_display = true;
 	p->back = p->nbuf == 2 ? 1 : 0;
 	o->map = p->buf[0].map;
 	o->width = p->mode.hdisplay;

@@ -269,9 +269,9 @@ static int make_layout(struct pipeline *p)
 		return -1;
 	}
 	if (n > 1)
-		log_info("%u heads, one %ux%u desktop: %s", n, p->layout.width,
-			 p->layout.height,
-			 layout_describe(&p->layout, d, sizeof(d)));
+		log_debug("%u heads, one %ux%u desktop: %s", n, p->layout.width,
+			  p->layout.height,
+			  layout_describe(&p->layout, d, sizeof(d)));
 	return 0;
 }
 

@@ -12,7 +12,12 @@ one 2048x768 desktop (laid out side by side), pixel-exact, each on its
 own CRTC, over the one connection. SIGTERM puts the console's CRTC
 back.
 
-usage: heads_vm.py
+With "resize", against a server that resizes (testserver --resize at
+1024x768), both heads plugged in before vncfb starts: remote resize asks
+once for 2048x768 with two screens, the desktop becomes 2048x768, and
+each head shows its half pixel-exact.
+
+usage: heads_vm.py [resize]
 Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
 """
 import re
@@ -43,7 +48,8 @@ EVENTS = [
     # Plugged: its part of the desktop within 2 s.
     'head 1 1024x768', 'sleep 2', 'screendump {tmp}/c.ppm head=1',
     'wait STAGE plugged timeout=30', 'sleep 1',
-    'screendump {tmp}/b.ppm head=0', 'key q',
+    'screendump {tmp}/b.ppm head=0', 'screendump {tmp}/d.ppm head=1',
+    'key q',
 ]
 
 
@@ -65,9 +71,9 @@ CASE = {
     'bins': ['tests/vm/drmpeek'],
     'guest': GUEST,
     'events': EVENTS,
-    'dumps': {'a': True, 'b': True, 'c': True},
+    'dumps': {'a': True, 'b': True, 'c': True, 'd': True},
     'crop': {'a': (0, 0, 1024, 768), 'b': (0, 0, 1024, 768),
-             'c': (1024, 0, 1024, 768)},
+             'c': (1024, 0, 1024, 768), 'd': (1024, 0, 1024, 768)},
     'keys': [(1, 0x71), (0, 0x71)],
     'ptrs': [],
     'probes': {},
@@ -82,5 +88,57 @@ CASE = {
 }
 
 
+GUEST_RESIZE = r'''
+log STAGE pre
+for c in 1 2; do
+	i=0; while ! head -1 /sys/class/drm/card0-Virtual-$c/modes 2>/dev/null | grep -q '^1024x768$'; do
+		i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head $c mode"; break; }; sleep 0.1
+	done
+done
+VARGS='-o drm:all'
+start_vncfb /tmp/v1.log 1
+waitfor /tmp/v1.log 'remote desktop is now 2048x768' 60 && log STAGE resized
+waitfor /tmp/srv.log 'KEY 0 0x71' 90
+kill -TERM $V; wait $V; log "EXIT1 $?"
+sed -n 's/^SETDESKTOPSIZE /ASKED /p' /tmp/srv.log
+'''
+
+
+def asked_once(out):
+    """One SetDesktopSize, for the two heads side by side."""
+    asked = re.findall(r'^ASKED (.*)$', out, re.M)
+    if asked != ['2048x768']:
+        return ['the server was asked %r, expected once 2048x768' % asked]
+    print('asked once for 2048x768')
+    return []
+
+
+CASE_RESIZE = {
+    'vm': ['--fb', 'virtio', '--heads', '2', '--mouse', 'usb',
+           '--screendump', '{tmp}/z.ppm'],
+    'srv': ['--size', '1024x768', '--resize'],
+    'guest': GUEST_RESIZE,
+    'events': ['wait STAGE pre', 'head 0 1024x768', 'head 1 1024x768',
+               'wait STAGE resized timeout=90', 'sleep 3',
+               'screendump {tmp}/a.ppm head=0',
+               'screendump {tmp}/b.ppm head=1', 'key q'],
+    'dumps': {'a': True, 'b': True},
+    'refs': {'a': ['--size', '2048x768', '--resize'],
+             'b': ['--size', '2048x768', '--resize']},
+    'crop': {'a': (0, 0, 1024, 768), 'b': (1024, 0, 1024, 768)},
+    'keys': [(1, 0x71), (0, 0x71)],
+    'ptrs': [],
+    'probes': {},
+    'check': asked_once,
+    'exits': {'EXIT1': 0},
+    'log': [
+        '2 heads, one 2048x768 desktop: Virtual-1:0,0 Virtual-2:1024,0',
+        'for a 2048x768 desktop (2 screens)',
+    ],
+}
+
+
 if __name__ == '__main__':
+    if sys.argv[1:] == ['resize']:
+        sys.exit(run_case('drm-heads-resize', CASE_RESIZE))
     sys.exit(run_case('drm-heads', CASE))

@@ -89,8 +89,9 @@ CASE = {
 
 
 GUEST_RESIZE = r'''
-log STAGE pre
+# One head at a time: a head set before the guest's driver is up is lost.
 for c in 1 2; do
+	log STAGE head$c
 	i=0; while ! head -1 /sys/class/drm/card0-Virtual-$c/modes 2>/dev/null | grep -q '^1024x768$'; do
 		i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head $c mode"; break; }; sleep 0.1
 	done
@@ -118,7 +119,8 @@ CASE_RESIZE = {
            '--screendump', '{tmp}/z.ppm'],
     'srv': ['--size', '1024x768', '--resize'],
     'guest': GUEST_RESIZE,
-    'events': ['wait STAGE pre', 'head 0 1024x768', 'head 1 1024x768',
+    'events': ['wait STAGE head1', 'head 0 1024x768', 'wait STAGE head2',
+               'head 1 1024x768',
                'wait STAGE resized timeout=90', 'sleep 3',
                'screendump {tmp}/a.ppm head=0',
                'screendump {tmp}/b.ppm head=1', 'key q'],

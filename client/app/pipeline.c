@@ -397,6 +397,15 @@ int pipeline_output_changed(struct pipeline *p)
 	return heads_create(p);
 }
 
+void pipeline_heads_gone(struct pipeline *p)
+{
+	unsigned n = output_nheads(p->cfg.out);
+
+	pipeline_stop(p);
+	while (p->nheads > n)
+		head_destroy(&p->head[--p->nheads]);
+}
+
 struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));

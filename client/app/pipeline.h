@@ -138,6 +138,10 @@ void pipeline_kick(struct pipeline *p);
  * started, drawing the whole picture. 0, or -1 (logged: then no worker
  * runs, and no blitter is left). */
 int pipeline_output_changed(struct pipeline *p);
+/* The output lost heads without being re-made (output_reconfigure
+ * returned -ENODEV: no display left): the blitters of the heads gone are
+ * freed, the first one's kept, stopped. */
+void pipeline_heads_gone(struct pipeline *p);
 /* Stop the worker, which draws what is still damaged first; from then on
  * the calling thread owns the mapping (blit_pass, blit_snapshot_rgb). A
  * PIPELINE_CALLER caller stops its own drawing thread before this.

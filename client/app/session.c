@@ -377,6 +377,9 @@ static int out_changed(void *ctx)
 	ret = output_reconfigure(&s->out);
 	if (ret < 0 && ret != -ENODEV)
 		return -1;
+	/* Heads the output let go of are no longer drawn on. */
+	if (ret == -ENODEV)
+		pipeline_heads_gone(s->pipe);
 	/* A display to draw on, for the desktop or as a stand-in. */
 	if (ret == 0 && pipeline_output_changed(s->pipe) < 0) {
 		/* No blitter is left: nothing draws from then on. */

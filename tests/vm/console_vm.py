@@ -36,6 +36,15 @@ waitfor() {  # waitfor FILE REGEX SECONDS
 		sleep 0.1
 	done
 }
+waitmode() {  # waitmode CONNECTOR WxH SECONDS: its preferred mode
+	i=0
+	while ! head -1 /sys/class/drm/card0-$1/modes 2>/dev/null |
+			grep -q "^$2\$"; do
+		i=$((i + 1)); [ $i -gt $(($3 * 10)) ] && {
+			log "TIMEOUT $1 mode $2"; return 1; }
+		sleep 0.1
+	done
+}
 $SRV $SRVARGS > /tmp/srv.log 2>&1 &
 waitfor /tmp/srv.log READY 20 || exit 1
 P=$(sed -n 's/^READY //p' /tmp/srv.log)

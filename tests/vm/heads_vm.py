@@ -28,9 +28,7 @@ from hotplug_vm import crtc_back, one_connection
 
 GUEST = r'''
 log STAGE pre
-i=0; while ! head -1 /sys/class/drm/card0-Virtual-1/modes | grep -q '^1024x768$'; do
-	i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head 0 mode"; break; }; sleep 0.1
-done
+waitmode Virtual-1 1024x768 30
 drmpeek crtc | sed 's/^/BEFORE /'
 VARGS='-o drm:all --scale none'
 start_vncfb /tmp/v1.log 1
@@ -92,9 +90,7 @@ GUEST_RESIZE = r'''
 # One head at a time: a head set before the guest's driver is up is lost.
 for c in 1 2; do
 	log STAGE head$c
-	i=0; while ! head -1 /sys/class/drm/card0-Virtual-$c/modes 2>/dev/null | grep -q '^1024x768$'; do
-		i=$((i+1)); [ $i -gt 300 ] && { log "TIMEOUT head $c mode"; break; }; sleep 0.1
-	done
+	waitmode Virtual-$c 1024x768 30
 done
 VARGS='-o drm:all'
 start_vncfb /tmp/v1.log 1

@@ -71,8 +71,10 @@ static void on_flip(int fd, unsigned int seq, unsigned int sec,
 			  ? (uint64_t)sec * 1000000000u + (uint64_t)usec * 1000u
 			  : monotonic_ns();
 
-	p->flip_pending = false;
+	/* Heads share the card's fd: another head's thread may read this
+	 * event. What it shows is set before the flag lets go of it. */
 	shown(p, p->back, ns);
+	atomic_store_explicit(&p->flip_pending, false, memory_order_release);
 }
 
 /* Wait for the pending flip's event. */
@@ -81,14 +83,19 @@ static void wait_flip(struct drm_priv *p)
 	drmEventContext ev = {.version = 2, .page_flip_handler = on_flip};
 	struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
 	uint64_t deadline = monotonic_ns() + FLIP_TIMEOUT_MS * 1000000ull;
+	/* With several heads another head's thread may take this one's
+	 * event from the shared fd: look at the flag every few ms. */
+	int slice = p->extra || p->nmore ? 4 : FLIP_TIMEOUT_MS + 1;
 
-	while (p->flip_pending) {
+	while (atomic_load_explicit(&p->flip_pending, memory_order_acquire)) {
 		uint64_t now = monotonic_ns();
-		int r =
-		    now < deadline
-			? poll(&pfd, 1, (int)((deadline - now) / 1000000u) + 1)
-			: 0;
+		int left = (int)((deadline - now) / 1000000u) + 1;
+		int r = now < deadline
+			    ? poll(&pfd, 1, left < slice ? left : slice)
+			    : 0;
 
+		if (r == 0 && now < deadline && slice < left)
+			continue;
 		if (r > 0) {
 			drmHandleEvent(p->fd, &ev);
 		} else if (r == 0 || errno != EINTR) {
@@ -97,8 +104,8 @@ static void wait_flip(struct drm_priv *p)
 			 * waits again). */
 			log_warn("%s: no page flip event within %d ms", p->path,
 				 FLIP_TIMEOUT_MS);
-			p->flip_pending = false;
 			shown(p, p->back, 0);
+			atomic_store(&p->flip_pending, false);
 		}
 	}
 }
@@ -107,7 +114,7 @@ static enum output_buffer drm_begin(struct output *out)
 {
 	struct drm_priv *p = out->priv;
 
-	if (p->flip_pending)
+	if (atomic_load(&p->flip_pending))
 		wait_flip(p);
 	out->map = p->buf[p->back].map;
 	return p->buf[p->back].age;
@@ -231,7 +238,7 @@ static uint64_t drm_finish(struct output *out)
 		  ? -errno
 		  : 0;
 	if (ret == 0) {
-		p->flip_pending = true;
+		atomic_store(&p->flip_pending, true);
 		wait_flip(p);
 		return p->shown_ns;
 	}
@@ -246,13 +253,133 @@ static uint64_t drm_finish(struct output *out)
 	return p->shown_ns;
 }
 
+/* Whether the display is ours to set: not while another VT is shown. */
+static bool on_our_vt(const struct drm_priv *p)
+{
+	const struct drm_priv *f = p->extra ? p->first : p;
+
+	return f->vt.fd < 0 || f->vt.active;
+}
+
+/* The heads after the first: each CRTC put back as it was (off, if it
+ * was), buffers freed. */
+static void close_more(struct output *out, struct drm_priv *p)
+{
+	while (p->nmore > 0) {
+		struct output *o = p->more[--p->nmore];
+		struct drm_priv *hp = o->priv;
+
+		if (atomic_load(&hp->flip_pending))
+			wait_flip(hp);
+		if (hp->ours && hp->saved_ok && on_our_vt(hp) &&
+		    drmIoctl(hp->fd, DRM_IOCTL_MODE_SETCRTC, &hp->saved) < 0)
+			log_warn("drmModeSetCrtc on %s (%s): %s: the display "
+				 "is not as it was",
+				 hp->path, hp->conn_name, strerror(errno));
+		drm_card_close_head(hp);
+		free(hp);
+		free(o);
+		p->more[p->nmore] = NULL;
+	}
+	memset(out->heads, 0, sizeof(out->heads));
+	out->nheads = 0;
+}
+
+/* A head's output as the pipeline sees it, its CRTC set. */
+static void head_fill(struct output *o, struct drm_priv *p)
+{
+	p->ours = true;
+	p->has_display = true;
+	p->back = p->nbuf == 2 ? 1 : 0;
+	o->map = p->buf[0].map;
+	o->width = p->mode.hdisplay;
+	o->height = p->mode.vdisplay;
+	o->stride = p->pitch;
+	o->readable = false;
+	drm_format_pixfmt(p->fourcc, &o->fmt);
+	snprintf(o->name, sizeof(o->name), "%s", p->conn_name);
+}
+
+static void priv_init(struct drm_priv *p)
+{
+	p->fd = -1;
+	p->epfd = -1;
+	p->hp.fd = -1;
+	p->vt.fd = -1;
+	p->vt.pipe[0] = p->vt.pipe[1] = -1;
+	p->dirty_works = true;
+	atomic_init(&p->modeset, false);
+}
+
+/* The other heads p->spec asks for (all, connector=A+B), each on a CRTC
+ * of its own. A named one that cannot be shown is an error; with all it
+ * is left out, with a warning. 0 or -errno (said). */
+static int open_more(struct output *out, struct drm_priv *p)
+{
+	char names[DRM_MAX_HEADS][32];
+	uint32_t taken[DRM_MAX_HEADS] = {p->crtc_id};
+	int i, k, ret;
+
+	if (!p->spec.all && p->spec.nheads < 2)
+		return 0;
+	k = drm_card_more_heads(p, &p->spec, names);
+	if (k < 0)
+		return k;
+	for (i = 0; i < k && 1 + p->nmore < DRM_MAX_HEADS; i++) {
+		struct output *o = calloc(1, sizeof(*o));
+		struct drm_priv *hp = calloc(1, sizeof(*hp));
+
+		if (!o || !hp) {
+			free(o);
+			free(hp);
+			log_error("cannot allocate a head of %s", p->path);
+			return -ENOMEM;
+		}
+		priv_init(hp);
+		hp->first = p;
+		o->impl = out->impl;
+		o->fd = -1;
+		o->slow_cpu = -1;
+		o->priv = hp;
+		o->trial = p->spec.all;
+		ret = drm_card_open_head(o, hp, p, names[i], &p->spec, taken,
+					 1 + (int)p->nmore);
+		if (ret == 0)
+			ret = set_crtc(o, hp, 0);
+		if (ret < 0) {
+			if (p->spec.all)
+				log_warn("%s: %s is left out: %s", p->path,
+					 names[i], o->why);
+			drm_card_close_head(hp);
+			free(hp);
+			free(o);
+			if (!p->spec.all)
+				return ret;
+			continue;
+		}
+		head_fill(o, hp);
+		log_debug("%s: head %s, %ux%u@%u, CRTC %u", p->path,
+			  hp->conn_name, hp->mode.hdisplay, hp->mode.vdisplay,
+			  drm_mode_hz(&hp->mode), hp->crtc_id);
+		taken[1 + p->nmore] = hp->crtc_id;
+		p->more[p->nmore++] = o;
+	}
+	out->heads[0] = out;
+	for (i = 0; i < (int)p->nmore; i++)
+		out->heads[1 + i] = p->more[i];
+	out->nheads = 1 + p->nmore;
+	return 0;
+}
+
 static void drm_close(struct output *out)
 {
 	struct drm_priv *p = out->priv;
 
-	if (!p)
+	/* A head after the first is closed with the first. */
+	if (!p || p->extra)
 		return;
-	if (p->fd >= 0 && p->flip_pending)
+	close_more(out, p);
+	if (p->fd >= 0 && atomic_load(&p->flip_pending))
 		wait_flip(p);
 	/* Switched away, the display belongs to the VT on screen. */
 	if (p->ours && p->saved_ok && (p->vt.fd < 0 || p->vt.active) &&
@@ -311,13 +438,7 @@ static int drm_open(struct output *out, const char *arg)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	p->fd = -1;
-	p->epfd = -1;
-	p->hp.fd = -1;
-	p->vt.fd = -1;
-	p->vt.pipe[0] = p->vt.pipe[1] = -1;
-	p->dirty_works = true;
-	atomic_init(&p->modeset, false);
+	priv_init(p);
 	out->priv = p;
 	ret = drm_card_open(out, p, &s);
 	if (ret < 0)
@@ -346,6 +467,11 @@ static int drm_open(struct output *out, const char *arg)
 	out->readable = false;
 	out->fd = vt_event_fd(&p->vt);
 	p->spec = s;
+	snprintf(out->name, sizeof(out->name), "%s", p->conn_name);
+	/* The other heads, once the first shows the desktop. */
+	ret = p->has_display ? open_more(out, p) : 0;
+	if (ret < 0)
+		goto fail;
 	watch_hotplug(out, p);
 	log_debug("%s: %s, %ux%u@%u%s, CRTC %u, %.4s, %s", p->path,
 		  p->conn_name, p->mode.hdisplay, p->mode.vdisplay,
@@ -378,8 +504,11 @@ static void drm_acquire(void *ctx)
 	if (drmSetMaster(p->fd) < 0)
 		log_warn("drmSetMaster on %s: %s: the picture cannot come back",
 			 p->path, strerror(errno));
-	/* Someone else had the CRTC meanwhile. */
+	/* Someone else had the CRTCs meanwhile. */
 	atomic_store(&p->modeset, true);
+	for (unsigned i = 0; i < p->nmore; i++)
+		atomic_store(&((struct drm_priv *)p->more[i]->priv)->modeset,
+			     true);
 }
 
 /* Whether what the connectors ask for (t) is not what is shown. */
@@ -393,6 +522,26 @@ static bool differs(const struct drm_priv *p, const struct drm_target *t)
 	       t->mode.vdisplay != p->mode.vdisplay ||
 	       t->mode.clock != p->mode.clock ||
 	       drm_mode_hz(&t->mode) != drm_mode_hz(&p->mode);
+}
+
+/* Whether the heads after the first are not the ones the connectors ask
+ * for now (one plugged in or unplugged). */
+static bool heads_differ(const struct drm_priv *p)
+{
+	char names[DRM_MAX_HEADS][32];
+	int i, k;
+
+	if (!p->spec.all && p->spec.nheads < 2)
+		return false;
+	k = drm_card_more_heads(p, &p->spec, names);
+	if (k < 0)
+		return false;
+	if (k != (int)p->nmore)
+		return true;
+	for (i = 0; i < k; i++)
+		if (strcasecmp(names[i], p->more[i]->name))
+			return true;
+	return false;
 }
 
 /* A hot-plug event came (or one came while switched away and we are
@@ -410,7 +559,7 @@ static int hotplug_dispatch(struct output *out, struct drm_priv *p,
 	}
 	p->hp_missed = false;
 	if (drm_hotplug_scan(p->fd, &p->spec, p->conn_id, p->crtc_id, &t) < 0 ||
-	    !differs(p, &t))
+	    (!differs(p, &t) && !heads_differ(p)))
 		return 0;
 	if (!ev->changed)
 		return 0;
@@ -450,8 +599,10 @@ static int drm_reconfigure(struct output *out)
 	struct drm_target t;
 	int i, ret, nbuf = p->nbuf;
 
-	if (p->flip_pending)
+	if (atomic_load(&p->flip_pending))
 		wait_flip(p);
+	/* The other heads are made again after the first. */
+	close_more(out, p);
 	ret = drm_hotplug_scan(p->fd, &p->spec, p->conn_id, p->crtc_id, &t);
 	if (ret < 0) {
 		log_error("drmModeGetResources on %s: %s", p->path,
@@ -484,7 +635,7 @@ static int drm_reconfigure(struct output *out)
 	out->map = NULL;
 	p->nbuf = 0;
 	p->pitch = 0;
-	p->flip_pending = false;
+	atomic_store(&p->flip_pending, false);
 	p->mode = t.mode;
 	p->conn_id = t.conn_id;
 	if (t.crtc_id != p->crtc_id) {
@@ -518,6 +669,7 @@ static int drm_reconfigure(struct output *out)
 	out->height = p->mode.vdisplay;
 	out->stride = p->pitch;
 	p->has_display = true;
+	snprintf(out->name, sizeof(out->name), "%s", p->conn_name);
 	p->standin = t.standin;
 	out->waiting = t.standin;
 	if (t.standin) {
@@ -531,7 +683,7 @@ static int drm_reconfigure(struct output *out)
 	}
 	log_info("%s: %s at %ux%u@%u", p->path, p->conn_name, p->mode.hdisplay,
 		 p->mode.vdisplay, drm_mode_hz(&p->mode));
-	return 0;
+	return open_more(out, p);
 }
 
 /* Also what the supervisor runs once vncfb is gone (SIGKILL): its copy of
@@ -541,10 +693,18 @@ static void drm_emergency_restore(struct output *out)
 {
 	struct drm_priv *p = out->priv;
 
-	if (!p)
+	if (!p || p->extra)
 		return;
 	if (p->ours && p->saved_ok && (p->vt.fd < 0 || p->vt.active))
 		ioctl(p->fd, DRM_IOCTL_MODE_SETCRTC, &p->saved);
+	/* Every other head's CRTC, as it was at open (the supervisor's copy
+	 * holds the heads of then). */
+	for (unsigned i = 0; i < p->nmore; i++) {
+		const struct drm_priv *hp = p->more[i]->priv;
+
+		if (hp->ours && hp->saved_ok && (p->vt.fd < 0 || p->vt.active))
+			ioctl(hp->fd, DRM_IOCTL_MODE_SETCRTC, &hp->saved);
+	}
 	vt_emergency_restore(&p->vt);
 }
 

@@ -14,11 +14,21 @@
 
 #include "shadow/pixfmt.h"
 
+/* Heads one desktop may span (client/view/layout.h's cap). */
+#define DRM_MAX_HEADS 8
+
 /* What "drm:ITEM,ITEM,..." asks for: items are a device path and
- * connector=NAME, mode=WxH[@HZ], buffers=1|2, in any order. */
+ * connector=NAME[+NAME...], all (every connected connector), mode=WxH[@HZ],
+ * buffers=1|2, in any order. */
 struct drm_spec {
 	char device[256];	/* "": the first card with a display */
 	char connector[32];	/* "": the first connected one */
+	/* Several heads: connector=A+B names them in order (connector is
+	 * then the first), or all takes every connected one. nheads 1 for
+	 * one named connector, 0 for none named. */
+	char heads[DRM_MAX_HEADS][32];
+	int nheads;
+	bool all;
 	uint32_t width, height; /* 0: the connector's preferred mode */
 	uint32_t hz;		/* 0: any refresh rate */
 	int buffers;		/* 0: two, one where the driver cannot flip */
@@ -45,6 +55,15 @@ struct drm_conn_info {
  * that name), -ENODEV (not connected, or none is). */
 int drm_choose_connector(const struct drm_conn_info *c, int n,
 			 const char *want);
+
+/* The heads of a spec that asks for several (all, or connector=A+B):
+ * their indexes in c, in the order named (all: c's order), into idx.
+ * Returns how many (1..DRM_MAX_HEADS), or -ENOENT (a name no connector
+ * has: *bad its index in s->heads), -ENODEV (a named one not connected:
+ * *bad as well; or with all, none is). Every one is connected with
+ * modes. */
+int drm_choose_heads(const struct drm_conn_info *c, int n,
+		     const struct drm_spec *s, int *idx, int *bad);
 
 /* The mode to set: s's size (and refresh rate, when given; else the
  * preferred mode of that size, else the fastest), or without a size the

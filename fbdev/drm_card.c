@@ -118,7 +118,8 @@ int drm_buf_create(struct output *out, struct drm_priv *p, struct drm_buf *b)
 	return 0;
 }
 
-void drm_card_close(struct drm_priv *p)
+/* The buffers and what was saved, on any head. */
+static void drop_buffers(struct drm_priv *p)
 {
 	int i;
 
@@ -127,6 +128,11 @@ void drm_card_close(struct drm_priv *p)
 	p->nbuf = 0;
 	p->pitch = 0;
 	p->saved_ok = false;
+}
+
+void drm_card_close(struct drm_priv *p)
+{
+	drop_buffers(p);
 	p->plane_id = p->fb_prop = 0;
 	p->atomic = false;
 	if (p->fd >= 0)
@@ -155,10 +161,22 @@ static int list_connectors(struct output *out, struct drm_priv *p,
 	return n;
 }
 
+static bool crtc_taken(uint32_t crtc, const uint32_t *taken, int ntaken)
+{
+	int i;
+
+	for (i = 0; i < ntaken; i++)
+		if (taken[i] == crtc)
+			return true;
+	return false;
+}
+
 /* The CRTC to drive c with: the one it is on now (the console's), else a
- * free one its encoders can reach. 0 when there is none. */
+ * free one its encoders can reach; none of taken (other heads'). 0 when
+ * there is none. */
 static uint32_t pick_crtc(struct drm_priv *p, drmModeRes *res,
-			  drmModeConnector *c)
+			  drmModeConnector *c, const uint32_t *taken,
+			  int ntaken)
 {
 	drmModeEncoder *e;
 	uint32_t crtc = 0;
@@ -167,8 +185,9 @@ static uint32_t pick_crtc(struct drm_priv *p, drmModeRes *res,
 	if (c->encoder_id && (e = drmModeGetEncoder(p->fd, c->encoder_id))) {
 		crtc = e->crtc_id;
 		drmModeFreeEncoder(e);
-		if (crtc)
+		if (crtc && !crtc_taken(crtc, taken, ntaken))
 			return crtc;
+		crtc = 0;
 	}
 	for (i = 0; i < c->count_encoders && !crtc; i++) {
 		e = drmModeGetEncoder(p->fd, c->encoders[i]);
@@ -180,7 +199,8 @@ static uint32_t pick_crtc(struct drm_priv *p, drmModeRes *res,
 			if (!(e->possible_crtcs & (1u << k)))
 				continue;
 			cr = drmModeGetCrtc(p->fd, res->crtcs[k]);
-			if (cr && !cr->buffer_id)
+			if (cr && !cr->buffer_id &&
+			    !crtc_taken(cr->crtc_id, taken, ntaken))
 				crtc = cr->crtc_id;
 			drmModeFreeCrtc(cr);
 		}
@@ -362,6 +382,80 @@ static int wait_for_display(struct output *out, struct drm_priv *p,
 	return make_buffers(out, p, s);
 }
 
+/* Everything up to the buffers for connector conns[ci] on the open
+ * card: mode, CRTC (none of taken), format, the CRTC saved, buffers.
+ * first: another head of the same desktop was set up before (its master,
+ * atomic cap and format are this one's); NULL for the first. 0 or -errno
+ * (said). */
+static int setup_head(struct output *out, struct drm_priv *p, drmModeRes *res,
+		      drmModeConnector **conns,
+		      const struct drm_conn_info *info, int n, int ci,
+		      const struct drm_spec *s, const uint32_t *taken,
+		      int ntaken, const struct drm_priv *first)
+{
+	const char *path = p->path;
+	char modes[192];
+	drmModeConnector *c;
+	int mi, ret;
+
+	c = conns[ci];
+	snprintf(p->conn_name, sizeof(p->conn_name), "%s", info[ci].name);
+	p->conn_id = c->connector_id;
+	mi = drm_choose_mode(c->modes, c->count_modes, s);
+	if (mi < 0) {
+		drm_describe_modes(c->modes, c->count_modes, modes,
+				   sizeof(modes));
+		if (s->hz)
+			drm_fail(out,
+				 "%s: %s has no mode %ux%u@%u (it has %s): "
+				 "--mode picks one of these",
+				 path, p->conn_name, s->width, s->height, s->hz,
+				 modes);
+		else
+			drm_fail(out,
+				 "%s: %s has no mode %ux%u (it has %s): "
+				 "--mode picks one of these",
+				 path, p->conn_name, s->width, s->height,
+				 modes);
+		return -EINVAL;
+	}
+	p->mode = c->modes[mi];
+	p->crtc_id = pick_crtc(p, res, c, taken, ntaken);
+	if (!p->crtc_id) {
+		drm_fail(out, "%s: no display controller (CRTC) is free for %s",
+			 path, p->conn_name);
+		return -EBUSY;
+	}
+	p->fourcc = pick_format(p, res);
+	if (!p->fourcc) {
+		drm_fail(out,
+			 "%s: the display plane of %s takes neither XRGB8888 "
+			 "nor RGB565",
+			 path, p->conn_name);
+		return -ENOTSUP;
+	}
+	if (!first) {
+		ret = take_master(out, p);
+		if (ret < 0)
+			return ret;
+		/* Legacy ioctls keep working with the atomic cap set. */
+		p->atomic =
+		    p->plane_id && p->fb_prop &&
+		    drmSetClientCap(p->fd, DRM_CLIENT_CAP_ATOMIC, 1) == 0;
+	} else if (p->fourcc != first->fourcc) {
+		drm_fail(out,
+			 "%s: %s takes another pixel format (%.4s) than %s "
+			 "(%.4s): one desktop needs one",
+			 path, p->conn_name, (const char *)&p->fourcc,
+			 first->conn_name, (const char *)&first->fourcc);
+		return -ENOTSUP;
+	} else {
+		p->atomic = p->plane_id && p->fb_prop && first->atomic;
+	}
+	save_crtc(p, conns, n);
+	return make_buffers(out, p, s);
+}
+
 /* Everything up to the buffers, on one card; with wait, a card with no
  * display connected is opened to wait for one (p->has_display false).
  * 0 or -errno (said): -ENXIO for no display. */
@@ -370,11 +464,10 @@ static int open_card(struct output *out, struct drm_priv *p, const char *path,
 {
 	drmModeConnector *conns[DRM_MAX_CONNECTORS];
 	struct drm_conn_info info[DRM_MAX_CONNECTORS];
-	char names[192], modes[192], msg[sizeof(out->why)];
+	char names[192], msg[sizeof(out->why)];
 	drmModeRes *res = NULL;
-	drmModeConnector *c;
 	uint64_t cap = 0;
-	int i, n = 0, ci, mi, ret;
+	int i, n = 0, ci, ret;
 
 	snprintf(p->path, sizeof(p->path), "%s", path);
 	ret = open_kms(path, &res, msg, sizeof(msg));
@@ -430,54 +523,10 @@ static int open_card(struct output *out, struct drm_priv *p, const char *path,
 		ret = -ENXIO;
 		goto out;
 	}
-	c = conns[ci];
-	snprintf(p->conn_name, sizeof(p->conn_name), "%s", info[ci].name);
-	p->conn_id = c->connector_id;
-	mi = drm_choose_mode(c->modes, c->count_modes, s);
-	if (mi < 0) {
-		drm_describe_modes(c->modes, c->count_modes, modes,
-				   sizeof(modes));
-		if (s->hz)
-			drm_fail(out,
-				 "%s: %s has no mode %ux%u@%u (it has %s): "
-				 "--mode picks one of these",
-				 path, p->conn_name, s->width, s->height, s->hz,
-				 modes);
-		else
-			drm_fail(out,
-				 "%s: %s has no mode %ux%u (it has %s): "
-				 "--mode picks one of these",
-				 path, p->conn_name, s->width, s->height,
-				 modes);
-		ret = -EINVAL;
-		goto out;
-	}
-	p->mode = c->modes[mi];
-	p->crtc_id = pick_crtc(p, res, c);
-	if (!p->crtc_id) {
-		drm_fail(out, "%s: no display controller (CRTC) is free for %s",
-			 path, p->conn_name);
-		ret = -EBUSY;
-		goto out;
-	}
-	p->fourcc = pick_format(p, res);
-	if (!p->fourcc) {
-		drm_fail(out,
-			 "%s: the display plane of %s takes neither XRGB8888 "
-			 "nor RGB565",
-			 path, p->conn_name);
-		ret = -ENOTSUP;
-		goto out;
-	}
-	ret = take_master(out, p);
+	ret = setup_head(out, p, res, conns, info, n, ci, s, NULL, 0, NULL);
 	if (ret < 0)
 		goto out;
-	/* Legacy ioctls keep working with the atomic cap set. */
-	p->atomic = p->plane_id && p->fb_prop &&
-		    drmSetClientCap(p->fd, DRM_CLIENT_CAP_ATOMIC, 1) == 0;
-	save_crtc(p, conns, n);
 	p->has_display = true;
-	ret = make_buffers(out, p, s);
 out:
 	for (i = 0; i < n; i++)
 		drmModeFreeConnector(conns[i]);
@@ -542,6 +591,88 @@ int drm_card_open(struct output *out, struct drm_priv *p,
 {
 	return s->device[0] ? open_card(out, p, s->device, s, out->may_wait)
 			    : open_first_card(out, p, s);
+}
+
+int drm_card_more_heads(const struct drm_priv *first, const struct drm_spec *s,
+			char (*names)[32])
+{
+	drmModeConnector *conns[DRM_MAX_CONNECTORS];
+	struct drm_conn_info info[DRM_MAX_CONNECTORS];
+	int idx[DRM_MAX_HEADS], i, n, k = 0, got, bad = 0;
+	drmModeRes *res;
+
+	if (!s->all) {
+		for (i = 1; i < s->nheads; i++)
+			memcpy(names[k++], s->heads[i], sizeof(names[0]));
+		return k;
+	}
+	res = drmModeGetResources(first->fd);
+	if (!res) {
+		log_error("drmModeGetResources on %s: %s", first->path,
+			  strerror(errno));
+		return -errno;
+	}
+	n = drm_read_connectors(first->fd, res, conns, info);
+	got = drm_choose_heads(info, n, s, idx, &bad);
+	for (i = 0; i < got; i++)
+		if (strcasecmp(info[idx[i]].name, first->conn_name))
+			snprintf(names[k++], sizeof(names[0]), "%s",
+				 info[idx[i]].name);
+	for (i = 0; i < n; i++)
+		drmModeFreeConnector(conns[i]);
+	drmModeFreeResources(res);
+	return k;
+}
+
+int drm_card_open_head(struct output *out, struct drm_priv *p,
+		       const struct drm_priv *first, const char *name,
+		       const struct drm_spec *s, const uint32_t *taken,
+		       int ntaken)
+{
+	drmModeConnector *conns[DRM_MAX_CONNECTORS];
+	struct drm_conn_info info[DRM_MAX_CONNECTORS];
+	char names[192];
+	drmModeRes *res;
+	int i, n, ci, ret;
+
+	p->fd = first->fd;
+	p->extra = true;
+	p->monotonic = first->monotonic;
+	snprintf(p->path, sizeof(p->path), "%s", first->path);
+	res = drmModeGetResources(p->fd);
+	if (!res) {
+		ret = -errno;
+		drm_fail(out, "drmModeGetResources on %s: %s", p->path,
+			 strerror(errno));
+		return ret;
+	}
+	n = list_connectors(out, p, res, conns, info, names, sizeof(names));
+	ci = drm_choose_connector(info, n, name);
+	if (ci < 0) {
+		drm_fail(out,
+			 ci == -ENOENT
+			     ? "%s: no connector %s (%s): --connector names "
+			       "one of these"
+			     : "%s: connector %s has no display connected (%s)",
+			 p->path, name, names);
+		ret = -ENODEV;
+	} else {
+		ret = setup_head(out, p, res, conns, info, n, ci, s, taken,
+				 ntaken, first);
+	}
+	for (i = 0; i < n; i++)
+		drmModeFreeConnector(conns[i]);
+	drmModeFreeResources(res);
+	if (ret < 0)
+		drm_card_close_head(p);
+	return ret;
+}
+
+void drm_card_close_head(struct drm_priv *p)
+{
+	drop_buffers(p);
+	/* The fd is the first head's. */
+	p->fd = -1;
 }
 
 int drm_detect(char *why, size_t len)

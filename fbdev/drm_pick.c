@@ -51,6 +51,45 @@ int drm_mode_parse(const char *v, uint32_t *w, uint32_t *h, uint32_t *hz)
 	return 0;
 }
 
+/* connector=NAME[+NAME...]: the heads in order, each named once. */
+static int parse_heads(const char *v, struct drm_spec *s, char *why, size_t len)
+{
+	const char *p = v;
+	int i;
+
+	if (s->all) {
+		snprintf(why, len, "all and connector= exclude each other");
+		return -EINVAL;
+	}
+	s->nheads = 0;
+	do {
+		size_t n = strcspn(p, "+");
+
+		if (!n || n >= sizeof(s->heads[0])) {
+			snprintf(why, len,
+				 "connector=NAME[+NAME...], e.g. HDMI-A-1");
+			return -EINVAL;
+		}
+		if (s->nheads == DRM_MAX_HEADS) {
+			snprintf(why, len, "at most %d connectors",
+				 DRM_MAX_HEADS);
+			return -EINVAL;
+		}
+		memcpy(s->heads[s->nheads], p, n);
+		s->heads[s->nheads][n] = '\0';
+		for (i = 0; i < s->nheads; i++)
+			if (!strcasecmp(s->heads[i], s->heads[s->nheads])) {
+				snprintf(why, len, "connector %s given twice",
+					 s->heads[i]);
+				return -EINVAL;
+			}
+		s->nheads++;
+		p += n;
+	} while (*p++ == '+');
+	memcpy(s->connector, s->heads[0], sizeof(s->connector));
+	return 0;
+}
+
 /* One item of the spec; n is its length. */
 static int parse_item(const char *it, size_t n, struct drm_spec *s, char *why,
 		      size_t len)
@@ -61,6 +100,16 @@ static int parse_item(const char *it, size_t n, struct drm_spec *s, char *why,
 
 	if (n == 0)
 		return 0;
+	if (n == 3 && !strncmp(it, "all", 3)) {
+		if (s->nheads) {
+			snprintf(why, len,
+				 "all and connector= exclude each "
+				 "other");
+			return -EINVAL;
+		}
+		s->all = true;
+		return 0;
+	}
 	if (!eq) {
 		if (n >= sizeof(s->device)) {
 			snprintf(why, len, "device path too long");
@@ -77,11 +126,8 @@ static int parse_item(const char *it, size_t n, struct drm_spec *s, char *why,
 	memcpy(v, eq + 1, vlen);
 	v[vlen] = '\0';
 	if (klen == 9 && !strncmp(it, "connector", 9)) {
-		if (!vlen || vlen >= sizeof(s->connector)) {
-			snprintf(why, len, "connector=NAME, e.g. HDMI-A-1");
+		if (parse_heads(v, s, why, len) < 0)
 			return -EINVAL;
-		}
-		memcpy(s->connector, v, vlen + 1);
 	} else if (klen == 4 && !strncmp(it, "mode", 4)) {
 		if (drm_mode_parse(v, &s->width, &s->height, &s->hz) < 0) {
 			snprintf(why, len,
@@ -97,8 +143,8 @@ static int parse_item(const char *it, size_t n, struct drm_spec *s, char *why,
 		s->buffers = v[0] - '0';
 	} else {
 		snprintf(why, len,
-			 "unknown drm option '%.*s' (connector=, mode=, "
-			 "buffers=)",
+			 "unknown drm option '%.*s' (connector=, all, "
+			 "mode=, buffers=)",
 			 (int)klen, it);
 		return -EINVAL;
 	}
@@ -154,6 +200,28 @@ int drm_choose_connector(const struct drm_conn_info *c, int n, const char *want)
 		if (c[i].connected && c[i].nmodes > 0)
 			return i;
 	return -ENODEV;
+}
+
+int drm_choose_heads(const struct drm_conn_info *c, int n,
+		     const struct drm_spec *s, int *idx, int *bad)
+{
+	int i, k = 0;
+
+	if (s->all) {
+		for (i = 0; i < n && k < DRM_MAX_HEADS; i++)
+			if (c[i].connected && c[i].nmodes > 0)
+				idx[k++] = i;
+		return k ? k : -ENODEV;
+	}
+	for (k = 0; k < s->nheads; k++) {
+		i = drm_choose_connector(c, n, s->heads[k]);
+		if (i < 0) {
+			*bad = k;
+			return i;
+		}
+		idx[k] = i;
+	}
+	return k;
 }
 
 uint32_t drm_mode_hz(const drmModeModeInfo *m)

@@ -54,7 +54,9 @@ struct drm_priv {
 	/* Blit thread: */
 	struct rect rects[DRM_MODE_FB_DIRTY_MAX_CLIPS];
 	int nrects; /* what present handed over; -1: too many */
-	bool flip_pending;
+	/* Atomic: with several heads on one fd, another head's thread may
+	 * read this one's flip event. */
+	atomic_bool flip_pending;
 	bool dirty_works;  /* DIRTYFB does something (not ENOSYS) */
 	bool monotonic;	   /* event times are CLOCK_MONOTONIC */
 	uint64_t shown_ns; /* when the last pass reached the screen */
@@ -78,6 +80,13 @@ struct drm_priv {
 	bool has_display;
 	bool standin;	/* that display only says what is waited for */
 	bool hp_missed; /* an event came while switched away */
+	/* A head after the first (drm_card_open_head): fd, VT and hot-plug
+	 * are the first's, which also holds the others (heads, with
+	 * out->heads pointing at them). */
+	bool extra;
+	const struct drm_priv *first;
+	unsigned nmore;
+	struct output *more[DRM_MAX_HEADS];
 };
 
 /* Say why the output cannot be used: an error, or when the default output
@@ -95,6 +104,21 @@ int drm_card_open(struct output *out, struct drm_priv *p,
 		  const struct drm_spec *s);
 /* Undo what drm_card_open did on p (buffers, master, the fd). */
 void drm_card_close(struct drm_priv *p);
+/* The connectors s asks for besides first's (connector=A+B: the others
+ * named; all: every other connected one, in the card's order) into
+ * names. How many, or -errno (logged). */
+int drm_card_more_heads(const struct drm_priv *first, const struct drm_spec *s,
+			char (*names)[32]);
+/* Another head of first's desktop, on its card (the same fd): connector
+ * name at s's mode, on a CRTC none of taken, with its own plane and
+ * buffers, saved but not yet set. p fresh (fd -1). 0 or -errno (said,
+ * p closed again). */
+int drm_card_open_head(struct output *out, struct drm_priv *p,
+		       const struct drm_priv *first, const char *name,
+		       const struct drm_spec *s, const uint32_t *taken,
+		       int ntaken);
+/* Undo drm_card_open_head: the buffers (the fd stays the first's). */
+void drm_card_close_head(struct drm_priv *p);
 void drm_buf_destroy(struct drm_priv *p, struct drm_buf *b);
 /* A dumb buffer of p->mode's size in p->fourcc, black, mapped; its pitch
  * must match p->pitch once that is set. 0 or -errno (said). */

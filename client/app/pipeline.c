@@ -18,25 +18,74 @@
 #include "platform/platform.h"
 #include "placement/probe.h"
 #include "shadow/shadow.h"
+#include "view/layout.h"
 #include "net/vnc.h"
+#include "wire/rfb.h"
 
 /* How long the worker may take to show up on its core. */
 #define VERIFY_NS 2000000000ull
 
-struct pipeline {
-	struct pipeline_config cfg;
-	int cpu;    /* asked of the worker, -1: unpinned */
-	bool drawn; /* damage and blitter exist (not DECODE) */
-	struct shadow shadow;
+/* One head of the output: its own damage set, blitter (a worker pinned
+ * to the core that writes its mapping fastest) and cursor. */
+struct pipeline_head {
+	struct output *out;
+	int cpu; /* asked of the worker, -1: unpinned */
 	struct damage damage;
 	struct blitter *blit;
 	struct cursor cursor; /* drawn over the shadow by the blitter */
+	/* The head as it was made (out may be gone after a reconfigure). */
+	char name[OUTPUT_NAME_LEN];
+	uint32_t w, h;
+};
+
+struct pipeline {
+	struct pipeline_config cfg;
+	bool drawn; /* damage and blitters exist (not DECODE) */
+	struct shadow shadow;
+	unsigned nheads; /* with damage and blitter (drawn), else 0 */
+	struct pipeline_head head[OUTPUT_MAX_HEADS];
+	/* Where the heads sit in the desktop; following the server's
+	 * screens when no layout was given and it has one per head. */
+	struct layout layout;
+	struct layout_spec spec;
+	/* The heads before the output changed: one that is still there at
+	 * the same size keeps the core the probe chose for it. */
+	struct {
+		char name[OUTPUT_NAME_LEN];
+		uint32_t w, h;
+		int cpu;
+	} prev[OUTPUT_MAX_HEADS];
+	unsigned nprev;
 	struct vnc_client *vnc;
 	bool stopped;
 	/* Pixels the update being decoded has touched so far (main
 	 * thread). */
 	uint64_t upd_px;
 };
+
+/* Wake every head's worker. */
+static void kick_all(struct pipeline *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nheads; i++)
+		damage_kick(&p->head[i].damage);
+}
+
+/* Each head's view for the layout (several heads) and the shadow's
+ * size. */
+static void reset_views(struct pipeline *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nheads; i++) {
+		blit_set_head(p->head[i].blit, &p->layout.head[i].r,
+			      p->nheads > 1 ? p->layout.width : 0,
+			      p->layout.height);
+		if (p->shadow.pix)
+			blit_reset_view(p->head[i].blit);
+	}
+}
 
 /* --- VNC events (main thread) --- */
 
@@ -52,8 +101,7 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 	pix = shadow_resize(&p->shadow, w, h);
 	if (!pix)
 		return NULL;
-	if (p->drawn)
-		blit_reset_view(p->blit);
+	reset_views(p);
 	if (p->cfg.ev.resized)
 		p->cfg.ev.resized(p->cfg.ev.ctx, w, h);
 	return pix;
@@ -65,10 +113,12 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 static void ev_damage(void *ctx, const struct rect *r)
 {
 	struct pipeline *p = ctx;
+	unsigned i;
 
 	p->upd_px += (uint64_t)rect_area(r);
-	if (p->drawn)
-		damage_add(&p->damage, r);
+	/* Each head's blitter draws what of it falls on its head. */
+	for (i = 0; i < p->nheads; i++)
+		damage_add(&p->head[i].damage, r);
 }
 
 static void ev_update_done(void *ctx)
@@ -78,19 +128,20 @@ static void ev_update_done(void *ctx)
 	if (p->cfg.ev.update_done)
 		p->cfg.ev.update_done(p->cfg.ev.ctx);
 	p->upd_px = 0;
-	if (p->drawn)
-		damage_kick(&p->damage);
+	kick_all(p);
 }
 
 static void ev_cursor_shape(void *ctx, int xhot, int yhot, int w, int h,
 			    const uint8_t *pixels, const uint8_t *mask)
 {
 	struct pipeline *p = ctx;
+	unsigned i;
 
-	if (cursor_set_shape(&p->cursor, &p->shadow, xhot, yhot, w, h, pixels,
-			     mask) == 0 &&
-	    p->drawn)
-		damage_kick(&p->damage);
+	for (i = 0; i < p->nheads || (!i && !p->drawn); i++)
+		if (cursor_set_shape(&p->head[i].cursor, &p->shadow, xhot, yhot,
+				     w, h, pixels, mask) == 0 &&
+		    p->drawn)
+			damage_kick(&p->head[i].damage);
 }
 
 /* The server moved the pointer (another client, an application). */
@@ -108,117 +159,259 @@ static void ev_cursor_pos(void *ctx, int x, int y)
 static void ev_layout(void *ctx, const struct vnc_layout *l)
 {
 	struct pipeline *p = ctx;
+	struct rect screens[RFB_MAX_SCREENS];
+	struct layout t = p->layout;
+	char d[160];
+	unsigned i;
 
+	/* The server's screens, one per head of the same sizes, place the
+	 * heads, unless a layout was given. */
+	if (p->nheads > 1 && !p->spec.n && l->status == RFB_EDS_OK &&
+	    l->n <= RFB_MAX_SCREENS) {
+		for (i = 0; i < l->n; i++)
+			screens[i] =
+			    (struct rect){l->screens[i].x, l->screens[i].y,
+					  l->screens[i].w, l->screens[i].h};
+		if (layout_from_screens(&t, screens, l->n) == 0 &&
+		    !layout_equal(&t, &p->layout)) {
+			p->layout = t;
+			log_info("heads placed as the server's screens: %s",
+				 layout_describe(&t, d, sizeof(d)));
+			reset_views(p);
+			kick_all(p);
+		}
+	}
 	if (p->cfg.ev.layout)
 		p->cfg.ev.layout(p->cfg.ev.ctx, l);
 }
 
-/* --- the blit worker and its core --- */
+/* --- the blit workers and their cores --- */
 
-/* Start the worker where it was asked to run. A pin that fails is an
- * error for a core the user named; for the probe's choice the worker
+/* Start head h's worker where it was asked to run. A pin that fails is
+ * an error for a core the user named; for the probe's choice the worker
  * then runs unpinned. 0 or -1 (logged; no worker left running). */
-static int start_worker(struct pipeline *p)
+static int start_worker(struct pipeline *p, struct pipeline_head *h)
 {
 	char why[PROBE_PIN_REASON_LEN];
 	int perr;
 
-	if (blit_start(p->blit) == 0)
+	if (blit_start(h->blit) == 0)
 		return 0;
-	perr = blit_pin_error(p->blit);
+	perr = blit_pin_error(h->blit);
 	if (!perr)
 		return -1; /* no thread (logged) */
 	if (!p->cfg.choose_cpu) {
-		log_error("cannot pin the blit thread to core %d: %s", p->cpu,
+		log_error("cannot pin the blit thread to core %d: %s", h->cpu,
 			  probe_pin_reason(perr, why, sizeof(why)));
-		blit_stop(p->blit);
+		blit_stop(h->blit);
 		return -1;
 	}
 	log_warn("cannot pin the blit thread to core %d (%s): it runs "
 		 "unpinned",
-		 p->cpu, probe_pin_reason(perr, why, sizeof(why)));
-	p->cpu = -1;
-	blit_set_cpu(p->blit, -1);
+		 h->cpu, probe_pin_reason(perr, why, sizeof(why)));
+	h->cpu = -1;
+	blit_set_cpu(h->blit, -1);
 	return 0;
 }
 
 /* The worker records where it runs after each pass; blit_start kicks a
  * pass after pinning, so the pinned core shows up within a moment. */
-static void verify_cpu(struct pipeline *p)
+static void verify_cpu(struct pipeline_head *h)
 {
 	uint64_t until = monotonic_ns() + VERIFY_NS;
-	int cpu = p->cpu, actual;
+	int cpu = h->cpu, actual;
+	const char *name = h->out->name;
 
 	if (platform_current_cpu() < 0)
 		return;
 	for (;;) {
-		actual = blit_actual_cpu(p->blit);
+		actual = blit_actual_cpu(h->blit);
 		if ((cpu < 0 ? actual >= 0 : actual == cpu) ||
 		    monotonic_ns() > until)
 			break;
 		usleep(1000);
 	}
 	if (cpu < 0)
-		log_debug("blit thread runs unpinned (now on core %d)", actual);
+		log_debug("blit thread%s%s runs unpinned (now on core %d)",
+			  *name ? " of " : "", name, actual);
 	else if (actual == cpu)
-		log_debug("blit thread runs on core %d, as pinned", actual);
+		log_debug("blit thread%s%s runs on core %d, as pinned",
+			  *name ? " of " : "", name, actual);
 	else
-		log_warn("the blit thread was pinned to core %d but runs on "
-			 "core %d",
-			 cpu, actual);
+		log_warn("the blit thread%s%s was pinned to core %d but runs "
+			 "on core %d",
+			 *name ? " of " : "", name, cpu, actual);
 }
 
 /* --- building and tearing down --- */
 
-/* The blitter's settings and its worker, at create and after the output
- * changed. 0 or -1 (logged). */
-static int setup_blitter(struct pipeline *p)
+/* The layout of the output's heads: the spec given, else side by side
+ * (the server's screens may move them later). 0 or -1 (logged). */
+static int make_layout(struct pipeline *p)
 {
-	blit_set_scale(p->blit, p->cfg.scale, p->cfg.zoom);
-	blit_set_cursor(p->blit, &p->cursor);
-	if (p->cfg.on_pass)
-		blit_set_on_pass(p->blit, p->cfg.on_pass, p->cfg.on_pass_ctx);
-	if (p->cfg.draw == PIPELINE_BLIT) {
-		if (start_worker(p) < 0)
-			return -1;
-		verify_cpu(p);
+	char names[OUTPUT_MAX_HEADS][LAYOUT_NAME_LEN], why[192], d[160];
+	uint32_t w[OUTPUT_MAX_HEADS], h[OUTPUT_MAX_HEADS];
+	unsigned i, n = output_nheads(p->cfg.out);
+
+	for (i = 0; i < n; i++) {
+		struct output *o = output_head(p->cfg.out, i);
+
+		snprintf(names[i], sizeof(names[i]), "%s",
+			 o->name[0] ? o->name : "screen");
+		w[i] = o->width;
+		h[i] = o->height;
 	}
+	if (layout_side_by_side(&p->layout, names, w, h, n, why, sizeof(why)) <
+		0 ||
+	    (p->spec.n &&
+	     layout_apply(&p->layout, &p->spec, why, sizeof(why)) < 0)) {
+		log_error("%s", why);
+		return -1;
+	}
+	if (n > 1)
+		log_debug("%u heads, one %ux%u desktop: %s", n, p->layout.width,
+			  p->layout.height,
+			  layout_describe(&p->layout, d, sizeof(d)));
 	return 0;
+}
+
+static void head_destroy(struct pipeline_head *h)
+{
+	blit_destroy(h->blit);
+	h->blit = NULL;
+	damage_finish(&h->damage);
+}
+
+#define CPU_PROBE (-2)
+
+/* The core head o had before the output changed (the same connector at
+ * the same size: the same kind of memory), else CPU_PROBE. */
+static int prev_cpu(const struct pipeline *p, const struct output *o)
+{
+	unsigned i;
+
+	/* One output alone is probed again whatever changed. */
+	if (output_nheads(p->cfg.out) < 2)
+		return CPU_PROBE;
+	for (i = 0; i < p->nprev; i++)
+		if (!strcmp(p->prev[i].name, o->name) && o->name[0] &&
+		    p->prev[i].w == o->width && p->prev[i].h == o->height)
+			return p->prev[i].cpu;
+	return CPU_PROBE;
+}
+
+/* Head i's damage and blitter on its output, its core chosen (the
+ * probe writes into the mapping: nobody else does yet). 0 or -1
+ * (logged, nothing left). */
+static int head_create(struct pipeline *p, unsigned i)
+{
+	struct pipeline_head *h = &p->head[i];
+	int err;
+
+	h->out = output_head(p->cfg.out, i);
+	h->cpu = p->cfg.choose_cpu ? prev_cpu(p, h->out) : p->cfg.cpu;
+	if (h->cpu == CPU_PROBE)
+		h->cpu = probe_pick_core(h->out, p->cfg.samples);
+	memcpy(h->name, h->out->name, sizeof(h->name));
+	h->w = h->out->width;
+	h->h = h->out->height;
+	err = damage_init(&h->damage);
+	if (err < 0) {
+		log_error("cannot set up the damage set: %s", strerror(-err));
+		return -1;
+	}
+	h->blit = blit_create(h->out, &p->shadow, &h->damage, h->cpu);
+	if (!h->blit) {
+		damage_finish(&h->damage);
+		return -1;
+	}
+	/* On a screen that shows the mapping as it is written, a long
+	 * update is drawn while it is decoded, an eighth of a megapixel at
+	 * a time: the blitter copies rows still in the cache, on its own
+	 * core, instead of the whole update after its end (and a slow link
+	 * shows the picture as it comes, as the classic viewers did). A
+	 * flipped output shows whole updates. */
+	if (output_live(h->out))
+		damage_set_early(&h->damage, PIPELINE_EARLY_PX);
+	blit_set_scale(h->blit, p->cfg.scale, p->cfg.zoom);
+	blit_set_cursor(h->blit, &h->cursor);
+	if (p->cfg.on_pass && i == 0)
+		blit_set_on_pass(h->blit, p->cfg.on_pass, p->cfg.on_pass_ctx);
+	return 0;
+}
+
+/* Every head of the output (its layout first), each worker started
+ * (PIPELINE_BLIT), drawing the whole picture. 0 or -1 (logged: no head
+ * left, no worker running). */
+static int heads_create(struct pipeline *p)
+{
+	unsigned i, n = output_nheads(p->cfg.out);
+
+	if (make_layout(p) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (head_create(p, i) < 0)
+			goto fail;
+	p->nheads = n;
+	reset_views(p);
+	for (i = 0; p->cfg.draw == PIPELINE_BLIT && i < n; i++) {
+		if (start_worker(p, &p->head[i]) < 0)
+			goto fail_started;
+		verify_cpu(&p->head[i]);
+	}
+	p->stopped = false;
+	kick_all(p);
+	return 0;
+
+fail_started:
+	while (i-- > 0)
+		blit_stop(p->head[i].blit);
+	i = n;
+fail:
+	while (i-- > 0)
+		head_destroy(&p->head[i]);
+	p->nheads = 0;
+	p->stopped = true;
+	return -1;
 }
 
 int pipeline_output_changed(struct pipeline *p)
 {
-	struct blitter *b;
-	int cpu;
+	unsigned i;
 
 	if (!p->drawn)
 		return 0;
 	pipeline_stop(p);
-	/* The probe writes into the new mapping: nobody else does now. */
-	cpu = p->cfg.choose_cpu ? probe_pick_core(p->cfg.out, p->cfg.samples)
-				: p->cfg.cpu;
-	b = blit_create(p->cfg.out, &p->shadow, &p->damage, cpu);
-	if (!b)
-		return -1;
-	blit_destroy(p->blit);
-	p->blit = b;
-	p->cpu = cpu;
-	p->stopped = false;
-	damage_restart(&p->damage);
-	if (setup_blitter(p) < 0) {
-		p->stopped = true;
-		return -1;
+	p->nprev = 0;
+	for (i = 0; i < p->nheads; i++) {
+		memcpy(p->prev[i].name, p->head[i].name,
+		       sizeof(p->prev[i].name));
+		p->prev[i].w = p->head[i].w;
+		p->prev[i].h = p->head[i].h;
+		p->prev[i].cpu = p->head[i].cpu;
+		p->nprev++;
 	}
-	if (p->shadow.pix)
-		blit_reset_view(p->blit);
-	damage_kick(&p->damage);
-	return 0;
+	for (i = 0; i < p->nheads; i++)
+		head_destroy(&p->head[i]);
+	p->nheads = 0;
+	return heads_create(p);
+}
+
+void pipeline_heads_gone(struct pipeline *p)
+{
+	unsigned n = output_nheads(p->cfg.out);
+
+	pipeline_stop(p);
+	while (p->nheads > n)
+		head_destroy(&p->head[--p->nheads]);
 }
 
 struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));
 	struct pixfmt sfmt;
+	char why[192];
+	unsigned i;
 	int err;
 
 	if (!p) {
@@ -227,9 +420,15 @@ struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 	}
 	p->cfg = *cfg;
 	p->drawn = cfg->draw != PIPELINE_DECODE;
-	/* Before the blitter owns the output: the probe writes into it. */
-	p->cpu = cfg->choose_cpu ? probe_pick_core(cfg->out, cfg->samples)
-				 : cfg->cpu;
+	p->stopped = true;
+	if (layout_spec_parse(cfg->layout, &p->spec, why, sizeof(why)) < 0) {
+		log_error("%s", why);
+		goto fail_free;
+	}
+	/* The blit worker's core stands for the decoding workers' too. */
+	p->head[0].cpu = cfg->choose_cpu && !p->drawn
+			     ? probe_pick_core(cfg->out, cfg->samples)
+			     : cfg->cpu;
 	pixfmt_shadow_for(&cfg->out->fmt, &sfmt);
 	err = shadow_init(&p->shadow, &sfmt);
 	if (err < 0) {
@@ -237,35 +436,17 @@ struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 			  strerror(-err));
 		goto fail_free;
 	}
-	cursor_init(&p->cursor);
+	for (i = 0; i < OUTPUT_MAX_HEADS; i++)
+		cursor_init(&p->head[i].cursor);
 	if (!p->drawn)
 		return p;
-	err = damage_init(&p->damage);
-	if (err < 0) {
-		log_error("cannot set up the damage set: %s", strerror(-err));
+	if (heads_create(p) < 0)
 		goto fail_shadow;
-	}
-	p->blit = blit_create(cfg->out, &p->shadow, &p->damage, p->cpu);
-	if (!p->blit)
-		goto fail_damage;
-	/* On a screen that shows the mapping as it is written, a long
-	 * update is drawn while it is decoded, an eighth of a megapixel at
-	 * a time: the blitter copies rows still in the cache, on its own
-	 * core, instead of the whole update after its end (and a slow link
-	 * shows the picture as it comes, as the classic viewers did). A
-	 * flipped output shows whole updates. */
-	if (output_live(cfg->out))
-		damage_set_early(&p->damage, PIPELINE_EARLY_PX);
-	if (setup_blitter(p) < 0)
-		goto fail_blit;
 	return p;
 
-fail_blit:
-	blit_destroy(p->blit);
-fail_damage:
-	damage_finish(&p->damage);
 fail_shadow:
-	cursor_finish(&p->cursor);
+	for (i = 0; i < OUTPUT_MAX_HEADS; i++)
+		cursor_finish(&p->head[i].cursor);
 	shadow_finish(&p->shadow);
 fail_free:
 	free(p);
@@ -274,23 +455,27 @@ fail_free:
 
 void pipeline_stop(struct pipeline *p)
 {
+	unsigned i;
+
 	if (p->stopped || !p->drawn)
 		return;
-	blit_stop(p->blit);
+	for (i = 0; i < p->nheads; i++)
+		blit_stop(p->head[i].blit);
 	p->stopped = true;
 }
 
 void pipeline_destroy(struct pipeline *p)
 {
+	unsigned i;
+
 	if (!p)
 		return;
 	pipeline_disconnect(p);
 	pipeline_stop(p);
-	if (p->drawn) {
-		blit_destroy(p->blit);
-		damage_finish(&p->damage);
-	}
-	cursor_finish(&p->cursor);
+	for (i = 0; i < p->nheads; i++)
+		head_destroy(&p->head[i]);
+	for (i = 0; i < OUTPUT_MAX_HEADS; i++)
+		cursor_finish(&p->head[i].cursor);
 	shadow_finish(&p->shadow);
 	free(p);
 }
@@ -331,7 +516,7 @@ static void vnc_config_fill(const struct options *o, const struct pixfmt *fmt,
 void pipeline_vnc_config(const struct pipeline *p, const struct options *o,
 			 struct vnc_config *v)
 {
-	vnc_config_fill(o, &p->shadow.fmt, p->cpu, v);
+	vnc_config_fill(o, &p->shadow.fmt, p->head[0].cpu, v);
 }
 
 void pipeline_vnc_config_fmt(const struct options *o, const struct pixfmt *fmt,
@@ -387,7 +572,26 @@ struct vnc_client *pipeline_vnc(const struct pipeline *p)
 
 struct blitter *pipeline_blitter(struct pipeline *p)
 {
-	return p->drawn ? p->blit : NULL;
+	return p->nheads ? p->head[0].blit : NULL;
+}
+
+unsigned pipeline_nheads(const struct pipeline *p)
+{
+	return p->nheads;
+}
+
+struct blitter *pipeline_head_blitter(struct pipeline *p, unsigned i)
+{
+	return i < p->nheads ? p->head[i].blit : NULL;
+}
+
+unsigned pipeline_layout(const struct pipeline *p, struct rect *heads)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nheads; i++)
+		heads[i] = p->layout.head[i].r;
+	return p->nheads;
 }
 
 struct shadow *pipeline_shadow(struct pipeline *p)
@@ -397,17 +601,38 @@ struct shadow *pipeline_shadow(struct pipeline *p)
 
 struct damage *pipeline_damage(struct pipeline *p)
 {
-	return p->drawn ? &p->damage : NULL;
+	return p->nheads ? &p->head[0].damage : NULL;
 }
 
 bool pipeline_cursor_move(struct pipeline *p, int x, int y)
 {
-	cursor_move(&p->cursor, &p->shadow, x, y);
-	return cursor_dirty(&p->cursor, &p->shadow);
+	bool dirty = false;
+	unsigned i;
+
+	for (i = 0; i < p->nheads || (!i && !p->drawn); i++) {
+		cursor_move(&p->head[i].cursor, &p->shadow, x, y);
+		dirty |= cursor_dirty(&p->head[i].cursor, &p->shadow);
+	}
+	return dirty;
 }
 
 void pipeline_kick(struct pipeline *p)
 {
-	if (p->drawn)
-		damage_kick(&p->damage);
+	kick_all(p);
+}
+
+void pipeline_suspend(struct pipeline *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nheads; i++)
+		blit_suspend(p->head[i].blit);
+}
+
+void pipeline_resume(struct pipeline *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nheads; i++)
+		blit_resume(p->head[i].blit);
 }

@@ -70,6 +70,9 @@ struct pipeline_config {
 	int samples;
 	enum scale_mode scale; /* blit_set_scale */
 	unsigned zoom;
+	/* Where the output's heads sit ("NAME:X,Y ...", layout.h); NULL:
+	 * side by side, or as the server's screens are. */
+	const char *layout;
 	/* Optional: called on the worker after each pass (vncfb bench). */
 	void (*on_pass)(void *ctx, const struct blit_stats *st);
 	void *on_pass_ctx;
@@ -108,8 +111,19 @@ struct vnc_client *pipeline_vnc(const struct pipeline *p);
  * the desktop's size and leaves the picture to the next update. */
 uint64_t pipeline_update_pixels(const struct pipeline *p);
 
-/* The parts, for what is the caller's to do with them. */
+/* The parts, for what is the caller's to do with them. The blitter,
+ * damage and cursor are the first head's (pipeline_blitter: NULL when
+ * nothing is drawn); an output of several heads has one of each per
+ * head. */
 struct blitter *pipeline_blitter(struct pipeline *p);
+unsigned pipeline_nheads(const struct pipeline *p);
+struct blitter *pipeline_head_blitter(struct pipeline *p, unsigned i);
+/* The heads' rectangles in the desktop (pipeline_nheads of them, room
+ * for OUTPUT_MAX_HEADS), what remote resize asks for. Returns how many. */
+unsigned pipeline_layout(const struct pipeline *p, struct rect *heads);
+/* Every head's blitter: blit_suspend, blit_resume (VT switches). */
+void pipeline_suspend(struct pipeline *p);
+void pipeline_resume(struct pipeline *p);
 struct shadow *pipeline_shadow(struct pipeline *p);
 struct damage *pipeline_damage(struct pipeline *p);
 
@@ -118,11 +132,16 @@ struct damage *pipeline_damage(struct pipeline *p);
 bool pipeline_cursor_move(struct pipeline *p, int x, int y);
 /* Wake the worker: the shadow, the view or the cursor changed. */
 void pipeline_kick(struct pipeline *p);
-/* The output was re-made (output_reconfigure, with the worker stopped):
- * a new blitter for its size, its core chosen again as at create (the
- * probe), started, drawing the whole picture. 0, or -1 (logged: then no
- * worker runs, the blitter is the old one, stopped). */
+/* The output was re-made (output_reconfigure, with the workers
+ * stopped), perhaps with other heads: the layout made again, a new
+ * blitter for each head, its core chosen again as at create (the probe),
+ * started, drawing the whole picture. 0, or -1 (logged: then no worker
+ * runs, and no blitter is left). */
 int pipeline_output_changed(struct pipeline *p);
+/* The output lost heads without being re-made (output_reconfigure
+ * returned -ENODEV: no display left): the blitters of the heads gone are
+ * freed, the first one's kept, stopped. */
+void pipeline_heads_gone(struct pipeline *p);
 /* Stop the worker, which draws what is still damaged first; from then on
  * the calling thread owns the mapping (blit_pass, blit_snapshot_rgb). A
  * PIPELINE_CALLER caller stops its own drawing thread before this.

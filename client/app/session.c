@@ -334,7 +334,7 @@ static void out_suspend(void *ctx)
 {
 	struct session *s = ctx;
 
-	blit_suspend(s->blit);
+	pipeline_suspend(s->pipe);
 	if (s->have_input && s->in.impl->suspend)
 		s->in.impl->suspend(&s->in);
 	/* Nothing is shown: the server need not send anything. A failed
@@ -349,7 +349,7 @@ static void out_resume(void *ctx)
 
 	if (s->have_input && s->in.impl->resume)
 		s->in.impl->resume(&s->in);
-	blit_resume(s->blit);
+	pipeline_resume(s->pipe);
 	if (conn(s) && !s->no_display)
 		vnc_pause(conn(s), false);
 }
@@ -377,9 +377,15 @@ static int out_changed(void *ctx)
 	ret = output_reconfigure(&s->out);
 	if (ret < 0 && ret != -ENODEV)
 		return -1;
+	/* Heads the output let go of are no longer drawn on. */
+	if (ret == -ENODEV)
+		pipeline_heads_gone(s->pipe);
 	/* A display to draw on, for the desktop or as a stand-in. */
-	if (ret == 0 && pipeline_output_changed(s->pipe) < 0)
+	if (ret == 0 && pipeline_output_changed(s->pipe) < 0) {
+		/* No blitter is left: nothing draws from then on. */
+		s->blit = NULL;
 		return -1;
+	}
 	s->blit = pipeline_blitter(s->pipe);
 	s->no_display = ret == -ENODEV || s->out.waiting;
 	if (s->no_display) {
@@ -397,21 +403,59 @@ static int out_changed(void *ctx)
 	return rr_heads(s);
 }
 
+/* What the heads show, each where it sits in the layout (black between
+ * them), as one picture. */
 static int take_screenshot(struct session *s, const char *path)
 {
-	size_t n = (size_t)s->out.width * s->out.height * 3;
-	uint8_t *rgb = malloc(n);
+	struct rect heads[OUTPUT_MAX_HEADS];
+	unsigned i, n = pipeline_layout(s->pipe, heads);
+	uint32_t w = 0, h = 0;
+	uint8_t *rgb, *part;
+	size_t size;
 	int ret;
 
-	if (!rgb) {
-		log_error("cannot allocate %zu bytes for a screenshot", n);
-		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if ((uint32_t)(heads[i].x + heads[i].w) > w)
+			w = (uint32_t)(heads[i].x + heads[i].w);
+		if ((uint32_t)(heads[i].y + heads[i].h) > h)
+			h = (uint32_t)(heads[i].y + heads[i].h);
 	}
-	blit_snapshot_rgb(s->blit, rgb);
-	ret = image_write(path, s->out.width, s->out.height, rgb);
-	free(rgb);
+	if (!n)
+		return -ENODEV;
+	size = (size_t)w * h * 3;
+	rgb = calloc(1, size);
+	part = n > 1 ? malloc((size_t)heads[0].w * heads[0].h * 3) : rgb;
+	if (!rgb || !part) {
+		log_error("cannot allocate %zu bytes for a screenshot", size);
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct rect *r = &heads[i];
+		uint8_t *tmp = part;
+		int32_t y;
+
+		if (n > 1 && i > 0 &&
+		    (r->w != heads[0].w || r->h != heads[0].h) &&
+		    !(tmp = malloc((size_t)r->w * r->h * 3))) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		blit_snapshot_rgb(pipeline_head_blitter(s->pipe, i), tmp);
+		for (y = 0; n > 1 && y < r->h; y++)
+			memcpy(rgb +
+				   ((size_t)(r->y + y) * w + (size_t)r->x) * 3,
+			       tmp + (size_t)y * r->w * 3, (size_t)r->w * 3);
+		if (tmp != part)
+			free(tmp);
+	}
+	ret = image_write(path, w, h, rgb);
 	if (ret == 0)
 		log_debug("screenshot written to %s", path);
+out:
+	if (part != rgb)
+		free(part);
+	free(rgb);
 	return ret;
 }
 
@@ -613,10 +657,15 @@ static int rr_heads(struct session *s)
 	const struct options *o = s->opt;
 	enum scale_mode mode = (enum scale_mode)o->scale_mode;
 	unsigned zoom = mode == SCALE_ZOOM && o->scale_zoom ? o->scale_zoom : 1;
-	struct rect head = { 0, 0, (int32_t)(s->out.width / zoom),
-			     (int32_t)(s->out.height / zoom) };
+	struct rect heads[OUTPUT_MAX_HEADS];
+	unsigned i, n = pipeline_layout(s->pipe, heads);
 
-	return remote_resize_set_heads(&s->rr, &head, 1, monotonic_ns());
+	/* One screen per head, where the layout puts it. */
+	for (i = 0; i < n; i++)
+		heads[i] = (struct rect){
+		    heads[i].x / (int32_t)zoom, heads[i].y / (int32_t)zoom,
+		    heads[i].w / (int32_t)zoom, heads[i].h / (int32_t)zoom};
+	return remote_resize_set_heads(&s->rr, heads, n, monotonic_ns());
 }
 
 static int setup_remote_resize(struct session *s)
@@ -740,19 +789,20 @@ static int open_view(struct session *s)
 {
 	struct options *o = s->opt;
 	struct pipeline_config pcfg = {
-		.out = &s->out,
-		.draw = PIPELINE_BLIT,
-		.cpu = o->cpu,
-		.choose_cpu = o->cpu == CPU_AUTO,
-		.samples = o->samples,
-		.scale = (enum scale_mode)o->scale_mode,
-		.zoom = o->scale_zoom,
-		.ev = { .ctx = s,
-			.resized = ev_resized,
-			.update_done = ev_update_done,
-			.cursor_pos = ev_cursor_pos,
-			.layout = ev_layout,
-			.note = ev_note },
+	    .out = &s->out,
+	    .draw = PIPELINE_BLIT,
+	    .cpu = o->cpu,
+	    .choose_cpu = o->cpu == CPU_AUTO,
+	    .samples = o->samples,
+	    .scale = (enum scale_mode)o->scale_mode,
+	    .zoom = o->scale_zoom,
+	    .layout = o->layout,
+	    .ev = {.ctx = s,
+		   .resized = ev_resized,
+		   .update_done = ev_update_done,
+		   .cursor_pos = ev_cursor_pos,
+		   .layout = ev_layout,
+		   .note = ev_note},
 	};
 	struct input_config icfg = { o->input, o->keymap, true };
 	char fbuf[64];

@@ -628,6 +628,14 @@ static void setup_scaler(struct blitter *b)
 	view_update(v, SCALE_NONE, 1, v->rw, v->rh, v->sw, v->sh);
 }
 
+void blit_set_head(struct blitter *b, const struct rect *r, uint32_t lw,
+		   uint32_t lh)
+{
+	pthread_mutex_lock(&b->lock);
+	view_set_head(&b->view, r, lw, lh);
+	pthread_mutex_unlock(&b->lock);
+}
+
 void blit_reset_view(struct blitter *b)
 {
 	struct output *o = b->out;

@@ -75,6 +75,10 @@ int blit_start(struct blitter *b);
  * calling thread, which owns the mapping from then on. */
 void blit_stop(struct blitter *b);
 
+/* This output is head r of a layout lw x lh of several (view_set_head;
+ * lw 0: the only one), which blit_reset_view applies. Main thread. */
+void blit_set_head(struct blitter *b, const struct rect *r, uint32_t lw,
+		   uint32_t lh);
 /* The scale mode blit_reset_view applies (main thread). */
 void blit_set_scale(struct blitter *b, enum scale_mode mode, unsigned zoom);
 /* Recompute where the remote desktop sits on the screen and how it is

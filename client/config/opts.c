@@ -18,6 +18,7 @@
 #include "config/opts.h"
 #include "config/opts_priv.h"
 #include "output/output.h"
+#include "view/layout.h"
 #include "view/view.h"
 #include "net/vnc_enc.h"
 
@@ -46,6 +47,7 @@ void opts_free(struct options *o)
 	free(o->output_arg);
 	free(o->connector);
 	free(o->drm_mode);
+	free(o->layout);
 	free(o->screenshot);
 	free(o->encodings);
 	free(o->passwd_file);
@@ -195,6 +197,25 @@ static int set_mode(struct options *o, const char *v, const char **why)
 	return opts_set_output_part(o, &o->drm_mode, v, why);
 }
 
+/* The grammar here; the names against the heads once they are open. */
+static int set_layout(struct options *o, const char *v, const char **why)
+{
+	static char msg[160];
+	struct layout_spec spec;
+	char *s;
+
+	if (layout_spec_parse(v, &spec, msg, sizeof(msg)) < 0) {
+		*why = msg;
+		return -EINVAL;
+	}
+	s = *v ? strdup(v) : NULL;
+	if (*v && !s)
+		return -ENOMEM;
+	free(o->layout);
+	o->layout = s;
+	return 0;
+}
+
 static int set_screenshot(struct options *o, const char *v, const char **why)
 {
 	if (*v && !image_name_ok(v))
@@ -329,7 +350,7 @@ static const struct key keys[K_COUNT] = {
 #ifdef VNCFB_HAVE_H264
 			    " h264"
 #endif
-		     },
+    },
     [K_QUALITY] = {"quality", T_INT, F(quality), 0, 9, "expected 0-9"},
     [K_COMPRESS] = {"compress", T_INT, F(compress), 0, 9, "expected 0-9"},
     [K_VIEW_ONLY] = {"view-only", T_BOOL, F(view_only), .why = YES_NO},
@@ -341,8 +362,7 @@ static const struct key keys[K_COUNT] = {
 		  .why = "expected LAYOUT[:VARIANT]"},
     [K_SERVER_CURSOR] = {"server-cursor", T_BOOL, F(server_cursor),
 			 .why = YES_NO},
-    [K_SAMPLES] = {"samples", T_INT, F(samples), 1, 1000,
-		   "expected 1-1000"},
+    [K_SAMPLES] = {"samples", T_INT, F(samples), 1, 1000, "expected 1-1000"},
     [K_DURATION] = {"duration", T_SECONDS, F(duration),
 		    .why = "expected a positive number of seconds"},
     [K_WORKLOAD] = {"workload", T_STR, F(workloads)},
@@ -366,6 +386,7 @@ static const struct key keys[K_COUNT] = {
 			  .why = "expected auto or 1-16"},
     [K_REMOTE_RESIZE] = {"remote-resize", T_BOOL, F(remote_resize),
 			 .why = YES_NO},
+    [K_LAYOUT] = {"layout", T_FN, .set = set_layout},
 };
 
 #undef F

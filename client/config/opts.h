@@ -36,7 +36,10 @@ struct options {
 	 * drm_mode folded into it (opts_output.c), NULL: the default. */
 	char *output;
 	char *output_arg;	/* -o / output as given */
-	char *connector;	/* --connector NAME (drm) */
+	char *connector;	/* --connector NAME[,NAME...] (drm) */
+	/* --layout "NAME:X,Y ...": where each head sits in the desktop
+	 * (client/view/layout.h), NULL: side by side. */
+	char *layout;
 	char *drm_mode;		/* --mode WxH[@HZ] (drm) */
 	char *screenshot;
 	double exit_after;	/* seconds, 0: never */

@@ -34,8 +34,15 @@ int opts_compose_output(struct options *o, const char **why)
 	const char *given = o->output_arg;
 	bool console = !given || !strcmp(given, "default") ||
 		       !strcmp(given, "auto");
-	char *spec = NULL;
+	char *spec = NULL, heads[512], *c;
 
+	/* --connector A,B: the spec's items are comma-separated, its
+	 * connectors A+B. */
+	if (o->connector) {
+		snprintf(heads, sizeof(heads), "%s", o->connector);
+		for (c = heads; (c = strchr(c, ','));)
+			*c = '+';
+	}
 	if (!o->connector && !o->drm_mode) {
 		if (given || o->mode == MODE_DEMO)
 			spec = strdup(given ? given : "auto");
@@ -51,16 +58,17 @@ int opts_compose_output(struct options *o, const char **why)
 		if (asprintf(&spec, "%s%s", console ? "drm" : given,
 			     console || !given[3] ? ":" : "") < 0)
 			return -ENOMEM;
-		if (add_item(&spec, "connector", o->connector) < 0 ||
+		if (add_item(&spec, "connector", o->connector ? heads : NULL) <
+			0 ||
 		    add_item(&spec, "mode", o->drm_mode) < 0) {
 			free(spec);
 			return -ENOMEM;
 		}
 		if (output_check_spec(spec) < 0) {
 			free(spec);
-			*why = "the drm output (Linux) takes --connector NAME "
-			       "(e.g. HDMI-A-1) and --mode WIDTHxHEIGHT[@HZ] "
-			       "(e.g. 1920x1080@60)";
+			*why = "the drm output (Linux) takes --connector "
+			       "NAME[,NAME...] (e.g. HDMI-A-1, each once) and "
+			       "--mode WIDTHxHEIGHT[@HZ] (e.g. 1920x1080@60)";
 			return -EINVAL;
 		}
 	}
@@ -122,7 +130,7 @@ const char *opts_output_why(const char *v)
 					      "%s%s", i ? ", " : "", name);
 		snprintf(msg, sizeof(msg),
 			 "expected mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N]"
-			 "[,uncached], sides 1-%u, FORMAT one of %s",
+			 "[,uncached][,heads=N], sides 1-%u, FORMAT one of %s",
 			 OUTPUT_MEM_MAX_DIM, names);
 		return msg;
 	}

@@ -38,6 +38,7 @@ enum key_id {
 	K_SERVER,
 	K_DECODE_THREADS,
 	K_REMOTE_RESIZE,
+	K_LAYOUT,
 	K_COUNT
 };
 _Static_assert(K_COUNT <= OPTS_MAX_KEYS, "cli_set and origin[] per key");

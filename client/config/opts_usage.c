@@ -49,8 +49,15 @@ void opts_usage(void)
 	else
 		printf("  -o, --output SPEC      ");
 	printf("mem:WIDTHxHEIGHT[:FORMAT] (xrgb8888, ...)\n"
-	       "      --connector NAME   drm: the connector to drive "
-	       "(e.g. HDMI-A-1)\n"
+	       "      --connector NAME[,NAME...]\n"
+	       "                         drm: the connector(s) to drive "
+	       "(e.g. HDMI-A-1); several\n"
+	       "                         show one desktop (-o drm:all: "
+	       "every connected one)\n"
+	       "      --layout \"NAME:X,Y ...\"\n"
+	       "                         where each connector sits in the "
+	       "desktop (default:\n"
+	       "                         side by side in connector order)\n"
 	       "      --mode WxH[@HZ]    drm: the mode to set (default: the "
 	       "preferred one)\n"
 	       "      --scale MODE       none (1:1, panned), fit (keep "

@@ -20,6 +20,11 @@ struct mem_priv {
 	size_t size;
 	/* Writes from every core made uncached (the "uncached" option). */
 	bool uncached;
+	/* heads=N: the heads after the first, each a buffer of its own,
+	 * closed with the first. */
+	bool extra;
+	unsigned nmore;
+	struct output *more[OUTPUT_MAX_HEADS];
 };
 
 int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
@@ -81,42 +86,102 @@ int output_mem_parse(const char *arg, uint32_t *w, uint32_t *h,
 	return 0;
 }
 
+/* One mem head: a w x h buffer in fmt. 0 or -ENOMEM (logged). */
+static int mem_head(struct output *out, struct mem_priv *mp, uint32_t w,
+		    uint32_t h, const struct pixfmt *fmt)
+{
+	out->width = w;
+	out->height = h;
+	out->fmt = *fmt;
+	/* Rows 64-byte aligned, as a real framebuffer's often are. */
+	out->stride = ((size_t)w * pixfmt_bytes(fmt) + 63) & ~(size_t)63;
+	mp->size = out->stride * h;
+	if (posix_memalign((void **)&mp->buf, 64, mp->size)) {
+		log_error("cannot allocate a %" PRIu32 "x%" PRIu32
+			  " mem output",
+			  w, h);
+		return -ENOMEM;
+	}
+	memset(mp->buf, 0, mp->size);
+	out->map = mp->buf;
+	out->readable = true;
+	out->priv = mp;
+	return 0;
+}
+
+static void mem_close(struct output *out);
+
+/* ",heads=N" taken out of arg (a copy in buf): how many heads, 1 without
+ * it, 0 when N is not 1..OUTPUT_MAX_HEADS. */
+static unsigned mem_heads(const char *arg, char *buf, size_t len)
+{
+	const char *at = arg ? strstr(arg, ",heads=") : NULL;
+	unsigned long n = 1;
+	char *end;
+
+	snprintf(buf, len, "%s", arg ? arg : "");
+	if (!at)
+		return 1;
+	n = strtoul(at + 7, &end, 10);
+	if (end == at + 7 || n < 1 || n > OUTPUT_MAX_HEADS)
+		return 0;
+	snprintf(buf + (at - arg), len - (size_t)(at - arg), "%s", end);
+	return (unsigned)n;
+}
+
 static int mem_open(struct output *out, const char *arg)
 {
 	struct mem_priv *mp;
 	uint32_t w, h;
 	struct pixfmt fmt;
 	bool uncached;
+	char rest[256];
+	unsigned i, heads = mem_heads(arg, rest, sizeof(rest));
 	int slow;
 
-	if (output_mem_parse(arg, &w, &h, &fmt, &slow, &uncached) < 0) {
+	if (!heads ||
+	    output_mem_parse(rest, &w, &h, &fmt, &slow, &uncached) < 0) {
 		log_error("bad mem output '%s' (expected "
-			  "mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N][,uncached], "
-			  "FORMAT one of xrgb8888 bgrx8888 rgb565 rgb888)",
-			  arg ? arg : "");
+			  "mem:WIDTHxHEIGHT[:FORMAT][,slow-cpu=N][,uncached]"
+			  "[,heads=N], FORMAT one of xrgb8888 bgrx8888 rgb565 "
+			  "rgb888, N 1-%d)",
+			  arg ? arg : "", OUTPUT_MAX_HEADS);
 		return -EINVAL;
 	}
 	mp = calloc(1, sizeof(*mp));
 	if (!mp)
 		return -ENOMEM;
-	out->width = w;
-	out->height = h;
-	out->fmt = fmt;
-	/* Rows 64-byte aligned, as a real framebuffer's often are. */
-	out->stride = ((size_t)w * pixfmt_bytes(&fmt) + 63) & ~(size_t)63;
-	mp->size = out->stride * h;
-	if (posix_memalign((void **)&mp->buf, 64, mp->size)) {
-		log_error("cannot allocate a %" PRIu32 "x%" PRIu32
-			  " mem output", w, h);
+	if (mem_head(out, mp, w, h, &fmt) < 0) {
 		free(mp);
 		return -ENOMEM;
 	}
-	memset(mp->buf, 0, mp->size);
-	out->map = mp->buf;
-	out->readable = true;
 	out->slow_cpu = slow;
 	mp->uncached = uncached;
-	out->priv = mp;
+	/* heads=N: N heads of one desktop, as drm:all makes them. */
+	for (i = 1; i < heads; i++) {
+		struct output *o = calloc(1, sizeof(*o));
+		struct mem_priv *hp = calloc(1, sizeof(*hp));
+
+		if (!o || !hp || mem_head(o, hp, w, h, &fmt) < 0) {
+			free(o);
+			free(hp);
+			mem_close(out);
+			return -ENOMEM;
+		}
+		o->impl = out->impl;
+		o->fd = -1;
+		o->slow_cpu = slow;
+		hp->uncached = uncached;
+		hp->extra = true;
+		snprintf(o->name, sizeof(o->name), "mem-%u", i + 1);
+		mp->more[mp->nmore++] = o;
+		out->heads[i] = o;
+	}
+	if (heads > 1) {
+		snprintf(out->name, sizeof(out->name), "mem-1");
+		out->heads[0] = out;
+		out->nheads = heads;
+	}
 	return 0;
 }
 
@@ -124,8 +189,18 @@ static void mem_close(struct output *out)
 {
 	struct mem_priv *mp = out->priv;
 
-	if (!mp)
+	if (!mp || mp->extra)
 		return;
+	while (mp->nmore > 0) {
+		struct output *o = mp->more[--mp->nmore];
+		struct mem_priv *hp = o->priv;
+
+		free(hp->buf);
+		free(hp);
+		free(o);
+	}
+	memset(out->heads, 0, sizeof(out->heads));
+	out->nheads = 0;
 	free(mp->buf);
 	free(mp);
 	out->priv = NULL;
@@ -299,8 +374,13 @@ int output_check_spec(const char *spec)
 	impl = spec_impl(spec, &arg);
 	if (!impl)
 		return -ENOENT;
-	if (impl == &output_mem_impl)
-		return output_mem_parse(arg, &w, &h, &f, &slow, &uncached);
+	if (impl == &output_mem_impl) {
+		char rest[256];
+
+		if (!mem_heads(arg, rest, sizeof(rest)))
+			return -EINVAL;
+		return output_mem_parse(rest, &w, &h, &f, &slow, &uncached);
+	}
 	if (impl->check_arg)
 		return impl->check_arg(arg);
 	return 0;
@@ -336,16 +416,44 @@ char *output_platform_specs(char *buf, size_t size)
 }
 
 /* What open or reconfigure reported cannot be drawn into (said). */
-static bool unusable(const struct output *out)
+static bool head_unusable(const struct output *out, const struct output *h)
 {
-	if (pixfmt_valid(&out->fmt) && out->width && out->height && out->map &&
-	    out->stride >= (size_t)out->width * pixfmt_bytes(&out->fmt))
+	if (pixfmt_valid(&h->fmt) && h->width && h->height && h->map &&
+	    h->stride >= (size_t)h->width * pixfmt_bytes(&h->fmt) &&
+	    pixfmt_equal(&h->fmt, &out->fmt))
 		return false;
-	log_error("%s output reports an unusable mode (%" PRIu32 "x%" PRIu32
+	log_error("%s output reports an unusable mode (%s%s%" PRIu32 "x%" PRIu32
 		  ", %u bpp, stride %zu)",
-		  out->impl->name, out->width, out->height, out->fmt.bpp,
-		  out->stride);
+		  out->impl->name, h->name, h->name[0] ? ": " : "", h->width,
+		  h->height, h->fmt.bpp, h->stride);
 	return true;
+}
+
+/* Every head: one shadow format serves them all. */
+static bool unusable(struct output *out)
+{
+	unsigned i;
+
+	if (out->nheads > OUTPUT_MAX_HEADS) {
+		log_error("%s output reports %u heads", out->impl->name,
+			  out->nheads);
+		return true;
+	}
+	for (i = 0; i < output_nheads(out); i++)
+		if (!output_head(out, i) ||
+		    head_unusable(out, output_head(out, i)))
+			return true;
+	return false;
+}
+
+struct output *output_head(struct output *out, unsigned i)
+{
+	return i == 0 ? out : out->heads[i];
+}
+
+unsigned output_nheads(const struct output *out)
+{
+	return out->nheads > 1 ? out->nheads : 1;
 }
 
 int output_reconfigure(struct output *out)

@@ -16,6 +16,10 @@
 
 struct output;
 
+/* Heads one output may span (layout.h's LAYOUT_MAX_HEADS). */
+#define OUTPUT_MAX_HEADS 8
+#define OUTPUT_NAME_LEN 32
+
 /* What the buffer a blit pass draws into holds (output_impl.begin). */
 enum output_buffer {
 	OUTPUT_BUF_UNKNOWN,	/* anything: redraw the whole screen */
@@ -127,6 +131,18 @@ struct output {
 	 * error. */
 	bool trial;
 	char why[256];
+	/* The connector's name ("HDMI-A-1"), for layouts and messages; ""
+	 * when the output has none. Set by open. */
+	char name[OUTPUT_NAME_LEN];
+	/* One desktop across several heads (drm:all, --connector A,B): this
+	 * output is the first, heads[1..nheads-1] the others, each with its
+	 * own geometry, mapping and pass hooks (its fd -1, no dispatch, not
+	 * closed on its own: it is opened, restored and closed with this
+	 * one, also by emergency_restore and reconfigure, which may change
+	 * how many there are). nheads 0 or 1: this output alone. Set by open
+	 * and reconfigure, main thread. */
+	unsigned nheads;
+	struct output *heads[OUTPUT_MAX_HEADS];
 	/* Set for open (OUTPUT_OPEN_WAIT, never with trial) when the caller
 	 * runs on without a display (a session): an output whose device is
 	 * there but has no display connected yet may then open with
@@ -142,6 +158,10 @@ struct output {
 	bool waiting;
 	void *priv;
 };
+
+/* Head i of out (0: out itself), i < output_nheads(out). */
+struct output *output_head(struct output *out, unsigned i);
+unsigned output_nheads(const struct output *out);
 
 /* output_open_flags: a session that may wait for a display (may_wait). */
 #define OUTPUT_OPEN_WAIT 1u

@@ -77,21 +77,50 @@ static void axis_place(uint32_t d, uint32_t s, int32_t *pan, int32_t *off)
 	*off = -*pan;
 }
 
+/* The screen the desktop is placed on: the layout, or the screen. */
+static uint32_t lay_w(const struct view *v)
+{
+	return v->lw ? v->lw : v->sw;
+}
+
+static uint32_t lay_h(const struct view *v)
+{
+	return v->lw ? v->lh : v->sh;
+}
+
 static void view_place(struct view *v)
 {
-	axis_place(v->dw, v->sw, &v->pan_x, &v->dx);
-	axis_place(v->dh, v->sh, &v->pan_y, &v->dy);
+	axis_place(v->dw, lay_w(v), &v->pan_x, &v->dx);
+	axis_place(v->dh, lay_h(v), &v->pan_y, &v->dy);
+	if (v->lw) {
+		v->dx -= v->ox;
+		v->dy -= v->oy;
+	}
+}
+
+void view_set_head(struct view *v, const struct rect *r, uint32_t lw,
+		   uint32_t lh)
+{
+	v->lw = lw && lh ? lw : 0;
+	v->lh = v->lw ? lh : 0;
+	v->ox = v->lw ? r->x : 0;
+	v->oy = v->lw ? r->y : 0;
 }
 
 void view_update(struct view *v, enum scale_mode mode, unsigned zoom,
-		 uint32_t rw, uint32_t rh, uint32_t sw, uint32_t sh)
+		 uint32_t rw, uint32_t rh, uint32_t screen_w, uint32_t screen_h)
 {
+	uint32_t sw, sh;
+
+	v->sw = screen_w;
+	v->sh = screen_h;
+	/* Sized for the layout; shown through this screen. */
+	sw = lay_w(v);
+	sh = lay_h(v);
 	v->mode = mode;
 	v->zoom = mode == SCALE_ZOOM && zoom >= 1 ? zoom : 1;
 	v->rw = rw;
 	v->rh = rh;
-	v->sw = sw;
-	v->sh = sh;
 	if (!rw || !rh || !sw || !sh) {
 		v->dw = v->dh = 0;
 	} else if (mode == SCALE_FILL) {
@@ -120,7 +149,7 @@ void view_update(struct view *v, enum scale_mode mode, unsigned zoom,
 
 bool view_pannable(const struct view *v)
 {
-	return v->dw > v->sw || v->dh > v->sh;
+	return v->dw > lay_w(v) || v->dh > lay_h(v);
 }
 
 bool view_pan_to(struct view *v, int32_t px, int32_t py)
@@ -165,8 +194,8 @@ static int32_t follow_axis(int32_t pan, uint32_t n, uint32_t d, uint32_t s,
 bool view_follow(struct view *v, int32_t rx, int32_t ry, int32_t margin)
 {
 	return view_pan_to(
-	    v, follow_axis(v->pan_x, v->rw, v->dw, v->sw, rx, margin),
-	    follow_axis(v->pan_y, v->rh, v->dh, v->sh, ry, margin));
+	    v, follow_axis(v->pan_x, v->rw, v->dw, lay_w(v), rx, margin),
+	    follow_axis(v->pan_y, v->rh, v->dh, lay_h(v), ry, margin));
 }
 
 static int32_t center_axis(uint32_t n, uint32_t d, uint32_t s, int32_t r)
@@ -185,8 +214,8 @@ static int32_t center_axis(uint32_t n, uint32_t d, uint32_t s, int32_t r)
 
 bool view_center(struct view *v, int32_t rx, int32_t ry)
 {
-	return view_pan_to(v, center_axis(v->rw, v->dw, v->sw, rx),
-			   center_axis(v->rh, v->dh, v->sh, ry));
+	return view_pan_to(v, center_axis(v->rw, v->dw, lay_w(v), rx),
+			   center_axis(v->rh, v->dh, lay_h(v), ry));
 }
 
 /* One axis of view_edge_step: toward the low edge negative, the high
@@ -219,8 +248,9 @@ static int32_t edge_axis(int32_t pan, uint32_t d, uint32_t s, int32_t p,
 bool view_edge_step(const struct view *v, int32_t sx, int32_t sy,
 		    int32_t margin, int32_t max, int32_t *dx, int32_t *dy)
 {
-	*dx = edge_axis(v->pan_x, v->dw, v->sw, sx, margin, max);
-	*dy = edge_axis(v->pan_y, v->dh, v->sh, sy, margin, max);
+	/* On a head, the layout's edges: sx, sy are this screen's. */
+	*dx = edge_axis(v->pan_x, v->dw, lay_w(v), sx + v->ox, margin, max);
+	*dy = edge_axis(v->pan_y, v->dh, lay_h(v), sy + v->oy, margin, max);
 	return *dx || *dy;
 }
 

@@ -40,14 +40,26 @@ struct view {
 	uint32_t sw, sh;
 	uint32_t dw, dh;
 	int32_t dx, dy;
-	int32_t pan_x, pan_y; /* 0..dw-sw (0 when it fits) */
+	int32_t pan_x, pan_y; /* 0..dw-lw (0 when it fits) */
+	/* One head of several (layout.h): the desktop is placed on the
+	 * whole layout, lw x lh, of which this screen (sw x sh) is the part
+	 * at (ox, oy); dx/dy are then this screen's. lw 0: the screen is
+	 * all there is (lw, lh taken as sw, sh; ox, oy 0). Set by
+	 * view_set_head, kept by view_update. */
+	uint32_t lw, lh;
+	int32_t ox, oy;
 };
 
 /* (Re)compute for the given sizes. The pan position is kept (clamped), so
  * a desktop resize does not jump the view back to the corner. */
 void view_update(struct view *v, enum scale_mode mode, unsigned zoom,
 		 uint32_t rw, uint32_t rh, uint32_t sw, uint32_t sh);
-/* True when the drawn desktop is larger than the screen on some axis. */
+/* This screen is head r of a layout lw x lh (lw 0: the only one). Call
+ * view_update after it. */
+void view_set_head(struct view *v, const struct rect *r, uint32_t lw,
+		   uint32_t lh);
+/* True when the drawn desktop is larger than the screen (the layout) on
+ * some axis. */
 bool view_pannable(const struct view *v);
 /* Pan to (px, py) (clamped). True when the view moved. */
 bool view_pan_to(struct view *v, int32_t px, int32_t py);

@@ -67,6 +67,35 @@ static void test_spec(void)
 	CHECK(drm_spec_parse("vsync=1", &s, why, sizeof(why)) == -EINVAL &&
 		  strstr(why, "unknown drm option 'vsync'"),
 	      "why: %s", why);
+
+	/* Several heads: connector=A+B (what --connector A,B composes), or
+	 * all. */
+	CHECK(drm_spec_parse("connector=HDMI-A-1", &s, why, sizeof(why)) == 0);
+	CHECK(s.nheads == 1 && !s.all && !strcmp(s.heads[0], "HDMI-A-1"));
+	CHECK(drm_spec_parse("connector=Virtual-2+Virtual-1", &s, why,
+			     sizeof(why)) == 0);
+	CHECK(s.nheads == 2 && !strcmp(s.heads[0], "Virtual-2") &&
+	      !strcmp(s.heads[1], "Virtual-1") &&
+	      !strcmp(s.connector, "Virtual-2"));
+	CHECK(drm_spec_parse("/dev/dri/card1,all", &s, why, sizeof(why)) == 0);
+	CHECK(s.all && !s.nheads && !strcmp(s.device, "/dev/dri/card1"));
+	CHECK(drm_spec_parse("connector=A+a", &s, why, sizeof(why)) ==
+		      -EINVAL &&
+		  strstr(why, "connector A given twice"),
+	      "why: %s", why);
+	CHECK(drm_spec_parse("connector=A++B", &s, why, sizeof(why)) ==
+	      -EINVAL);
+	CHECK(drm_spec_parse("connector=A+", &s, why, sizeof(why)) == -EINVAL);
+	CHECK(drm_spec_parse("connector=A+B+C+D+E+F+G+H+I", &s, why,
+			     sizeof(why)) == -EINVAL &&
+		  strstr(why, "at most 8"),
+	      "why: %s", why);
+	CHECK(drm_spec_parse("all,connector=A", &s, why, sizeof(why)) ==
+		      -EINVAL &&
+		  strstr(why, "exclude each other"),
+	      "why: %s", why);
+	CHECK(drm_spec_parse("connector=A,all", &s, why, sizeof(why)) ==
+	      -EINVAL);
 }
 
 static void test_mode_parse(void)
@@ -120,6 +149,31 @@ static void test_connector(void)
 	CHECK(drm_choose_connector(c, 4, "HDMI-A-2") == -ENOENT);
 	CHECK(drm_choose_connector(c, 1, NULL) == -ENODEV);
 	CHECK(drm_choose_connector(c, 0, NULL) == -ENODEV);
+}
+
+static void test_heads(void)
+{
+	const struct drm_conn_info c[] = {
+	    {"VGA-1", false, 0},
+	    {"HDMI-A-1", true, 5},
+	    {"DP-1", true, 3},
+	    {"DP-2", true, 0},
+	};
+	struct drm_spec s;
+	char why[128];
+	int idx[DRM_MAX_HEADS], bad = -1;
+
+	drm_spec_parse("all", &s, why, sizeof(why));
+	CHECK(drm_choose_heads(c, 4, &s, idx, &bad) == 2 && idx[0] == 1 &&
+	      idx[1] == 2);
+	CHECK(drm_choose_heads(c, 1, &s, idx, &bad) == -ENODEV);
+	drm_spec_parse("connector=dp-1+HDMI-A-1", &s, why, sizeof(why));
+	CHECK(drm_choose_heads(c, 4, &s, idx, &bad) == 2 && idx[0] == 2 &&
+	      idx[1] == 1);
+	drm_spec_parse("connector=DP-1+HDMI-A-9", &s, why, sizeof(why));
+	CHECK(drm_choose_heads(c, 4, &s, idx, &bad) == -ENOENT && bad == 1);
+	drm_spec_parse("connector=VGA-1+DP-1", &s, why, sizeof(why));
+	CHECK(drm_choose_heads(c, 4, &s, idx, &bad) == -ENODEV && bad == 0);
 }
 
 static void test_mode_choice(void)
@@ -192,6 +246,7 @@ int main(void)
 	test_mode_parse();
 	test_names();
 	test_connector();
+	test_heads();
 	test_mode_choice();
 	test_format();
 	if (!failures)

@@ -675,11 +675,61 @@ static void test_direct(void)
 	scale_simd_set("auto");
 }
 
+/* Two heads of one layout: each shows its part of the desktop placed on
+ * the whole layout. */
+static void test_view_heads(void)
+{
+	const struct rect left = {0, 0, 1024, 768},
+			  right = {1024, 0, 1024, 768};
+	struct view a, b;
+	struct rect r, out;
+	int32_t rx, ry;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	/* The desktop of the layout's size: 1:1, each head its half. */
+	view_set_head(&a, &left, 2048, 768);
+	view_set_head(&b, &right, 2048, 768);
+	view_update(&a, SCALE_FIT, 1, 2048, 768, 1024, 768);
+	view_update(&b, SCALE_FIT, 1, 2048, 768, 1024, 768);
+	CHECK(view_identity(&a) && a.dx == 0 && b.dx == -1024 && b.dy == 0,
+	      "heads 1:1: dx %d, %d", a.dx, b.dx);
+	CHECK(!view_pannable(&b));
+	r = (struct rect){1000, 10, 100, 20};
+	CHECK(view_remote_to_screen(&a, &r, &out) && out.x == 1000 &&
+	      out.w == 24);
+	CHECK(view_remote_to_screen(&b, &r, &out) && out.x == 0 && out.w == 76);
+	r = (struct rect){1100, 10, 100, 20};
+	CHECK(!view_remote_to_screen(&a, &r, &out));
+	view_screen_to_remote(&b, 5, 7, &rx, &ry);
+	CHECK(rx == 1029 && ry == 7, "head 1 (5,7) -> %d,%d", rx, ry);
+
+	/* A server that kept 1024x768: fitted into the middle of the
+	 * layout, half on each head. */
+	view_update(&a, SCALE_FIT, 1, 1024, 768, 1024, 768);
+	view_update(&b, SCALE_FIT, 1, 1024, 768, 1024, 768);
+	CHECK(a.dw == 1024 && a.dx == 512 && b.dx == 512 - 1024,
+	      "fit on heads: %u at %d, %d", a.dw, a.dx, b.dx);
+	CHECK(view_desktop(&a, &out) && out.x == 512 && out.w == 512);
+	CHECK(view_desktop(&b, &out) && out.x == 0 && out.w == 512);
+	/* Larger than the layout: panned as one. */
+	view_update(&b, SCALE_NONE, 1, 3000, 768, 1024, 768);
+	CHECK(view_pannable(&b));
+	CHECK(view_pan_to(&b, 5000, 0) && b.pan_x == 3000 - 2048 &&
+		  b.dx == -(3000 - 2048) - 1024,
+	      "pan %d, dx %d", b.pan_x, b.dx);
+	/* Back to one screen. */
+	view_set_head(&b, &right, 0, 0);
+	view_update(&b, SCALE_FIT, 1, 1024, 768, 1024, 768);
+	CHECK(b.dx == 0 && view_identity(&b));
+}
+
 int main(void)
 {
 	test_parse();
 	test_reference();
 	test_view();
+	test_view_heads();
 	test_scalers();
 	test_random_sizes();
 	test_direct();

@@ -557,6 +557,53 @@ static void test_home(void)
 	opts_free(&o);
 }
 
+/* --connector A,B and --layout: several heads of the drm output. */
+static void test_heads(void)
+{
+	struct options o;
+	FILE *saved = stderr;
+
+	{
+		const char *argv[] = {"vncfb",
+				      "--connector",
+				      "Virtual-1,Virtual-2",
+				      "--layout",
+				      "Virtual-1:0,0 Virtual-2:1024,0",
+				      "h",
+				      NULL};
+
+		CHECK_EQ(parse(&o, N(argv), argv), 0);
+		CHECK(o.output && !strcmp(o.output,
+					  "drm:connector=Virtual-1+Virtual-2"),
+		      "got %s", o.output ? o.output : "(null)");
+		CHECK(o.layout &&
+		      !strcmp(o.layout, "Virtual-1:0,0 Virtual-2:1024,0"));
+		opts_free(&o);
+	}
+	{
+		const char *argv[] = {"vncfb", "-o", "drm:all", "h", NULL};
+
+		CHECK_EQ(parse(&o, N(argv), argv), 0);
+		CHECK(o.output && !strcmp(o.output, "drm:all"));
+		opts_free(&o);
+	}
+	stderr = fopen("/dev/null", "w");
+	{
+		/* A connector twice, a layout that is not NAME:X,Y. */
+		const char *twice[] = {"vncfb", "--connector", "A,a", "h",
+				       NULL};
+		const char *bad[] = {"vncfb", "--layout", "A:0,0 B", "h", NULL};
+		const char *both[] = {"vncfb", "-o", "drm:all", "--connector",
+				      "A",     "h",  NULL};
+
+		CHECK(parses(N(twice), twice) < 0);
+		CHECK(parses(N(bad), bad) < 0);
+		CHECK(parses(N(both), both) < 0);
+	}
+	fclose(stderr);
+	stderr = saved;
+}
+
 int main(void)
 {
 	test_targets();
@@ -568,5 +615,6 @@ int main(void)
 	test_server_key();
 	test_decode_threads();
 	test_home();
+	test_heads();
 	return check_done("opts");
 }

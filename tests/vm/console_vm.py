@@ -671,6 +671,8 @@ def run_case(name, case):
             subprocess.run([srv, '--dump', other] + case['refs'][d],
                            check=True)
             want = read_ppm(other)
+            if part:
+                want = crop(want, *part)
         bad, why = compare(path, with_cursor(want, pos) if pos else want)
         if bad is None:
             fails.append('screendump %s: %s' % (d, why))

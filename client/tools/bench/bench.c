@@ -213,6 +213,20 @@ static bool wants_fit(const struct bench *b)
 	return i < b->n_workloads;
 }
 
+/* The embedded server's desktop: the output's size, or with several
+ * heads (mem:WxH,heads=N, drm:all) the heads side by side, as the
+ * pipeline lays them out without --layout, so each head draws its own
+ * full frames. */
+static uint32_t desk_width(const struct output *out)
+{
+	uint32_t w = out->width;
+	unsigned i;
+
+	for (i = 1; i < output_nheads(out); i++)
+		w += out->heads[i]->width;
+	return w;
+}
+
 /* The fit workload's desktop: FIT_NUM/FIT_DEN the output in each
  * dimension, so fit fills the screen exactly (no borders) when the
  * output's sides are even. Too large for the bench: asked for, a usage
@@ -268,7 +282,7 @@ static void plan_view(const struct bench *b, struct run *r)
 	}
 	/* A remote server's size is known once connected (ev_resize). */
 	if (b->srv) {
-		r->desk_w = r->scaled ? b->fit_w : b->out.width;
+		r->desk_w = r->scaled ? b->fit_w : desk_width(&b->out);
 		r->desk_h = r->scaled ? b->fit_h : b->out.height;
 	}
 }
@@ -460,7 +474,8 @@ static int start_source(struct bench *b, int *n_wl)
 		b->host = "127.0.0.1";
 		b->port = replaysrv_port(b->replay);
 	} else {
-		b->srv = benchsrv_start(b->out.width, b->out.height, &b->sfmt);
+		b->srv = benchsrv_start(desk_width(&b->out), b->out.height,
+					&b->sfmt);
 		if (!b->srv)
 			return -1;
 		b->host = "127.0.0.1";

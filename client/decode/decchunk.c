@@ -230,7 +230,11 @@ void dec_chunks_destroy(struct dec_chunks *ch)
 {
 	if (!ch)
 		return;
+	/* The chunk being filled goes back like any other (or is freed, when
+	 * the idle list has no room for it): it is no longer ours to look at.
+	 */
 	dec_chunk_put(ch->cur);
+	ch->cur = NULL;
 	dec_chunks_trim(ch, 0);
 	pthread_mutex_destroy(&ch->lock);
 	free(ch);

@@ -163,6 +163,34 @@ static void test_trim(const uint8_t *data)
 	dec_chunks_destroy(ch);
 }
 
+/* Destroyed while its chunk holds a span too large to keep idle (an RRE
+ * rectangle of 2048x2048 subrectangles): the chunk is freed, once. */
+static void test_destroy_large(void)
+{
+	size_t n = (size_t)40 << 20;
+	uint8_t *big = malloc(n), *p;
+	struct vnc_mem_source m;
+	struct dec_chunks *ch;
+	size_t have;
+	int err;
+
+	if (!big) {
+		CHECK(0, "no memory for %zu bytes", n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		big[i] = at(i);
+	vnc_mem_source_init(&m, big, n);
+	CHECK_EQ(dec_chunks_create(&m.base, &ch), 0);
+	CHECK_EQ(dec_chunks_open(ch, 0), 0);
+	p = dec_chunks_need(ch, (size_t)36 << 20, &have, &err);
+	CHECK(p && same(p, 0, (size_t)36 << 20), "a span of 36 MiB");
+	dec_chunk_put(dec_chunks_close(ch, (size_t)36 << 20, &p));
+	CHECK_EQ(dec_chunks_settle(ch), 0);
+	dec_chunks_destroy(ch);
+	free(big);
+}
+
 int main(void)
 {
 	uint8_t *data = malloc(STREAM);
@@ -176,6 +204,7 @@ int main(void)
 	test_order(data, 100000);
 	test_misuse(data);
 	test_trim(data);
+	test_destroy_large();
 	free(data);
 	return check_done("decchunk");
 }

@@ -52,6 +52,12 @@ struct pace {
 	uint64_t probe_ns;
 	double rate;	    /* bytes/s of link-limited updates, 0: none */
 	double upd_bytes;   /* average update size */
+	/* Average time from an update's first byte to its last, of those
+	 * whose bytes were not already waiting (0: none yet): how long
+	 * the slowest of the link, the server and vncfb takes over one
+	 * update. */
+	double upd_ns;
+	bool u_queued;	    /* the update being read was queued */
 	bool last_limited;  /* the last update waited for the link */
 	/* The update being read; when the last one ended (0: none yet). */
 	uint64_t u_begin, u_end;

@@ -588,8 +588,10 @@ static void rd_update_end(void *ctx)
 	pace_update_end(&vc->pace, now, vc->rx_bytes - vc->u_bytes0,
 			vc->waited_bytes - vc->u_waited0,
 			vc->wait_ns - vc->u_wait0);
-	trace(vc, now, "update-end %llu bytes waited %llu in %.1f ms%s",
+	trace(vc, now,
+	      "update-end %llu bytes over %.1f ms waited %llu in %.1f ms%s",
 	      (unsigned long long)(vc->rx_bytes - vc->u_bytes0),
+	      (double)(now - vc->pace.u_begin) / 1e6,
 	      (unsigned long long)(vc->waited_bytes - vc->u_waited0),
 	      (double)(vc->wait_ns - vc->u_wait0) / 1e6,
 	      vc->pace.last_limited ? " limited" : "");

@@ -399,9 +399,41 @@ static void test_pace(void)
 	/* A 100 ms link of 1 MB/s and updates of 50 kB: the link carries
 	 * 2 a round trip; the bandwidth-delay product bounds the requests. */
 	n = simulate(&p, 100 * MS, 1e6, 50000, 10, false);
-	CHECK(n >= 2 && n <= 4, "in flight at the BDP: %u (rate %.0f)", n,
-	      p.rate);
+	CHECK(n == 2, "in flight at the BDP: %u (rate %.0f)", n, p.rate);
 	CHECK(p.rate > 0.9e6 && p.rate < 1.1e6, "rate %.0f", p.rate);
+	/* Issue 23's link, 50 Mbit/s, frames of 175 KB (28 ms on the
+	 * wire): as many as keep the link busy without queueing a frame
+	 * behind another, 2 at 60 ms (93 % of the link) and 5 at 150;
+	 * one where a frame takes longer than the round trip. */
+	{
+		static const unsigned rtt_ms[] = {5, 20, 60, 150};
+		static const unsigned want[] = {1, 1, 2, 5};
+
+		for (unsigned i = 0; i < 4; i++) {
+			n = simulate(&p, rtt_ms[i] * MS, 50e6 / 8, 175000, 10,
+				     false);
+			CHECK(n == want[i], "%u ms, 50 Mbit/s: %u in flight",
+			      rtt_ms[i], n);
+		}
+	}
+	/* An update late only because it queued in the link right behind
+	 * a link-limited one folds nothing: the requests behind it each
+	 * have an update of their own on the way. Retired, each would
+	 * leave an update in the link that no request accounts for. After
+	 * a gap on the wire, the server did fold them. */
+	for (int gap = 0; gap < 2; gap++) {
+		pace_init(&p, 0);
+		p.rtt_ns = 20 * MS;
+		p.target = 3;
+		pace_sent(&p, 0);
+		pace_sent(&p, 10 * MS);
+		pace_sent(&p, 30 * MS);
+		p.last_limited = true;
+		p.u_end = gap ? 50 * MS : 66 * MS;
+		pace_update_begin(&p, 66 * MS, false);
+		CHECK(p.n == (gap ? 0u : 2u), "late answer, gap %d: %u left",
+		      gap, p.n);
+	}
 
 	/* A server folds requests that wait together: an update that
 	 * arrives after a quiet time retires all that reached it. */
@@ -538,7 +570,7 @@ static void test_pace(void)
 		pace_init(&p, 0);
 		pace_sent(&p, 0);
 		pace_update_begin(&p, 60 * MS, false);
-		pace_update_end(&p, 90 * MS, 100000, 50000, 20 * MS);
+		pace_update_end(&p, 70 * MS, 100000, 50000, 8 * MS);
 		pace_sent(&p, 100 * MS);
 		pace_sent(&p, c_at[k]);
 		unsigned t0 = p.target;

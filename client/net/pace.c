@@ -85,7 +85,10 @@ void pace_sent(struct pace *p, uint64_t now)
  * 50 Mbit/s, frames of 175 KB: 2 requests carry 93 % of the link, 3 all
  * of it with each frame 24 ms older). So the quotient is rounded down
  * unless it is within QUEUE_SHARE of the next whole number. At least
- * one; up to PACE_MAX_INFLIGHT while no update has been timed. */
+ * one, and two under a LAN's round trip (as before the rule: the next
+ * update is in the socket as the reader wants it, and waits there at
+ * most one update's reading); up to PACE_MAX_INFLIGHT while no update
+ * has been timed. */
 #define QUEUE_SHARE 0.25
 
 static unsigned cap(const struct pace *p)
@@ -95,6 +98,8 @@ static unsigned cap(const struct pace *p)
 	if (p->upd_ns <= 0 || !p->rtt_ns)
 		return PACE_MAX_INFLIGHT;
 	c = (double)p->rtt_ns / p->upd_ns + QUEUE_SHARE;
+	if (p->rtt_ns < PACE_LAN_RTT_NS && c < 2)
+		return 2;
 	if (c < 1)
 		return 1;
 	return c >= PACE_MAX_INFLIGHT ? PACE_MAX_INFLIGHT : (unsigned)c;

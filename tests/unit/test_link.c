@@ -415,6 +415,24 @@ static void test_pace(void)
 			CHECK(n == want[i], "%u ms, 50 Mbit/s: %u in flight",
 			      rtt_ms[i], n);
 		}
+		/* Under a LAN's round trip, two as before; over 5 ms, one,
+		 * for updates of 4 ms answered at once. */
+		for (int lan = 0; lan < 2; lan++) {
+			uint64_t rtt = lan ? MS / 10 : 5 * MS;
+
+			pace_init(&p, 0);
+			p.rtt_ns = rtt;
+			p.upd_ns = 4e6;
+			pace_sent(&p, 0);
+			pace_update_begin(&p, rtt, false);
+			pace_update_end(&p, rtt + 4 * MS, 100000, 90000,
+					4 * MS);
+			pace_sent(&p, rtt + 4 * MS);
+			pace_update_begin(&p, 2 * rtt + 4 * MS, false);
+			CHECK(p.target == (lan ? 2u : 1u),
+			      "round trip %llu ns: target %u",
+			      (unsigned long long)rtt, p.target);
+		}
 	}
 	/* An update late only because it queued in the link right behind
 	 * a link-limited one folds nothing: the requests behind it each

@@ -58,6 +58,8 @@ struct pace {
 	 * update. */
 	double upd_ns;
 	bool u_queued;	    /* the update being read was queued */
+	bool u_took;	    /* its beginning retired a request */
+	bool early;	    /* the last answer came sooner than a round trip */
 	bool last_limited;  /* the last update waited for the link */
 	/* The update being read; when the last one ended (0: none yet). */
 	uint64_t u_begin, u_end;
@@ -76,6 +78,10 @@ struct pace {
 };
 
 void pace_init(struct pace *p, uint64_t now);
+/* The update being read answered no request after all (a desktop size
+ * alone): the one its beginning retired is in flight again, and its
+ * time says nothing of the way. */
+void pace_update_void(struct pace *p);
 /* A request went out at now. */
 void pace_sent(struct pace *p, uint64_t now);
 /* An update's header was read at now; queued: its bytes were already

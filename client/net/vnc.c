@@ -578,12 +578,17 @@ static void set_quality(struct vnc_client *vc, int q, bool low, const char *why)
 	}
 }
 
-static void rd_update_end(void *ctx)
+static void rd_update_end(void *ctx, bool answers)
 {
 	struct vnc_client *vc = ctx;
 	uint64_t now = monotonic_ns();
 	char why[160];
 	int q;
+
+	if (!answers) {
+		pace_update_void(&vc->pace);
+		trace(vc, now, "update-void");
+	}
 
 	pace_update_end(&vc->pace, now, vc->rx_bytes - vc->u_bytes0,
 			vc->waited_bytes - vc->u_waited0,

@@ -95,6 +95,8 @@ struct rfb_reader {
 	 * being read and of the first not yet reported whole. */
 	unsigned upd_jobs[UPD_RING];
 	uint64_t upd_seq, upd_shown;
+	/* The update being read held a desktop size, pixels. */
+	bool upd_sized, upd_pixels;
 	uint64_t payload; /* bytes of rectangles after their headers */
 	/* ContinuousUpdates and Fence, main thread: the server has them
 	 * (cu_known, fence_known), they are on, the session paused them,
@@ -984,8 +986,10 @@ static int rectangle(struct rfb_reader *r)
 			r->ev.cursor_pos(r->ev.ctx, (int)h.x, (int)h.y);
 		return 0;
 	case RFB_ENC_DESKTOPSIZE:
+		r->upd_sized = true;
 		return resized(r, &h);
 	case RFB_ENC_EXTDESKTOPSIZE:
+		r->upd_sized = true;
 		return ext_desktop_size(r, &h);
 	case RFB_ENC_DESKTOPNAME:
 		return desktop_name(r);
@@ -1001,6 +1005,7 @@ static int rectangle(struct rfb_reader *r)
 		log_debug("keyboard LEDs 0x%x", h.x);
 		return 0;
 	default:
+		r->upd_pixels = true;
 		return pixels(r, &h);
 	}
 }
@@ -1029,6 +1034,8 @@ static int fb_update(struct rfb_reader *r)
 	if (rd(r, b, 3) < 0)
 		return -1;
 	n = dec_be16(b + 1);
+	r->upd_sized = false;
+	r->upd_pixels = false;
 	if (r->ops.update_begin)
 		r->ops.update_begin(r->ops_ctx);
 	/* Ask for the next update now, so that the server encodes it while
@@ -1063,7 +1070,7 @@ static int fb_update(struct rfb_reader *r)
 		return -1;
 	}
 	if (r->ops.update_end)
-		r->ops.update_end(r->ops_ctx);
+		r->ops.update_end(r->ops_ctx, !r->upd_sized || r->upd_pixels);
 	r->upd_seq++;
 	/* What was read past the update is the source's again, for its
 	 * owner to see (more, and the poll before the next message). */

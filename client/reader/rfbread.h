@@ -55,9 +55,12 @@ struct rfb_reader_ops {
 	int (*fence_answer)(void *ctx, uint32_t flags, const uint8_t *payload,
 			    unsigned len);
 	/* Optional: an update's header was read, its last byte was read
-	 * (decoding may still go on): what a link meter times. */
+	 * (decoding may still go on): what a link meter times. answers:
+	 * not a desktop size alone (libvncserver sends the one its first
+	 * request calls for as an update of its own, and the picture for
+	 * that request in the next). */
 	void (*update_begin)(void *ctx);
-	void (*update_end)(void *ctx);
+	void (*update_end)(void *ctx, bool answers);
 	/* Optional: the server confirmed ExtendedMouseButtons (it reads
 	 * the extended PointerEvent from now on). */
 	void (*ext_mouse)(void *ctx);

@@ -496,6 +496,39 @@ static void test_pace(void)
 	}
 	CHECK(p.target >= 3, "target %u", p.target);
 	CHECK(p.rtt_ns <= 132 * MS, "rtt %llu", (unsigned long long)p.rtt_ns);
+	/* An update sooner than a round trip after the request it seems
+	 * to answer answers an older one, counted answered already (the
+	 * count is one short): the request stays in flight, so that none
+	 * follows this update. Twice in a row, the first round trip (the
+	 * reference) was the slow one: the new one is the round trip. */
+	for (int twice = 0; twice < 2; twice++) {
+		uint64_t first = twice ? 300 * MS : 60 * MS;
+
+		pace_init(&p, 0);
+		pace_sent(&p, 0);
+		pace_update_begin(&p, first, false);
+		pace_update_end(&p, first + MS, 1000, 0, 0);
+		pace_sent(&p, first + 10 * MS);
+		pace_update_begin(&p, first + 40 * MS, false);
+		CHECK(p.n == 1, "early answer: %u in flight", p.n);
+		pace_update_end(&p, first + 41 * MS, 1000, 0, 0);
+		pace_update_begin(&p, first + 70 * MS, false);
+		CHECK(p.n == 0 && p.rtt_ns == 60 * MS,
+		      "%s: %u in flight, rtt %llu",
+		      twice ? "early twice" : "then on time", p.n,
+		      (unsigned long long)p.rtt_ns);
+	}
+	/* A desktop size alone (libvncserver's answer to the first request,
+	 * the picture following in an update of its own) answers nothing:
+	 * the request is in flight again, for the picture. */
+	pace_init(&p, 0);
+	pace_sent(&p, 0);
+	pace_update_begin(&p, 60 * MS, false);
+	CHECK_EQ(p.n, 0);
+	pace_update_void(&p);
+	pace_update_end(&p, 60 * MS, 0, 0, 0);
+	CHECK(p.n == 1 && p.sent[p.first] == 0, "void: %u in flight", p.n);
+	CHECK(p.upd_ns == 0, "void timed: %g", p.upd_ns);
 	/* A round trip timed as 0 (same clock tick) still lets the oldest
 	 * request go stale: otherwise a request folded away unseen would
 	 * be waited for forever. */

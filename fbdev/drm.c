@@ -322,7 +322,7 @@ static int open_more(struct output *out, struct drm_priv *p)
 
 	if (!p->spec.all && p->spec.nheads < 2)
 		return 0;
-	k = drm_card_more_heads(p, &p->spec, names);
+	k = drm_card_more_heads(p, &p->spec, names, NULL);
 	if (k < 0)
 		return k;
 	for (i = 0; i < k && 1 + p->nmore < DRM_MAX_HEADS; i++) {
@@ -525,22 +525,31 @@ static bool differs(const struct drm_priv *p, const struct drm_target *t)
 }
 
 /* Whether the heads after the first are not the ones the connectors ask
- * for now (one plugged in or unplugged). */
+ * for now (one plugged in or unplugged, or a monitor with another mode
+ * in place of one). */
 static bool heads_differ(const struct drm_priv *p)
 {
 	char names[DRM_MAX_HEADS][32];
+	drmModeModeInfo modes[DRM_MAX_HEADS];
 	int i, k;
 
 	if (!p->spec.all && p->spec.nheads < 2)
 		return false;
-	k = drm_card_more_heads(p, &p->spec, names);
+	k = drm_card_more_heads(p, &p->spec, names, modes);
 	if (k < 0)
 		return false;
 	if (k != (int)p->nmore)
 		return true;
-	for (i = 0; i < k; i++)
-		if (strcasecmp(names[i], p->more[i]->name))
+	for (i = 0; i < k; i++) {
+		const struct drm_priv *h = p->more[i]->priv;
+
+		if (strcasecmp(names[i], p->more[i]->name) ||
+		    modes[i].hdisplay != h->mode.hdisplay ||
+		    modes[i].vdisplay != h->mode.vdisplay ||
+		    modes[i].clock != h->mode.clock ||
+		    drm_mode_hz(&modes[i]) != drm_mode_hz(&h->mode))
 			return true;
+	}
 	return false;
 }
 

@@ -594,7 +594,7 @@ int drm_card_open(struct output *out, struct drm_priv *p,
 }
 
 int drm_card_more_heads(const struct drm_priv *first, const struct drm_spec *s,
-			char (*names)[32])
+			char (*names)[32], drmModeModeInfo *modes)
 {
 	drmModeConnector *conns[DRM_MAX_CONNECTORS];
 	struct drm_conn_info info[DRM_MAX_CONNECTORS];
@@ -604,7 +604,8 @@ int drm_card_more_heads(const struct drm_priv *first, const struct drm_spec *s,
 	if (!s->all) {
 		for (i = 1; i < s->nheads; i++)
 			memcpy(names[k++], s->heads[i], sizeof(names[0]));
-		return k;
+		if (!modes)
+			return k;
 	}
 	res = drmModeGetResources(first->fd);
 	if (!res) {
@@ -613,11 +614,23 @@ int drm_card_more_heads(const struct drm_priv *first, const struct drm_spec *s,
 		return -errno;
 	}
 	n = drm_read_connectors(first->fd, res, conns, info);
-	got = drm_choose_heads(info, n, s, idx, &bad);
-	for (i = 0; i < got; i++)
-		if (strcasecmp(info[idx[i]].name, first->conn_name))
-			snprintf(names[k++], sizeof(names[0]), "%s",
-				 info[idx[i]].name);
+	if (s->all) {
+		got = drm_choose_heads(info, n, s, idx, &bad);
+		for (i = 0; i < got; i++)
+			if (strcasecmp(info[idx[i]].name, first->conn_name))
+				snprintf(names[k++], sizeof(names[0]), "%s",
+					 info[idx[i]].name);
+	}
+	for (i = 0; modes && i < k; i++) {
+		int ci = drm_choose_connector(info, n, names[i]), mi = -1;
+
+		if (ci >= 0)
+			mi = drm_choose_mode(conns[ci]->modes,
+					     conns[ci]->count_modes, s);
+		memset(&modes[i], 0, sizeof(modes[i]));
+		if (mi >= 0)
+			modes[i] = conns[ci]->modes[mi];
+	}
 	for (i = 0; i < n; i++)
 		drmModeFreeConnector(conns[i]);
 	drmModeFreeResources(res);

@@ -106,9 +106,10 @@ int drm_card_open(struct output *out, struct drm_priv *p,
 void drm_card_close(struct drm_priv *p);
 /* The connectors s asks for besides first's (connector=A+B: the others
  * named; all: every other connected one, in the card's order) into
- * names. How many, or -errno (logged). */
+ * names, and when modes is not NULL the mode s picks on each (hdisplay
+ * 0: disconnected, or none fits). How many, or -errno (logged). */
 int drm_card_more_heads(const struct drm_priv *first, const struct drm_spec *s,
-			char (*names)[32]);
+			char (*names)[32], drmModeModeInfo *modes);
 /* Another head of first's desktop, on its card (the same fd): connector
  * name at s's mode, on a CRTC none of taken, with its own plane and
  * buffers, saved but not yet set. p fresh (fd -1). 0 or -errno (said,

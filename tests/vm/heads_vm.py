@@ -15,7 +15,10 @@ back.
 With "resize", against a server that resizes (testserver --resize at
 1024x768), both heads plugged in before vncfb starts: remote resize asks
 once for 2048x768 with two screens, the desktop becomes 2048x768, and
-each head shows its half pixel-exact.
+each head shows its half pixel-exact. Then head 1's monitor is swapped
+for an 800x600 one (same connector, another preferred mode): the layout
+follows, remote resize asks once more, for 1824x768, and both heads
+show their part of it pixel-exact.
 
 usage: heads_vm.py [resize]
 Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
@@ -95,6 +98,8 @@ done
 VARGS='-o drm:all'
 start_vncfb /tmp/v1.log 1
 waitfor /tmp/v1.log 'remote desktop is now 2048x768' 60 && log STAGE resized
+preferred Virtual-2 800x600 60
+waitfor /tmp/v1.log 'remote desktop is now 1824x768' 60 && log STAGE swapped
 waitfor /tmp/srv.log 'KEY 0 0x71' 90
 kill -TERM $V; wait $V; log "EXIT1 $?"
 sed -n 's/^SETDESKTOPSIZE /ASKED /p' /tmp/srv.log
@@ -102,11 +107,13 @@ sed -n 's/^SETDESKTOPSIZE /ASKED /p' /tmp/srv.log
 
 
 def asked_once(out):
-    """One SetDesktopSize, for the two heads side by side."""
+    """One SetDesktopSize for the two heads side by side, one more after
+    head 1's monitor was swapped."""
     asked = re.findall(r'^ASKED (.*)$', out, re.M)
-    if asked != ['2048x768']:
-        return ['the server was asked %r, expected once 2048x768' % asked]
-    print('asked once for 2048x768')
+    if asked != ['2048x768', '1824x768']:
+        return ['the server was asked %r, expected 2048x768 then 1824x768'
+                % asked]
+    print('asked once for 2048x768, then once for 1824x768')
     return []
 
 
@@ -119,11 +126,18 @@ CASE_RESIZE = {
                'head 1 1024x768',
                'wait STAGE resized timeout=90', 'sleep 3',
                'screendump {tmp}/a.ppm head=0',
-               'screendump {tmp}/b.ppm head=1', 'key q'],
-    'dumps': {'a': True, 'b': True},
+               'screendump {tmp}/b.ppm head=1',
+               # Another monitor on head 1's connector.
+               'head 1 800x600', 'wait STAGE swapped timeout=90',
+               'sleep 3', 'screendump {tmp}/c.ppm head=0',
+               'screendump {tmp}/d.ppm head=1', 'key q'],
+    'dumps': {'a': True, 'b': True, 'c': True, 'd': True},
     'refs': {'a': ['--size', '2048x768', '--resize'],
-             'b': ['--size', '2048x768', '--resize']},
-    'crop': {'a': (0, 0, 1024, 768), 'b': (1024, 0, 1024, 768)},
+             'b': ['--size', '2048x768', '--resize'],
+             'c': ['--size', '1824x768', '--resize'],
+             'd': ['--size', '1824x768', '--resize']},
+    'crop': {'a': (0, 0, 1024, 768), 'b': (1024, 0, 1024, 768),
+             'c': (0, 0, 1024, 768), 'd': (1024, 0, 800, 600)},
     'keys': [(1, 0x71), (0, 0x71)],
     'ptrs': [],
     'probes': {},
@@ -132,6 +146,8 @@ CASE_RESIZE = {
     'log': [
         '2 heads, one 2048x768 desktop: Virtual-1:0,0 Virtual-2:1024,0',
         'for a 2048x768 desktop (2 screens)',
+        '2 heads, one 1824x768 desktop: Virtual-1:0,0 Virtual-2:1024,0',
+        'for a 1824x768 desktop (2 screens)',
     ],
 }
 

@@ -165,10 +165,10 @@ void pace_update_begin(struct pace *p, uint64_t now, bool queued)
 			/* Sooner than a round trip: it answers a request
 			 * counted as answered already (retired as folded
 			 * by a server that did not fold it), and the one it
-			 * seems to answer is on its way. Kept, no request
-			 * follows this update and the count is true
-			 * again; else each later update would seem to
-			 * answer a request younger than its own, the round
+			 * seems to answer is on its way. Kept, the count
+			 * is true again (no request replaces it unless the
+			 * target has room); else each later update would seem
+			 * to answer a request younger than its own, the round
 			 * trip would read that much shorter (x11vnc at
 			 * 60 ms: 39 ms, and 1 request where 2 fit), and one
 			 * request more than counted would stay in flight

@@ -97,6 +97,11 @@ static void wait_flip(struct drm_priv *p)
 		if (r == 0 && now < deadline && slice < left)
 			continue;
 		if (r > 0) {
+			/* The fd is non-blocking (open_kms): when another
+			 * head's thread took the event first, this read
+			 * finds nothing rather than waiting for a flip
+			 * that may never come (a blocked head's thread
+			 * hung the pipeline's stop for good). */
 			drmHandleEvent(p->fd, &ev);
 		} else if (r == 0 || errno != EINTR) {
 			/* A lost event must not stop the picture: take the

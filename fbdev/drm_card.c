@@ -309,7 +309,10 @@ static int take_master(struct output *out, struct drm_priv *p)
  * on the screen changes and no DRM master is needed. */
 static int open_kms(const char *path, drmModeRes **res, char *why, size_t len)
 {
-	int fd = open(path, O_RDWR | O_CLOEXEC), ret;
+	/* Non-blocking: the heads of one card share the fd, and each
+	 * head's thread reads its flip events after a poll, which another
+	 * thread's read may have emptied meanwhile (wait_flip). */
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK), ret;
 
 	if (fd < 0) {
 		ret = -errno;

@@ -516,6 +516,13 @@ static void drm_acquire(void *ctx)
 			     true);
 }
 
+/* Whether a head at mode a shows what one at b does. */
+static bool same_mode(const drmModeModeInfo *a, const drmModeModeInfo *b)
+{
+	return a->hdisplay == b->hdisplay && a->vdisplay == b->vdisplay &&
+	       a->clock == b->clock && drm_mode_hz(a) == drm_mode_hz(b);
+}
+
 /* Whether what the connectors ask for (t) is not what is shown. */
 static bool differs(const struct drm_priv *p, const struct drm_target *t)
 {
@@ -523,10 +530,7 @@ static bool differs(const struct drm_priv *p, const struct drm_target *t)
 		return p->has_display;
 	return !p->has_display || t->standin != p->standin ||
 	       t->conn_id != p->conn_id || t->crtc_id != p->crtc_id ||
-	       t->mode.hdisplay != p->mode.hdisplay ||
-	       t->mode.vdisplay != p->mode.vdisplay ||
-	       t->mode.clock != p->mode.clock ||
-	       drm_mode_hz(&t->mode) != drm_mode_hz(&p->mode);
+	       !same_mode(&t->mode, &p->mode);
 }
 
 /* Whether the heads after the first are not the ones the connectors ask
@@ -549,10 +553,7 @@ static bool heads_differ(const struct drm_priv *p)
 		const struct drm_priv *h = p->more[i]->priv;
 
 		if (strcasecmp(names[i], p->more[i]->name) ||
-		    modes[i].hdisplay != h->mode.hdisplay ||
-		    modes[i].vdisplay != h->mode.vdisplay ||
-		    modes[i].clock != h->mode.clock ||
-		    drm_mode_hz(&modes[i]) != drm_mode_hz(&h->mode))
+		    !same_mode(&modes[i], &h->mode))
 			return true;
 	}
 	return false;

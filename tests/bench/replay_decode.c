@@ -7,6 +7,11 @@
  *
  * usage: replay_decode FILE RUNS THREADS...
  *
+ * FILE is either record_rfb.py's ("WxH\n", then the server's bytes) or a
+ * vncfb recording (vncfb bench --record, replay_record.py; layout at the
+ * top of client/tools/replay/recording.c), whose messages are played in
+ * order; its client pixel format must be xrgb8888, as the reader's is.
+ *
  * For each thread count, RUNS runs of the whole recording, interleaved
  * (1, 2, 3, 1, 2, 3, ...) so that a noisy neighbour hurts all alike; per
  * thread count: updates/s (median of the runs) and its ratio to the first
@@ -169,6 +174,60 @@ static int run(const uint8_t *data, size_t len, uint32_t w, uint32_t h,
 	return 0;
 }
 
+static uint32_t le16(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return le16(p) | le16(p + 2) << 16;
+}
+
+/* A vncfb recording: its messages moved to the front of data, end to
+ * end; -1 if data is not one. */
+static int from_rec(uint8_t *data, size_t *len, uint32_t *w, uint32_t *h)
+{
+	size_t n = *len, off, out = 0;
+
+	if (n < 20 || memcmp(data, "VNCFBREC", 8) != 0 || le32(data + 8) != 1)
+		return -1;
+	off = 16 + (size_t)le32(data + 12);
+	if (off < 20 || off > n)
+		return -1;
+	*w = le16(data + 16);
+	*h = le16(data + 18);
+	while (off + 16 <= n) {
+		unsigned type = data[off];
+		size_t l = le32(data + off + 4);
+
+		if (l > n - off - 16)
+			return -1;
+		if (type == 1)
+			memmove(data + out, data + off + 16, l);
+		out += type == 1 ? l : 0;
+		off += 16 + l;
+	}
+	*len = out;
+	return 0;
+}
+
+/* record_rfb.py's: a "WxH\n" line, then the server's bytes. */
+static int from_rfb(uint8_t *data, size_t *len, uint32_t *w, uint32_t *h)
+{
+	char line[32];
+	size_t i;
+
+	for (i = 0; i < *len && i < sizeof(line) - 1 && data[i] != '\n'; i++)
+		line[i] = (char)data[i];
+	line[i] = 0;
+	if (i == *len || data[i] != '\n' || sscanf(line, "%ux%u", w, h) != 2)
+		return -1;
+	memmove(data, data + i + 1, *len - i - 1);
+	*len -= i + 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct result res[MAX_T];
@@ -186,9 +245,9 @@ int main(int argc, char **argv)
 	for (int i = 3; i < argc && nt < MAX_T; i++)
 		threads[nt++] = (unsigned)atoi(argv[i]);
 	f = fopen(argv[1], "rb");
-	if (!f || fscanf(f, "%ux%u\n", &w, &h) != 2) {
-		fprintf(stderr, "replay_decode: %s: not a recording\n",
-			argv[1]);
+	if (!f) {
+		fprintf(stderr, "replay_decode: %s: %s\n", argv[1],
+			strerror(errno));
 		return 1;
 	}
 	for (;;) {
@@ -206,6 +265,12 @@ int main(int argc, char **argv)
 		len += n;
 	}
 	fclose(f);
+	if (from_rec(data, &len, &w, &h) < 0 &&
+	    from_rfb(data, &len, &w, &h) < 0) {
+		fprintf(stderr, "replay_decode: %s: not a recording\n",
+			argv[1]);
+		return 1;
+	}
 	for (int k = 0; k < runs; k++)
 		for (unsigned t = 0; t < nt; t++)
 			if (run(data, len, w, h, threads[t], blit_cpu, &res[t],

@@ -509,6 +509,7 @@ static void vnc_config_fill(const struct options *o, const struct pixfmt *fmt,
 	    o->decode_threads != DECODE_THREADS_AUTO
 		? (unsigned)o->decode_threads
 		: decpool_auto_threads(probe_online_count(), blit_cpu);
+	v->copies_direct = decpool_copies_direct(probe_online_count());
 	v->ca_file = o->ca_file;
 	v->insecure = o->insecure;
 }

@@ -292,8 +292,9 @@ static int hextile_tiles(struct dec_ctx *c, const struct dec_fb *fb,
 }
 
 /* Read: the tiles walked as they arrive, in large reads, into the job;
- * drawn later by the pool. */
-static int hextile_read(struct dec_ctx *c, struct dec_job *j)
+ * drawn later by the pool, or now (fb, read_draw). */
+static int hextile_walk(struct dec_ctx *c, struct dec_job *j,
+			const struct dec_fb *fb)
 {
 	const uint64_t bpp = c->fb.fmt->bpp;
 	/* A tile holds at most its raw pixels, or two colours and 255
@@ -307,10 +308,20 @@ static int hextile_read(struct dec_ctx *c, struct dec_job *j)
 	int ret = dec_in_job(c, j, tiles * tile, &ij);
 
 	if (ret == DEC_OK)
-		ret = hextile_tiles(c, NULL, &ij.in, &j->r);
+		ret = hextile_tiles(c, fb, &ij.in, &j->r);
 	if (ret == DEC_OK)
 		ret = dec_in_job_done(&ij);
 	return ret;
+}
+
+static int hextile_read(struct dec_ctx *c, struct dec_job *j)
+{
+	return hextile_walk(c, j, NULL);
+}
+
+static int hextile_read_draw(struct dec_ctx *c, struct dec_job *j)
+{
+	return hextile_walk(c, j, &c->fb);
 }
 
 static int hextile_decode(struct dec_ctx *c, const struct dec_job *j)
@@ -325,5 +336,7 @@ const struct decoder dec_hextile = {
     .enc = RFB_ENC_HEXTILE,
     .read = hextile_read,
     .decode = hextile_decode,
+    .read_draw = hextile_read_draw,
     .in_place = true,
+    .copy_bound = true,
 };

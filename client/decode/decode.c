@@ -166,7 +166,9 @@ static void job_begin(struct dec_ctx *c, struct dec_job *j)
 	j->streams = 0;
 }
 
-int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
+static int read_with(struct dec_ctx *c, const struct decoder *d,
+		     struct dec_job *j,
+		     int (*read)(struct dec_ctx *c, struct dec_job *j))
 {
 	job_begin(c, j);
 	j->in_place = d->in_place && c->chunks;
@@ -174,12 +176,21 @@ int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
 	 * (a job's buffer goes back to the reader's free list with it). */
 	if (j->in_place && j->data.cap)
 		dec_buf_free(&j->data);
-	return span_end(c, d->read(c, j));
+	return span_end(c, read(c, j));
+}
+
+int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
+{
+	return read_with(c, d, j, d->read);
 }
 
 int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j)
 {
-	int ret = dec_read_job(c, d, j);
+	int ret;
+
+	if (d->read_draw)
+		return read_with(c, d, j, d->read_draw);
+	ret = dec_read_job(c, d, j);
 
 	if (ret == DEC_OK && d->decode)
 		ret = d->decode(c, j);

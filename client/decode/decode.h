@@ -184,9 +184,20 @@ struct decoder {
 	int32_t enc;
 	int (*read)(struct dec_ctx *c, struct dec_job *j);
 	int (*decode)(struct dec_ctx *c, const struct dec_job *j);
+	/* Optional: read() and decode() in one walk over the bytes as they
+	 * come in, for a rectangle drawn by the thread that reads it
+	 * (dec_rect): the bytes are touched once, while in this core's
+	 * cache. */
+	int (*read_draw)(struct dec_ctx *c, struct dec_job *j);
 	/* read() keeps the rectangle's bytes as they came, and nothing
 	 * else, in data: they may stay in the reader's chunks. */
 	bool in_place;
+	/* Drawing it costs about what reading its bytes does (its tiles
+	 * are copies and fills): on a worker its bytes would cross to
+	 * another core's cache for as much work as that saves. Where no
+	 * core is free for a worker (decpool_copies_direct), the reader
+	 * draws it itself, as it reads it. */
+	bool copy_bound;
 };
 
 /* The decoder of an encoding, or NULL. */
@@ -203,7 +214,8 @@ void dec_ctx_finish(struct dec_ctx *c);
 /* Reads one rectangle into j (j->enc and j->r set): read() alone, which
  * for a direct encoding also draws it. DEC_OK or an error. */
 int dec_read_job(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
-/* Reads and decodes one rectangle (serially): DEC_OK or an error. */
+/* Reads and decodes one rectangle (serially, with read_draw where the
+ * decoder has one): DEC_OK or an error. */
 int dec_rect(struct dec_ctx *c, const struct decoder *d, struct dec_job *j);
 /* The job's hold on the chunks, if any, given up (any thread): its data
  * is empty after. A job of its own buffer keeps it. */

@@ -409,3 +409,12 @@ unsigned decpool_auto_threads(int online, int blit_cpu)
 	n = blit_cpu >= 0 ? online - 1 : online;
 	return n > DECPOOL_AUTO_MAX ? DECPOOL_AUTO_MAX : (unsigned)n;
 }
+
+bool decpool_copies_direct(int online)
+{
+	/* On 2 cores a worker drawing hextile shares a core with the reader
+	 * or the blitter and reads the bytes from the other core's cache:
+	 * 0.3-0.8x the updates/s of drawing them on the reader, at up to
+	 * 1.5x the CPU (doc/decode-threads.md). */
+	return online <= 2;
+}

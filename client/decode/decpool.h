@@ -102,6 +102,11 @@ int decpool_error(struct decpool *p, const char **why);
  * with online usable cores and the blit thread pinned to blit_cpu (-1:
  * unpinned). Measured on 2 cores: doc/decode-threads.md. */
 unsigned decpool_auto_threads(int online, int blit_cpu);
+/* Whether the reader should draw copy-bound rectangles itself
+ * (decoder.copy_bound) with online usable cores: when no core is left
+ * beside the reader's and the blitter's. Measured on 2 cores:
+ * doc/decode-threads.md. */
+bool decpool_copies_direct(int online);
 
 /* Whether b, submitted after a, must wait for it (the rule above). */
 bool decpool_conflict(const struct decpool_job *a, const struct decpool_job *b);

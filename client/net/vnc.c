@@ -674,6 +674,7 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 			*err = VNC_ERR_RESOURCE;
 			return -1;
 		}
+		rfb_reader_set_copies_direct(vc->rd, vc->cfg.copies_direct);
 		if (rfb_reader_threads(vc->rd))
 			log_debug("%u threads decode rectangles",
 				  rfb_reader_threads(vc->rd));

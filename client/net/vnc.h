@@ -63,6 +63,9 @@ struct vnc_config {
 	/* Threads decoding rectangles (rfb_reader_set_threads): 0 or 1
 	 * decode on the main thread. */
 	unsigned decode_threads;
+	/* Copy-bound rectangles drawn on the main thread as they are read
+	 * (rfb_reader_set_copies_direct). */
+	bool copies_direct;
 	/* Optional (vncfb bench's reference loop): another reader of the
 	 * server's messages in place of vncfb's. */
 	const struct vnc_reference *reference;

@@ -81,6 +81,7 @@ struct rfb_reader {
 	unsigned nwc;
 	const struct decoder *direct_d; /* the direct rectangle's */
 	const struct hdr *direct_h;
+	bool copies_direct; /* rfb_reader_set_copies_direct */
 	/* Taken by the pool's threads: */
 	pthread_mutex_t lock;
 	struct pjob *free;	/* jobs to reuse */
@@ -556,6 +557,11 @@ int rfb_reader_set_threads(struct rfb_reader *r, unsigned threads)
 	return make_pool(r, threads);
 }
 
+void rfb_reader_set_copies_direct(struct rfb_reader *r, bool direct)
+{
+	r->copies_direct = direct;
+}
+
 unsigned rfb_reader_threads(const struct rfb_reader *r)
 {
 	return decpool_threads(r->pool);
@@ -867,12 +873,13 @@ static int cursor_alpha(struct rfb_reader *r, const struct hdr *h)
 	return 0;
 }
 
-/* A direct encoding reads and draws on the main thread (the pool's
- * submitter), once what it overlaps is drawn. */
+/* A direct encoding, or a copy-bound one with copies_direct, reads and
+ * draws on the main thread (the pool's submitter), once what it overlaps
+ * is drawn. */
 static int direct_run(void *arg, unsigned worker, char *why, size_t len)
 {
 	struct rfb_reader *r = arg;
-	int ret = dec_read_job(&r->dc, r->direct_d, &r->job);
+	int ret = dec_rect(&r->dc, r->direct_d, &r->job);
 
 	if (ret != DEC_OK && ret != DEC_EOF)
 		rect_why(why, len, r->direct_h, ret, r->dc.why);
@@ -956,7 +963,9 @@ static int pixels(struct rfb_reader *r, const struct hdr *h)
 				r->height);
 	rc = (struct rect){(int32_t)h->x, (int32_t)h->y, (int32_t)h->w,
 			   (int32_t)h->h};
-	return d->decode ? deferred(r, d, h, &rc) : direct(r, d, h, &rc);
+	if (!d->decode || (d->copy_bound && r->copies_direct))
+		return direct(r, d, h, &rc);
+	return deferred(r, d, h, &rc);
 }
 
 /* One rectangle; 1 after LastRect. */

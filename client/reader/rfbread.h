@@ -80,6 +80,10 @@ void rfb_reader_destroy(struct rfb_reader *r);
  * calling thread, the default). Between messages only. 0, or -errno
  * with the reader decoding as before. */
 int rfb_reader_set_threads(struct rfb_reader *r, unsigned threads);
+/* Copy-bound rectangles (decoder.copy_bound) drawn by this thread as
+ * they are read rather than by the pool (decpool_copies_direct); off by
+ * default. */
+void rfb_reader_set_copies_direct(struct rfb_reader *r, bool direct);
 /* Decoding threads running (0: inline). */
 unsigned rfb_reader_threads(const struct rfb_reader *r);
 /* CPU time of the decoding workers so far, ns (0 without workers). */

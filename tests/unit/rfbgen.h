@@ -431,6 +431,14 @@ static inline unsigned fix_threads(void)
 	return t ? (unsigned)atoi(t) : 0;
 }
 
+/* Copy-bound rectangles drawn by the reader beside the pool
+ * (VNCFB_TEST_COPIES_DIRECT set: rfb_reader_set_copies_direct), as on 2
+ * cores. */
+static inline bool fix_copies_direct(void)
+{
+	return getenv("VNCFB_TEST_COPIES_DIRECT") != NULL;
+}
+
 /* How much of the stream a source offers to parse in place
  * (VNCFB_TEST_SOURCE_WINDOW; unset: all of it): small, tiles straddle
  * its end all the time, as they do libvncclient's buffer. */
@@ -466,6 +474,7 @@ static inline void fix_open(struct fix *f, const char *fmt, uint32_t w,
 	if (!f->r || rfb_reader_set_threads(f->r, fix_threads()) < 0 ||
 	    rfb_reader_start(f->r, w, h) < 0)
 		abort();
+	rfb_reader_set_copies_direct(f->r, fix_copies_direct());
 	f->log[0] = '\0';
 }
 

@@ -373,6 +373,51 @@ static void test_zlib(const char *fmt)
 	free(zd.p);
 }
 
+/* --- order --- */
+
+/* What the reader draws itself (raw; hextile when copies are direct)
+ * lands on top of a rectangle under it that a worker is still decoding:
+ * a large zlib rectangle, then a raw and a hextile one over it, then a
+ * zlib one over those, four updates in a row. */
+static void order_from(struct pic *want, const struct pic *src, uint32_t x,
+		       uint32_t y, uint32_t w, uint32_t h)
+{
+	for (uint32_t j = 0; j < h; j++)
+		memcpy(pic_at(want, x, y + j), pic_at(src, x, y + j),
+		       (size_t)w * want->bpp);
+}
+
+static void test_order(const char *fmt)
+{
+	struct pic want, src;
+	struct buf s = {0};
+	struct fix f;
+	z_stream z;
+
+	pic_init(&want, fmt, 512, 384);
+	pic_init(&src, fmt, 512, 384);
+	zinit(&z);
+	for (unsigned u = 0; u < 4; u++) {
+		fbu(&s, 4);
+		pic_random(&src);
+		zlib_rect(&s, &z, &src, 0, 0, 512, 384);
+		order_from(&want, &src, 0, 0, 512, 384);
+		pic_random(&src);
+		raw_rect(&s, &src, 100 + u, 50, 60, 40);
+		order_from(&want, &src, 100 + u, 50, 60, 40);
+		hextile_rect(&s, &want, 120, 60 + u, 200, 150, u);
+		zlib_rect(&s, &z, &src, 300, 200, 20, 20);
+		order_from(&want, &src, 300, 200, 20, 20);
+	}
+	fix_open(&f, fmt, 512, 384);
+	expect_decoded(&f, &s, 4, &want, "order", fmt);
+	fix_free(&f);
+	deflateEnd(&z);
+	free(want.p);
+	free(src.p);
+	free(s.p);
+}
+
 /* --- Ultra --- */
 
 static void test_ultra(const char *fmt)
@@ -426,6 +471,7 @@ int main(void)
 		test_rre(formats[i]);
 		test_hextile(formats[i]);
 		test_zlib(formats[i]);
+		test_order(formats[i]);
 		test_ultra(formats[i]);
 		failures += test_tight(formats[i]);
 		failures += test_rle(formats[i]);

@@ -700,6 +700,12 @@ static void test_auto(void)
 	CHECK_EQ(decpool_auto_threads(3, -1), 3);
 	CHECK_EQ(decpool_auto_threads(4, 0), 3);
 	CHECK_EQ(decpool_auto_threads(64, 0), DECPOOL_AUTO_MAX);
+	/* Hextile on the reader while no core is free beside its and the
+	 * blitter's. */
+	CHECK(decpool_copies_direct(1));
+	CHECK(decpool_copies_direct(2));
+	CHECK(!decpool_copies_direct(3));
+	CHECK(!decpool_copies_direct(8));
 }
 
 int main(void)

@@ -51,7 +51,11 @@ start_vncfb() {  # start_vncfb LOG N: waits for the N-th first update
 	# As after a login on tty1 (or systemd's TTYPath): the VT is stdin
 	# and the controlling terminal, which lets vncfb switch VTs after it
 	# has dropped root.
-	setsid -c vncfb -v $VARGS 127.0.0.1::$P < /dev/tty1 >> $1 2>&1 &
+	# The pictures are compared pixel-exact: a lossless list of its
+	# own keeps auto-select, which reads a guest under TCG as a slow
+	# link, from going to JPEG (a test's VARGS may say otherwise).
+	setsid -c vncfb -v --encodings copyrect,tight,zrle,hextile,raw \
+		$VARGS 127.0.0.1::$P < /dev/tty1 >> $1 2>&1 &
 	V=$!
 	# Its log on the console too, for the event script's waits.
 	tail -f $1 &
@@ -514,6 +518,27 @@ def status_only(name, path):
     return []
 
 
+def stitch(tmp, name, parts):
+    """tmp/NAME.ppm from the screendumps parts names, each (dump, x, y):
+    the layout they make, black where no head is. The failures."""
+    pics = []
+    for d, x, y in parts:
+        path = os.path.join(tmp, d + '.ppm')
+        if not os.path.exists(path):
+            return ['no screendump %s for %s' % (d, name)]
+        pics.append((read_ppm(path), x, y))
+    lw = max(x + p[0] for p, x, _ in pics)
+    lh = max(y + p[1] for p, _, y in pics)
+    out = bytearray(lw * lh * 3)
+    for (w, h, pix), x, y in pics:
+        for r in range(h):
+            o = ((y + r) * lw + x) * 3
+            out[o:o + w * 3] = pix[r * w * 3:(r + 1) * w * 3]
+    with open(os.path.join(tmp, name + '.ppm'), 'wb') as f:
+        f.write(b'P6\n%d %d\n255\n' % (lw, lh) + bytes(out))
+    return []
+
+
 def crop(ref, x, y, w, h):
     """The w x h part of ref at x, y."""
     rw, rh, pix = ref
@@ -621,6 +646,10 @@ def run_case(name, case):
                     bad, why)))
         else:
             print('screendump %s: the same as %s' % (b, a))
+    # Heads' screendumps put together where each head sits: one picture
+    # of the whole layout, checked as one screen would be.
+    for d, parts in case.get('stitch', {}).items():
+        fails += stitch(tmp, d, parts)
     for d, same in case['dumps'].items():
         path = os.path.join(tmp, d + '.ppm')
         if not os.path.exists(path):

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "blit/blit.h"
@@ -41,6 +42,9 @@ struct pipeline_head {
 struct pipeline {
 	struct pipeline_config cfg;
 	bool drawn; /* damage and blitters exist (not DECODE) */
+	/* The scale mode now (cfg's, or what the scale hotkey chose). */
+	enum scale_mode scale;
+	unsigned zoom;
 	struct shadow shadow;
 	unsigned nheads; /* with damage and blitter (drawn), else 0 */
 	struct pipeline_head head[OUTPUT_MAX_HEADS];
@@ -333,7 +337,7 @@ static int head_create(struct pipeline *p, unsigned i)
 	 * flipped output shows whole updates. */
 	if (output_live(h->out))
 		damage_set_early(&h->damage, PIPELINE_EARLY_PX);
-	blit_set_scale(h->blit, p->cfg.scale, p->cfg.zoom);
+	blit_set_scale(h->blit, p->scale, p->zoom);
 	blit_set_cursor(h->blit, &h->cursor);
 	if (p->cfg.on_pass && i == 0)
 		blit_set_on_pass(h->blit, p->cfg.on_pass, p->cfg.on_pass_ctx);
@@ -420,6 +424,8 @@ struct pipeline *pipeline_create(const struct pipeline_config *cfg)
 	}
 	p->cfg = *cfg;
 	p->drawn = cfg->draw != PIPELINE_DECODE;
+	p->scale = cfg->scale;
+	p->zoom = cfg->zoom;
 	p->stopped = true;
 	if (layout_spec_parse(cfg->layout, &p->spec, why, sizeof(why)) < 0) {
 		log_error("%s", why);
@@ -636,4 +642,117 @@ void pipeline_resume(struct pipeline *p)
 
 	for (i = 0; i < p->nheads; i++)
 		blit_resume(p->head[i].blit);
+}
+
+/* --- the view, every head alike (main thread) --- */
+
+void pipeline_screen_size(const struct pipeline *p, uint32_t *w,
+			  uint32_t *h)
+{
+	*w = p->nheads > 1 ? p->layout.width : p->cfg.out->width;
+	*h = p->nheads > 1 ? p->layout.height : p->cfg.out->height;
+}
+
+bool pipeline_head_rect(const struct pipeline *p, const char *name,
+			struct rect *r)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nheads; i++)
+		if (!strcasecmp(p->layout.head[i].name, name)) {
+			*r = p->nheads > 1
+				 ? p->layout.head[i].r
+				 : (struct rect){0, 0,
+						 (int32_t)p->cfg.out->width,
+						 (int32_t)p->cfg.out->height};
+			return true;
+		}
+	return false;
+}
+
+void pipeline_get_view(const struct pipeline *p, struct view *v)
+{
+	if (p->nheads)
+		blit_get_view(p->head[0].blit, v);
+	else
+		memset(v, 0, sizeof(*v));
+}
+
+void pipeline_set_scale(struct pipeline *p, enum scale_mode mode,
+			unsigned zoom)
+{
+	unsigned i;
+
+	p->scale = mode;
+	p->zoom = zoom;
+	for (i = 0; i < p->nheads; i++) {
+		blit_set_scale(p->head[i].blit, mode, zoom);
+		if (p->shadow.pix)
+			blit_reset_view(p->head[i].blit);
+	}
+}
+
+/* The first head's view moved: the others pan alike (their views are
+ * sized for the same layout, so the same pan is theirs too). */
+static bool pan_others(struct pipeline *p, bool moved)
+{
+	struct view v;
+	unsigned i;
+
+	if (!moved)
+		return false;
+	blit_get_view(p->head[0].blit, &v);
+	for (i = 1; i < p->nheads; i++)
+		blit_pan_to(p->head[i].blit, v.pan_x, v.pan_y);
+	return true;
+}
+
+bool pipeline_pan(struct pipeline *p, int dx, int dy)
+{
+	return p->nheads && pan_others(p, blit_pan(p->head[0].blit, dx, dy));
+}
+
+bool pipeline_follow(struct pipeline *p, int rx, int ry)
+{
+	return p->nheads &&
+	       pan_others(p, blit_follow(p->head[0].blit, rx, ry));
+}
+
+bool pipeline_center(struct pipeline *p, int rx, int ry)
+{
+	return p->nheads &&
+	       pan_others(p, blit_center(p->head[0].blit, rx, ry));
+}
+
+/* The first head's screen holds layout point (sx, sy) at (sx - ox,
+ * sy - oy), inside it or not: its view maps any point of the layout. */
+bool pipeline_edge_pan(struct pipeline *p, int sx, int sy)
+{
+	struct view v;
+
+	if (!p->nheads)
+		return false;
+	blit_get_view(p->head[0].blit, &v);
+	return pan_others(
+	    p, blit_edge_pan(p->head[0].blit, sx - v.ox, sy - v.oy));
+}
+
+void pipeline_screen_to_remote(const struct pipeline *p, int sx, int sy,
+			       int *rx, int *ry)
+{
+	struct view v;
+	int32_t x, y;
+
+	pipeline_get_view(p, &v);
+	view_screen_to_remote(&v, sx - v.ox, sy - v.oy, &x, &y);
+	*rx = x;
+	*ry = y;
+}
+
+void pipeline_set_status(struct pipeline *p, const char *text)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nheads; i++)
+		blit_set_status(p->head[i].blit, text);
 }

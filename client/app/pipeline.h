@@ -132,6 +132,35 @@ struct damage *pipeline_damage(struct pipeline *p);
 bool pipeline_cursor_move(struct pipeline *p, int x, int y);
 /* Wake the worker: the shadow, the view or the cursor changed. */
 void pipeline_kick(struct pipeline *p);
+
+/* The view of the desktop (main thread). On several heads the scale
+ * mode, the pan and where the pointer is are the layout's: each head
+ * shows its part of one picture, so each of these acts on every head
+ * alike. Screen points are the layout's pixels (on one output, its
+ * screen's), pipeline_screen_size large. Those returning bool say
+ * whether the view moved (the redraw scheduled, the workers kicked). */
+void pipeline_screen_size(const struct pipeline *p, uint32_t *w,
+			  uint32_t *h);
+/* Head name's rectangle in the layout (names in any case). False when
+ * no head has that name. */
+bool pipeline_head_rect(const struct pipeline *p, const char *name,
+			struct rect *r);
+/* The first head's view (struct view: its sizes and pan are every
+ * head's). */
+void pipeline_get_view(const struct pipeline *p, struct view *v);
+/* The scale mode (blit_set_scale), kept for heads made later (a
+ * hot-plug); with a desktop, every head's view recomputed. */
+void pipeline_set_scale(struct pipeline *p, enum scale_mode mode,
+			unsigned zoom);
+bool pipeline_pan(struct pipeline *p, int dx, int dy);
+bool pipeline_follow(struct pipeline *p, int rx, int ry);
+bool pipeline_center(struct pipeline *p, int rx, int ry);
+bool pipeline_edge_pan(struct pipeline *p, int sx, int sy);
+/* The remote pixel under screen point (sx, sy) (view_screen_to_remote). */
+void pipeline_screen_to_remote(const struct pipeline *p, int sx, int sy,
+			       int *rx, int *ry);
+/* The status line on every head (blit_set_status). */
+void pipeline_set_status(struct pipeline *p, const char *text);
 /* The output was re-made (output_reconfigure, with the workers
  * stopped), perhaps with other heads: the layout made again, a new
  * blitter for each head, its core chosen again as at create (the probe),

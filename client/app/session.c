@@ -51,7 +51,8 @@ struct session {
 	/* Edge scrolling: an absolute pointer resting near the screen's
 	 * edge pans the view a step per tick (blit_edge_pan). */
 	bool edge;		/* the last motion was absolute */
-	int edge_sx, edge_sy;	/* where, on the screen */
+	int edge_sx, edge_sy;	/* where, on the screen (the layout) */
+	bool touch_missing;	/* said that --touch-head is not a head */
 	uint64_t edge_next_ns;	/* next step, 0: none due */
 	bool scale_other;	/* the scale hotkey's other mode is on */
 	bool quit;
@@ -140,8 +141,8 @@ static int rr_send(void *ctx, uint32_t w, uint32_t h,
  * message: it is the one thing a kiosk user there needs to know. */
 static void set_status(struct session *s, const char *text)
 {
-	blit_set_status(s->blit,
-			s->no_display && s->out.waiting ? s->out.why : text);
+	pipeline_set_status(s->pipe,
+			    s->no_display && s->out.waiting ? s->out.why : text);
 }
 
 /* Auto-select changed the quality: said on the status line a while. */
@@ -182,7 +183,7 @@ static void in_motion_rel(void *ctx, int dx, int dy)
 
 	/* Motion is in screen pixels: on a scaled desktop one of them is
 	 * rw/dw remote pixels; keep the fraction for the next event. */
-	blit_get_view(s->blit, &v);
+	pipeline_get_view(s->pipe, &v);
 	if ((int)floor(s->fx) != s->px || (int)floor(s->fy) != s->py) {
 		s->fx = s->px + 0.5;
 		s->fy = s->py + 0.5;
@@ -201,7 +202,7 @@ static void in_motion_rel(void *ctx, int dx, int dy)
 	s->py = (int)floor(s->fy);
 	s->edge = false;
 	send_pointer(s);
-	blit_follow(s->blit, s->px, s->py);
+	pipeline_follow(s->pipe, s->px, s->py);
 }
 
 /* A step of edge scrolling when one is due: the view pans under the
@@ -211,17 +212,43 @@ static void edge_tick(struct session *s, uint64_t now)
 	if (!s->edge_next_ns || now < s->edge_next_ns)
 		return;
 	s->edge_next_ns = 0;
-	if (!s->edge || !blit_edge_pan(s->blit, s->edge_sx, s->edge_sy))
+	if (!s->edge || !pipeline_edge_pan(s->pipe, s->edge_sx, s->edge_sy))
 		return;
-	blit_screen_to_remote(s->blit, s->edge_sx, s->edge_sy, &s->px,
-			      &s->py);
+	pipeline_screen_to_remote(s->pipe, s->edge_sx, s->edge_sy, &s->px,
+				  &s->py);
 	send_pointer(s);
 	s->edge_next_ns = now + EDGE_TICK_NS;
+}
+
+/* Where an absolute device points: the head --touch-head names, else
+ * the whole screen (every head's layout), as X and wlroots map a tablet
+ * that is not mapped to an output. */
+static struct rect touch_area(struct session *s)
+{
+	const char *name = s->opt->touch_head;
+	struct rect r = {0, 0, 0, 0};
+	uint32_t w, h;
+
+	if (name && pipeline_head_rect(s->pipe, name, &r)) {
+		s->touch_missing = false;
+		return r;
+	}
+	if (name && !s->touch_missing) {
+		log_warn("--touch-head %s: no such head now: tablets and touch "
+			 "screens point on the whole desktop",
+			 name);
+		s->touch_missing = true;
+	}
+	pipeline_screen_size(s->pipe, &w, &h);
+	r.w = (int32_t)w;
+	r.h = (int32_t)h;
+	return r;
 }
 
 static void in_motion_abs(void *ctx, double fx, double fy)
 {
 	struct session *s = ctx;
+	struct rect a = touch_area(s);
 	struct view v;
 	int sx, sy;
 
@@ -233,11 +260,11 @@ static void in_motion_abs(void *ctx, double fx, double fy)
 		fx = 1;
 	if (fy > 1)
 		fy = 1;
-	sx = (int)lround(fx * (s->out.width - 1));
-	sy = (int)lround(fy * (s->out.height - 1));
-	blit_screen_to_remote(s->blit, sx, sy, &s->px, &s->py);
+	sx = a.x + (int)lround(fx * (a.w > 0 ? a.w - 1 : 0));
+	sy = a.y + (int)lround(fy * (a.h > 0 ? a.h - 1 : 0));
+	pipeline_screen_to_remote(s->pipe, sx, sy, &s->px, &s->py);
 	send_pointer(s);
-	blit_get_view(s->blit, &v);
+	pipeline_get_view(s->pipe, &v);
 	s->edge = true;
 	s->edge_sx = sx;
 	s->edge_sy = sy;
@@ -276,10 +303,9 @@ static void in_scale(void *ctx)
 							       : SCALE_FIT;
 		zoom = 1;
 	}
-	blit_set_scale(s->blit, mode, zoom);
+	pipeline_set_scale(s->pipe, mode, zoom);
 	if (s->shadow->pix) {
-		blit_reset_view(s->blit);
-		blit_center(s->blit, s->px, s->py);
+		pipeline_center(s->pipe, s->px, s->py);
 		pipeline_kick(s->pipe);
 	}
 	log_info("scale %s (Ctrl+Alt+Shift+S)",
@@ -289,20 +315,24 @@ static void in_scale(void *ctx)
 static void in_pan(void *ctx, int dx, int dy)
 {
 	struct session *s = ctx;
-	int sx = (int)s->out.width / BLIT_PAN_STEP_DIV;
-	int sy = (int)s->out.height / BLIT_PAN_STEP_DIV;
 	struct view v0, v1;
+	uint32_t w, h;
+	int sx, sy;
 
 	if (dx > 1000 || dx < -1000)
 		dx = dx > 0 ? 1000 : -1000;
 	if (dy > 1000 || dy < -1000)
 		dy = dy > 0 ? 1000 : -1000;
-	blit_get_view(s->blit, &v0);
-	if (!blit_pan(s->blit, dx * sx, dy * sy))
+	/* A step is a part of the screen (the layout) panned over. */
+	pipeline_screen_size(s->pipe, &w, &h);
+	sx = (int)w / BLIT_PAN_STEP_DIV;
+	sy = (int)h / BLIT_PAN_STEP_DIV;
+	pipeline_get_view(s->pipe, &v0);
+	if (!pipeline_pan(s->pipe, dx * sx, dy * sy))
 		return;
 	/* The pointer keeps its place on the screen, so it scrolls with the
 	 * view (else the view would follow it straight back). */
-	blit_get_view(s->blit, &v1);
+	pipeline_get_view(s->pipe, &v1);
 	if (!v1.dw || !v1.dh)
 		return;
 	s->px += (int)lround((double)(v1.pan_x - v0.pan_x) * v1.rw / v1.dw);

@@ -669,24 +669,35 @@ static bool pan_commit(struct blitter *b, const struct view *v)
 
 bool blit_pan(struct blitter *b, int dx, int dy)
 {
+	return blit_pan_to(b, (int32_t)((int64_t)b->view.pan_x + dx),
+			   (int32_t)((int64_t)b->view.pan_y + dy));
+}
+
+bool blit_pan_to(struct blitter *b, int px, int py)
+{
 	struct view v = b->view;
 
-	view_pan_to(&v, (int32_t)((int64_t)v.pan_x + dx),
-		    (int32_t)((int64_t)v.pan_y + dy));
+	view_pan_to(&v, px, py);
 	return pan_commit(b, &v);
+}
+
+/* The shorter side of what the desktop is placed on (the layout, on a
+ * head of several): the follow margin and the edge speed are parts of
+ * it, the same on every head. */
+static int32_t view_side(const struct view *v)
+{
+	uint32_t w = v->lw ? v->lw : v->sw, h = v->lw ? v->lh : v->sh;
+
+	return (int32_t)(w < h ? w : h);
 }
 
 bool blit_follow(struct blitter *b, int rx, int ry)
 {
 	struct view v = b->view;
-	int32_t m;
 
 	if (!view_pannable(&v))
 		return false;
-	m = (int32_t)(b->out->width < b->out->height ? b->out->width
-						    : b->out->height) /
-	    BLIT_PAN_MARGIN_DIV;
-	view_follow(&v, rx, ry, m);
+	view_follow(&v, rx, ry, view_side(&v) / BLIT_PAN_MARGIN_DIV);
 	return pan_commit(b, &v);
 }
 
@@ -703,9 +714,7 @@ bool blit_center(struct blitter *b, int rx, int ry)
 bool blit_edge_pan(struct blitter *b, int sx, int sy)
 {
 	struct view v = b->view;
-	int32_t side = (int32_t)(b->out->width < b->out->height
-					 ? b->out->width
-					 : b->out->height);
+	int32_t side = view_side(&v);
 	int32_t dx, dy;
 
 	if (!view_edge_step(&v, sx, sy, side / BLIT_PAN_MARGIN_DIV,

@@ -92,16 +92,19 @@ void blit_reset_view(struct blitter *b);
  * blit_pan: by (dx, dy) screen pixels (keyboard hotkeys; see
  * BLIT_PAN_STEP_DIV for a step).
  * blit_follow: just enough that remote point (rx, ry) stays
- * BLIT_PAN_MARGIN_DIV-th of the screen away from each edge, so the view
- * follows the pointer smoothly. */
+ * BLIT_PAN_MARGIN_DIV-th of the screen (the layout) away from each edge,
+ * so the view follows the pointer smoothly. */
 #define BLIT_PAN_STEP_DIV 8
 #define BLIT_PAN_MARGIN_DIV 16
 bool blit_pan(struct blitter *b, int dx, int dy);
+/* To pan position (px, py) (struct view's pan_x, pan_y; clamped): the
+ * other heads of a layout follow the first's pan. */
+bool blit_pan_to(struct blitter *b, int px, int py);
 bool blit_follow(struct blitter *b, int rx, int ry);
 /* Edge scrolling for an absolute pointer at screen (sx, sy): pan one
  * tick's step (view_edge_step, within the follow margin, up to
- * BLIT_EDGE_SPEED_DIV-th of the screen). True when the view moved. Main
- * thread. */
+ * BLIT_EDGE_SPEED_DIV-th of the screen; on a head of several, of the
+ * layout's edges and size). True when the view moved. Main thread. */
 #define BLIT_EDGE_SPEED_DIV 64
 bool blit_edge_pan(struct blitter *b, int sx, int sy);
 /* Pan remote point (rx, ry) to the screen's centre, as far as the

@@ -54,6 +54,7 @@ void opts_free(struct options *o)
 	free(o->config);
 	free(o->input);
 	free(o->keymap);
+	free(o->touch_head);
 	free(o->json_file);
 	free(o->csv_file);
 	free(o->workloads);
@@ -387,6 +388,8 @@ static const struct key keys[K_COUNT] = {
     [K_REMOTE_RESIZE] = {"remote-resize", T_BOOL, F(remote_resize),
 			 .why = YES_NO},
     [K_LAYOUT] = {"layout", T_FN, .set = set_layout},
+    [K_TOUCH_HEAD] = {"touch-head", T_WORD, F(touch_head),
+		      .why = "expected a connector's name"},
 };
 
 #undef F

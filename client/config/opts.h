@@ -62,6 +62,9 @@ struct options {
 	/* Linux console / input */
 	char *input;		/* --input DEV,... */
 	char *keymap;		/* layout[:variant] */
+	/* --touch-head NAME: the head tablets and touch screens point on,
+	 * NULL: the whole desktop (every head). */
+	char *touch_head;
 	bool server_cursor;
 	/* --scale none|fit|fill|N (enum scale_mode in view.h) */
 	int scale_mode;

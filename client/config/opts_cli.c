@@ -96,6 +96,7 @@ static const struct alias aliases[] = {
     {"connector", "connector", true},
     {"mode", "mode", true},
     {"layout", "layout", true},
+    {"touch-head", "touch-head", true},
 };
 
 /* vncfb bench's recorder and replay options, command line only (name

@@ -39,6 +39,7 @@ enum key_id {
 	K_DECODE_THREADS,
 	K_REMOTE_RESIZE,
 	K_LAYOUT,
+	K_TOUCH_HEAD,
 	K_COUNT
 };
 _Static_assert(K_COUNT <= OPTS_MAX_KEYS, "cli_set and origin[] per key");

@@ -20,7 +20,13 @@ for an 800x600 one (same connector, another preferred mode): the layout
 follows, remote resize asks once more, for 1824x768, and both heads
 show their part of it pixel-exact.
 
-usage: heads_vm.py [resize]
+With "pan", a desktop larger than both heads, 1:1: a tablet spans the
+whole layout, edge scrolling pans both heads as one view, and the scale
+hotkey puts both in fit (the two heads together are the box filter of
+the desktop fitted to the layout); with --touch-head the tablet spans
+that head alone.
+
+usage: heads_vm.py [resize|pan]
 Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
 """
 import re
@@ -152,7 +158,73 @@ CASE_RESIZE = {
 }
 
 
+GUEST_PAN = r'''
+for c in 1 2; do
+	log STAGE head$c
+	preferred Virtual-$c 1024x768 30
+done
+VARGS='-o drm:all --scale none'
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+waitfor /tmp/v1.log 'scale fit (Ctrl' 120 && log STAGE fit
+waitfor /tmp/srv.log 'KEY 0 0x71' 90
+kill -TERM $V; wait $V; log "EXIT1 $?"
+VARGS='-o drm:all --scale none --touch-head virtual-2'
+start_vncfb /tmp/v2.log 2
+log STAGE second
+waitfor /tmp/srv.log 'KEY 0 0x77' 90
+kill -TERM $V; wait $V; log "EXIT2 $?"
+'''
+
+# A 2400x1000 desktop (the server refuses to resize) on two 1024x768
+# heads, 1:1: one view of one 2048x768 layout, panned as one. A USB
+# tablet (absolute) spans the whole layout: resting on its right edge
+# (the right edge of head 1) it scrolls the view to the desktop's right
+# end, and both heads move, each showing its part; the click there lands
+# on the desktop's last column. Then the scale hotkey puts both heads in
+# fit: the two screendumps side by side are the box filter of the whole
+# desktop fitted to 2048x768. Then vncfb again with --touch-head
+# virtual-2: the tablet's top-left corner is head 1's, desktop column
+# 1024 (not an edge of the layout: no scrolling).
+CASE_PAN = {
+    'vm': ['--fb', 'virtio', '--heads', '2', '--mouse', 'usb',
+           '--screendump', '{tmp}/z.ppm'],
+    'srv': ['--size', '2400x1000'],
+    'guest': GUEST_PAN,
+    'events': ['wait STAGE head1', 'head 0 1024x768', 'wait STAGE head2',
+               'head 1 1024x768',
+               'wait STAGE drawn', 'sleep 2', 'abs 32767 16384',
+               'sleep 6', 'screendump {tmp}/a.ppm head=0',
+               'screendump {tmp}/b.ppm head=1', 'click left',
+               'key ctrl alt shift s', 'wait STAGE fit timeout=60',
+               'sleep 2', 'screendump {tmp}/c.ppm head=0',
+               'screendump {tmp}/d.ppm head=1', 'key q',
+               'wait STAGE second timeout=90', 'sleep 2', 'abs 0 0',
+               'sleep 1', 'click left', 'sleep 1', 'key w'],
+    'dumps': {'a': True, 'b': True, 'cd': 'fit'},
+    'stitch': {'cd': [('c', 0, 0), ('d', 1024, 0)]},
+    # Panned to the desktop's right end: columns 352..2399, row 0 on
+    # top (the pointer rests mid-height, away from the vertical edges).
+    'crop': {'a': (352, 0, 1024, 768), 'b': (1376, 0, 1024, 768)},
+    'keys': [(1, 0xffe3), (1, 0xffe9), (1, 0xffe1),
+             (0, 0xffe1), (0, 0xffe9), (0, 0xffe3), (1, 0x71), (0, 0x71),
+             (1, 0x77), (0, 0x77)],
+    # Layout column 2047 (head 1's last), row 384 of 768; then head 1's
+    # top-left corner.
+    'ptrs': [(2399, 384, 0), (2399, 384, 1), (2399, 384, 0),
+             (1024, 0, 0), (1024, 0, 1), (1024, 0, 0)],
+    'probes': {},
+    'exits': {'EXIT1': 0, 'EXIT2': 0},
+    'log': [
+        '2 heads, one 2048x768 desktop: Virtual-1:0,0 Virtual-2:1024,0',
+        'showing 2400x1000 with --scale none',
+    ],
+}
+
+
 if __name__ == '__main__':
     if sys.argv[1:] == ['resize']:
         sys.exit(run_case('drm-heads-resize', CASE_RESIZE))
+    if sys.argv[1:] == ['pan']:
+        sys.exit(run_case('drm-heads-pan', CASE_PAN))
     sys.exit(run_case('drm-heads', CASE))

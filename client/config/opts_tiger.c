@@ -72,6 +72,7 @@ enum tiger_kind {
 	TV_ENCODING,	/* PreferredEncoding: that one first */
 	TV_NOJPEG,	/* NoJPEG: lossless, whatever QualityLevel says */
 	TV_AUTOSELECT,	/* AutoSelect=0: the encodings stay as given */
+	TV_MONITORS,	/* FullScreenMode=All (or AllMonitors): drm:all */
 };
 
 struct tiger {
@@ -85,6 +86,9 @@ struct tiger {
 #define WHY_FORMAT "vncfb asks for the screen's own pixel format (or 8 bits)"
 #define WHY_FULL "vncfb always fills the screen"
 #define WHY_ONE "vncfb shows one screen, the console's"
+#define WHY_SELECTED                                                           \
+	"vncfb names monitors by connector: --connector HDMI-A-1,HDMI-A-2 "     \
+	"shows one desktop across those"
 #define WHY_RESIZE "vncfb asks for the screen's own size (see --remote-resize)"
 #define WHY_CLIP "a console has no clipboard"
 #define WHY_CURSOR "vncfb draws the server's cursor shape (see --server-cursor)"
@@ -110,9 +114,9 @@ static const struct tiger tiger_params[] = {
 	  "vncfb always shares the desktop with other viewers" },
 	{ "FullScreen", false, TV_IGNORE, WHY_FULL },
 	{ "Maximize", false, TV_IGNORE, WHY_FULL },
-	{ "FullScreenMode", true, TV_IGNORE, WHY_ONE },
-	{ "FullScreenAllMonitors", false, TV_IGNORE, WHY_ONE },
-	{ "FullScreenSelectedMonitors", true, TV_IGNORE, WHY_ONE },
+	{ "FullScreenMode", true, TV_MONITORS, NULL },
+	{ "FullScreenAllMonitors", false, TV_MONITORS, NULL },
+	{ "FullScreenSelectedMonitors", true, TV_IGNORE, WHY_SELECTED },
 	{ "geometry", true, TV_IGNORE,
 	  "the picture takes the whole screen (see --scale)" },
 	{ "DesktopSize", true, TV_IGNORE, WHY_RESIZE },
@@ -195,6 +199,24 @@ static int prefer_encoding(struct options *o, const char *name,
 	return opts_set_cli(o, "encodings", list, as_typed);
 }
 
+/* FullScreenMode=Current|Selected|All (FullScreenAllMonitors is All):
+ * vncviewer spans every monitor with one desktop for All, as drm:all
+ * does; Current is the console's own screen, vncfb's default. */
+static int monitors(struct options *o, const char *mode, const char *as_typed)
+{
+	if (!strcasecmp(mode, "All"))
+		return opts_set_cli(o, "output", "drm:all", as_typed);
+	if (!strcasecmp(mode, "Current"))
+		return 0;
+	if (!strcasecmp(mode, "Selected")) {
+		log_warn("%s=Selected is ignored: %s", as_typed, WHY_SELECTED);
+		return 0;
+	}
+	return opts_usage_error("bad value '%s' for %s: expected Current, "
+				"Selected or All",
+				mode, as_typed);
+}
+
 int opts_set_tiger(struct options *o, const char *name, const char *val,
 		   int argc, char **argv, int *i, bool *no_jpeg)
 {
@@ -248,6 +270,9 @@ int opts_set_tiger(struct options *o, const char *name, const char *val,
 			return opts_check_mode(o, "encodings", as_typed);
 		return opts_set_cli(o, "encodings", vnc_default_encodings(),
 				    as_typed);
+	case TV_MONITORS:
+		return monitors(o, t->takes_value ? val : b ? "All" : "Current",
+				as_typed);
 	case TV_ACCEPT:
 		if (!b)
 			log_warn("%s=0 is ignored: %s", as_typed, t->what);

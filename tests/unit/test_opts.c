@@ -273,6 +273,28 @@ static void test_tiger(void)
 		opts_free(&o);
 	}
 	{
+		/* FullScreenMode=All spans every monitor: drm:all. */
+		const char *a1[] = {"vncfb", "-FullScreenMode=all", "h", NULL};
+		const char *a2[] = {"vncfb", "-FullScreenAllMonitors", "h",
+				    NULL};
+		const char *a3[] = {"vncfb", "-FullScreenMode", "Current", "h",
+				    NULL};
+		const char *a4[] = {"vncfb", "-FullScreenMode=Some", "h",
+				    NULL};
+
+		CHECK_EQ(parse(&o, N(a1), a1), 0);
+		CHECK(o.output_arg && !strcmp(o.output_arg, "drm:all"));
+		opts_free(&o);
+		CHECK_EQ(parse(&o, N(a2), a2), 0);
+		CHECK(o.output_arg && !strcmp(o.output_arg, "drm:all"));
+		opts_free(&o);
+		CHECK_EQ(parse(&o, N(a3), a3), 0);
+		CHECK(!o.output_arg);
+		opts_free(&o);
+		CHECK(parse(&o, N(a4), a4) < 0);
+		opts_free(&o);
+	}
+	{
 		/* RemoteResize is --remote-resize, on by default. */
 		const char *a1[] = {"vncfb", "h", NULL};
 		const char *a2[] = {"vncfb", "-RemoteResize=0", "h", NULL};

@@ -316,10 +316,18 @@ static void priv_init(struct drm_priv *p)
 	atomic_init(&p->modeset, false);
 }
 
+/* Whether --mode gives connector name a mode of its own. */
+static bool mode_named(const struct drm_spec *s, const char *name)
+{
+	return drm_spec_mode(s, name) != &s->mode;
+}
+
 /* The other heads p->spec asks for (all, connector=A+B), each on a CRTC
  * of its own. A named one that cannot be shown is an error; with all it
- * is left out, with a warning. 0 or -errno (said). */
-static int open_more(struct output *out, struct drm_priv *p)
+ * is left out, with a warning, unless at the start --mode gives it a
+ * mode of its own (a display plugged in later with another monitor is
+ * left out all the same). 0 or -errno (said). */
+static int open_more(struct output *out, struct drm_priv *p, bool start)
 {
 	char names[DRM_MAX_HEADS][32];
 	uint32_t taken[DRM_MAX_HEADS] = {p->crtc_id};
@@ -333,6 +341,8 @@ static int open_more(struct output *out, struct drm_priv *p)
 	for (i = 0; i < k && 1 + p->nmore < DRM_MAX_HEADS; i++) {
 		struct output *o = calloc(1, sizeof(*o));
 		struct drm_priv *hp = calloc(1, sizeof(*hp));
+		bool leave_out =
+		    p->spec.all && !(start && mode_named(&p->spec, names[i]));
 
 		if (!o || !hp) {
 			free(o);
@@ -346,19 +356,19 @@ static int open_more(struct output *out, struct drm_priv *p)
 		o->fd = -1;
 		o->slow_cpu = -1;
 		o->priv = hp;
-		o->trial = p->spec.all;
+		o->trial = leave_out;
 		ret = drm_card_open_head(o, hp, p, names[i], &p->spec, taken,
 					 1 + (int)p->nmore);
 		if (ret == 0)
 			ret = set_crtc(o, hp, 0);
 		if (ret < 0) {
-			if (p->spec.all)
+			if (leave_out)
 				log_warn("%s: %s is left out: %s", p->path,
 					 names[i], o->why);
 			drm_card_close_head(hp);
 			free(hp);
 			free(o);
-			if (!p->spec.all)
+			if (!leave_out)
 				return ret;
 			continue;
 		}
@@ -474,7 +484,7 @@ static int drm_open(struct output *out, const char *arg)
 	p->spec = s;
 	snprintf(out->name, sizeof(out->name), "%s", p->conn_name);
 	/* The other heads, once the first shows the desktop. */
-	ret = p->has_display ? open_more(out, p) : 0;
+	ret = p->has_display ? open_more(out, p, true) : 0;
 	if (ret < 0)
 		goto fail;
 	watch_hotplug(out, p);
@@ -698,7 +708,7 @@ static int drm_reconfigure(struct output *out)
 	}
 	log_info("%s: %s at %ux%u@%u", p->path, p->conn_name, p->mode.hdisplay,
 		 p->mode.vdisplay, drm_mode_hz(&p->mode));
-	return open_more(out, p);
+	return open_more(out, p, false);
 }
 
 /* Also what the supervisor runs once vncfb is gone (SIGKILL): its copy of

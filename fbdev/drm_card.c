@@ -368,6 +368,7 @@ static int make_buffers(struct output *out, struct drm_priv *p,
 static int wait_for_display(struct output *out, struct drm_priv *p,
 			    const struct drm_spec *s)
 {
+	const struct drm_mode_want *want;
 	int ret = take_master(out, p);
 
 	if (ret < 0)
@@ -379,8 +380,10 @@ static int wait_for_display(struct output *out, struct drm_priv *p,
 	 * whose plane does not gets "no mode" from the reconfigure). */
 	p->fourcc = DRM_FORMAT_XRGB8888;
 	memset(&p->mode, 0, sizeof(p->mode));
-	p->mode.hdisplay = s->width ? (uint16_t)s->width : DRM_WAIT_WIDTH;
-	p->mode.vdisplay = s->height ? (uint16_t)s->height : DRM_WAIT_HEIGHT;
+	want = drm_spec_mode(s, s->connector);
+	p->mode.hdisplay = want->width ? (uint16_t)want->width : DRM_WAIT_WIDTH;
+	p->mode.vdisplay =
+	    want->height ? (uint16_t)want->height : DRM_WAIT_HEIGHT;
 	p->has_display = false;
 	return make_buffers(out, p, s);
 }
@@ -396,6 +399,7 @@ static int setup_head(struct output *out, struct drm_priv *p, drmModeRes *res,
 		      const struct drm_spec *s, const uint32_t *taken,
 		      int ntaken, const struct drm_priv *first)
 {
+	const struct drm_mode_want *want = drm_spec_mode(s, info[ci].name);
 	const char *path = p->path;
 	char modes[192];
 	drmModeConnector *c;
@@ -404,21 +408,21 @@ static int setup_head(struct output *out, struct drm_priv *p, drmModeRes *res,
 	c = conns[ci];
 	snprintf(p->conn_name, sizeof(p->conn_name), "%s", info[ci].name);
 	p->conn_id = c->connector_id;
-	mi = drm_choose_mode(c->modes, c->count_modes, s);
+	mi = drm_choose_mode(c->modes, c->count_modes, want);
 	if (mi < 0) {
 		drm_describe_modes(c->modes, c->count_modes, modes,
 				   sizeof(modes));
-		if (s->hz)
+		if (want->hz)
 			drm_fail(out,
 				 "%s: %s has no mode %ux%u@%u (it has %s): "
 				 "--mode picks one of these",
-				 path, p->conn_name, s->width, s->height, s->hz,
-				 modes);
+				 path, p->conn_name, want->width, want->height,
+				 want->hz, modes);
 		else
 			drm_fail(out,
 				 "%s: %s has no mode %ux%u (it has %s): "
 				 "--mode picks one of these",
-				 path, p->conn_name, s->width, s->height,
+				 path, p->conn_name, want->width, want->height,
 				 modes);
 		return -EINVAL;
 	}
@@ -496,6 +500,17 @@ static int open_card(struct output *out, struct drm_priv *p, const char *path,
 			 "%s: no connector %s (%s): --connector names one of "
 			 "these",
 			 path, s->connector, n ? names : "none");
+		ret = -ENODEV;
+		goto out;
+	}
+	/* A mode for a connector the card does not have is a typo, not a
+	 * display still to come. */
+	i = drm_unknown_mode_name(info, n, s);
+	if (i >= 0) {
+		drm_fail(out,
+			 "%s: no connector %s (%s): --mode NAME:WIDTHxHEIGHT "
+			 "names one of these",
+			 path, s->named[i].name, n ? names : "none");
 		ret = -ENODEV;
 		goto out;
 	}
@@ -629,7 +644,8 @@ int drm_card_more_heads(const struct drm_priv *first, const struct drm_spec *s,
 
 		if (ci >= 0)
 			mi = drm_choose_mode(conns[ci]->modes,
-					     conns[ci]->count_modes, s);
+					     conns[ci]->count_modes,
+					     drm_spec_mode(s, names[i]));
 		memset(&modes[i], 0, sizeof(modes[i]));
 		if (mi >= 0)
 			modes[i] = conns[ci]->modes[mi];
@@ -707,12 +723,11 @@ int drm_detect(char *why, size_t len)
 	return -ENOENT;
 }
 
-int drm_check_arg(const char *arg)
+int drm_check_arg(const char *arg, char *why, size_t len)
 {
 	struct drm_spec s;
-	char why[128];
 
-	return drm_spec_parse(arg, &s, why, sizeof(why));
+	return drm_spec_parse(arg, &s, why, len);
 }
 
 /* Opening the card and asking for its resources changes nothing on the

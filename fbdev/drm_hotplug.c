@@ -211,7 +211,8 @@ static void target(int fd, const drmModeRes *res, const drmModeConnector *c,
 		   const char *name, const struct drm_spec *s, uint32_t crtc_id,
 		   struct drm_target *t)
 {
-	int mi = drm_choose_mode(c->modes, c->count_modes, s);
+	int mi =
+	    drm_choose_mode(c->modes, c->count_modes, drm_spec_mode(s, name));
 
 	t->present = true;
 	t->conn_id = c->connector_id;
@@ -248,7 +249,8 @@ int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
 			 s->connector);
 	else if (ci >= 0 && !t->mode_found)
 		snprintf(t->why, sizeof(t->why), "%s has no mode %ux%u",
-			 t->name, s->width, s->height);
+			 t->name, drm_spec_mode(s, t->name)->width,
+			 drm_spec_mode(s, t->name)->height);
 	/* Not what s asks for: a display that is there says why. */
 	if (t->why[0]) {
 		const struct drm_spec any = {.buffers = 0};

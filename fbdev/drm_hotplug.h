@@ -64,11 +64,11 @@ void drm_hotplug_close(struct drm_hotplug *h);
 bool drm_hotplug_take(struct drm_hotplug *h);
 /* Read the connectors (a probe: drmModeGetConnector) and choose as
  * drm_card_open would: s's connector, else the one in use (cur_id) while
- * it is connected, else the first connected one; s's mode, else the
- * preferred one; the CRTC for it, crtc_id (the output's) if it can.
- * When s's connector or mode is not there but a display is, that one
- * (the one in use first) as a stand-in. 0 (t filled), or -errno of the
- * card. */
+ * it is connected, else the first connected one; the mode s asks for on
+ * it (drm_spec_mode); the CRTC for it, crtc_id (the output's) if it
+ * can. When s's connector or mode is not there but a display is, that
+ * one (the one in use first) as a stand-in. 0 (t filled), or -errno of
+ * the card. */
 int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
 		     uint32_t crtc_id, struct drm_target *t);
 

@@ -51,6 +51,117 @@ int drm_mode_parse(const char *v, uint32_t *w, uint32_t *h, uint32_t *hz)
 	return 0;
 }
 
+/* Why a mode item is refused, for both --mode and the spec's mode=. */
+#define MODE_GRAMMAR                                                           \
+	"WIDTHxHEIGHT[@HZ] for every head, or NAME:WIDTHxHEIGHT[@HZ] for "     \
+	"connector NAME's (e.g. 1920x1080@60, HDMI-A-1:1280x1024)"
+
+/* One item of mode= (n bytes at it) into s. */
+static int parse_mode_item(const char *it, size_t n, bool *bare,
+			   struct drm_spec *s, char *why, size_t len)
+{
+	char item[64];
+	const char *colon;
+	struct drm_mode_want w;
+	size_t nlen;
+	int i;
+
+	if (n >= sizeof(item)) {
+		snprintf(why, len, "bad mode '%.*s...': " MODE_GRAMMAR, 16, it);
+		return -EINVAL;
+	}
+	memcpy(item, it, n);
+	item[n] = '\0';
+	colon = strchr(item, ':');
+	nlen = colon ? (size_t)(colon - item) : 0;
+	if ((colon && (!nlen || nlen >= sizeof(s->named[0].name))) ||
+	    drm_mode_parse(colon ? colon + 1 : item, &w.width, &w.height,
+			   &w.hz) < 0) {
+		snprintf(why, len, "bad mode '%s': " MODE_GRAMMAR, item);
+		return -EINVAL;
+	}
+	if (!colon) {
+		if (*bare) {
+			snprintf(why, len,
+				 "two modes for every head (%ux%u and %s): "
+				 "NAME:WIDTHxHEIGHT[@HZ] gives one connector "
+				 "its own",
+				 s->mode.width, s->mode.height, item);
+			return -EINVAL;
+		}
+		*bare = true;
+		s->mode = w;
+		return 0;
+	}
+	item[nlen] = '\0';
+	for (i = 0; i < s->nnamed; i++)
+		if (!strcasecmp(s->named[i].name, item)) {
+			snprintf(why, len, "a mode for %s given twice",
+				 s->named[i].name);
+			return -EINVAL;
+		}
+	if (s->nnamed == DRM_MAX_HEADS) {
+		snprintf(why, len, "modes for at most %d connectors",
+			 DRM_MAX_HEADS);
+		return -EINVAL;
+	}
+	memcpy(s->named[s->nnamed].name, item, nlen + 1);
+	s->named[s->nnamed++].want = w;
+	return 0;
+}
+
+/* mode=: blank-separated items, as --layout's. */
+static int parse_modes(const char *v, struct drm_spec *s, char *why, size_t len)
+{
+	const char *p = v;
+	bool bare = false;
+
+	memset(&s->mode, 0, sizeof(s->mode));
+	s->nnamed = 0;
+	for (;;) {
+		size_t n;
+
+		p += strspn(p, " \t");
+		if (!*p)
+			break;
+		n = strcspn(p, " \t");
+		if (parse_mode_item(p, n, &bare, s, why, len) < 0)
+			return -EINVAL;
+		p += n;
+	}
+	if (!bare && !s->nnamed) {
+		snprintf(why, len, "no mode given: " MODE_GRAMMAR);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* With connector= the modes' names are among its. */
+static int check_mode_names(const struct drm_spec *s, char *why, size_t len)
+{
+	char names[DRM_MAX_HEADS * 34];
+	size_t used = 0;
+	int i, k;
+
+	for (i = 0; s->nheads && i < s->nnamed; i++) {
+		for (k = 0; k < s->nheads; k++)
+			if (!strcasecmp(s->named[i].name, s->heads[k]))
+				break;
+		if (k < s->nheads)
+			continue;
+		names[0] = '\0';
+		for (k = 0; k < s->nheads && used < sizeof(names); k++)
+			used += (size_t)snprintf(names + used,
+						 sizeof(names) - used, "%s%s",
+						 k ? ", " : "", s->heads[k]);
+		snprintf(why, len,
+			 "a mode for %s, which is not a connector named (%s)",
+			 s->named[i].name, names);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* connector=NAME[+NAME...]: the heads in order, each named once. */
 static int parse_heads(const char *v, struct drm_spec *s, char *why, size_t len)
 {
@@ -129,12 +240,8 @@ static int parse_item(const char *it, size_t n, struct drm_spec *s, char *why,
 		if (parse_heads(v, s, why, len) < 0)
 			return -EINVAL;
 	} else if (klen == 4 && !strncmp(it, "mode", 4)) {
-		if (drm_mode_parse(v, &s->width, &s->height, &s->hz) < 0) {
-			snprintf(why, len,
-				 "mode=WIDTHxHEIGHT[@HZ], e.g. "
-				 "1920x1080@60");
+		if (parse_modes(v, s, why, len) < 0)
 			return -EINVAL;
-		}
 	} else if (klen == 7 && !strncmp(it, "buffers", 7)) {
 		if (strcmp(v, "1") && strcmp(v, "2")) {
 			snprintf(why, len, "buffers=1 or buffers=2");
@@ -164,7 +271,18 @@ int drm_spec_parse(const char *arg, struct drm_spec *s, char *why, size_t len)
 			return -EINVAL;
 		p = comma ? comma + 1 : NULL;
 	}
-	return 0;
+	return check_mode_names(s, why, len);
+}
+
+const struct drm_mode_want *drm_spec_mode(const struct drm_spec *s,
+					  const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < s->nnamed; i++)
+		if (!strcasecmp(s->named[i].name, name))
+			return &s->named[i].want;
+	return &s->mode;
 }
 
 void drm_connector_name(uint32_t type, uint32_t type_id, char *buf, size_t len)
@@ -224,6 +342,21 @@ int drm_choose_heads(const struct drm_conn_info *c, int n,
 	return k;
 }
 
+int drm_unknown_mode_name(const struct drm_conn_info *c, int n,
+			  const struct drm_spec *s)
+{
+	int i, k;
+
+	for (i = 0; i < s->nnamed; i++) {
+		for (k = 0; k < n; k++)
+			if (!strcasecmp(c[k].name, s->named[i].name))
+				break;
+		if (k == n)
+			return i;
+	}
+	return -1;
+}
+
 uint32_t drm_mode_hz(const drmModeModeInfo *m)
 {
 	uint64_t total = (uint64_t)m->htotal * m->vtotal;
@@ -257,26 +390,26 @@ static bool better(const drmModeModeInfo *a, const drmModeModeInfo *b)
 }
 
 int drm_choose_mode(const drmModeModeInfo *modes, int n,
-		    const struct drm_spec *s)
+		    const struct drm_mode_want *w)
 {
 	int i, best = -1;
 
 	for (i = 0; i < n; i++) {
 		const drmModeModeInfo *m = &modes[i];
 
-		if (s->width &&
-		    (m->hdisplay != s->width || m->vdisplay != s->height))
+		if (w->width &&
+		    (m->hdisplay != w->width || m->vdisplay != w->height))
 			continue;
-		if (s->hz && drm_mode_hz(m) != s->hz)
+		if (w->hz && drm_mode_hz(m) != w->hz)
 			continue;
-		if (!s->width && !preferred(m))
+		if (!w->width && !preferred(m))
 			continue;
 		if (best < 0 || better(m, &modes[best]))
 			best = i;
 	}
 	/* No size asked for and none preferred: drivers list the best
 	 * first. */
-	if (best < 0 && !s->width && n > 0)
+	if (best < 0 && !w->width && n > 0)
 		return 0;
 	return best >= 0 ? best : -ENOENT;
 }

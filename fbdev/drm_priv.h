@@ -128,7 +128,7 @@ int drm_buf_create(struct output *out, struct drm_priv *p, struct drm_buf *b);
 /* The output's checks before a run (output_impl detect, check_arg,
  * check): they change nothing on the screen and need no DRM master. */
 int drm_detect(char *why, size_t len);
-int drm_check_arg(const char *arg);
+int drm_check_arg(const char *arg, char *why, size_t len);
 int drm_check(const char *arg);
 
 #endif

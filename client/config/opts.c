@@ -181,8 +181,12 @@ static int parse_seconds(const char *v, double *out)
 
 static int set_output(struct options *o, const char *v, const char **why)
 {
-	if (output_check_spec(v) < 0) {
-		*why = opts_output_why(v);
+	/* What the backend said about its part, else the outputs there
+	 * are. */
+	static char msg[256];
+
+	if (output_check_spec(v, msg, sizeof(msg)) < 0) {
+		*why = msg[0] ? msg : opts_output_why(v);
 		return -EINVAL;
 	}
 	return opts_set_output_part(o, &o->output_arg, v, why);

@@ -34,6 +34,8 @@ int opts_compose_output(struct options *o, const char **why)
 	const char *given = o->output_arg;
 	bool console = !given || !strcmp(given, "default") ||
 		       !strcmp(given, "auto");
+	/* The why of a refused mode, kept for the caller's message. */
+	static char msg[16 + 256];
 	char *spec = NULL, heads[512], *c;
 
 	/* --connector A,B: the spec's items are comma-separated, its
@@ -55,20 +57,38 @@ int opts_compose_output(struct options *o, const char **why)
 			       "(-o drm)";
 			return -EINVAL;
 		}
+		/* The spec's items are comma-separated: a comma in --mode
+		 * would make the rest another item. */
+		if (o->drm_mode && strchr(o->drm_mode, ',')) {
+			*why = "--mode's items are separated by blanks "
+			       "(\"HDMI-A-1:1920x1080 HDMI-A-2:1280x1024\")";
+			return -EINVAL;
+		}
 		if (asprintf(&spec, "%s%s", console ? "drm" : given,
 			     console || !given[3] ? ":" : "") < 0)
 			return -ENOMEM;
 		if (add_item(&spec, "connector", o->connector ? heads : NULL) <
-			0 ||
-		    add_item(&spec, "mode", o->drm_mode) < 0) {
+		    0) {
 			free(spec);
 			return -ENOMEM;
 		}
-		if (output_check_spec(spec) < 0) {
+		if (output_check_spec(spec, msg, sizeof(msg)) < 0) {
 			free(spec);
 			*why = "the drm output (Linux) takes --connector "
 			       "NAME[,NAME...] (e.g. HDMI-A-1, each once) and "
-			       "--mode WIDTHxHEIGHT[@HZ] (e.g. 1920x1080@60)";
+			       "--mode [NAME:]WIDTHxHEIGHT[@HZ] ... (e.g. "
+			       "1920x1080@60)";
+			return -EINVAL;
+		}
+		if (add_item(&spec, "mode", o->drm_mode) < 0) {
+			free(spec);
+			return -ENOMEM;
+		}
+		/* The connectors are fine: what is wrong is the mode's. */
+		if (output_check_spec(spec, msg + 16, sizeof(msg) - 16) < 0) {
+			free(spec);
+			memcpy(msg, "the drm output: ", 16);
+			*why = msg;
 			return -EINVAL;
 		}
 	}

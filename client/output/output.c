@@ -360,7 +360,7 @@ static const struct output_impl *spec_impl(const char *spec, const char **arg)
 	return find_impl(spec, colon ? (size_t)(colon - spec) : strlen(spec));
 }
 
-int output_check_spec(const char *spec)
+int output_check_spec(const char *spec, char *why, size_t len)
 {
 	const struct output_impl *impl;
 	const char *arg;
@@ -369,6 +369,8 @@ int output_check_spec(const char *spec)
 	bool uncached;
 	int slow;
 
+	if (len)
+		why[0] = '\0';
 	if (is_console_spec(spec))
 		return 0;
 	impl = spec_impl(spec, &arg);
@@ -382,7 +384,7 @@ int output_check_spec(const char *spec)
 		return output_mem_parse(rest, &w, &h, &f, &slow, &uncached);
 	}
 	if (impl->check_arg)
-		return impl->check_arg(arg);
+		return impl->check_arg(arg, why, len);
 	return 0;
 }
 

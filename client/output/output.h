@@ -98,8 +98,9 @@ struct output_impl {
 	 * missing in why. NULL: assume it does. Main thread. */
 	int (*detect)(char *why, size_t len);
 	/* Check the part of a spec after "name:" without opening anything
-	 * (for usage errors): 0 or -EINVAL. NULL: anything goes. */
-	int (*check_arg)(const char *arg);
+	 * (for usage errors): 0, or -EINVAL with why (len bytes) saying
+	 * what is wrong. NULL: anything goes. */
+	int (*check_arg)(const char *arg, char *why, size_t len);
 	/* Whether open(arg) would find its device and may use it, without
 	 * touching the console (--check-config, the checks before a run).
 	 * 0 or -errno, logged as open would. Optional. */
@@ -180,8 +181,10 @@ int output_open_flags(struct output *out, const char *spec, unsigned flags);
 void output_close(struct output *out);
 /* impl->reconfigure (see there); -ENOTSUP for an output without it. */
 int output_reconfigure(struct output *out);
-/* The spec grammar check alone (no device opened), for usage errors. */
-int output_check_spec(const char *spec);
+/* The spec grammar check alone (no device opened), for usage errors.
+ * 0, or -errno with why (len bytes) saying what the backend refused
+ * ("" when it did not say). */
+int output_check_spec(const char *spec, char *why, size_t len);
 /* Whether a named output's device is there and usable (impl->check); the
  * default output is not checked here (its open decides). 0 or -errno,
  * logged. */

@@ -71,9 +71,29 @@ expect 2 "bad value 'HDMI-A-1' for --connector: --connector and --mode are for t
 printf 'output = fbdev\nmode = 1024x768\n' >"$tmp/bad.conf"
 expect 2 "^vncfb: $tmp/bad.conf:2: mode = 1024x768: --connector and --mode are for the drm output" \
 	"$VNCFB" --config "$tmp/bad.conf" --check-config
+# A mode per connector: what is wrong with it named, from the command line
+# and from a file.
+expect 2 "bad value 'A:800x600 a:640x480' for --mode: the drm output: a mode for A given twice" \
+	"$VNCFB" --mode 'A:800x600 a:640x480' 127.0.0.1::1
+expect 2 "bad value '800x600 640x480' for --mode: the drm output: two modes for every head" \
+	"$VNCFB" --mode '800x600 640x480' 127.0.0.1::1
+expect 2 "bad value 'A:800y600' for --mode: the drm output: bad mode 'A:800y600'" \
+	"$VNCFB" --mode 'A:800y600' 127.0.0.1::1
+expect 2 "bad value 'A:800x600,B:640x480' for --mode: --mode's items are separated by blanks" \
+	"$VNCFB" --mode 'A:800x600,B:640x480' 127.0.0.1::1
+expect 2 "bad value 'C:800x600' for --mode: the drm output: a mode for C, which is not a connector named \(A, B\)" \
+	"$VNCFB" --connector A,B --mode 'C:800x600' 127.0.0.1::1
+expect 2 "bad value 'drm:all,mode=A:1x1 a:2x2' for -o: a mode for A given twice" \
+	"$VNCFB" -o 'drm:all,mode=A:1x1 a:2x2' 127.0.0.1::1
+printf 'connector = Virtual-1,Virtual-2\nmode = Virtual-3:800x600\n' >"$tmp/bad.conf"
+expect 2 "^vncfb: $tmp/bad.conf:2: mode = Virtual-3:800x600: the drm output: a mode for Virtual-3, which is not a connector named \(Virtual-1, Virtual-2\)$" \
+	"$VNCFB" --config "$tmp/bad.conf" --check-config
 # Good keys: only the device is missing, named with the line that asked
 # for it.
 printf 'connector = Virtual-1\nmode = 1024x768@60\noutput = drm:/nonexistent/card1\n' >"$tmp/good.conf"
+expect 2 "^vncfb: $tmp/good.conf:3: /nonexistent/card1: no such device" \
+	"$VNCFB" --config "$tmp/good.conf" --check-config
+printf 'connector = Virtual-1,Virtual-2\nmode = virtual-2:800x600 Virtual-1:1024x768@60\noutput = drm:/nonexistent/card1\n' >"$tmp/good.conf"
 expect 2 "^vncfb: $tmp/good.conf:3: /nonexistent/card1: no such device" \
 	"$VNCFB" --config "$tmp/good.conf" --check-config
 

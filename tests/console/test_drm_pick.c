@@ -31,13 +31,9 @@ static drmModeModeInfo mode(uint16_t w, uint16_t h, uint32_t hz, bool pref,
 static int pick(const drmModeModeInfo *m, int n, uint32_t w, uint32_t h,
 		uint32_t hz)
 {
-	struct drm_spec s;
+	const struct drm_mode_want want = {w, h, hz};
 
-	memset(&s, 0, sizeof(s));
-	s.width = w;
-	s.height = h;
-	s.hz = hz;
-	return drm_choose_mode(m, n, &s);
+	return drm_choose_mode(m, n, &want);
 }
 
 static void test_spec(void)
@@ -46,22 +42,25 @@ static void test_spec(void)
 	char why[128];
 
 	CHECK(drm_spec_parse(NULL, &s, why, sizeof(why)) == 0);
-	CHECK(!s.device[0] && !s.connector[0] && !s.width && !s.buffers);
+	CHECK(!s.device[0] && !s.connector[0] && !s.mode.width && !s.nnamed &&
+	      !s.buffers);
 	CHECK(drm_spec_parse("/dev/dri/card1", &s, why, sizeof(why)) == 0);
 	CHECK(!strcmp(s.device, "/dev/dri/card1"));
 	CHECK(drm_spec_parse("connector=HDMI-A-1,mode=1920x1080@60", &s, why,
 			     sizeof(why)) == 0);
 	CHECK(!s.device[0] && !strcmp(s.connector, "HDMI-A-1"));
-	CHECK(s.width == 1920 && s.height == 1080 && s.hz == 60);
+	CHECK(s.mode.width == 1920 && s.mode.height == 1080 &&
+	      s.mode.hz == 60 && !s.nnamed);
 	/* Items in any order, the device among them, empty ones skipped
 	 * (what opts_output.c composes: "drm:,mode=..."). */
 	CHECK(drm_spec_parse(",mode=800x600,/dev/dri/card2,buffers=1", &s, why,
 			     sizeof(why)) == 0);
-	CHECK(!strcmp(s.device, "/dev/dri/card2") && s.width == 800 &&
-	      s.height == 600 && s.hz == 0 && s.buffers == 1);
+	CHECK(!strcmp(s.device, "/dev/dri/card2") && s.mode.width == 800 &&
+	      s.mode.height == 600 && s.mode.hz == 0 && s.buffers == 1);
 	CHECK(drm_spec_parse("mode=800x600x", &s, why, sizeof(why)) ==
-		  -EINVAL &&
-	      strstr(why, "mode=WIDTHxHEIGHT"));
+		      -EINVAL &&
+		  strstr(why, "bad mode '800x600x': WIDTHxHEIGHT[@HZ]"),
+	      "why: %s", why);
 	CHECK(drm_spec_parse("buffers=3", &s, why, sizeof(why)) == -EINVAL);
 	CHECK(drm_spec_parse("connector=", &s, why, sizeof(why)) == -EINVAL);
 	CHECK(drm_spec_parse("vsync=1", &s, why, sizeof(why)) == -EINVAL &&
@@ -96,6 +95,143 @@ static void test_spec(void)
 	      "why: %s", why);
 	CHECK(drm_spec_parse("connector=A,all", &s, why, sizeof(why)) ==
 	      -EINVAL);
+}
+
+/* mode= with a mode per connector: "NAME:WxH[@HZ] ...", blank-separated
+ * as --layout's items, with at most one bare WxH[@HZ] for the others. */
+static void test_head_modes(void)
+{
+	struct drm_spec s;
+	const struct drm_mode_want *w;
+	char why[256];
+
+	CHECK(
+	    drm_spec_parse("all,mode=HDMI-A-1:1920x1080@60 HDMI-A-2:1280x1024",
+			   &s, why, sizeof(why)) == 0,
+	    "why: %s", why);
+	CHECK(s.all && s.nnamed == 2 && !s.mode.width);
+	w = drm_spec_mode(&s, "hdmi-a-1");
+	CHECK(w->width == 1920 && w->height == 1080 && w->hz == 60);
+	w = drm_spec_mode(&s, "HDMI-A-2");
+	CHECK(w->width == 1280 && w->height == 1024 && w->hz == 0);
+	/* Not named: the preferred mode. */
+	w = drm_spec_mode(&s, "DP-1");
+	CHECK(w == &s.mode && !w->width);
+	CHECK(drm_spec_mode(&s, NULL) == &s.mode);
+	/* A bare item anywhere among them is every other head's; blanks
+	 * and tabs around the items. */
+	CHECK(drm_spec_parse("mode= DP-1:800x600\t1024x768@75  ", &s, why,
+			     sizeof(why)) == 0,
+	      "why: %s", why);
+	CHECK(s.nnamed == 1 && s.mode.width == 1024 && s.mode.hz == 75);
+	w = drm_spec_mode(&s, "Virtual-1");
+	CHECK(w->width == 1024 && w->height == 768);
+	w = drm_spec_mode(&s, "dp-1");
+	CHECK(w->width == 800 && w->height == 600);
+	/* One bare item alone is what it always was. */
+	CHECK(drm_spec_parse("mode=640x480", &s, why, sizeof(why)) == 0 &&
+	      !s.nnamed && s.mode.width == 640 &&
+	      drm_spec_mode(&s, "Virtual-1") == &s.mode);
+	/* With connector= the names are among its. */
+	CHECK(drm_spec_parse("connector=A+B,mode=b:800x600 a:640x480", &s, why,
+			     sizeof(why)) == 0,
+	      "why: %s", why);
+	CHECK(drm_spec_parse("mode=C:800x600,connector=A+B", &s, why,
+			     sizeof(why)) == -EINVAL &&
+		  strstr(why, "a mode for C, which is not a connector named "
+			      "(A, B)"),
+	      "why: %s", why);
+	CHECK(drm_spec_parse("connector=A,mode=B:800x600", &s, why,
+			     sizeof(why)) == -EINVAL &&
+		  strstr(why, "not a connector named (A)"),
+	      "why: %s", why);
+	/* Refused, each saying what. */
+	CHECK(drm_spec_parse("mode=A:800x600 a:640x480", &s, why,
+			     sizeof(why)) == -EINVAL &&
+		  strstr(why, "a mode for A given twice"),
+	      "why: %s", why);
+	CHECK(drm_spec_parse("mode=800x600 640x480", &s, why, sizeof(why)) ==
+		      -EINVAL &&
+		  strstr(why, "two modes for every head (800x600 and "
+			      "640x480)"),
+	      "why: %s", why);
+	CHECK(drm_spec_parse("mode=A:800y600", &s, why, sizeof(why)) ==
+		      -EINVAL &&
+		  strstr(why, "bad mode 'A:800y600'"),
+	      "why: %s", why);
+	CHECK(drm_spec_parse("mode=:800x600", &s, why, sizeof(why)) == -EINVAL);
+	CHECK(drm_spec_parse("mode=A:", &s, why, sizeof(why)) == -EINVAL);
+	CHECK(drm_spec_parse("mode=A:B:800x600", &s, why, sizeof(why)) ==
+	      -EINVAL);
+	CHECK(drm_spec_parse("mode=A-very-long-connector-name-of-40-chars:"
+			     "800x600",
+			     &s, why, sizeof(why)) == -EINVAL);
+	CHECK(drm_spec_parse("mode=", &s, why, sizeof(why)) == -EINVAL &&
+		  strstr(why, "no mode given"),
+	      "why: %s", why);
+	CHECK(drm_spec_parse("mode=   ", &s, why, sizeof(why)) == -EINVAL);
+	CHECK(drm_spec_parse("mode=A:1x1 B:1x1 C:1x1 D:1x1 E:1x1 F:1x1 "
+			     "G:1x1 H:1x1 I:1x1",
+			     &s, why, sizeof(why)) == -EINVAL &&
+		  strstr(why, "at most 8"),
+	      "why: %s", why);
+	CHECK(drm_spec_parse("mode=A:1x1 B:1x1 C:1x1 D:1x1 E:1x1 F:1x1 "
+			     "G:1x1 H:1x1 9x9",
+			     &s, why, sizeof(why)) == 0 &&
+		  s.nnamed == 8 && s.mode.width == 9,
+	      "why: %s", why);
+	/* A later mode= replaces an earlier one whole. */
+	CHECK(drm_spec_parse("mode=A:800x600,mode=1024x768", &s, why,
+			     sizeof(why)) == 0 &&
+	      !s.nnamed && s.mode.width == 1024);
+}
+
+/* The modes' names against a card's connectors. */
+static void test_mode_names(void)
+{
+	const struct drm_conn_info c[] = {
+	    {"Virtual-1", true, 5},
+	    {"Virtual-2", false, 0},
+	};
+	struct drm_spec s;
+	char why[256];
+
+	drm_spec_parse("mode=800x600", &s, why, sizeof(why));
+	CHECK(drm_unknown_mode_name(c, 2, &s) == -1);
+	/* A connector with no display yet may get one. */
+	drm_spec_parse("mode=virtual-2:800x600 VIRTUAL-1:640x480", &s, why,
+		       sizeof(why));
+	CHECK(drm_unknown_mode_name(c, 2, &s) == -1);
+	drm_spec_parse("mode=Virtual-1:800x600 HDMI-A-1:640x480", &s, why,
+		       sizeof(why));
+	CHECK(drm_unknown_mode_name(c, 2, &s) == 1);
+	CHECK(drm_unknown_mode_name(c, 0, &s) == 0);
+}
+
+/* Each head's mode chosen from its own list by what is asked of it. */
+static void test_head_mode_choice(void)
+{
+	drmModeModeInfo a[] = {
+	    mode(1920, 1080, 60, true, false),
+	    mode(1280, 1024, 60, false, false),
+	    mode(1024, 768, 60, false, false),
+	};
+	drmModeModeInfo b[] = {
+	    mode(1280, 1024, 75, true, false),
+	    mode(1280, 1024, 60, false, false),
+	    mode(800, 600, 60, false, false),
+	};
+	struct drm_spec s;
+	char why[256];
+
+	drm_spec_parse("mode=HDMI-A-2:1280x1024@60", &s, why, sizeof(why));
+	CHECK(drm_choose_mode(a, 3, drm_spec_mode(&s, "HDMI-A-1")) == 0);
+	CHECK(drm_choose_mode(b, 3, drm_spec_mode(&s, "hdmi-a-2")) == 1);
+	drm_spec_parse("mode=HDMI-A-2:800x600 1024x768", &s, why, sizeof(why));
+	CHECK(drm_choose_mode(a, 3, drm_spec_mode(&s, "HDMI-A-1")) == 2);
+	CHECK(drm_choose_mode(b, 3, drm_spec_mode(&s, "HDMI-A-2")) == 2);
+	/* The default that one display lacks: no mode for it. */
+	CHECK(drm_choose_mode(b, 3, drm_spec_mode(&s, "HDMI-A-3")) == -ENOENT);
 }
 
 static void test_mode_parse(void)
@@ -243,6 +379,9 @@ static void test_format(void)
 int main(void)
 {
 	test_spec();
+	test_head_modes();
+	test_mode_names();
+	test_head_mode_choice();
 	test_mode_parse();
 	test_names();
 	test_connector();

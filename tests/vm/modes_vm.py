@@ -22,6 +22,10 @@ Each time the kernel's atomic state (debugfs) has each connector's CRTC
 at that mode, each head's screendump has that size and shows its part
 of the desktop pixel-exact, and -v prints the layout.
 
+3. Refused in one line, exit 1: a mode for Virtual-9 (no connector of
+   the card), and with all a mode Virtual-2's display lacks (the modes
+   it has listed).
+
 usage: modes_vm.py
 Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
 """
@@ -65,6 +69,13 @@ while [ "$(grep -c 'KEY 0 0x71' /tmp/srv.log)" -lt 2 ]; do
 done
 heads_modes | sed 's/^/MODESB /'
 kill -TERM $V; wait $V; log "EXIT2 $?"
+# Refused at start in one line each: a mode for no connector of the card,
+# and one a display lacks (with all too: a head --mode names is not left
+# out).
+vncfb -o drm:all --mode 'Virtual-9:800x600' 127.0.0.1::$P 2>&1
+log "NONAME $?"
+vncfb -o drm:all --mode 'virtual-2:1000x700' 127.0.0.1::$P 2>&1
+log "NOMODE $?"
 cat /tmp/v1.log /tmp/v2.log | grep -c 'connected to' | sed 's/^/CONNECTS2 /'
 grep -c 'connected to' /tmp/v1.log | sed 's/^/CONNECTS /'
 '''
@@ -123,10 +134,15 @@ CASE = {
     'probes': {},
     'check': lambda out: kernel_modes(out) + one_connection(out) +
     two_runs(out),
-    'exits': {'EXIT1': 0, 'EXIT2': 0},
+    'exits': {'EXIT1': 0, 'EXIT2': 0, 'NONAME': 1, 'NOMODE': 1},
     'log': [
         '2 heads, one 1824x768 desktop: Virtual-1:0,0 Virtual-2:1024,0',
         '2 heads, one 1440x600 desktop: Virtual-2:0,0 Virtual-1:640,0',
+        'vncfb: /dev/dri/card0: no connector Virtual-9 (Virtual-1 '
+        'connected, Virtual-2 connected): --mode NAME:WIDTHxHEIGHT names '
+        'one of these\n',
+        'vncfb: /dev/dri/card0: Virtual-2 has no mode 1000x700 (it has '
+        '1024x768@',
     ],
 }
 

@@ -40,7 +40,9 @@ struct options {
 	/* --layout "NAME:X,Y ...": where each head sits in the desktop
 	 * (client/view/layout.h), NULL: side by side. */
 	char *layout;
-	char *drm_mode;		/* --mode WxH[@HZ] (drm) */
+	/* --mode WxH[@HZ], or "NAME:WxH[@HZ] ..." with at most one bare
+	 * WxH[@HZ] (drm: fbdev/drm.h's mode=). */
+	char *drm_mode;
 	char *screenshot;
 	double exit_after;	/* seconds, 0: never */
 	char *encodings;

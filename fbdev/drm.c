@@ -258,12 +258,16 @@ static uint64_t drm_finish(struct output *out)
 	return p->shown_ns;
 }
 
-/* Whether the display is ours to set: not while another VT is shown. */
-static bool on_our_vt(const struct drm_priv *p)
+/* Put crtc_id back as it was before vncfb (drm_restore_put_back), saying
+ * so when that fails. */
+static void put_back(struct drm_priv *p, uint32_t crtc_id)
 {
-	const struct drm_priv *f = p->extra ? p->first : p;
+	int ret = drm_restore_put_back(p->restore, p->fd, crtc_id);
 
-	return f->vt.fd < 0 || f->vt.active;
+	if (ret < 0 && ret != -ENOENT)
+		log_warn("drmModeSetCrtc on %s (CRTC %u): %s: the display is "
+			 "not as it was",
+			 p->path, crtc_id, strerror(-ret));
 }
 
 /* The heads after the first: each CRTC put back as it was (off, if it
@@ -276,11 +280,7 @@ static void close_more(struct output *out, struct drm_priv *p)
 
 		if (atomic_load(&hp->flip_pending))
 			wait_flip(hp);
-		if (hp->ours && hp->saved_ok && on_our_vt(hp) &&
-		    drmIoctl(hp->fd, DRM_IOCTL_MODE_SETCRTC, &hp->saved) < 0)
-			log_warn("drmModeSetCrtc on %s (%s): %s: the display "
-				 "is not as it was",
-				 hp->path, hp->conn_name, strerror(errno));
+		put_back(p, hp->crtc_id);
 		drm_card_close_head(hp);
 		free(hp);
 		free(o);
@@ -293,7 +293,6 @@ static void close_more(struct output *out, struct drm_priv *p)
 /* A head's output as the pipeline sees it, its CRTC set. */
 static void head_fill(struct output *o, struct drm_priv *p)
 {
-	p->ours = true;
 	p->has_display = true;
 	p->back = p->nbuf == 2 ? 1 : 0;
 	o->map = p->buf[0].map;
@@ -359,8 +358,14 @@ static int open_more(struct output *out, struct drm_priv *p, bool start)
 		o->trial = leave_out;
 		ret = drm_card_open_head(o, hp, p, names[i], &p->spec, taken,
 					 1 + (int)p->nmore);
-		if (ret == 0)
+		if (ret == 0) {
+			/* Kept before it is set: a SIGKILL from here on
+			 * finds it in the supervisor's list. */
+			drm_card_keep_crtc(hp, p->restore);
 			ret = set_crtc(o, hp, 0);
+			if (ret < 0)
+				put_back(p, hp->crtc_id);
+		}
 		if (ret < 0) {
 			if (leave_out)
 				log_warn("%s: %s is left out: %s", p->path,
@@ -389,6 +394,8 @@ static int open_more(struct output *out, struct drm_priv *p, bool start)
 static void drm_close(struct output *out)
 {
 	struct drm_priv *p = out->priv;
+	uint32_t ids[DRM_RESTORE_MAX];
+	int i, n;
 
 	/* A head after the first is closed with the first. */
 	if (!p || p->extra)
@@ -396,17 +403,18 @@ static void drm_close(struct output *out)
 	close_more(out, p);
 	if (p->fd >= 0 && atomic_load(&p->flip_pending))
 		wait_flip(p);
-	/* Switched away, the display belongs to the VT on screen. */
-	if (p->ours && p->saved_ok && (p->vt.fd < 0 || p->vt.active) &&
-	    drmIoctl(p->fd, DRM_IOCTL_MODE_SETCRTC, &p->saved) < 0)
-		log_warn("drmModeSetCrtc on %s: %s: the display is not as it "
-			 "was",
-			 p->path, strerror(errno));
+	/* The first head's CRTC, and any it left for another (hot-plug):
+	 * the list a SIGKILL would leave to the supervisor. Switched away,
+	 * the display belongs to the VT on screen: only forgotten. */
+	n = p->restore ? drm_restore_list(p->restore, ids, DRM_RESTORE_MAX) : 0;
+	for (i = 0; i < n; i++)
+		put_back(p, ids[i]);
 	vt_close(&p->vt);
 	drm_hotplug_close(&p->hp);
 	if (p->epfd >= 0)
 		close(p->epfd);
 	drm_card_close(p);
+	drm_restore_destroy(p->restore);
 	free(p);
 	out->priv = NULL;
 	out->map = NULL;
@@ -455,6 +463,13 @@ static int drm_open(struct output *out, const char *arg)
 		return -ENOMEM;
 	priv_init(p);
 	out->priv = p;
+	/* Before console_open forks the supervisor, which must share it. */
+	p->restore = drm_restore_create();
+	if (!p->restore) {
+		ret = -errno;
+		log_error("mmap of the DRM restore list: %s", strerror(-ret));
+		goto fail;
+	}
 	ret = drm_card_open(out, p, &s);
 	if (ret < 0)
 		goto fail;
@@ -466,10 +481,10 @@ static int drm_open(struct output *out, const char *arg)
 		goto fail;
 	/* No display yet: nothing set until the hot-plug brings one. */
 	if (p->has_display) {
+		drm_card_keep_crtc(p, p->restore);
 		ret = set_crtc(out, p, 0);
 		if (ret < 0)
 			goto fail;
-		p->ours = true;
 	}
 	out->waiting = !p->has_display;
 	p->back = p->nbuf == 2 ? 1 : 0;
@@ -510,6 +525,7 @@ static void drm_release(void *ctx)
 	 * once we let go of it. */
 	if (drmDropMaster(p->fd) < 0)
 		log_warn("drmDropMaster on %s: %s", p->path, strerror(errno));
+	drm_restore_set_away(p->restore, true);
 }
 
 static void drm_acquire(void *ctx)
@@ -519,6 +535,7 @@ static void drm_acquire(void *ctx)
 	if (drmSetMaster(p->fd) < 0)
 		log_warn("drmSetMaster on %s: %s: the picture cannot come back",
 			 p->path, strerror(errno));
+	drm_restore_set_away(p->restore, false);
 	/* Someone else had the CRTCs meanwhile. */
 	atomic_store(&p->modeset, true);
 	for (unsigned i = 0; i < p->nmore; i++)
@@ -666,7 +683,7 @@ static int drm_reconfigure(struct output *out)
 	if (t.crtc_id != p->crtc_id) {
 		/* The primary plane found at open is the old CRTC's: legacy
 		 * flips name the CRTC instead. The old one is left off; the
-		 * console's comes back on close (p->saved). */
+		 * console's comes back on close (p->restore keeps both). */
 		if (p->crtc_id)
 			drmModeSetCrtc(p->fd, p->crtc_id, 0, 0, 0, NULL, 0,
 				       NULL);
@@ -683,6 +700,9 @@ static int drm_reconfigure(struct output *out)
 		p->nbuf = 2;
 	else
 		drm_buf_destroy(p, &p->buf[1]);
+	/* A CRTC new to vncfb (the head moved, or came after a start
+	 * without a display) is kept as it is before it is set. */
+	drm_card_keep_crtc(p, p->restore);
 	ret = set_crtc(out, p, 0);
 	if (ret < 0)
 		return ret;
@@ -712,24 +732,17 @@ static int drm_reconfigure(struct output *out)
 }
 
 /* Also what the supervisor runs once vncfb is gone (SIGKILL): its copy of
- * p is from just after open, and its fd the same open file, which stays
- * the card's master while either process holds it. */
+ * p is from just after open, but p->restore is the mapping it shares with
+ * vncfb, which holds the CRTCs as vncfb last changed them (every head,
+ * those plugged in or moved since included), and its fd the same open
+ * file, which stays the card's master while either process holds it. */
 static void drm_emergency_restore(struct output *out)
 {
 	struct drm_priv *p = out->priv;
 
 	if (!p || p->extra)
 		return;
-	if (p->ours && p->saved_ok && (p->vt.fd < 0 || p->vt.active))
-		ioctl(p->fd, DRM_IOCTL_MODE_SETCRTC, &p->saved);
-	/* Every other head's CRTC, as it was at open (the supervisor's copy
-	 * holds the heads of then). */
-	for (unsigned i = 0; i < p->nmore; i++) {
-		const struct drm_priv *hp = p->more[i]->priv;
-
-		if (hp->ours && hp->saved_ok && (p->vt.fd < 0 || p->vt.active))
-			ioctl(hp->fd, DRM_IOCTL_MODE_SETCRTC, &hp->saved);
-	}
+	drm_restore_run(p->restore, p->fd);
 	vt_emergency_restore(&p->vt);
 }
 

@@ -1,6 +1,6 @@
 /* The DRM/KMS output's card: finding and opening it, the connector, mode,
- * CRTC and plane format it is driven with, its dumb buffers, the CRTC saved
- * to put back, and the checks before a run. */
+ * CRTC and plane format it is driven with, its dumb buffers, a CRTC's state
+ * kept to put back (drm_restore.h), and the checks before a run. */
 #include "config.h"
 
 #include <dirent.h>
@@ -118,7 +118,7 @@ int drm_buf_create(struct output *out, struct drm_priv *p, struct drm_buf *b)
 	return 0;
 }
 
-/* The buffers and what was saved, on any head. */
+/* The buffers, on any head. */
 static void drop_buffers(struct drm_priv *p)
 {
 	int i;
@@ -127,7 +127,6 @@ static void drop_buffers(struct drm_priv *p)
 		drm_buf_destroy(p, &p->buf[i]);
 	p->nbuf = 0;
 	p->pitch = 0;
-	p->saved_ok = false;
 }
 
 void drm_card_close(struct drm_priv *p)
@@ -255,40 +254,55 @@ static uint32_t pick_format(struct drm_priv *p, drmModeRes *res)
 	return fourcc;
 }
 
-/* Remember the CRTC as it is, with the connectors on it, to put it back. */
-static void save_crtc(struct drm_priv *p, drmModeConnector **conns, int n)
+int drm_card_keep_crtc(const struct drm_priv *p, struct drm_restore *r)
 {
-	drmModeCrtc *cr = drmModeGetCrtc(p->fd, p->crtc_id);
-	uint32_t k = 0;
-	int i;
+	struct drm_mode_crtc c = {.crtc_id = p->crtc_id};
+	uint32_t conns[DRM_RESTORE_CONNS], k = 0;
+	drmModeRes *res = NULL;
+	drmModeCrtc *cr;
+	int i, ret;
 
+	if (drm_restore_find(r, p->crtc_id))
+		return 0;
+	cr = drmModeGetCrtc(p->fd, p->crtc_id);
 	if (!cr) {
+		ret = -errno;
 		log_warn("drmModeGetCrtc on %s: %s: the display is not put "
 			 "back as it was on exit",
-			 p->path, strerror(errno));
-		return;
+			 p->path, strerror(-ret));
+		return ret;
 	}
-	memset(&p->saved, 0, sizeof(p->saved));
-	p->saved.crtc_id = cr->crtc_id;
-	p->saved.fb_id = cr->buffer_id;
-	p->saved.x = cr->x;
-	p->saved.y = cr->y;
-	p->saved.mode_valid = cr->mode_valid;
-	memcpy(&p->saved.mode, &cr->mode, sizeof(p->saved.mode));
+	c.fb_id = cr->buffer_id;
+	c.x = cr->x;
+	c.y = cr->y;
+	c.mode_valid = cr->mode_valid;
+	memcpy(&c.mode, &cr->mode, sizeof(c.mode));
 	drmModeFreeCrtc(cr);
-	for (i = 0; i < n && k < MAX_SAVED_CONNS && p->saved.fb_id; i++) {
+	/* The connectors it shows on; an unlit CRTC is put back with none
+	 * (off). The current state, without a probe of the connectors. */
+	if (c.fb_id)
+		res = drmModeGetResources(p->fd);
+	for (i = 0; res && i < res->count_connectors && k < DRM_RESTORE_CONNS;
+	     i++) {
+		drmModeConnector *cn =
+		    drmModeGetConnectorCurrent(p->fd, res->connectors[i]);
 		drmModeEncoder *e =
-		    conns[i]->encoder_id
-			? drmModeGetEncoder(p->fd, conns[i]->encoder_id)
+		    cn && cn->encoder_id
+			? drmModeGetEncoder(p->fd, cn->encoder_id)
 			: NULL;
 
 		if (e && e->crtc_id == p->crtc_id)
-			p->saved_conns[k++] = conns[i]->connector_id;
+			conns[k++] = cn->connector_id;
 		drmModeFreeEncoder(e);
+		drmModeFreeConnector(cn);
 	}
-	p->saved.set_connectors_ptr = (uint64_t)(uintptr_t)p->saved_conns;
-	p->saved.count_connectors = k;
-	p->saved_ok = true;
+	drmModeFreeResources(res);
+	ret = drm_restore_keep(r, &c, conns, k);
+	if (ret < 0)
+		log_warn("%s: CRTC %u: %s: the display is not put back as it "
+			 "was on exit",
+			 p->path, p->crtc_id, strerror(-ret));
+	return ret;
 }
 
 /* We must be the card's master to set modes; a compositor or X server
@@ -389,13 +403,13 @@ static int wait_for_display(struct output *out, struct drm_priv *p,
 }
 
 /* Everything up to the buffers for connector conns[ci] on the open
- * card: mode, CRTC (none of taken), format, the CRTC saved, buffers.
+ * card: mode, CRTC (none of taken), format, buffers.
  * first: another head of the same desktop was set up before (its master,
  * atomic cap and format are this one's); NULL for the first. 0 or -errno
  * (said). */
 static int setup_head(struct output *out, struct drm_priv *p, drmModeRes *res,
 		      drmModeConnector **conns,
-		      const struct drm_conn_info *info, int n, int ci,
+		      const struct drm_conn_info *info, int ci,
 		      const struct drm_spec *s, const uint32_t *taken,
 		      int ntaken, const struct drm_priv *first)
 {
@@ -459,7 +473,6 @@ static int setup_head(struct output *out, struct drm_priv *p, drmModeRes *res,
 	} else {
 		p->atomic = p->plane_id && p->fb_prop && first->atomic;
 	}
-	save_crtc(p, conns, n);
 	return make_buffers(out, p, s);
 }
 
@@ -541,7 +554,7 @@ static int open_card(struct output *out, struct drm_priv *p, const char *path,
 		ret = -ENXIO;
 		goto out;
 	}
-	ret = setup_head(out, p, res, conns, info, n, ci, s, NULL, 0, NULL);
+	ret = setup_head(out, p, res, conns, info, ci, s, NULL, 0, NULL);
 	if (ret < 0)
 		goto out;
 	p->has_display = true;
@@ -668,6 +681,7 @@ int drm_card_open_head(struct output *out, struct drm_priv *p,
 	int i, n, ci, ret;
 
 	p->fd = first->fd;
+	p->restore = first->restore;
 	p->extra = true;
 	p->monotonic = first->monotonic;
 	snprintf(p->path, sizeof(p->path), "%s", first->path);
@@ -689,8 +703,8 @@ int drm_card_open_head(struct output *out, struct drm_priv *p,
 			 p->path, name, names);
 		ret = -ENODEV;
 	} else {
-		ret = setup_head(out, p, res, conns, info, n, ci, s, taken,
-				 ntaken, first);
+		ret = setup_head(out, p, res, conns, info, ci, s, taken, ntaken,
+				 first);
 	}
 	for (i = 0; i < n; i++)
 		drmModeFreeConnector(conns[i]);
@@ -703,8 +717,9 @@ int drm_card_open_head(struct output *out, struct drm_priv *p,
 void drm_card_close_head(struct drm_priv *p)
 {
 	drop_buffers(p);
-	/* The fd is the first head's. */
+	/* The fd and the restore list are the first head's. */
 	p->fd = -1;
+	p->restore = NULL;
 }
 
 int drm_detect(char *why, size_t len)

@@ -19,6 +19,7 @@
 
 #include "drm.h"
 #include "drm_hotplug.h"
+#include "drm_restore.h"
 #include "output/output.h"
 #include "util/rect.h"
 #include "vt.h"
@@ -27,9 +28,6 @@
  * out->may_wait), without --mode: the kernel's own fbdev default. */
 #define DRM_WAIT_WIDTH 1024
 #define DRM_WAIT_HEIGHT 768
-
-/* Connectors on the CRTC we restore (clones). */
-#define MAX_SAVED_CONNS 8
 
 struct drm_buf {
 	uint32_t handle, fb;
@@ -64,12 +62,9 @@ struct drm_priv {
 	/* The CRTC must be set (not flipped) by the next pass: after a VT
 	 * switch back. Set on the main thread. */
 	atomic_bool modeset;
-	/* The CRTC as found, as the restore ioctl takes it, so the fatal
-	 * signal handler and the supervisor can replay it. */
-	struct drm_mode_crtc saved;
-	uint32_t saved_conns[MAX_SAVED_CONNS];
-	bool saved_ok;
-	bool ours; /* we set the CRTC: it goes back on close */
+	/* Every CRTC set, as it was before: the first head's, which the
+	 * other heads borrow (like fd). Shared with the supervisor. */
+	struct drm_restore *restore;
 	struct vt vt;
 	/* Hot-plug (main thread): what was asked for, the events, the fd
 	 * the session polls for them and the VT's (an epoll of both), and
@@ -95,11 +90,11 @@ void drm_fail(struct output *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Open the card s names, or the first of /dev/dri/card0..15 with a
- * display: everything up to the buffers (p->buf, p->nbuf), the CRTC saved
- * but not yet set. With out->may_wait, a card with no display connected
- * (the one named, or the first such) opens with p->has_display false:
- * master, no connector or CRTC, buffers nobody sees. 0 or -errno (said;
- * -ENXIO: no display connected). */
+ * display: everything up to the buffers (p->buf, p->nbuf), the CRTC
+ * chosen but not yet set. With out->may_wait, a card with no display
+ * connected (the one named, or the first such) opens with p->has_display
+ * false: master, no connector or CRTC, buffers nobody sees. 0 or -errno
+ * (said; -ENXIO: no display connected). */
 int drm_card_open(struct output *out, struct drm_priv *p,
 		  const struct drm_spec *s);
 /* Undo what drm_card_open did on p (buffers, master, the fd). */
@@ -110,9 +105,9 @@ void drm_card_close(struct drm_priv *p);
  * 0: disconnected, or none fits). How many, or -errno (logged). */
 int drm_card_more_heads(const struct drm_priv *first, const struct drm_spec *s,
 			char (*names)[32], drmModeModeInfo *modes);
-/* Another head of first's desktop, on its card (the same fd): connector
- * name at s's mode, on a CRTC none of taken, with its own plane and
- * buffers, saved but not yet set. p fresh (fd -1). 0 or -errno (said,
+/* Another head of first's desktop, on its card (the same fd and restore
+ * list): connector name at s's mode, on a CRTC none of taken, with its
+ * own plane and buffers, not yet set. p fresh (fd -1). 0 or -errno (said,
  * p closed again). */
 int drm_card_open_head(struct output *out, struct drm_priv *p,
 		       const struct drm_priv *first, const char *name,
@@ -120,6 +115,10 @@ int drm_card_open_head(struct output *out, struct drm_priv *p,
 		       int ntaken);
 /* Undo drm_card_open_head: the buffers (the fd stays the first's). */
 void drm_card_close_head(struct drm_priv *p);
+/* Keep p's CRTC in r as it is now, with the connectors on it, before
+ * vncfb sets it (drm_restore_keep: nothing when r has it already). 0 or
+ * -errno (said as a warning: the display then is not put back). */
+int drm_card_keep_crtc(const struct drm_priv *p, struct drm_restore *r);
 void drm_buf_destroy(struct drm_priv *p, struct drm_buf *b);
 /* A dumb buffer of p->mode's size in p->fourcc, black, mapped; its pitch
  * must match p->pitch once that is set. 0 or -errno (said). */

@@ -1,7 +1,9 @@
 /* The supervisor: a small child process that keeps what restores the
  * console (its copy of the open output: VT fd, saved modes, terminal
- * settings, colour map) and restores it when vncfb ends for any reason,
- * SIGKILL and SIGSEGV included. It stays root when vncfb drops it
+ * settings, colour map, and any memory the output shares with it, such
+ * as the DRM output's list of CRTCs, which follows the heads plugged in
+ * later) and restores it when vncfb ends for any reason, SIGKILL and
+ * SIGSEGV included. It stays root when vncfb drops it
  * (privs.h), so the restore still works.
  *
  * vncfb itself stays the process users and the kernel see: signals (quit,

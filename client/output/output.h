@@ -90,8 +90,12 @@ struct output_impl {
 	/* Handle readable out->fd (VT switch signals, hot-plug).
 	 * Optional. */
 	int (*dispatch)(struct output *out, const struct output_events *ev);
-	/* Restore the console from a fatal-signal handler: only
-	 * async-signal-safe calls. Optional. */
+	/* Restore the console from a fatal-signal handler, or from the
+	 * supervisor once vncfb has died (console/supervise.h): only
+	 * async-signal-safe calls. The supervisor's out is its copy from
+	 * the fork after open: what changes later (heads plugged in) must
+	 * be in memory open made shared (MAP_SHARED) to reach it.
+	 * Optional. */
 	void (*emergency_restore)(struct output *out);
 	/* Whether the default device exists at all, before the default
 	 * output tries to open it: 0, or -ENOENT with a few words on what is

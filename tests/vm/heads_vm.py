@@ -26,7 +26,12 @@ hotkey puts both in fit (the two heads together are the box filter of
 the desktop fitted to the layout); with --touch-head the tablet spans
 that head alone.
 
-usage: heads_vm.py [resize|pan]
+With "kill", after SIGKILL (and SIGABRT) every CRTC is as after SIGTERM
+and as the console had it before vncfb took it: a head plugged in while
+vncfb runs, one plugged in while its VT is switched away, the first head
+made again on another CRTC (CASE_KILL below).
+
+usage: heads_vm.py [resize|pan|kill]
 Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
 """
 import re
@@ -222,9 +227,182 @@ CASE_PAN = {
 }
 
 
+# "kill": every head as after SIGTERM after SIGKILL too, and as the
+# console had it before vncfb took it. Another file keeps the card open
+# across each exit (as a display server on another VT does),
+# so that the kernel's own restore at the card's last close (its fbdev
+# emulation lights every connected head again) hides nothing: what the
+# heads show is what vncfb and its supervisor put back. Three ways a
+# head comes to vncfb, each ended by SIGTERM and by SIGKILL (the
+# supervisor's restore), "away" by SIGABRT without a supervisor too (the
+# fatal-signal handler's, in vncfb itself):
+#   plug: head 1 plugged in while vncfb runs (its CRTC was off);
+#   away: head 1 plugged in while vncfb's VT is switched away: the
+#         kernel's fbdev emulation lights it (no DRM master then), and
+#         back on VT 1 vncfb takes it over;
+#   moved: head 0 unplugged, then head 1 plugged in: the first head is
+#         made again on Virtual-2, on another CRTC.
+KILL_PRELUDE = r'''
+status() {  # status CONNECTOR connected|disconnected SECONDS
+	i=0
+	while ! grep -qx "$2" /sys/class/drm/card0-$1/status 2>/dev/null; do
+		i=$((i + 1)); [ $i -gt $(($3 * 10)) ] && { log "TIMEOUT $1 $2"; return 1; }
+		sleep 0.1
+	done
+}
+crtcs() { drmpeek crtcs | sed "s/^/$1 /"; }
+log STAGE pre
+preferred Virtual-1 1024x768 30
+status Virtual-2 disconnected 30
+sleep 1
+crtcs BEFORE
+VARGS='-o drm:all --scale none'
+'''
+
+# Each run's end: the card held, the signal, the supervisor gone, the
+# CRTCs; then the card let go of.
+KILL_END = r'''
+exec 9< /dev/dri/card0
+kill -{sig} $V; wait $V; log "EXIT{n} $?"
+i=0; while [ -n "$(pidof vncfb)" ] && [ $i -lt 100 ]; do i=$((i+1)); sleep 0.1; done
+crtcs {tag}
+exec 9<&-
+grep -c 'keeps the console state' /tmp/v{n}.log | sed 's/^/SUPERVISED{n} /'
+'''
+
+
+KILL_RUNS = [('plug', 'TERM'), ('plug', 'KILL'), ('away', 'TERM'),
+             ('away', 'KILL'), ('away', 'ABRT'), ('moved', 'TERM'),
+             ('moved', 'KILL')]
+KILL_STATUS = {'TERM': 0, 'KILL': 137, 'ABRT': 134}
+
+
+def kill_runs():
+    """The guest script and the events of the runs."""
+    guest, events = KILL_PRELUDE, ['wait STAGE pre', 'head 0 1024x768']
+    for n, (way, sig) in enumerate(KILL_RUNS, 1):
+        tag = '%s%s' % (way.upper(), sig)
+        guest += 'crtcs START%d\n' % n
+        # SIGABRT: the handler's restore alone.
+        guest += 'VNCFB_NO_SUPERVISOR=%d; export VNCFB_NO_SUPERVISOR\n' % (
+            sig == 'ABRT')
+        guest += 'start_vncfb /tmp/v%d.log %d\n' % (n, n)
+        if way == 'plug':
+            guest += 'log STAGE plug%d\n' % n
+            events += ['wait STAGE plug%d timeout=120' % n,
+                       'head 1 1024x768']
+        elif way == 'away':
+            guest += (r'''log STAGE away{n}
+waitfor /tmp/v{n}.log 'VT 1 released' 60 && log STAGE released{n}
+status Virtual-2 connected 30
+sleep 2
+crtcs AWAY{n}
+log STAGE back{n}
+''').format(n=n)
+            events += ['wait STAGE away%d timeout=120' % n,
+                       'key ctrl alt f2',
+                       'wait STAGE released%d timeout=60' % n,
+                       'head 1 1024x768',
+                       'wait STAGE back%d timeout=60' % n,
+                       'key ctrl alt f1']
+        else:
+            guest += (r'''log STAGE gone{n}
+waitfor /tmp/v{n}.log 'waiting for a display' 60 && log STAGE waiting{n}
+waitfor /tmp/v{n}.log 'Virtual-2 at 1024x768' 60
+''').format(n=n)
+            events += ['wait STAGE gone%d timeout=120' % n, 'head 0 off',
+                       'wait STAGE waiting%d timeout=60' % n,
+                       'head 1 1024x768']
+        if way != 'moved':
+            guest += ("waitfor /tmp/v%d.log '2 heads, one 2048x768' "
+                      "60\n" % n)
+        guest += 'sleep 1\ncrtcs RUN%d\n' % n
+        guest += KILL_END.format(sig=sig, n=n, tag=tag)
+        # Back to one head, head 0, as at the start.
+        guest += (r'''log STAGE reset{n}
+status Virtual-1 connected 30
+status Virtual-2 disconnected 30
+sleep 2
+''').format(n=n)
+        events += ['wait STAGE reset%d timeout=120' % n, 'head 1 off']
+        if way == 'moved':
+            events += ['head 0 1024x768']
+    return guest, events
+
+
+def crtc_lines(out, tag):
+    """{CRTC index: state} of the lines tag printed."""
+    return dict(re.findall(r'^%s CRTC (\d+) (.*)$' % tag, out, re.M))
+
+
+def as_term_and_console(out):
+    """After SIGKILL (and SIGABRT) each CRTC is as after SIGTERM, and as
+    the console had it before vncfb took it: BEFORE's, but for head 1
+    plugged in while switched away, which the console had lit (AWAY)."""
+    fails = []
+    before = crtc_lines(out, 'BEFORE')
+    if set(before) != {'0', '1'} or before['1'] != 'off':
+        return ['before vncfb: %s, expected CRTC 0 lit and 1 off' % before]
+    for n in range(1, len(KILL_RUNS) + 1):
+        if crtc_lines(out, 'START%d' % n) != before:
+            fails.append('run %d started from %s, not as before vncfb' % (
+                n, crtc_lines(out, 'START%d' % n)))
+    away = [crtc_lines(out, 'AWAY%d' % n)
+            for n, (way, _) in enumerate(KILL_RUNS, 1) if way == 'away']
+    if any(a != away[0] for a in away) or \
+            not away[0].get('1', 'off').startswith('fb '):
+        return fails + ['head 1 plugged while away: %s, expected lit by '
+                        'the console each time' % away]
+    for n, (way, sig) in enumerate(KILL_RUNS, 1):
+        m = re.search(r'^SUPERVISED%d (\d+)$' % n, out, re.M)
+        if not m or int(m.group(1)) != (sig != 'ABRT'):
+            fails.append('run %d (%s, SIG%s): %s supervisor, expected %s' % (
+                n, way, sig, m.group(1) if m else '?', int(sig != 'ABRT')))
+    for way in ('plug', 'away', 'moved'):
+        want = dict(before, **({'1': away[0]['1']} if way == 'away' else {}))
+        got = {sig: crtc_lines(out, way.upper() + sig)
+               for w, sig in KILL_RUNS if w == way}
+        bad = ['%s: after SIG%s %s, expected %s (as after SIGTERM, and the '
+               'console\'s)' % (way, sig, g, want)
+               for sig, g in got.items() if g != want]
+        if bad:
+            fails += bad
+        else:
+            print('%s: after %s as the console had it: %s' % (
+                way, ', '.join('SIG' + sig for sig in got), want))
+    return fails
+
+
+KILL_GUEST, KILL_EVENTS = kill_runs()
+CASE_KILL = {
+    # Seven runs of vncfb in one boot.
+    'vm': ['--fb', 'virtio', '--heads', '2', '--mouse', 'usb',
+           '--timeout', '450'],
+    'srv': ['--size', '2048x768'],
+    'bins': ['tests/vm/drmpeek'],
+    'guest': KILL_GUEST,
+    'events': KILL_EVENTS,
+    'dumps': {},
+    # Ctrl+Alt of each switch away go to the server and are released at
+    # the switch.
+    'keys': [(1, 0xffe3), (1, 0xffe9), (0, 0xffe3), (0, 0xffe9)] *
+    sum(1 for way, _ in KILL_RUNS if way == 'away'),
+    'keys_sorted': True,
+    'ptrs': [],
+    'probes': {},
+    'check': as_term_and_console,
+    'exits': {'EXIT%d' % n: KILL_STATUS[sig]
+              for n, (_, sig) in enumerate(KILL_RUNS, 1)},
+    'log': ['2 heads, one 2048x768 desktop: Virtual-1:0,0 Virtual-2:1024,0',
+            'Virtual-2 at 1024x768'],
+}
+
+
 if __name__ == '__main__':
     if sys.argv[1:] == ['resize']:
         sys.exit(run_case('drm-heads-resize', CASE_RESIZE))
     if sys.argv[1:] == ['pan']:
         sys.exit(run_case('drm-heads-pan', CASE_PAN))
+    if sys.argv[1:] == ['kill']:
+        sys.exit(run_case('drm-heads-kill', CASE_KILL))
     sys.exit(run_case('drm-heads', CASE))

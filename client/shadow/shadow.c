@@ -20,7 +20,8 @@ int shadow_init(struct shadow *s, const struct pixfmt *fmt)
 
 void shadow_finish(struct shadow *s)
 {
-	free(s->pix);
+	free(s->mem);
+	s->mem = NULL;
 	s->pix = NULL;
 	pthread_mutex_destroy(&s->lock);
 }
@@ -29,7 +30,7 @@ uint8_t *shadow_resize(struct shadow *s, uint32_t w, uint32_t h)
 {
 	size_t stride = (size_t)w * pixfmt_bytes(&s->fmt);
 	size_t size;
-	uint8_t *pix;
+	uint8_t *mem, *pix;
 
 	if (h != 0 && stride > SIZE_MAX / h) {
 		log_error("remote desktop %ux%u is too large", w, h);
@@ -37,15 +38,20 @@ uint8_t *shadow_resize(struct shadow *s, uint32_t w, uint32_t h)
 	}
 	size = stride * h;
 	/* Room for libvncclient decoders that write a whole 32-bit word for
-	 * the last pixel of a 16 bpp row. */
-	pix = calloc(1, size + 64);
-	if (!pix) {
+	 * the last pixel of a 16 bpp row, and for the alignment. calloc's
+	 * zeroed pages of a large buffer cost nothing until touched, which
+	 * aligned_alloc and a memset would not give. */
+	mem = calloc(1, size + 64 + SHADOW_ALIGN);
+	if (!mem) {
 		log_error("cannot allocate %zu bytes for a %ux%u desktop",
 			  size, w, h);
 		return NULL;
 	}
+	pix = mem + ((SHADOW_ALIGN - ((uintptr_t)mem & (SHADOW_ALIGN - 1))) &
+		     (SHADOW_ALIGN - 1));
 	shadow_lock(s);
-	free(s->pix);
+	free(s->mem);
+	s->mem = mem;
 	s->pix = pix;
 	s->width = w;
 	s->height = h;

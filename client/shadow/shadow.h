@@ -18,13 +18,18 @@
 
 struct shadow {
 	pthread_mutex_t lock;	/* private: shadow_lock, shadow_unlock */
+	/* The first pixel, on a cache line's start (SHADOW_ALIGN), so that
+	 * a tile or row at a multiple of 16 pixels is whole lines. */
 	uint8_t *pix;
+	void *mem;		/* private: what pix lies in (freed) */
 	uint32_t width, height;
 	size_t stride;
 	struct pixfmt fmt;
 	/* Bumped on every reallocation, under lock. */
 	uint32_t generation;
 };
+
+#define SHADOW_ALIGN 64
 
 int shadow_init(struct shadow *s, const struct pixfmt *fmt);
 void shadow_finish(struct shadow *s);

@@ -32,6 +32,10 @@ struct dec_chunks {
 	struct dec_chunk *cur;
 	size_t pos, fill, start;
 	bool open;
+	/* The open span gave bytes up (dec_chunks_consume): its parser
+	 * holds no pointer into it across dec_chunks_need, so it may
+	 * slide. */
+	bool consumed;
 	uint64_t taken;	      /* bytes the parser has taken, in all */
 	pthread_mutex_t lock; /* the idle list, taken by any thread */
 	struct dec_chunk *idle;
@@ -262,7 +266,34 @@ int dec_chunks_open(struct dec_chunks *ch, uint64_t most)
 	}
 	ch->start = ch->pos;
 	ch->open = true;
+	ch->consumed = false;
 	return 0;
+}
+
+void dec_chunks_consume(struct dec_chunks *ch, size_t n)
+{
+	if (!ch->open || n > ch->fill - ch->start)
+		return;
+	ch->start += n;
+	ch->pos = ch->start;
+	ch->taken += n;
+	ch->consumed = true;
+}
+
+/* The open span far into a chunk only it uses, with little read of it
+ * yet (a direct parser's, after dec_chunks_consume): back to the chunk's
+ * start, so that the same memory is read into again. */
+static void slide_back(struct dec_chunks *ch)
+{
+	size_t left = ch->fill - ch->start;
+
+	if (!ch->consumed || ch->start < DEC_CHUNK_SLIDE ||
+	    left > DEC_CHUNK_SLIDE / 4 ||
+	    atomic_load_explicit(&ch->cur->refs, memory_order_acquire) != 1)
+		return;
+	memmove(ch->cur->data, ch->cur->data + ch->start, left);
+	ch->fill = left;
+	ch->start = ch->pos = 0;
 }
 
 uint8_t *dec_chunks_need(struct dec_chunks *ch, size_t n, size_t *have,
@@ -270,6 +301,7 @@ uint8_t *dec_chunks_need(struct dec_chunks *ch, size_t n, size_t *have,
 {
 	int ret;
 
+	slide_back(ch);
 	if (ch->cur->cap - ch->start < n) {
 		ret = move_to_fresh(ch, ch->start, n);
 		if (ret != 0) {

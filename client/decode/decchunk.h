@@ -28,6 +28,10 @@
 #define DEC_CHUNK_SIZE ((size_t)4 << 20)
 /* What one read asks for past what the parser needs. */
 #define DEC_CHUNK_AHEAD ((size_t)64 << 10)
+/* How far into a chunk a direct parser reads before what is left slides
+ * back to its start (dec_chunks_consume): within the L2 cache of the
+ * cores of the day, with the read ahead. */
+#define DEC_CHUNK_SLIDE ((size_t)256 << 10)
 
 struct dec_chunk;
 struct dec_chunks;
@@ -52,6 +56,14 @@ int dec_chunks_open(struct dec_chunks *ch, uint64_t most);
  * ran out. */
 uint8_t *dec_chunks_need(struct dec_chunks *ch, size_t n, size_t *have,
 			 int *err);
+/* A parser that draws as it reads (decoder.read_draw) is done with the
+ * open span's first n bytes (n at most what dec_chunks_need gave): the
+ * span starts after them, and once DEC_CHUNK_SLIDE bytes of the chunk
+ * are behind it and no job holds the chunk, dec_chunks_need slides what
+ * is left back to the chunk's start. A rectangle of any size is then
+ * read through the same few hundred KiB, which stay in the cache,
+ * instead of through megabytes of chunks that do not. */
+void dec_chunks_consume(struct dec_chunks *ch, size_t n);
 /* The span's first len bytes are read (the rest is the next message's):
  * close it and return its chunk with a reference for the caller (put it
  * with dec_chunk_put), and in *p its first byte. len 0 (or no open span):

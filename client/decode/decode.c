@@ -457,6 +457,19 @@ static int span_refill(struct dec_in *in, size_t need)
 	int err;
 	uint8_t *p;
 
+	/* A drawn parser is done with what it took: only the rest moves,
+	 * and the chunk is read through again from its start. */
+	if (ij->drawn && off) {
+		/* off was within the span, which span_need kept within
+		 * the limit with what was consumed before. */
+		dec_chunks_consume(ij->c->chunks, off);
+		ij->consumed += off;
+		j->data.p += off;
+		off = 0;
+		if (j->data.limit && need > j->data.limit - ij->consumed)
+			return dec_bad(ij->c, "more than %zu bytes of data",
+				       j->data.limit);
+	}
 	if (off + need < need)
 		return dec_bad(ij->c, "more than %zu bytes of data",
 			       j->data.limit);

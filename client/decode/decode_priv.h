@@ -98,6 +98,10 @@ struct dec_in_job {
 	struct dec_ctx *c;
 	struct dec_job *j;
 	uint64_t most; /* the most bytes the rectangle can have */
+	/* The parser draws as it takes (read_draw): what it has taken is
+	 * done with once it asks for more (dec_chunks_consume). */
+	bool drawn;
+	size_t consumed; /* bytes of the rectangle given up so */
 };
 /* most: an upper bound on the rectangle's bytes, so that the source is
  * not read further past its end than the rectangle can reach (what is

@@ -191,6 +191,74 @@ static void test_destroy_large(void)
 	free(big);
 }
 
+/* A direct parser's span (dec_chunks_consume): 20 MiB read in pieces of
+ * up to a tile, every byte the stream's, through one chunk (nothing
+ * fresh taken); a chunk a job holds does not slide under it. */
+static void test_consume(const uint8_t *data)
+{
+	const size_t len = (size_t)20 << 20;
+	struct vnc_mem_source m;
+	struct dec_chunks *ch;
+	struct dec_chunk *held;
+	uint8_t *p, *first = NULL, *hp;
+	size_t have, done = 0, spread = 0, hoff;
+	unsigned seed = 3;
+	int err, bad = 0;
+
+	vnc_mem_source_init(&m, data, STREAM);
+	m.window = 70000;
+	CHECK_EQ(dec_chunks_create(&m.base, &ch), 0);
+	CHECK_EQ(dec_chunks_open(ch, 0), 0);
+	while (done < len) {
+		size_t n = 1 + (seed = seed * 1103515245u + 12345u) % 1025;
+
+		if (n > len - done)
+			n = len - done;
+		p = dec_chunks_need(ch, n, &have, &err);
+		if (!p || have < n || !same(p, done, n)) {
+			bad++;
+			break;
+		}
+		if (!first)
+			first = p;
+		if ((size_t)(p - first) > spread)
+			spread = (size_t)(p - first);
+		/* Taken and drawn: given up before the next need. */
+		dec_chunks_consume(ch, n);
+		done += n;
+	}
+	CHECK(bad == 0, "consumed span: the bytes at %zu are not the stream's",
+	      done);
+	CHECK(spread <= DEC_CHUNK_SLIDE + DEC_CHUNK_AHEAD + 1025,
+	      "a consumed span reached %zu bytes into its chunk", spread);
+	CHECK(dec_chunks_kept(ch) == DEC_CHUNK_SIZE, "%zu bytes of chunks",
+	      dec_chunks_kept(ch));
+	dec_chunk_put(dec_chunks_close(ch, 0, &p));
+	/* A job holds what is before the next span: it stays as it was. */
+	CHECK_EQ(dec_chunks_open(ch, 0), 0);
+	CHECK((p = dec_chunks_need(ch, 1000, &have, &err)) != NULL);
+	held = dec_chunks_close(ch, 1000, &hp);
+	CHECK(held && same(hp, done, 1000), "a held span");
+	hoff = done;
+	done += 1000;
+	CHECK_EQ(dec_chunks_open(ch, 0), 0);
+	for (size_t i = 0; i < ((size_t)2 << 20) && !bad; i += 1000) {
+		p = dec_chunks_need(ch, 1000, &have, &err);
+		if (!p || !same(p, done, 1000))
+			bad++;
+		dec_chunks_consume(ch, 1000);
+		done += 1000;
+	}
+	CHECK(bad == 0 && same(hp, hoff, 1000),
+	      "a span held by a job was overwritten");
+	dec_chunk_put(dec_chunks_close(ch, 0, &p));
+	dec_chunk_put(held);
+	CHECK_EQ(dec_chunks_settle(ch), 0);
+	CHECK(m.consumed == done, "source at %zu, parsed %zu", m.consumed,
+	      done);
+	dec_chunks_destroy(ch);
+}
+
 int main(void)
 {
 	uint8_t *data = malloc(STREAM);
@@ -205,6 +273,7 @@ int main(void)
 	test_misuse(data);
 	test_trim(data);
 	test_destroy_large();
+	test_consume(data);
 	free(data);
 	return check_done("decchunk");
 }

@@ -29,6 +29,7 @@
 
 #include "util/clock.h"
 #include "shadow/damage.h"
+#include "shadow/shadow.h"
 #include "platform/platform.h"
 #include "reader/rfbread.h"
 #include "util/stats.h"
@@ -139,7 +140,12 @@ static int run(const uint8_t *data, size_t len, uint32_t w, uint32_t h,
 	uint64_t t0, t1;
 	double c0, c1;
 
-	r.pix = calloc((size_t)w * h, 4);
+	/* Aligned as the shadow is (shadow.h). */
+	r.pix = aligned_alloc(SHADOW_ALIGN,
+			      ((size_t)w * h * 4 + SHADOW_ALIGN - 1) &
+				  ~(size_t)(SHADOW_ALIGN - 1));
+	if (r.pix)
+		memset(r.pix, 0, (size_t)w * h * 4);
 	r.out = calloc((size_t)w * h, 4);
 	if (!r.pix || !r.out || damage_init(&r.damage) < 0)
 		return -1;

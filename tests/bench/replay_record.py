@@ -10,7 +10,8 @@ are OUTDIR/NAME.rec for the clouds, OUTDIR/SCENE-NAME.rec for the others.
 
 The content is deterministic (the same frames on every run); which frames
 land in which update depends on the server's speed, but at the default
-10 frames per second each update is one whole frame.
+10 frames per second (25 for the JPEG sets, whose pauses Xvnc fills with
+a lossless refresh in small updates) each update is one whole frame.
 
 usage: replay_record.py [--scene clouds|gradient|desktop] [--updates N]
                         [--size WxH] [--fps F] [--only NAME,...] OUTDIR
@@ -71,7 +72,8 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--updates", type=int, default=61)
     ap.add_argument("--size", default="1920x1080")
-    ap.add_argument("--fps", default="10")
+    ap.add_argument("--fps", help="xanim's frames/s (default: 10, and "
+                    "25 for the JPEG sets)")
     ap.add_argument("--only")
     ap.add_argument("--scene", default="clouds",
                     choices=["clouds", "gradient", "desktop"])
@@ -90,14 +92,26 @@ def main():
     x, disp = start_xvnc(a.size, port, log)
     env = dict(os.environ, DISPLAY=":%d" % disp)
     anim = None
+    anim_fps = None
     try:
-        anim = subprocess.Popen([XANIM, "--scene", a.scene, "--fps", a.fps],
-                                env=env,
-                                stdout=subprocess.PIPE, text=True)
-        if anim.stdout.readline().strip() != "started":
-            sys.exit("xanim did not start")
         for n in names:
             enc, q, fmt = SETS[n]
+            # JPEG: Xvnc sends a lossless refresh of the lossy areas, in
+            # small pieces, whenever the picture stands still for a
+            # moment; at 10 frames/s the pauses between frames were
+            # enough (a recording of 31 updates held 2 to 4 frames).
+            # At 25 nearly every update is a whole frame.
+            fps = a.fps or ("25" if q is not None else "10")
+            if fps != anim_fps:
+                if anim:
+                    anim.kill()
+                    anim.wait()
+                anim = subprocess.Popen(
+                    [XANIM, "--scene", a.scene, "--fps", fps], env=env,
+                    stdout=subprocess.PIPE, text=True)
+                if anim.stdout.readline().strip() != "started":
+                    sys.exit("xanim did not start")
+                anim_fps = fps
             out = os.path.join(a.outdir, (n if a.scene == "clouds" else
                                           a.scene + "-" + n) + ".rec")
             if a.scene == "desktop":

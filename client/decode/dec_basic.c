@@ -6,11 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__))
-#include <emmintrin.h>
-#endif
-
 #include "decode/decode_priv.h"
+#include "util/stream.h"
 #include "wire/rfb.h"
 
 /* Raw: rows straight from the source into the shadow, in one read when
@@ -194,48 +191,21 @@ enum {
 	HEX_COLOURED = 16,
 };
 
-#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__))
 /* A full tile's 64-byte rows, each a whole cache line of the shadow when
  * it is aligned: stored with streaming stores, which write the line
  * without reading it first. A tile row is too short for memcpy's own
  * (rep movsb) to do that, as it does for raw's long rows, and reading
  * each line of the shadow before overwriting it was most of what a raw
- * tile cost more than raw. hex_stream_end fences them. */
+ * tile cost more than raw. hextile_tiles fences them (stream_fence). */
 static inline bool hex_rows64(uint8_t *d, size_t stride, const uint8_t *p,
 			      uint32_t th)
 {
-	if ((uintptr_t)d & 63 || stride & 63)
+	if (!STREAM_LINES || (uintptr_t)d & 63 || stride & 63)
 		return false;
-	for (uint32_t i = 0; i < th; i++, d += stride, p += 64) {
-		__m128i a = _mm_loadu_si128((const __m128i *)p);
-		__m128i b = _mm_loadu_si128((const __m128i *)(p + 16));
-		__m128i c = _mm_loadu_si128((const __m128i *)(p + 32));
-		__m128i e = _mm_loadu_si128((const __m128i *)(p + 48));
-
-		_mm_stream_si128((__m128i *)d, a);
-		_mm_stream_si128((__m128i *)(d + 16), b);
-		_mm_stream_si128((__m128i *)(d + 32), c);
-		_mm_stream_si128((__m128i *)(d + 48), e);
-	}
+	for (uint32_t i = 0; i < th; i++, d += stride, p += 64)
+		stream_line(d, p);
 	return true;
 }
-
-static inline void hex_stream_end(void)
-{
-	_mm_sfence();
-}
-#else
-static inline bool hex_rows64(uint8_t *d, size_t stride, const uint8_t *p,
-			      uint32_t th)
-{
-	(void)d, (void)stride, (void)p, (void)th;
-	return false;
-}
-
-static inline void hex_stream_end(void)
-{
-}
-#endif
 
 /* A raw tile: rows of the tile's width; the full tiles of the common
  * formats in fixed-size copies the compiler turns into a few moves. */
@@ -341,7 +311,7 @@ static int hextile_tiles(struct dec_ctx *c, const struct dec_fb *fb,
 #undef TAKE
 	/* The tiles are in the shadow before anyone is told so. */
 	if (fb)
-		hex_stream_end();
+		stream_fence();
 	return DEC_OK;
 }
 

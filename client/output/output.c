@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/log.h"
+#include "util/stream.h"
 #include "output/output.h"
 #include "platform/platform.h"
 
@@ -241,7 +242,7 @@ static void flush_lines(uint8_t *p, size_t len)
  * of a streaming copy cost more than they save. */
 #define STREAM_MIN_ROW 256
 
-#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__))
+#if STREAM_LINES
 void output_copy_stream(uint8_t *dst, const uint8_t *src, size_t len)
 {
 	size_t head;
@@ -258,23 +259,14 @@ void output_copy_stream(uint8_t *dst, const uint8_t *src, size_t len)
 	/* Non-temporal stores: whole lines go to memory without being read
 	 * first (no read-for-ownership) and without evicting the shadow
 	 * from the cache; nobody reads the mapping back. */
-	for (; len >= 64; dst += 64, src += 64, len -= 64) {
-		__m128i a = _mm_loadu_si128((const __m128i *)src);
-		__m128i b = _mm_loadu_si128((const __m128i *)(src + 16));
-		__m128i c = _mm_loadu_si128((const __m128i *)(src + 32));
-		__m128i d = _mm_loadu_si128((const __m128i *)(src + 48));
-
-		_mm_stream_si128((__m128i *)dst, a);
-		_mm_stream_si128((__m128i *)(dst + 16), b);
-		_mm_stream_si128((__m128i *)(dst + 32), c);
-		_mm_stream_si128((__m128i *)(dst + 48), d);
-	}
+	for (; len >= 64; dst += 64, src += 64, len -= 64)
+		stream_line(dst, src);
 	memcpy(dst, src, len);
 }
 
 void output_copy_stream_end(void)
 {
-	_mm_sfence();
+	stream_fence();
 }
 #else
 void output_copy_stream(uint8_t *dst, const uint8_t *src, size_t len)

@@ -774,9 +774,16 @@ def run_case(name, case):
         if want not in out:
             fails.append('vncfb did not log "%s"' % want)
 
+    return report(name, fails, out, r.stderr, tmp)
+
+
+def report(name, fails, out, err, tmp):
+    """The case's verdict: with failures, the guest's output, vmrun's
+    messages and each failure, the files kept; else the files go. The
+    exit status (0 pass, 1 fail)."""
     if fails:
         print(out)
-        print(r.stderr, file=sys.stderr)
+        print(err, file=sys.stderr)
         for f in fails:
             print('FAIL %s: %s' % (name, f))
         print('(files in %s)' % tmp)

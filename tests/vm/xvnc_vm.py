@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 
-from console_vm import compare, crop
+from console_vm import compare, crop, report
 from vmio import read_ppm
 from vmskip import skip, vm_run_or_skip
 
@@ -405,16 +405,7 @@ def run(name, case):
     for want in case['log']:
         if want not in out:
             fails.append('vncfb did not log "%s"' % want)
-    if fails:
-        print(out)
-        print(r.stderr, file=sys.stderr)
-        for f in fails:
-            print('FAIL xvnc-%s: %s' % (name, f))
-        print('(files in %s)' % tmp)
-        return 1
-    shutil.rmtree(tmp, ignore_errors=True)
-    print('PASS xvnc-%s' % name)
-    return 0
+    return report('xvnc-' + name, fails, out, r.stderr, tmp)
 
 
 if __name__ == '__main__':

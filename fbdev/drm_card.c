@@ -160,54 +160,6 @@ static int list_connectors(struct output *out, struct drm_priv *p,
 	return n;
 }
 
-static bool crtc_taken(uint32_t crtc, const uint32_t *taken, int ntaken)
-{
-	int i;
-
-	for (i = 0; i < ntaken; i++)
-		if (taken[i] == crtc)
-			return true;
-	return false;
-}
-
-/* The CRTC to drive c with: the one it is on now (the console's), else a
- * free one its encoders can reach; none of taken (other heads'). 0 when
- * there is none. */
-static uint32_t pick_crtc(struct drm_priv *p, drmModeRes *res,
-			  drmModeConnector *c, const uint32_t *taken,
-			  int ntaken)
-{
-	drmModeEncoder *e;
-	uint32_t crtc = 0;
-	int i, k;
-
-	if (c->encoder_id && (e = drmModeGetEncoder(p->fd, c->encoder_id))) {
-		crtc = e->crtc_id;
-		drmModeFreeEncoder(e);
-		if (crtc && !crtc_taken(crtc, taken, ntaken))
-			return crtc;
-		crtc = 0;
-	}
-	for (i = 0; i < c->count_encoders && !crtc; i++) {
-		e = drmModeGetEncoder(p->fd, c->encoders[i]);
-		if (!e)
-			continue;
-		for (k = 0; k < res->count_crtcs && !crtc; k++) {
-			drmModeCrtc *cr;
-
-			if (!(e->possible_crtcs & (1u << k)))
-				continue;
-			cr = drmModeGetCrtc(p->fd, res->crtcs[k]);
-			if (cr && !cr->buffer_id &&
-			    !crtc_taken(cr->crtc_id, taken, ntaken))
-				crtc = cr->crtc_id;
-			drmModeFreeCrtc(cr);
-		}
-		drmModeFreeEncoder(e);
-	}
-	return crtc;
-}
-
 /* The pixel format the CRTC's primary plane takes (drm_choose_format). */
 static uint32_t pick_format(struct drm_priv *p, drmModeRes *res)
 {
@@ -441,7 +393,7 @@ static int setup_head(struct output *out, struct drm_priv *p, drmModeRes *res,
 		return -EINVAL;
 	}
 	p->mode = c->modes[mi];
-	p->crtc_id = pick_crtc(p, res, c, taken, ntaken);
+	p->crtc_id = drm_pick_crtc(p->fd, res, c, 0, true, taken, ntaken);
 	if (!p->crtc_id) {
 		drm_fail(out, "%s: no display controller (CRTC) is free for %s",
 			 path, p->conn_name);

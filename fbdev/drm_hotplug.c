@@ -146,6 +146,7 @@ bool drm_hotplug_take(struct drm_hotplug *h)
 	return any;
 }
 
+/* The CRTCs c's encoders reach, as a mask of indices in res. */
 static uint32_t reach(int fd, const drmModeConnector *c)
 {
 	uint32_t crtcs = 0;
@@ -161,21 +162,41 @@ static uint32_t reach(int fd, const drmModeConnector *c)
 	return crtcs;
 }
 
-/* Ours when the encoders reach it (mask of CRTC indices), else the first
- * free one they reach. */
-static uint32_t pick_crtc(int fd, const drmModeRes *res, uint32_t mask,
-			  uint32_t ours)
+static bool crtc_taken(uint32_t crtc, const uint32_t *taken, int ntaken)
 {
-	uint32_t found = 0;
 	int i;
 
-	for (i = 0; i < res->count_crtcs && i < 32; i++)
-		if ((mask & (1u << i)) && res->crtcs[i] == ours)
+	for (i = 0; i < ntaken; i++)
+		if (taken[i] == crtc)
+			return true;
+	return false;
+}
+
+uint32_t drm_pick_crtc(int fd, const drmModeRes *res, const drmModeConnector *c,
+		       uint32_t ours, bool current, const uint32_t *taken,
+		       int ntaken)
+{
+	uint32_t mask = reach(fd, c), found = 0;
+	drmModeEncoder *e;
+	int i;
+
+	for (i = 0; ours && i < res->count_crtcs && i < 32; i++)
+		if ((mask & (1u << i)) && res->crtcs[i] == ours &&
+		    !crtc_taken(ours, taken, ntaken))
 			return ours;
+	if (current && c->encoder_id &&
+	    (e = drmModeGetEncoder(fd, c->encoder_id))) {
+		found = e->crtc_id;
+		drmModeFreeEncoder(e);
+		if (found && !crtc_taken(found, taken, ntaken))
+			return found;
+		found = 0;
+	}
 	for (i = 0; i < res->count_crtcs && i < 32 && !found; i++) {
 		drmModeCrtc *cr;
 
-		if (!(mask & (1u << i)))
+		if (!(mask & (1u << i)) ||
+		    crtc_taken(res->crtcs[i], taken, ntaken))
 			continue;
 		cr = drmModeGetCrtc(fd, res->crtcs[i]);
 		if (cr && !cr->buffer_id)
@@ -206,10 +227,11 @@ int drm_read_connectors(int fd, const drmModeRes *res, drmModeConnector **conns,
 	return n;
 }
 
-/* c (connected) at s's mode on a CRTC, into t. */
+/* c (connected) at s's mode on a CRTC, into t: the one its display is
+ * on now too (current), as at open, but for a stand-in. */
 static void target(int fd, const drmModeRes *res, const drmModeConnector *c,
 		   const char *name, const struct drm_spec *s, uint32_t crtc_id,
-		   struct drm_target *t)
+		   bool current, struct drm_target *t)
 {
 	int mi =
 	    drm_choose_mode(c->modes, c->count_modes, drm_spec_mode(s, name));
@@ -217,7 +239,7 @@ static void target(int fd, const drmModeRes *res, const drmModeConnector *c,
 	t->present = true;
 	t->conn_id = c->connector_id;
 	snprintf(t->name, sizeof(t->name), "%s", name);
-	t->crtc_id = pick_crtc(fd, res, reach(fd, c), crtc_id);
+	t->crtc_id = drm_pick_crtc(fd, res, c, crtc_id, current, NULL, 0);
 	t->mode_found = mi >= 0;
 	if (mi >= 0)
 		t->mode = c->modes[mi];
@@ -243,7 +265,7 @@ int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
 	if (ci < 0)
 		ci = drm_choose_connector(info, n, s->connector);
 	if (ci >= 0)
-		target(fd, res, conns[ci], info[ci].name, s, crtc_id, t);
+		target(fd, res, conns[ci], info[ci].name, s, crtc_id, true, t);
 	if (ci < 0 && s->connector[0])
 		snprintf(t->why, sizeof(t->why), "%s is disconnected",
 			 s->connector);
@@ -261,8 +283,10 @@ int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
 			    (si < 0 || conns[i]->connector_id == cur_id))
 				si = i;
 		if (si >= 0) {
+			/* Never the console's CRTC: a stand-in only says
+			 * why, and the console may show there meanwhile. */
 			target(fd, res, conns[si], info[si].name, &any, crtc_id,
-			       t);
+			       false, t);
 			t->standin = true;
 		}
 	}

@@ -33,8 +33,9 @@ struct drm_target {
 	char name[32];
 	drmModeModeInfo mode;
 	bool mode_found; /* false: present, but no mode fits s */
-	/* The CRTC to show it on: the one asked about when its encoders
-	 * reach it, else a free one they reach; 0 for none. */
+	/* The CRTC to show it on (drm_pick_crtc): the one asked about when
+	 * its encoders reach it, else the one its display is on now (not
+	 * for a stand-in), else a free one they reach; 0 for none. */
 	uint32_t crtc_id;
 	/* What is waited for ("Virtual-1 is disconnected"), when the
 	 * connector s names is not connected or has not s's mode. */
@@ -55,6 +56,16 @@ struct drm_target {
 int drm_read_connectors(int fd, const drmModeRes *res, drmModeConnector **conns,
 			struct drm_conn_info *info);
 
+/* The CRTC to drive connector c with (res the card's, fd's), one its
+ * encoders reach and none of taken[0..ntaken) (other heads'): ours (the
+ * one the head shows on now) when it can; else, with current, the one
+ * c's display is on now (the console's: at open and when hot-plug makes
+ * a head on c, as at open); else a free (unlit) one. 0 when there is
+ * none. The one choice of the open path and the hot-plug path. */
+uint32_t drm_pick_crtc(int fd, const drmModeRes *res, const drmModeConnector *c,
+		       uint32_t ours, bool current, const uint32_t *taken,
+		       int ntaken);
+
 /* Start listening for card_fd's hot-plug events (path for messages).
  * 0, or -errno (logged as a warning: the output works without). */
 int drm_hotplug_open(struct drm_hotplug *h, int card_fd, const char *path);
@@ -65,8 +76,8 @@ bool drm_hotplug_take(struct drm_hotplug *h);
 /* Read the connectors (a probe: drmModeGetConnector) and choose as
  * drm_card_open would: s's connector, else the one in use (cur_id) while
  * it is connected, else the first connected one; the mode s asks for on
- * it (drm_spec_mode); the CRTC for it, crtc_id (the output's) if it
- * can. When s's connector or mode is not there but a display is, that
+ * it (drm_spec_mode); the CRTC for it as drm_pick_crtc chooses, with
+ * crtc_id (the output's) as ours. When s's connector or mode is not there but a display is, that
  * one (the one in use first) as a stand-in. 0 (t filled), or -errno of
  * the card. */
 int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""One desktop across the connectors of two DRM cards on a real kernel:
+two virtio-gpu devices (vmrun.py --fb virtio --fb2 virtio), the guest's
+/dev/dri/card0 (Virtual-1, head 0 of the first device) and card1
+(Virtual-2, head 0 of the second: the script's `head 1.0`). The kernel
+numbers connectors of a type across cards, so the names differ.
+
+One boot, the test server's desktop 2048x768 (it refuses
+SetDesktopSize), each card's head at 1024x768:
+
+  1. vncfb -o drm:all takes both cards: one 2048x768 desktop, card0's
+     head its left half and card1's its right half, each pixel-exact,
+     one connection; after SIGTERM each card's CRTC is as before vncfb.
+  2. card1's head unplugged, vncfb -o drm:all starts on card0's alone;
+     card1's head plugged in while it runs (card1's own hot-plug
+     uevent): within 2 s both halves of one 2048x768 desktop,
+     pixel-exact, one connection; after SIGKILL the supervisor puts
+     each card's CRTC back (card1's off, as it was when vncfb took it).
+  3. --connector card1:Virtual-2,card0:Virtual-1: card1's head the
+     left half this time, pixel-exact, each card's CRTC back after
+     SIGTERM.
+  4. --connector card1:Virtual-1 names a connector card1 lacks: one
+     line saying so, exit 1.
+
+Each card is held open by another file across every exit, so that the
+kernel's own restore at a card's last close hides nothing: what the
+CRTCs show is what vncfb (or its supervisor) put back.
+
+usage: cards_vm.py
+Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
+"""
+import re
+import sys
+
+from console_vm import run_case
+
+GUEST = r'''
+pref() {  # pref CARD CONNECTOR WxH|off SECONDS
+	i=0
+	while true; do
+		if [ "$3" = off ]; then
+			grep -qx disconnected /sys/class/drm/$1-$2/status && break
+		else
+			grep -qx connected /sys/class/drm/$1-$2/status &&
+				head -1 /sys/class/drm/$1-$2/modes | grep -qx "$3" &&
+				break
+		fi
+		i=$((i + 1)); [ $i -gt $(($4 * 10)) ] && { log "TIMEOUT $1-$2 $3"; return 1; }
+		sleep 0.1
+	done
+}
+crtcs() {  # crtcs TAG: each card's CRTCs
+	for c in 0 1; do drmpeek crtcs /dev/dri/card$c | sed "s/^/$1 card$c /"; done
+}
+stop() {  # stop SIG N TAG: the cards held, vncfb ended, its supervisor gone
+	exec 8< /dev/dri/card0 9< /dev/dri/card1
+	kill -$1 $V; wait $V; log "EXIT$2 $?"
+	i=0; while [ -n "$(pidof vncfb)" ] && [ $i -lt 100 ]; do i=$((i+1)); sleep 0.1; done
+	crtcs $3
+	exec 8<&- 9<&-
+	grep -c 'connected to' /tmp/v$2.log | sed "s/^/CONNECTS$2 /"
+	grep -c 'keeps the console state' /tmp/v$2.log | sed "s/^/SUPERVISED$2 /"
+}
+log STAGE pre
+pref card0 Virtual-1 1024x768 30
+log STAGE pre1
+pref card1 Virtual-2 1024x768 30
+sleep 1
+crtcs BEFORE
+
+VARGS='-o drm:all --scale none'
+start_vncfb /tmp/v1.log 1
+waitfor /tmp/v1.log '2 heads, one 2048x768 desktop' 60 && log STAGE drawn1
+waitfor /tmp/srv.log 'KEY 0 0x71' 90
+stop TERM 1 AFTERTERM1
+
+log STAGE unplug2
+pref card1 Virtual-2 off 30
+sleep 1
+crtcs START2
+start_vncfb /tmp/v2.log 2
+waitfor /tmp/v2.log '1024x768@' 60 && log STAGE plug2
+waitfor /tmp/v2.log '2 heads, one 2048x768 desktop' 60 && log STAGE drawn2
+sleep 1
+crtcs RUN2
+waitfor /tmp/srv.log 'KEY 0 0x77' 90
+stop KILL 2 AFTERKILL2
+
+log STAGE replug3
+pref card1 Virtual-2 1024x768 30
+sleep 1
+crtcs START3
+VARGS='--connector card1:Virtual-2,card0:Virtual-1 --scale none'
+start_vncfb /tmp/v3.log 3
+waitfor /tmp/v3.log '2 heads, one 2048x768 desktop' 60 && log STAGE drawn3
+waitfor /tmp/srv.log 'KEY 0 0x65' 90
+stop TERM 3 AFTERTERM3
+
+vncfb -o drm --connector card1:Virtual-1 127.0.0.1::$P < /dev/tty1 \
+	> /tmp/v4.log 2>&1
+log "EXIT4 $?"
+'''
+
+EVENTS = [
+    'wait STAGE pre', 'head 0 1024x768', 'wait STAGE pre1',
+    'head 1.0 1024x768',
+    'wait STAGE drawn1 timeout=120', 'sleep 2',
+    'screendump {tmp}/a.ppm head=0', 'screendump {tmp}/b.ppm head=1.0',
+    'key q',
+    # Card1's head plugged in while vncfb runs on card0's.
+    'wait STAGE unplug2 timeout=120', 'head 1.0 off',
+    'wait STAGE plug2 timeout=120', 'head 1.0 1024x768', 'sleep 2',
+    'screendump {tmp}/d.ppm head=1.0',
+    'wait STAGE drawn2 timeout=60', 'sleep 1',
+    'screendump {tmp}/c.ppm head=0', 'key w',
+    'wait STAGE replug3 timeout=120', 'head 1.0 1024x768',
+    'wait STAGE drawn3 timeout=120', 'sleep 2',
+    'screendump {tmp}/e.ppm head=1.0', 'screendump {tmp}/f.ppm head=0',
+    'key e',
+]
+
+
+def crtc_lines(out, tag):
+    """{'cardN CRTC i': state} of the lines tag printed."""
+    return {'%s CRTC %s' % m[:2]: m[2] for m in re.findall(
+        r'^%s (card\d) CRTC (\d+) (.*)$' % tag, out, re.M)}
+
+
+def cards_back(out):
+    """Every run on both cards, one connection each, and each card's
+    CRTCs as before vncfb (run 2: card1's off, as when vncfb took it)."""
+    fails = []
+    before = crtc_lines(out, 'BEFORE')
+    if sorted(before) != ['card0 CRTC 0', 'card1 CRTC 0'] or \
+            not before['card0 CRTC 0'].startswith('fb '):
+        return ['before vncfb: %s, expected one CRTC a card, card0\'s the '
+                'console\'s' % before]
+    start2 = crtc_lines(out, 'START2')
+    run2 = crtc_lines(out, 'RUN2')
+    want = {'AFTERTERM1': before,
+            'AFTERKILL2': dict(start2, **{'card1 CRTC 0': 'off'}),
+            'AFTERTERM3': crtc_lines(out, 'START3')}
+    if start2.get('card1 CRTC 0') != 'off' or \
+            not run2.get('card1 CRTC 0', 'off').startswith('fb '):
+        fails.append('run 2: card1\'s CRTC %s before, %s while vncfb ran; '
+                     'expected off, then lit' % (
+                         start2.get('card1 CRTC 0'),
+                         run2.get('card1 CRTC 0')))
+    for tag, w in want.items():
+        got = crtc_lines(out, tag)
+        if got != w:
+            fails.append('%s: %s, expected %s' % (tag, got, w))
+        else:
+            print('%s: each card\'s CRTC as before vncfb: %s' % (tag, w))
+    for n in (1, 2, 3):
+        m = re.search(r'^CONNECTS%d (\d+)$' % n, out, re.M)
+        if not m or m.group(1) != '1':
+            fails.append('run %d: connected %s times, expected once' % (
+                n, m.group(1) if m else '?'))
+    m = re.search(r'^SUPERVISED2 (\d+)$', out, re.M)
+    if not m or m.group(1) != '1':
+        fails.append('run 2 had no supervisor to put the CRTCs back')
+    return fails
+
+
+CASE = {
+    'vm': ['--fb', 'virtio', '--heads', '1', '--fb2', 'virtio',
+           '--mouse', 'usb', '--timeout', '450'],
+    'srv': ['--size', '2048x768'],
+    'bins': ['tests/vm/drmpeek'],
+    'guest': GUEST,
+    'events': EVENTS,
+    'dumps': {'a': True, 'b': True, 'c': True, 'd': True, 'e': True,
+              'f': True},
+    'crop': {'a': (0, 0, 1024, 768), 'b': (1024, 0, 1024, 768),
+             'c': (0, 0, 1024, 768), 'd': (1024, 0, 1024, 768),
+             'e': (0, 0, 1024, 768), 'f': (1024, 0, 1024, 768)},
+    'keys': [(1, 0x71), (0, 0x71), (1, 0x77), (0, 0x77), (1, 0x65),
+             (0, 0x65)],
+    'ptrs': [],
+    'probes': {},
+    'check': cards_back,
+    'exits': {'EXIT1': 0, 'EXIT2': 137, 'EXIT3': 0, 'EXIT4': 1},
+    'log': [
+        '2 heads, one 2048x768 desktop: Virtual-1:0,0 Virtual-2:1024,0',
+        '2 heads, one 2048x768 desktop: Virtual-2:0,0 Virtual-1:1024,0',
+        'hot-plug: the kernel\'s uevents (cards 226:0, 226:1)',
+        '/dev/dri/card1: no connector card1:Virtual-1 (Virtual-2 '
+        'connected): --connector names one of these',
+    ],
+}
+
+
+if __name__ == '__main__':
+    sys.exit(run_case('drm-cards', CASE))

@@ -10,7 +10,11 @@ SetDesktopSize), each card's head at 1024x768:
 
   1. vncfb -o drm:all takes both cards: one 2048x768 desktop, card0's
      head its left half and card1's its right half, each pixel-exact,
-     one connection; after SIGTERM each card's CRTC is as before vncfb.
+     each head's blit thread placed by a probe of its own mapping; a
+     VT switch away gives up the master of both cards (another program
+     takes each meanwhile), and back both heads are pixel-exact again;
+     one connection; after SIGTERM each card's CRTC is as before
+     vncfb.
   2. card1's head unplugged, vncfb -o drm:all starts on card0's alone;
      card1's head plugged in while it runs (card1's own hot-plug
      uevent): within 2 s both halves of one 2048x768 desktop,
@@ -21,6 +25,7 @@ SetDesktopSize), each card's head at 1024x768:
      SIGTERM.
   4. --connector card1:Virtual-1 names a connector card1 lacks: one
      line saying so, exit 1.
+  5. vncfb probe -o drm:all opens both cards and measures.
 
 Each card is held open by another file across every exit, so that the
 kernel's own restore at a card's last close hides nothing: what the
@@ -71,6 +76,13 @@ crtcs BEFORE
 VARGS='-o drm:all --scale none'
 start_vncfb /tmp/v1.log 1
 waitfor /tmp/v1.log '2 heads, one 2048x768 desktop' 60 && log STAGE drawn1
+# Switched away: another program may be the master of either card.
+waitfor /tmp/v1.log 'VT 1 released' 60
+for c in 0 1; do
+	drmpeek hold 0 /dev/dri/card$c > /dev/null 2>&1; log "AWAYMASTER$c $?"
+done
+log STAGE away1
+waitfor /tmp/v1.log 'VT 1 acquired' 60 && log STAGE back1
 waitfor /tmp/srv.log 'KEY 0 0x71' 90
 stop TERM 1 AFTERTERM1
 
@@ -99,6 +111,8 @@ stop TERM 3 AFTERTERM3
 vncfb -o drm --connector card1:Virtual-1 127.0.0.1::$P < /dev/tty1 \
 	> /tmp/v4.log 2>&1
 log "EXIT4 $?"
+vncfb probe -o drm:all > /tmp/v5.log 2>&1
+log "EXIT5 $?"
 '''
 
 EVENTS = [
@@ -106,6 +120,9 @@ EVENTS = [
     'head 1.0 1024x768',
     'wait STAGE drawn1 timeout=120', 'sleep 2',
     'screendump {tmp}/a.ppm head=0', 'screendump {tmp}/b.ppm head=1.0',
+    'key ctrl alt f2', 'wait STAGE away1 timeout=60', 'key ctrl alt f1',
+    'wait STAGE back1 timeout=60', 'sleep 2',
+    'screendump {tmp}/g.ppm head=0', 'screendump {tmp}/h.ppm head=1.0',
     'key q',
     # Card1's head plugged in while vncfb runs on card0's.
     'wait STAGE unplug2 timeout=120', 'head 1.0 off',
@@ -171,20 +188,29 @@ CASE = {
     'guest': GUEST,
     'events': EVENTS,
     'dumps': {'a': True, 'b': True, 'c': True, 'd': True, 'e': True,
-              'f': True},
+              'f': True, 'g': True, 'h': True},
     'crop': {'a': (0, 0, 1024, 768), 'b': (1024, 0, 1024, 768),
+             'g': (0, 0, 1024, 768), 'h': (1024, 0, 1024, 768),
              'c': (0, 0, 1024, 768), 'd': (1024, 0, 1024, 768),
              'e': (0, 0, 1024, 768), 'f': (1024, 0, 1024, 768)},
-    'keys': [(1, 0x71), (0, 0x71), (1, 0x77), (0, 0x77), (1, 0x65),
+    # Ctrl+Alt of the switch away go to the server and are released at
+    # the switch.
+    'keys': [(1, 0xffe3), (1, 0xffe9), (0, 0xffe3), (0, 0xffe9),
+             (1, 0x71), (0, 0x71), (1, 0x77), (0, 0x77), (1, 0x65),
              (0, 0x65)],
+    'keys_sorted': True,
     'ptrs': [],
-    'probes': {},
+    'probes': {'AWAYMASTER0': '0', 'AWAYMASTER1': '0'},
     'check': cards_back,
-    'exits': {'EXIT1': 0, 'EXIT2': 137, 'EXIT3': 0, 'EXIT4': 1},
+    'exits': {'EXIT1': 0, 'EXIT2': 137, 'EXIT3': 0, 'EXIT4': 1,
+              'EXIT5': 0},
     'log': [
         '2 heads, one 2048x768 desktop: Virtual-1:0,0 Virtual-2:1024,0',
         '2 heads, one 2048x768 desktop: Virtual-2:0,0 Virtual-1:1024,0',
         'hot-plug: the kernel\'s uevents (cards 226:0, 226:1)',
+        # Each head's core from a probe of its own mapping.
+        'blit thread of Virtual-1 runs on core',
+        'blit thread of Virtual-2 runs on core',
         '/dev/dri/card1: no connector card1:Virtual-1 (Virtual-2 '
         'connected): --connector names one of these',
     ],

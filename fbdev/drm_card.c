@@ -924,6 +924,13 @@ int drm_card_open_head(struct output *out, struct drm_priv *p,
 	}
 	drm_scan_describe(&sc, names, sizeof(names));
 	ci = drm_choose_connector(sc.info, sc.n, name);
+	/* Where it is, when it is on one card: that card's message. */
+	i = drm_find_connector(sc.info, sc.n, name);
+	if (i >= 0)
+		use_card(p, first, sc.card[i]);
+	else
+		describe_cards(first->cards, first->ncards, p->path,
+			       sizeof(p->path));
 	if (ci < 0) {
 		drm_fail(out,
 			 ci == -ENOENT

@@ -18,8 +18,10 @@ SetDesktopSize), each card's head at 1024x768:
   2. card1's head unplugged, vncfb -o drm:all starts on card0's alone;
      card1's head plugged in while it runs (card1's own hot-plug
      uevent): within 2 s both halves of one 2048x768 desktop,
-     pixel-exact, one connection; after SIGKILL the supervisor puts
-     each card's CRTC back (card1's off, as it was when vncfb took it).
+     pixel-exact; card0's head unplugged: the first head moves to
+     card1's display, pixel-exact; one connection; after SIGKILL the
+     supervisor puts each card's CRTC back on its card (card0's to the
+     console's framebuffer, card1's off, as it was when vncfb took it).
   3. --connector card1:Virtual-2,card0:Virtual-1: card1's head the
      left half this time, pixel-exact, each card's CRTC back after
      SIGTERM.
@@ -95,10 +97,12 @@ waitfor /tmp/v2.log '1024x768@' 60 && log STAGE plug2
 waitfor /tmp/v2.log '2 heads, one 2048x768 desktop' 60 && log STAGE drawn2
 sleep 1
 crtcs RUN2
+waitfor /tmp/v2.log 'card1: Virtual-2 at 1024x768' 60 && log STAGE moved2
 waitfor /tmp/srv.log 'KEY 0 0x77' 90
 stop KILL 2 AFTERKILL2
 
 log STAGE replug3
+pref card0 Virtual-1 1024x768 30
 pref card1 Virtual-2 1024x768 30
 sleep 1
 crtcs START3
@@ -129,8 +133,12 @@ EVENTS = [
     'wait STAGE plug2 timeout=120', 'head 1.0 1024x768', 'sleep 2',
     'screendump {tmp}/d.ppm head=1.0',
     'wait STAGE drawn2 timeout=60', 'sleep 1',
-    'screendump {tmp}/c.ppm head=0', 'key w',
-    'wait STAGE replug3 timeout=120', 'head 1.0 1024x768',
+    'screendump {tmp}/c.ppm head=0',
+    # The first head's display gone: it moves to card1's.
+    'head 0 off', 'wait STAGE moved2 timeout=60', 'sleep 2',
+    'screendump {tmp}/i.ppm head=1.0', 'key w',
+    'wait STAGE replug3 timeout=120', 'head 0 1024x768',
+    'head 1.0 1024x768',
     'wait STAGE drawn3 timeout=120', 'sleep 2',
     'screendump {tmp}/e.ppm head=1.0', 'screendump {tmp}/f.ppm head=0',
     'key e',
@@ -188,9 +196,10 @@ CASE = {
     'guest': GUEST,
     'events': EVENTS,
     'dumps': {'a': True, 'b': True, 'c': True, 'd': True, 'e': True,
-              'f': True, 'g': True, 'h': True},
+              'f': True, 'g': True, 'h': True, 'i': True},
     'crop': {'a': (0, 0, 1024, 768), 'b': (1024, 0, 1024, 768),
              'g': (0, 0, 1024, 768), 'h': (1024, 0, 1024, 768),
+             'i': (0, 0, 1024, 768),
              'c': (0, 0, 1024, 768), 'd': (1024, 0, 1024, 768),
              'e': (0, 0, 1024, 768), 'f': (1024, 0, 1024, 768)},
     # Ctrl+Alt of the switch away go to the server and are released at

@@ -328,10 +328,10 @@ static bool mode_named(const struct drm_spec *s, const char *name)
 }
 
 /* The other heads p->spec asks for (all, connector=A+B), each on a CRTC
- * of its own, on its own card's. A named one that cannot be shown is an error; with all it
- * is left out, with a warning, unless at the start --mode gives it a
- * mode of its own (a display plugged in later with another monitor is
- * left out all the same). 0 or -errno (said). */
+ * of its own, on its own card's. A named one that cannot be shown is an error;
+ * with all it is left out, with a warning, unless at the start --mode gives it
+ * a mode of its own (a display plugged in later with another monitor is left
+ * out all the same). 0 or -errno (said). */
 static int open_more(struct output *out, struct drm_priv *p, bool start)
 {
 	char names[DRM_MAX_HEADS][32];
@@ -410,9 +410,8 @@ static void drm_close(struct output *out)
 	 * each on its card: the list a SIGKILL would leave to the
 	 * supervisor. Switched away, the display belongs to the VT on
 	 * screen: only forgotten. */
-	n = p->restore
-		? drm_restore_list(p->restore, fds, ids, DRM_RESTORE_MAX)
-		: 0;
+	n = p->restore ? drm_restore_list(p->restore, fds, ids, DRM_RESTORE_MAX)
+		       : 0;
 	for (i = 0; i < n; i++)
 		put_back(p, fds[i], ids[i]);
 	vt_close(&p->vt);
@@ -613,8 +612,8 @@ static int hotplug_dispatch(struct output *out, struct drm_priv *p,
 		return 0;
 	}
 	p->hp_missed = false;
-	if (drm_hotplug_scan(p->cards, p->ncards, &p->spec, p->card,
-			     p->conn_id, p->crtc_id, &t) < 0 ||
+	if (drm_hotplug_scan(p->cards, p->ncards, &p->spec, p->card, p->conn_id,
+			     p->crtc_id, &t) < 0 ||
 	    (!differs(p, &t) && !heads_differ(p)))
 		return 0;
 	if (!ev->changed)

@@ -85,8 +85,7 @@ struct drm_conn_info {
 bool drm_conn_named(const struct drm_conn_info *c, const char *want);
 /* The one connector want names: its index, -ENOENT (none), -ENOTUNIQ
  * (want has no CARD, and connectors of several cards have its NAME). */
-int drm_find_connector(const struct drm_conn_info *c, int n,
-		       const char *want);
+int drm_find_connector(const struct drm_conn_info *c, int n, const char *want);
 /* Connector i's name as a head's (layouts, messages): the kernel's, or
  * CARD:NAME where a connector of another card has the same NAME. */
 void drm_head_name(const struct drm_conn_info *c, int n, int i, char *buf,

@@ -339,7 +339,7 @@ static int card_open(struct drm_card *c, const char *path, char *why,
 	return 0;
 }
 
-/* Head p is on p's card k from now on (p the first head). */
+/* Head p is on card k of first's cards from now on (first may be p). */
 static void use_card(struct drm_priv *p, struct drm_priv *first, int k)
 {
 	const struct drm_card *c = &first->cards[k];
@@ -520,9 +520,8 @@ static int first_head(struct output *out, struct drm_priv *p,
 	/* A mode for a connector the cards do not have is a typo, not a
 	 * display still to come. */
 	i = drm_unknown_mode_name(sc->info, sc->n, s);
-	if (i >= 0 &&
-	    drm_find_connector(sc->info, sc->n, s->named[i].name) ==
-		-ENOTUNIQ) {
+	if (i >= 0 && drm_find_connector(sc->info, sc->n, s->named[i].name) ==
+			  -ENOTUNIQ) {
 		drm_fail(out,
 			 "%s: connector %s is on several cards (%s): --mode "
 			 "cardN:%s:WIDTHxHEIGHT says which",

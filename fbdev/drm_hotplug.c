@@ -100,10 +100,9 @@ int drm_hotplug_open(struct drm_hotplug *h, const struct drm_card *cards,
 		h->minor[k] = minor(st.st_rdev);
 		h->ndev++;
 		if (used < sizeof(devs))
-			used += (size_t)snprintf(devs + used,
-						 sizeof(devs) - used, "%s%u:%u",
-						 k ? ", " : "", h->major[k],
-						 h->minor[k]);
+			used += (size_t)snprintf(
+			    devs + used, sizeof(devs) - used, "%s%u:%u",
+			    k ? ", " : "", h->major[k], h->minor[k]);
 	}
 	/* The tests' way to the poll, on a kernel that has uevents. */
 	env = getenv("VNCFB_DRM_HOTPLUG");
@@ -181,9 +180,9 @@ static void target(const struct drm_card *cards, const struct drm_scan *sc,
 	t->card = k;
 	t->conn_id = c->connector_id;
 	drm_head_name(sc->info, sc->n, i, t->name, sizeof(t->name));
-	t->crtc_id = drm_pick_crtc(cards[k].fd, sc->res[k], c,
-				   k == cur_card ? crtc_id : 0, current, NULL,
-				   0);
+	t->crtc_id =
+	    drm_pick_crtc(cards[k].fd, sc->res[k], c,
+			  k == cur_card ? crtc_id : 0, current, NULL, 0);
 	t->mode_found = mi >= 0;
 	if (mi >= 0)
 		t->mode = c->modes[mi];

@@ -244,10 +244,11 @@ static int parse_heads(const char *v, struct drm_spec *s, char *why, size_t len)
 		memcpy(s->heads[s->nheads], p, n);
 		s->heads[s->nheads][n] = '\0';
 		if (!good_name(s->heads[s->nheads])) {
-			snprintf(why, len,
-				 "bad connector '%s': [CARD:]NAME, a card being "
-				 "cardN (e.g. card1:HDMI-A-1)",
-				 s->heads[s->nheads]);
+			snprintf(
+			    why, len,
+			    "bad connector '%s': [CARD:]NAME, a card being "
+			    "cardN (e.g. card1:HDMI-A-1)",
+			    s->heads[s->nheads]);
 			return -EINVAL;
 		}
 		for (i = 0; i < s->nheads; i++)

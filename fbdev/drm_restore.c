@@ -47,8 +47,7 @@ void drm_restore_destroy(struct drm_restore *r)
 		munmap(r, sizeof(*r));
 }
 
-static struct entry *find(const struct drm_restore *r, int fd,
-			  uint32_t crtc_id)
+static struct entry *find(const struct drm_restore *r, int fd, uint32_t crtc_id)
 {
 	int i;
 
@@ -129,8 +128,7 @@ int drm_restore_list(const struct drm_restore *r, int *fds, uint32_t *ids,
 	int i, k = 0;
 
 	for (i = 0; i < DRM_RESTORE_MAX && k < max; i++)
-		if (atomic_load_explicit(&r->e[i].used,
-					 memory_order_acquire)) {
+		if (atomic_load_explicit(&r->e[i].used, memory_order_acquire)) {
 			fds[k] = r->e[i].fd;
 			ids[k++] = r->e[i].crtc.crtc_id;
 		}

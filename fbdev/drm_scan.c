@@ -72,8 +72,7 @@ uint32_t drm_pick_crtc(int fd, const drmModeRes *res, const drmModeConnector *c,
 	return found;
 }
 
-int drm_scan_read(struct drm_scan *sc, const struct drm_card *cards,
-		  int ncards)
+int drm_scan_read(struct drm_scan *sc, const struct drm_card *cards, int ncards)
 {
 	int k, i, err = -ENODEV;
 
@@ -86,11 +85,11 @@ int drm_scan_read(struct drm_scan *sc, const struct drm_card *cards,
 			continue;
 		}
 		sc->res[k] = res;
-		for (i = 0; i < res->count_connectors &&
-			    sc->n < DRM_MAX_CONNECTORS;
+		for (i = 0;
+		     i < res->count_connectors && sc->n < DRM_MAX_CONNECTORS;
 		     i++) {
-			drmModeConnector *c =
-			    drmModeGetConnector(cards[k].fd, res->connectors[i]);
+			drmModeConnector *c = drmModeGetConnector(
+			    cards[k].fd, res->connectors[i]);
 			struct drm_conn_info *info = &sc->info[sc->n];
 
 			if (!c)
@@ -133,10 +132,8 @@ void drm_scan_describe(const struct drm_scan *sc, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < sc->n && used + 1 < len; i++) {
 		drm_head_name(sc->info, sc->n, i, name, sizeof(name));
-		used += (size_t)snprintf(buf + used, len - used, "%s%s %s",
-					 used ? ", " : "", name,
-					 sc->info[i].connected
-					     ? "connected"
-					     : "disconnected");
+		used += (size_t)snprintf(
+		    buf + used, len - used, "%s%s %s", used ? ", " : "", name,
+		    sc->info[i].connected ? "connected" : "disconnected");
 	}
 }

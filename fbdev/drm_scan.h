@@ -36,7 +36,7 @@ struct drm_scan {
 	/* Their names (with their cards' names), connection states and
 	 * mode counts, for drm.h's choices. */
 	struct drm_conn_info info[DRM_MAX_CONNECTORS];
-	int card[DRM_MAX_CONNECTORS]; /* each one's card: an index of cards */
+	int card[DRM_MAX_CONNECTORS];	/* each one's card: an index of cards */
 	drmModeRes *res[DRM_MAX_CARDS]; /* each card's; NULL: unreadable */
 };
 

@@ -274,7 +274,9 @@ static void test_connector(void)
 	    {.name = "VGA-1", .connected = false, .nmodes = 0},
 	    {.name = "HDMI-A-1", .connected = true, .nmodes = 5},
 	    {.name = "DP-1", .connected = true, .nmodes = 3},
-	    {.name = "DP-2", .connected = true, .nmodes = 0}, /* connected, no modes: unusable */
+	    {.name = "DP-2",
+	     .connected = true,
+	     .nmodes = 0}, /* connected, no modes: unusable */
 	};
 
 	CHECK(drm_choose_connector(c, 4, NULL) == 1);
@@ -318,9 +320,13 @@ static void test_cards(void)
 	const struct drm_conn_info c[] = {
 	    {.name = "eDP-1", .card = "card0", .connected = true, .nmodes = 2},
 	    {.name = "HDMI-A-1", .card = "card0", .connected = false},
-	    {.name = "HDMI-A-1", .card = "card1", .connected = true,
+	    {.name = "HDMI-A-1",
+	     .card = "card1",
+	     .connected = true,
 	     .nmodes = 4},
-	    {.name = "DVI-I-1", .card = "card1", .connected = true,
+	    {.name = "DVI-I-1",
+	     .card = "card1",
+	     .connected = true,
 	     .nmodes = 3},
 	};
 	struct drm_spec s;
@@ -400,8 +406,8 @@ static void test_cards(void)
 	CHECK(drm_spec_parse("connector=card0:DP-1+DP-2,mode=DP-1:800x600 "
 			     "card0:DP-2:640x480",
 			     &s, why, sizeof(why)) == 0);
-	CHECK(drm_spec_parse("connector=card0:DP-1,mode=card1:DP-1:800x600",
-			     &s, why, sizeof(why)) == -EINVAL);
+	CHECK(drm_spec_parse("connector=card0:DP-1,mode=card1:DP-1:800x600", &s,
+			     why, sizeof(why)) == -EINVAL);
 }
 
 static void test_mode_choice(void)

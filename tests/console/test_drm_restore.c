@@ -124,7 +124,8 @@ static void test_keep(void)
 	}
 	fill(&c, conns, 999, 1, 1);
 	CHECK(drm_restore_keep(r, -1, &c, conns, 1) == -ENOSPC);
-	CHECK(drm_restore_list(r, fds, ids, DRM_RESTORE_MAX + 1) == DRM_RESTORE_MAX);
+	CHECK(drm_restore_list(r, fds, ids, DRM_RESTORE_MAX + 1) ==
+	      DRM_RESTORE_MAX);
 	drm_restore_destroy(r);
 	drm_restore_destroy(NULL);
 }

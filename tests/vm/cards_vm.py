@@ -28,6 +28,8 @@ SetDesktopSize), each card's head at 1024x768:
   4. --connector card1:Virtual-1 names a connector card1 lacks: one
      line saying so, exit 1.
   5. vncfb probe -o drm:all opens both cards and measures.
+  6. --check-config finds that card3:Virtual-1 names a card the guest
+     has not (exit 2).
 
 Each card is held open by another file across every exit, so that the
 kernel's own restore at a card's last close hides nothing: what the
@@ -117,6 +119,8 @@ vncfb -o drm --connector card1:Virtual-1 127.0.0.1::$P < /dev/tty1 \
 log "EXIT4 $?"
 vncfb probe -o drm:all > /tmp/v5.log 2>&1
 log "EXIT5 $?"
+vncfb --check-config --connector card3:Virtual-1 > /tmp/v6.log 2>&1
+log "EXIT6 $?"
 '''
 
 EVENTS = [
@@ -212,7 +216,7 @@ CASE = {
     'probes': {'AWAYMASTER0': '0', 'AWAYMASTER1': '0'},
     'check': cards_back,
     'exits': {'EXIT1': 0, 'EXIT2': 137, 'EXIT3': 0, 'EXIT4': 1,
-              'EXIT5': 0},
+              'EXIT5': 0, 'EXIT6': 2},
     'log': [
         '2 heads, one 2048x768 desktop: Virtual-1:0,0 Virtual-2:1024,0',
         '2 heads, one 2048x768 desktop: Virtual-2:0,0 Virtual-1:1024,0',
@@ -222,6 +226,8 @@ CASE = {
         'blit thread of Virtual-2 runs on core',
         '/dev/dri/card1: no connector card1:Virtual-1 (Virtual-2 '
         'connected): --connector names one of these',
+        '/dev/dri/card3: no such device (card3:Virtual-1 names it: is its '
+        'KMS driver loaded?)',
     ],
 }
 

@@ -25,7 +25,10 @@
 #include "output/output.h"
 
 /* Cards tried when no device is named: /dev/dri/card0..card15. */
-#define MAX_CARDS 16
+#define MAX_CARDS DRM_MAX_CARDS
+
+/* A reason, as out->why holds it. */
+#define WHY_LEN sizeof(((struct output *)0)->why)
 
 /* What the default card search and the checks say when there is none. */
 #define NO_CARD                                                                \
@@ -697,9 +700,11 @@ static void drop_card(struct drm_priv *p, int k)
 }
 
 /* The cards of the connectors s names (connector=A+B): the others are
- * dropped. 0 or -errno (said: a name no card has, or several have). */
+ * dropped. 0 or -errno (said: a name no card has, or several have; then
+ * why the nleft cards in left would not open, which may be why). */
 static int keep_named_cards(struct output *out, struct drm_priv *p,
-			    const struct drm_spec *s)
+			    const struct drm_spec *s, char (*left)[WHY_LEN],
+			    int nleft)
 {
 	bool used[DRM_MAX_CARDS] = {false};
 	char names[192], where[sizeof(out->why)];
@@ -717,16 +722,19 @@ static int keep_named_cards(struct output *out, struct drm_priv *p,
 			used[sc.card[k]] = true;
 			continue;
 		}
-		if (k == -ENOTUNIQ)
+		if (k == -ENOTUNIQ) {
 			drm_fail(out,
 				 "%s: connector %s is on several cards (%s): "
 				 "--connector cardN:%s says which",
 				 where, s->heads[i], names, s->heads[i]);
-		else
+		} else {
+			for (k = 0; k < nleft && !out->trial; k++)
+				log_warn("%s", left[k]);
 			drm_fail(out,
 				 "%s: no connector %s (%s): --connector names "
 				 "one of these",
 				 where, s->heads[i], sc.n ? names : "none");
+		}
 		ret = -ENODEV;
 	}
 	drm_scan_free(&sc);
@@ -745,7 +753,7 @@ static int open_cards(struct output *out, struct drm_priv *p,
 		      const struct drm_spec *s)
 {
 	char best[sizeof(out->why)] = "", path[32], where[sizeof(out->why)];
-	char left[MAX_CARDS][sizeof(out->why)];
+	char left[MAX_CARDS][WHY_LEN];
 	struct drm_scan sc;
 	int i, k, nleft = 0, ret, best_ret = -ENOENT;
 	bool any = false;
@@ -776,9 +784,12 @@ static int open_cards(struct output *out, struct drm_priv *p,
 		drm_fail(out, "%s", best);
 		return best_ret;
 	}
-	for (i = 0; i < nleft && !out->trial; i++)
+	/* With all, the desktop is the other cards'; with connector=, one
+	 * of them may have had a connector named (said if one is not
+	 * found). */
+	for (i = 0; s->all && i < nleft && !out->trial; i++)
 		log_warn("%s: that card is left out", left[i]);
-	ret = s->all ? 0 : keep_named_cards(out, p, s);
+	ret = s->all ? 0 : keep_named_cards(out, p, s, left, nleft);
 	if (ret < 0)
 		goto fail;
 	/* Master of every card before the first head is chosen: with all,

@@ -257,8 +257,11 @@ def qemu_command(args, kernel, initrd, tmp, accel, socks):
         if args.res:
             w, h = args.res.split('x')[:2]
             props += ['xres=' + w, 'yres=' + h]
+        if args.heads or args.fb2:
+            # Screendumps name each device's heads by its id.
+            props.append('id=' + HEADS_DEVICE)
         if args.heads:
-            props += ['id=' + HEADS_DEVICE, 'max_outputs=%d' % args.heads]
+            props.append('max_outputs=%d' % args.heads)
         q += ['-device', ','.join([dev] + props)]
     if args.fb2:
         dev2 = SECOND_DISPLAYS[args.fb2][0]

@@ -25,10 +25,13 @@ SetDesktopSize), each card's head at 1024x768:
   3. --connector card1:Virtual-2,card0:Virtual-1: card1's head the
      left half this time, pixel-exact, each card's CRTC back after
      SIGTERM.
-  4. --connector card1:Virtual-1 names a connector card1 lacks: one
+  4. As 2 without uevents (VNCFB_DRM_HOTPLUG=poll: both cards'
+     connectors read every 2 s): card1's head plugged in joins the
+     desktop, pixel-exact.
+  5. --connector card1:Virtual-1 names a connector card1 lacks: one
      line saying so, exit 1.
-  5. vncfb probe -o drm:all opens both cards and measures.
-  6. --check-config finds that card3:Virtual-1 names a card the guest
+  6. vncfb probe -o drm:all opens both cards and measures.
+  7. --check-config finds that card3:Virtual-1 names a card the guest
      has not (exit 2).
 
 Each card is held open by another file across every exit, so that the
@@ -114,13 +117,24 @@ waitfor /tmp/v3.log '2 heads, one 2048x768 desktop' 60 && log STAGE drawn3
 waitfor /tmp/srv.log 'KEY 0 0x65' 90
 stop TERM 3 AFTERTERM3
 
+log STAGE unplug4
+pref card1 Virtual-2 off 30
+VARGS='-o drm:all --scale none'
+export VNCFB_DRM_HOTPLUG=poll
+start_vncfb /tmp/v4.log 4
+unset VNCFB_DRM_HOTPLUG
+log STAGE plug4
+waitfor /tmp/v4.log '2 heads, one 2048x768 desktop' 60 && log STAGE drawn4
+waitfor /tmp/srv.log 'KEY 0 0x72' 90
+kill -TERM $V; wait $V; log "EXIT4 $?"
+
 vncfb -o drm --connector card1:Virtual-1 127.0.0.1::$P < /dev/tty1 \
-	> /tmp/v4.log 2>&1
-log "EXIT4 $?"
-vncfb probe -o drm:all > /tmp/v5.log 2>&1
+	> /tmp/v5.log 2>&1
 log "EXIT5 $?"
-vncfb --check-config --connector card3:Virtual-1 > /tmp/v6.log 2>&1
+vncfb probe -o drm:all > /tmp/v6.log 2>&1
 log "EXIT6 $?"
+vncfb --check-config --connector card3:Virtual-1 > /tmp/v7.log 2>&1
+log "EXIT7 $?"
 '''
 
 EVENTS = [
@@ -146,6 +160,11 @@ EVENTS = [
     'wait STAGE drawn3 timeout=120', 'sleep 2',
     'screendump {tmp}/e.ppm head=1.0', 'screendump {tmp}/f.ppm head=0',
     'key e',
+    # Without uevents.
+    'wait STAGE unplug4 timeout=120', 'head 1.0 off',
+    'wait STAGE plug4 timeout=120', 'head 1.0 1024x768',
+    'wait STAGE drawn4 timeout=60', 'sleep 2',
+    'screendump {tmp}/j.ppm head=1.0', 'key r',
 ]
 
 
@@ -200,27 +219,29 @@ CASE = {
     'guest': GUEST,
     'events': EVENTS,
     'dumps': {'a': True, 'b': True, 'c': True, 'd': True, 'e': True,
-              'f': True, 'g': True, 'h': True, 'i': True},
+              'f': True, 'g': True, 'h': True, 'i': True, 'j': True},
     'crop': {'a': (0, 0, 1024, 768), 'b': (1024, 0, 1024, 768),
              'g': (0, 0, 1024, 768), 'h': (1024, 0, 1024, 768),
-             'i': (0, 0, 1024, 768),
+             'i': (0, 0, 1024, 768), 'j': (1024, 0, 1024, 768),
              'c': (0, 0, 1024, 768), 'd': (1024, 0, 1024, 768),
              'e': (0, 0, 1024, 768), 'f': (1024, 0, 1024, 768)},
     # Ctrl+Alt of the switch away go to the server and are released at
     # the switch.
     'keys': [(1, 0xffe3), (1, 0xffe9), (0, 0xffe3), (0, 0xffe9),
              (1, 0x71), (0, 0x71), (1, 0x77), (0, 0x77), (1, 0x65),
-             (0, 0x65)],
+             (0, 0x65), (1, 0x72), (0, 0x72)],
     'keys_sorted': True,
     'ptrs': [],
     'probes': {'AWAYMASTER0': '0', 'AWAYMASTER1': '0'},
     'check': cards_back,
-    'exits': {'EXIT1': 0, 'EXIT2': 137, 'EXIT3': 0, 'EXIT4': 1,
-              'EXIT5': 0, 'EXIT6': 2},
+    'exits': {'EXIT1': 0, 'EXIT2': 137, 'EXIT3': 0, 'EXIT4': 0,
+              'EXIT5': 1, 'EXIT6': 0, 'EXIT7': 2},
     'log': [
         '2 heads, one 2048x768 desktop: Virtual-1:0,0 Virtual-2:1024,0',
         '2 heads, one 2048x768 desktop: Virtual-2:0,0 Virtual-1:1024,0',
         'hot-plug: the kernel\'s uevents (cards 226:0, 226:1)',
+        'hot-plug: no uevents (VNCFB_DRM_HOTPLUG=poll): the connectors '
+        'are read every 2000 ms',
         # Each head's core from a probe of its own mapping.
         'blit thread of Virtual-1 runs on core',
         'blit thread of Virtual-2 runs on core',

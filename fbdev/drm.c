@@ -258,16 +258,18 @@ static uint64_t drm_finish(struct output *out)
 	return p->shown_ns;
 }
 
-/* Put crtc_id back as it was before vncfb (drm_restore_put_back), saying
- * so when that fails. */
-static void put_back(struct drm_priv *p, uint32_t crtc_id)
+/* Put crtc_id of the card fd back as it was before vncfb
+ * (drm_restore_put_back), saying so when that fails. */
+static void put_back(struct drm_priv *p, int fd, uint32_t crtc_id)
 {
-	int ret = drm_restore_put_back(p->restore, p->fd, crtc_id);
+	int ret = drm_restore_put_back(p->restore, fd, crtc_id);
+	int k;
 
-	if (ret < 0 && ret != -ENOENT)
-		log_warn("drmModeSetCrtc on %s (CRTC %u): %s: the display is "
-			 "not as it was",
-			 p->path, crtc_id, strerror(-ret));
+	for (k = 0; ret < 0 && ret != -ENOENT && k < p->ncards; k++)
+		if (p->cards[k].fd == fd)
+			log_warn("drmModeSetCrtc on %s (CRTC %u): %s: the "
+				 "display is not as it was",
+				 p->cards[k].path, crtc_id, strerror(-ret));
 }
 
 /* The heads after the first: each CRTC put back as it was (off, if it
@@ -280,7 +282,7 @@ static void close_more(struct output *out, struct drm_priv *p)
 
 		if (atomic_load(&hp->flip_pending))
 			wait_flip(hp);
-		put_back(p, hp->crtc_id);
+		put_back(p, hp->fd, hp->crtc_id);
 		drm_card_close_head(hp);
 		free(hp);
 		free(o);
@@ -306,6 +308,10 @@ static void head_fill(struct output *o, struct drm_priv *p)
 
 static void priv_init(struct drm_priv *p)
 {
+	int k;
+
+	for (k = 0; k < DRM_MAX_CARDS; k++)
+		p->cards[k].fd = -1;
 	p->fd = -1;
 	p->epfd = -1;
 	p->hp.fd = -1;
@@ -322,14 +328,13 @@ static bool mode_named(const struct drm_spec *s, const char *name)
 }
 
 /* The other heads p->spec asks for (all, connector=A+B), each on a CRTC
- * of its own. A named one that cannot be shown is an error; with all it
- * is left out, with a warning, unless at the start --mode gives it a
- * mode of its own (a display plugged in later with another monitor is
- * left out all the same). 0 or -errno (said). */
+ * of its own, on its own card's. A named one that cannot be shown is an error;
+ * with all it is left out, with a warning, unless at the start --mode gives it
+ * a mode of its own (a display plugged in later with another monitor is left
+ * out all the same). 0 or -errno (said). */
 static int open_more(struct output *out, struct drm_priv *p, bool start)
 {
 	char names[DRM_MAX_HEADS][32];
-	uint32_t taken[DRM_MAX_HEADS] = {p->crtc_id};
 	int i, k, ret;
 
 	if (!p->spec.all && p->spec.nheads < 2)
@@ -356,15 +361,14 @@ static int open_more(struct output *out, struct drm_priv *p, bool start)
 		o->slow_cpu = -1;
 		o->priv = hp;
 		o->trial = leave_out;
-		ret = drm_card_open_head(o, hp, p, names[i], &p->spec, taken,
-					 1 + (int)p->nmore);
+		ret = drm_card_open_head(o, hp, p, names[i], &p->spec);
 		if (ret == 0) {
 			/* Kept before it is set: a SIGKILL from here on
 			 * finds it in the supervisor's list. */
 			drm_card_keep_crtc(hp, p->restore);
 			ret = set_crtc(o, hp, 0);
 			if (ret < 0)
-				put_back(p, hp->crtc_id);
+				put_back(p, hp->fd, hp->crtc_id);
 		}
 		if (ret < 0) {
 			if (leave_out)
@@ -378,10 +382,9 @@ static int open_more(struct output *out, struct drm_priv *p, bool start)
 			continue;
 		}
 		head_fill(o, hp);
-		log_debug("%s: head %s, %ux%u@%u, CRTC %u", p->path,
+		log_debug("%s: head %s, %ux%u@%u, CRTC %u", hp->path,
 			  hp->conn_name, hp->mode.hdisplay, hp->mode.vdisplay,
 			  drm_mode_hz(&hp->mode), hp->crtc_id);
-		taken[1 + p->nmore] = hp->crtc_id;
 		p->more[p->nmore++] = o;
 	}
 	out->heads[0] = out;
@@ -395,7 +398,7 @@ static void drm_close(struct output *out)
 {
 	struct drm_priv *p = out->priv;
 	uint32_t ids[DRM_RESTORE_MAX];
-	int i, n;
+	int fds[DRM_RESTORE_MAX], i, n;
 
 	/* A head after the first is closed with the first. */
 	if (!p || p->extra)
@@ -403,12 +406,14 @@ static void drm_close(struct output *out)
 	close_more(out, p);
 	if (p->fd >= 0 && atomic_load(&p->flip_pending))
 		wait_flip(p);
-	/* The first head's CRTC, and any it left for another (hot-plug):
-	 * the list a SIGKILL would leave to the supervisor. Switched away,
-	 * the display belongs to the VT on screen: only forgotten. */
-	n = p->restore ? drm_restore_list(p->restore, ids, DRM_RESTORE_MAX) : 0;
+	/* The first head's CRTC, and any it left for another (hot-plug),
+	 * each on its card: the list a SIGKILL would leave to the
+	 * supervisor. Switched away, the display belongs to the VT on
+	 * screen: only forgotten. */
+	n = p->restore ? drm_restore_list(p->restore, fds, ids, DRM_RESTORE_MAX)
+		       : 0;
 	for (i = 0; i < n; i++)
-		put_back(p, ids[i]);
+		put_back(p, fds[i], ids[i]);
 	vt_close(&p->vt);
 	drm_hotplug_close(&p->hp);
 	if (p->epfd >= 0)
@@ -428,7 +433,7 @@ static void watch_hotplug(struct output *out, struct drm_priv *p)
 	struct epoll_event e = {.events = EPOLLIN};
 	int vfd = vt_event_fd(&p->vt);
 
-	if (drm_hotplug_open(&p->hp, p->fd, p->path) < 0)
+	if (drm_hotplug_open(&p->hp, p->cards, p->ncards) < 0)
 		return;
 	p->epfd = epoll_create1(EPOLL_CLOEXEC);
 	e.data.fd = p->hp.fd;
@@ -520,21 +525,27 @@ fail:
 static void drm_release(void *ctx)
 {
 	struct drm_priv *p = ctx;
+	int k;
 
-	/* The other VT's fbcon or display server takes the display only
-	 * once we let go of it. */
-	if (drmDropMaster(p->fd) < 0)
-		log_warn("drmDropMaster on %s: %s", p->path, strerror(errno));
+	/* The other VT's fbcon or display server takes the displays only
+	 * once we let go of every card. */
+	for (k = 0; k < p->ncards; k++)
+		if (drmDropMaster(p->cards[k].fd) < 0)
+			log_warn("drmDropMaster on %s: %s", p->cards[k].path,
+				 strerror(errno));
 	drm_restore_set_away(p->restore, true);
 }
 
 static void drm_acquire(void *ctx)
 {
 	struct drm_priv *p = ctx;
+	int k;
 
-	if (drmSetMaster(p->fd) < 0)
-		log_warn("drmSetMaster on %s: %s: the picture cannot come back",
-			 p->path, strerror(errno));
+	for (k = 0; k < p->ncards; k++)
+		if (drmSetMaster(p->cards[k].fd) < 0)
+			log_warn("drmSetMaster on %s: %s: the picture cannot "
+				 "come back",
+				 p->cards[k].path, strerror(errno));
 	drm_restore_set_away(p->restore, false);
 	/* Someone else had the CRTCs meanwhile. */
 	atomic_store(&p->modeset, true);
@@ -556,14 +567,14 @@ static bool differs(const struct drm_priv *p, const struct drm_target *t)
 	if (!t->present || !t->mode_found || !t->crtc_id)
 		return p->has_display;
 	return !p->has_display || t->standin != p->standin ||
-	       t->conn_id != p->conn_id || t->crtc_id != p->crtc_id ||
-	       !same_mode(&t->mode, &p->mode);
+	       t->card != p->card || t->conn_id != p->conn_id ||
+	       t->crtc_id != p->crtc_id || !same_mode(&t->mode, &p->mode);
 }
 
 /* Whether the heads after the first are not the ones the connectors ask
  * for now (one plugged in or unplugged, or a monitor with another mode
  * in place of one). */
-static bool heads_differ(const struct drm_priv *p)
+static bool heads_differ(struct drm_priv *p)
 {
 	char names[DRM_MAX_HEADS][32];
 	drmModeModeInfo modes[DRM_MAX_HEADS];
@@ -579,7 +590,8 @@ static bool heads_differ(const struct drm_priv *p)
 	for (i = 0; i < k; i++) {
 		const struct drm_priv *h = p->more[i]->priv;
 
-		if (strcasecmp(names[i], p->more[i]->name) ||
+		/* The names connector= gives may have their cards'. */
+		if (!drm_name_eq(names[i], p->more[i]->name) ||
 		    !same_mode(&modes[i], &h->mode))
 			return true;
 	}
@@ -600,7 +612,8 @@ static int hotplug_dispatch(struct output *out, struct drm_priv *p,
 		return 0;
 	}
 	p->hp_missed = false;
-	if (drm_hotplug_scan(p->fd, &p->spec, p->conn_id, p->crtc_id, &t) < 0 ||
+	if (drm_hotplug_scan(p->cards, p->ncards, &p->spec, p->card, p->conn_id,
+			     p->crtc_id, &t) < 0 ||
 	    (!differs(p, &t) && !heads_differ(p)))
 		return 0;
 	if (!ev->changed)
@@ -645,7 +658,8 @@ static int drm_reconfigure(struct output *out)
 		wait_flip(p);
 	/* The other heads are made again after the first. */
 	close_more(out, p);
-	ret = drm_hotplug_scan(p->fd, &p->spec, p->conn_id, p->crtc_id, &t);
+	ret = drm_hotplug_scan(p->cards, p->ncards, &p->spec, p->card,
+			       p->conn_id, p->crtc_id, &t);
 	if (ret < 0) {
 		log_error("drmModeGetResources on %s: %s", p->path,
 			  strerror(-ret));
@@ -680,13 +694,22 @@ static int drm_reconfigure(struct output *out)
 	atomic_store(&p->flip_pending, false);
 	p->mode = t.mode;
 	p->conn_id = t.conn_id;
-	if (t.crtc_id != p->crtc_id) {
+	if (t.card != p->card || t.crtc_id != p->crtc_id) {
 		/* The primary plane found at open is the old CRTC's: legacy
 		 * flips name the CRTC instead. The old one is left off; the
-		 * console's comes back on close (p->restore keeps both). */
+		 * console's comes back on close (p->restore keeps both, each
+		 * with its card). */
 		if (p->crtc_id)
 			drmModeSetCrtc(p->fd, p->crtc_id, 0, 0, 0, NULL, 0,
 				       NULL);
+		if (t.card != p->card) {
+			const struct drm_card *c = &p->cards[t.card];
+
+			p->card = t.card;
+			p->fd = c->fd;
+			p->monotonic = c->monotonic;
+			snprintf(p->path, sizeof(p->path), "%s", c->path);
+		}
 		p->crtc_id = t.crtc_id;
 		p->atomic = false;
 	}
@@ -734,15 +757,17 @@ static int drm_reconfigure(struct output *out)
 /* Also what the supervisor runs once vncfb is gone (SIGKILL): its copy of
  * p is from just after open, but p->restore is the mapping it shares with
  * vncfb, which holds the CRTCs as vncfb last changed them (every head,
- * those plugged in or moved since included), and its fd the same open
- * file, which stays the card's master while either process holds it. */
+ * those plugged in or moved since included), each with its card's fd:
+ * every card is opened at open, before the fork, so the supervisor holds
+ * the same open file at that number, which stays the card's master
+ * while either process holds it. */
 static void drm_emergency_restore(struct output *out)
 {
 	struct drm_priv *p = out->priv;
 
 	if (!p || p->extra)
 		return;
-	drm_restore_run(p->restore, p->fd);
+	drm_restore_run(p->restore);
 	vt_emergency_restore(&p->vt);
 }
 

@@ -6,8 +6,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -23,7 +25,10 @@
 #include "output/output.h"
 
 /* Cards tried when no device is named: /dev/dri/card0..card15. */
-#define MAX_CARDS 16
+#define MAX_CARDS DRM_MAX_CARDS
+
+/* A reason, as out->why holds it. */
+#define WHY_LEN sizeof(((struct output *)0)->why)
 
 /* What the default card search and the checks say when there is none. */
 #define NO_CARD                                                                \
@@ -129,83 +134,25 @@ static void drop_buffers(struct drm_priv *p)
 	p->pitch = 0;
 }
 
+/* Close card c (its fd; the master goes with it). */
+static void card_close(struct drm_card *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
 void drm_card_close(struct drm_priv *p)
 {
+	int k;
+
 	drop_buffers(p);
 	p->plane_id = p->fb_prop = 0;
 	p->atomic = false;
-	if (p->fd >= 0)
-		close(p->fd);
+	for (k = 0; k < p->ncards; k++)
+		card_close(&p->cards[k]);
+	p->ncards = 0;
 	p->fd = -1;
-}
-
-/* The connectors of res, for the choice; conns[i] stays open. */
-static int list_connectors(struct output *out, struct drm_priv *p,
-			   drmModeRes *res, drmModeConnector **conns,
-			   struct drm_conn_info *info, char *names, size_t nlen)
-{
-	int i, n = drm_read_connectors(p->fd, res, conns, info);
-	size_t used = 0;
-
-	names[0] = '\0';
-	for (i = 0; i < n; i++) {
-		if (used + 1 < nlen)
-			used += (size_t)snprintf(
-			    names + used, nlen - used, "%s%s %s",
-			    used ? ", " : "", info[i].name,
-			    info[i].connected ? "connected" : "disconnected");
-		if (used >= nlen)
-			used = nlen - 1;
-	}
-	return n;
-}
-
-static bool crtc_taken(uint32_t crtc, const uint32_t *taken, int ntaken)
-{
-	int i;
-
-	for (i = 0; i < ntaken; i++)
-		if (taken[i] == crtc)
-			return true;
-	return false;
-}
-
-/* The CRTC to drive c with: the one it is on now (the console's), else a
- * free one its encoders can reach; none of taken (other heads'). 0 when
- * there is none. */
-static uint32_t pick_crtc(struct drm_priv *p, drmModeRes *res,
-			  drmModeConnector *c, const uint32_t *taken,
-			  int ntaken)
-{
-	drmModeEncoder *e;
-	uint32_t crtc = 0;
-	int i, k;
-
-	if (c->encoder_id && (e = drmModeGetEncoder(p->fd, c->encoder_id))) {
-		crtc = e->crtc_id;
-		drmModeFreeEncoder(e);
-		if (crtc && !crtc_taken(crtc, taken, ntaken))
-			return crtc;
-		crtc = 0;
-	}
-	for (i = 0; i < c->count_encoders && !crtc; i++) {
-		e = drmModeGetEncoder(p->fd, c->encoders[i]);
-		if (!e)
-			continue;
-		for (k = 0; k < res->count_crtcs && !crtc; k++) {
-			drmModeCrtc *cr;
-
-			if (!(e->possible_crtcs & (1u << k)))
-				continue;
-			cr = drmModeGetCrtc(p->fd, res->crtcs[k]);
-			if (cr && !cr->buffer_id &&
-			    !crtc_taken(cr->crtc_id, taken, ntaken))
-				crtc = cr->crtc_id;
-			drmModeFreeCrtc(cr);
-		}
-		drmModeFreeEncoder(e);
-	}
-	return crtc;
 }
 
 /* The pixel format the CRTC's primary plane takes (drm_choose_format). */
@@ -262,7 +209,7 @@ int drm_card_keep_crtc(const struct drm_priv *p, struct drm_restore *r)
 	drmModeCrtc *cr;
 	int i, ret;
 
-	if (drm_restore_find(r, p->crtc_id))
+	if (drm_restore_find(r, p->fd, p->crtc_id))
 		return 0;
 	cr = drmModeGetCrtc(p->fd, p->crtc_id);
 	if (!cr) {
@@ -297,7 +244,7 @@ int drm_card_keep_crtc(const struct drm_priv *p, struct drm_restore *r)
 		drmModeFreeConnector(cn);
 	}
 	drmModeFreeResources(res);
-	ret = drm_restore_keep(r, &c, conns, k);
+	ret = drm_restore_keep(r, p->fd, &c, conns, k);
 	if (ret < 0)
 		log_warn("%s: CRTC %u: %s: the display is not put back as it "
 			 "was on exit",
@@ -307,15 +254,25 @@ int drm_card_keep_crtc(const struct drm_priv *p, struct drm_restore *r)
 
 /* We must be the card's master to set modes; a compositor or X server
  * may be. */
-static int take_master(struct output *out, struct drm_priv *p)
+static int take_master(struct output *out, const struct drm_card *c)
 {
-	if (drmIsMaster(p->fd) || drmSetMaster(p->fd) == 0)
+	if (drmIsMaster(c->fd) || drmSetMaster(c->fd) == 0)
 		return 0;
 	drm_fail(out,
 		 "%s: another program is the DRM master (a compositor or X "
 		 "server?): stop it, or start vncfb on a VT of its own",
-		 p->path);
+		 c->path);
 	return -EBUSY;
+}
+
+/* Whether heads of card c may flip with atomic commits: the client cap,
+ * asked once per card (legacy ioctls keep working with it set). */
+static bool card_atomic(struct drm_card *c)
+{
+	if (c->atomic < 0)
+		c->atomic =
+		    drmSetClientCap(c->fd, DRM_CLIENT_CAP_ATOMIC, 1) == 0;
+	return c->atomic > 0;
 }
 
 /* Open a card and read its KMS resources: the fd, with *res to free, or
@@ -346,6 +303,68 @@ static int open_kms(const char *path, drmModeRes **res, char *why, size_t len)
 		return -ENODEV;
 	}
 	return fd;
+}
+
+/* Open card path into c: KMS, with dumb buffers; its caps read, no
+ * master yet. 0, or -errno with why saying what is wrong (one line, not
+ * logged). */
+static int card_open(struct drm_card *c, const char *path, char *why,
+		     size_t len)
+{
+	char real[PATH_MAX];
+	const char *base;
+	drmModeRes *res;
+	uint64_t cap = 0;
+	int fd = open_kms(path, &res, why, len);
+
+	if (fd < 0)
+		return fd;
+	drmModeFreeResources(res);
+	if (drmGetCap(fd, DRM_CAP_DUMB_BUFFER, &cap) < 0 || !cap) {
+		snprintf(why, len, "%s: the driver has no dumb buffers", path);
+		close(fd);
+		return -ENODEV;
+	}
+	cap = 0;
+	c->monotonic =
+	    drmGetCap(fd, DRM_CAP_TIMESTAMP_MONOTONIC, &cap) == 0 && cap;
+	/* The primary plane's format list; without it XRGB8888. */
+	drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
+	c->fd = fd;
+	c->atomic = -1;
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	/* Its name, what qualifies a connector's ("card1:HDMI-A-1"): the
+	 * device node's, also when path is a link to it
+	 * (/dev/dri/by-path/...). */
+	base = realpath(path, real) ? real : path;
+	base = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
+	snprintf(c->name, sizeof(c->name), "%.15s", base);
+	return 0;
+}
+
+/* Head p is on card k of first's cards from now on (first may be p). */
+static void use_card(struct drm_priv *p, struct drm_priv *first, int k)
+{
+	const struct drm_card *c = &first->cards[k];
+
+	p->card = k;
+	p->fd = c->fd;
+	p->monotonic = c->monotonic;
+	snprintf(p->path, sizeof(p->path), "%s", c->path);
+}
+
+/* Where a choice among cards[0..n) looked, for a message: the path, or
+ * the paths. */
+static void describe_cards(const struct drm_card *cards, int n, char *buf,
+			   size_t len)
+{
+	size_t used = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < n && used + 1 < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 k ? ", " : "", cards[k].path);
 }
 
 /* The buffers of n (1 or 2, as s asks) of p->mode's size. 0 or -errno
@@ -383,7 +402,7 @@ static int wait_for_display(struct output *out, struct drm_priv *p,
 			    const struct drm_spec *s)
 {
 	const struct drm_mode_want *want;
-	int ret = take_master(out, p);
+	int ret = take_master(out, drm_head_card(p));
 
 	if (ret < 0)
 		return ret;
@@ -402,25 +421,27 @@ static int wait_for_display(struct output *out, struct drm_priv *p,
 	return make_buffers(out, p, s);
 }
 
-/* Everything up to the buffers for connector conns[ci] on the open
- * card: mode, CRTC (none of taken), format, buffers.
- * first: another head of the same desktop was set up before (its master,
- * atomic cap and format are this one's); NULL for the first. 0 or -errno
- * (said). */
-static int setup_head(struct output *out, struct drm_priv *p, drmModeRes *res,
-		      drmModeConnector **conns,
-		      const struct drm_conn_info *info, int ci,
+/* Everything up to the buffers for connector ci of sc: its card, mode,
+ * CRTC (none of taken, the other heads' on that card), format, buffers.
+ * first: another head of the same desktop was set up before (its format
+ * is this one's; the cards are its); NULL for the first (p's cards).
+ * 0 or -errno (said). */
+static int setup_head(struct output *out, struct drm_priv *p,
+		      const struct drm_scan *sc, int ci,
 		      const struct drm_spec *s, const uint32_t *taken,
-		      int ntaken, const struct drm_priv *first)
+		      int ntaken, struct drm_priv *first)
 {
-	const struct drm_mode_want *want = drm_spec_mode(s, info[ci].name);
-	const char *path = p->path;
-	char modes[192];
-	drmModeConnector *c;
+	struct drm_priv *owner = first ? first : p;
+	struct drm_card *card = &owner->cards[sc->card[ci]];
+	const struct drm_mode_want *want;
+	drmModeConnector *c = sc->conns[ci];
+	char modes[192], full[48];
 	int mi, ret;
 
-	c = conns[ci];
-	snprintf(p->conn_name, sizeof(p->conn_name), "%s", info[ci].name);
+	use_card(p, owner, sc->card[ci]);
+	drm_head_name(sc->info, sc->n, ci, p->conn_name, sizeof(p->conn_name));
+	drm_full_name(&sc->info[ci], full, sizeof(full));
+	want = drm_spec_mode(s, full);
 	p->conn_id = c->connector_id;
 	mi = drm_choose_mode(c->modes, c->count_modes, want);
 	if (mi < 0) {
@@ -430,102 +451,92 @@ static int setup_head(struct output *out, struct drm_priv *p, drmModeRes *res,
 			drm_fail(out,
 				 "%s: %s has no mode %ux%u@%u (it has %s): "
 				 "--mode picks one of these",
-				 path, p->conn_name, want->width, want->height,
-				 want->hz, modes);
+				 p->path, p->conn_name, want->width,
+				 want->height, want->hz, modes);
 		else
 			drm_fail(out,
 				 "%s: %s has no mode %ux%u (it has %s): "
 				 "--mode picks one of these",
-				 path, p->conn_name, want->width, want->height,
-				 modes);
+				 p->path, p->conn_name, want->width,
+				 want->height, modes);
 		return -EINVAL;
 	}
 	p->mode = c->modes[mi];
-	p->crtc_id = pick_crtc(p, res, c, taken, ntaken);
+	p->crtc_id = drm_pick_crtc(p->fd, sc->res[sc->card[ci]], c, 0, true,
+				   taken, ntaken);
 	if (!p->crtc_id) {
 		drm_fail(out, "%s: no display controller (CRTC) is free for %s",
-			 path, p->conn_name);
+			 p->path, p->conn_name);
 		return -EBUSY;
 	}
-	p->fourcc = pick_format(p, res);
+	p->fourcc = pick_format(p, sc->res[sc->card[ci]]);
 	if (!p->fourcc) {
 		drm_fail(out,
 			 "%s: the display plane of %s takes neither XRGB8888 "
 			 "nor RGB565",
-			 path, p->conn_name);
+			 p->path, p->conn_name);
 		return -ENOTSUP;
 	}
 	if (!first) {
-		ret = take_master(out, p);
+		ret = take_master(out, card);
 		if (ret < 0)
 			return ret;
-		/* Legacy ioctls keep working with the atomic cap set. */
-		p->atomic =
-		    p->plane_id && p->fb_prop &&
-		    drmSetClientCap(p->fd, DRM_CLIENT_CAP_ATOMIC, 1) == 0;
 	} else if (p->fourcc != first->fourcc) {
 		drm_fail(out,
 			 "%s: %s takes another pixel format (%.4s) than %s "
 			 "(%.4s): one desktop needs one",
-			 path, p->conn_name, (const char *)&p->fourcc,
+			 p->path, p->conn_name, (const char *)&p->fourcc,
 			 first->conn_name, (const char *)&first->fourcc);
 		return -ENOTSUP;
-	} else {
-		p->atomic = p->plane_id && p->fb_prop && first->atomic;
 	}
+	p->atomic = p->plane_id && p->fb_prop && card_atomic(card);
 	return make_buffers(out, p, s);
 }
 
-/* Everything up to the buffers, on one card; with wait, a card with no
- * display connected is opened to wait for one (p->has_display false).
- * 0 or -errno (said): -ENXIO for no display. */
-static int open_card(struct output *out, struct drm_priv *p, const char *path,
-		     const struct drm_spec *s, bool wait)
+/* The first head on p's cards, scanned into sc (where: the cards, for
+ * messages): s's first connector, else the first connected one; with
+ * wait and no display (the one named, or any), opened to wait for one
+ * (p->has_display false). 0 or -errno (said): -ENXIO for no display. */
+static int first_head(struct output *out, struct drm_priv *p,
+		      const struct drm_scan *sc, const struct drm_spec *s,
+		      bool wait, const char *where)
 {
-	drmModeConnector *conns[DRM_MAX_CONNECTORS];
-	struct drm_conn_info info[DRM_MAX_CONNECTORS];
-	char names[192], msg[sizeof(out->why)];
-	drmModeRes *res = NULL;
-	uint64_t cap = 0;
-	int i, n = 0, ci, ret;
+	char names[192];
+	int i, ci, ret;
 
-	snprintf(p->path, sizeof(p->path), "%s", path);
-	ret = open_kms(path, &res, msg, sizeof(msg));
-	if (ret < 0) {
-		drm_fail(out, "%s", msg);
-		return ret;
-	}
-	p->fd = ret;
-	if (drmGetCap(p->fd, DRM_CAP_DUMB_BUFFER, &cap) < 0 || !cap) {
-		drm_fail(out, "%s: the driver has no dumb buffers", path);
-		ret = -ENODEV;
-		goto out;
-	}
-	cap = 0;
-	p->monotonic =
-	    drmGetCap(p->fd, DRM_CAP_TIMESTAMP_MONOTONIC, &cap) == 0 && cap;
-	/* The primary plane's format list; without it XRGB8888. */
-	drmSetClientCap(p->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
-	n = list_connectors(out, p, res, conns, info, names, sizeof(names));
-	ci = drm_choose_connector(info, n, s->connector);
+	drm_scan_describe(sc, names, sizeof(names));
+	ci = drm_choose_connector(sc->info, sc->n, s->connector);
 	if (ci == -ENOENT) {
 		drm_fail(out,
 			 "%s: no connector %s (%s): --connector names one of "
 			 "these",
-			 path, s->connector, n ? names : "none");
-		ret = -ENODEV;
-		goto out;
+			 where, s->connector, sc->n ? names : "none");
+		return -ENODEV;
 	}
-	/* A mode for a connector the card does not have is a typo, not a
+	if (ci == -ENOTUNIQ) {
+		drm_fail(out,
+			 "%s: connector %s is on several cards (%s): "
+			 "--connector cardN:%s says which",
+			 where, s->connector, names, s->connector);
+		return -ENODEV;
+	}
+	/* A mode for a connector the cards do not have is a typo, not a
 	 * display still to come. */
-	i = drm_unknown_mode_name(info, n, s);
+	i = drm_unknown_mode_name(sc->info, sc->n, s);
+	if (i >= 0 && drm_find_connector(sc->info, sc->n, s->named[i].name) ==
+			  -ENOTUNIQ) {
+		drm_fail(out,
+			 "%s: connector %s is on several cards (%s): --mode "
+			 "cardN:%s:WIDTHxHEIGHT says which",
+			 where, s->named[i].name, names, s->named[i].name);
+		return -ENODEV;
+	}
 	if (i >= 0) {
 		drm_fail(out,
 			 "%s: no connector %s (%s): --mode NAME:WIDTHxHEIGHT "
 			 "names one of these",
-			 path, s->named[i].name, n ? names : "none");
-		ret = -ENODEV;
-		goto out;
+			 where, s->named[i].name, sc->n ? names : "none");
+		return -ENODEV;
 	}
 	if (ci < 0 && wait) {
 		/* In why while waiting: what for (output.h). */
@@ -537,31 +548,55 @@ static int open_card(struct output *out, struct drm_priv *p, const char *path,
 		else
 			snprintf(out->why, sizeof(out->why),
 				 "no display connected (%s): waiting for one",
-				 n ? names : "no connectors");
-		log_info("%s: %s", path, out->why);
-		ret = wait_for_display(out, p, s);
-		goto out;
+				 sc->n ? names : "no connectors");
+		log_info("%s: %s", where, out->why);
+		/* On the named connector's card, else the first. */
+		i = drm_find_connector(sc->info, sc->n, s->connector);
+		use_card(p, p, i >= 0 ? sc->card[i] : 0);
+		return wait_for_display(out, p, s);
 	}
 	if (ci < 0 && s->connector[0]) {
 		drm_fail(out, "%s: connector %s has no display connected (%s)",
-			 path, s->connector, names);
-		ret = -ENXIO;
-		goto out;
+			 where, s->connector, names);
+		return -ENXIO;
 	}
 	if (ci < 0) {
 		drm_fail(out, "%s: no display connected (%s): plug one in",
-			 path, n ? names : "no connectors");
-		ret = -ENXIO;
-		goto out;
+			 where, sc->n ? names : "no connectors");
+		return -ENXIO;
 	}
-	ret = setup_head(out, p, res, conns, info, ci, s, NULL, 0, NULL);
+	ret = setup_head(out, p, sc, ci, s, NULL, 0, NULL);
 	if (ret < 0)
-		goto out;
+		return ret;
 	p->has_display = true;
-out:
-	for (i = 0; i < n; i++)
-		drmModeFreeConnector(conns[i]);
-	drmModeFreeResources(res);
+	return 0;
+}
+
+/* The first head on one card, path; with wait, a card with no display
+ * connected is opened to wait for one (p->has_display false). 0 or
+ * -errno (said): -ENXIO for no display. */
+static int open_card(struct output *out, struct drm_priv *p, const char *path,
+		     const struct drm_spec *s, bool wait)
+{
+	char msg[sizeof(out->why)];
+	struct drm_scan sc;
+	int ret;
+
+	snprintf(p->path, sizeof(p->path), "%s", path);
+	ret = card_open(&p->cards[0], path, msg, sizeof(msg));
+	if (ret < 0) {
+		drm_fail(out, "%s", msg);
+		return ret;
+	}
+	p->ncards = 1;
+	use_card(p, p, 0);
+	ret = drm_scan_read(&sc, p->cards, 1);
+	if (ret < 0)
+		drm_fail(out, "drmModeGetResources on %s: %s", path,
+			 strerror(-ret));
+	else
+		ret = first_head(out, p, &sc, s, wait, path);
+	drm_scan_free(&sc);
 	if (ret < 0)
 		drm_card_close(p);
 	return ret;
@@ -574,6 +609,41 @@ static int rank(int err)
 	return err == -ENOENT ? 0 : err == -ENODEV ? 1 : err == -ENXIO ? 2 : 3;
 }
 
+/* An unnamed connector s names on more than one card is an error: say
+ * so. -ENODEV when it is (said), else 0 (nothing said: a card that does
+ * not open is the search's to report). */
+static int one_card_has(struct output *out, const struct drm_spec *s)
+{
+	struct drm_card cards[MAX_CARDS];
+	char path[32], msg[sizeof(out->why)], names[192];
+	struct drm_scan sc;
+	int i, n = 0, ret = 0;
+
+	if (!s->connector[0] || strchr(s->connector, ':'))
+		return 0;
+	for (i = 0; i < MAX_CARDS; i++) {
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		if (access(path, F_OK) == 0 &&
+		    card_open(&cards[n], path, msg, sizeof(msg)) == 0)
+			n++;
+	}
+	if (n > 1 && drm_scan_read(&sc, cards, n) == 0 &&
+	    drm_find_connector(sc.info, sc.n, s->connector) == -ENOTUNIQ) {
+		drm_scan_describe(&sc, names, sizeof(names));
+		describe_cards(cards, n, msg, sizeof(msg));
+		drm_fail(out,
+			 "%s: connector %s is on several cards (%s): "
+			 "--connector cardN:%s says which",
+			 msg, s->connector, names, s->connector);
+		ret = -ENODEV;
+	}
+	if (n > 1)
+		drm_scan_free(&sc);
+	for (i = 0; i < n; i++)
+		card_close(&cards[i]);
+	return ret;
+}
+
 /* No card named: the first of /dev/dri/card0..15 with a display. */
 static int open_first_card(struct output *out, struct drm_priv *p,
 			   const struct drm_spec *s)
@@ -582,6 +652,9 @@ static int open_first_card(struct output *out, struct drm_priv *p,
 	int i, ret, best_ret = -ENOENT;
 	bool any = false;
 
+	ret = one_card_has(out, s);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < MAX_CARDS; i++) {
 		bool trial = out->trial;
 
@@ -617,20 +690,188 @@ static int open_first_card(struct output *out, struct drm_priv *p,
 	return best_ret;
 }
 
+/* Drop p's card k (left out): closed, the others moved down. */
+static void drop_card(struct drm_priv *p, int k)
+{
+	card_close(&p->cards[k]);
+	memmove(&p->cards[k], &p->cards[k + 1],
+		(size_t)(p->ncards - k - 1) * sizeof(p->cards[0]));
+	p->ncards--;
+}
+
+/* The cards of the connectors s names (connector=A+B): the others are
+ * dropped. 0 or -errno (said: a name no card has, or several have; then
+ * why the nleft cards in left would not open, which may be why). */
+static int keep_named_cards(struct output *out, struct drm_priv *p,
+			    const struct drm_spec *s, char (*left)[WHY_LEN],
+			    int nleft)
+{
+	bool used[DRM_MAX_CARDS] = {false};
+	char names[192], where[sizeof(out->why)];
+	struct drm_scan sc;
+	int i, k, ret = drm_scan_read(&sc, p->cards, p->ncards);
+
+	describe_cards(p->cards, p->ncards, where, sizeof(where));
+	if (ret < 0)
+		drm_fail(out, "drmModeGetResources on %s: %s", where,
+			 strerror(-ret));
+	drm_scan_describe(&sc, names, sizeof(names));
+	for (i = 0; ret == 0 && i < s->nheads; i++) {
+		k = drm_find_connector(sc.info, sc.n, s->heads[i]);
+		if (k >= 0) {
+			used[sc.card[k]] = true;
+			continue;
+		}
+		if (k == -ENOTUNIQ) {
+			drm_fail(out,
+				 "%s: connector %s is on several cards (%s): "
+				 "--connector cardN:%s says which",
+				 where, s->heads[i], names, s->heads[i]);
+		} else {
+			for (k = 0; k < nleft && !out->trial; k++)
+				log_warn("%s", left[k]);
+			drm_fail(out,
+				 "%s: no connector %s (%s): --connector names "
+				 "one of these",
+				 where, s->heads[i], sc.n ? names : "none");
+		}
+		ret = -ENODEV;
+	}
+	drm_scan_free(&sc);
+	for (k = p->ncards - 1; ret == 0 && k >= 0; k--)
+		if (!used[k])
+			drop_card(p, k);
+	return ret;
+}
+
+/* A spec that spans cards (all, connector=A+B) with no device named:
+ * every card that opens (one that does not is left out, with a warning);
+ * with connector=, those of the connectors named; the master of each
+ * (all: a card another program is the master of is left out, with a
+ * warning; connector=: an error); then the first head on one of them. */
+static int open_cards(struct output *out, struct drm_priv *p,
+		      const struct drm_spec *s)
+{
+	char best[sizeof(out->why)] = "", path[32], where[sizeof(out->why)];
+	char left[MAX_CARDS][WHY_LEN];
+	struct drm_scan sc;
+	int i, k, nleft = 0, ret, best_ret = -ENOENT;
+	bool any = false;
+
+	p->ncards = 0;
+	for (i = 0; i < MAX_CARDS; i++) {
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		if (access(path, F_OK) < 0)
+			continue;
+		any = true;
+		ret = card_open(&p->cards[p->ncards], path, left[nleft],
+				sizeof(left[0]));
+		if (ret == 0) {
+			p->ncards++;
+			continue;
+		}
+		if (!best[0] || rank(ret) > rank(best_ret)) {
+			memcpy(best, left[nleft], sizeof(best));
+			best_ret = ret;
+		}
+		nleft++;
+	}
+	if (!any) {
+		drm_fail(out, "%s", NO_CARD);
+		return -ENOENT;
+	}
+	if (!p->ncards) {
+		drm_fail(out, "%s", best);
+		return best_ret;
+	}
+	/* With all, the desktop is the other cards'; with connector=, one
+	 * of them may have had a connector named (said if one is not
+	 * found). */
+	for (i = 0; s->all && i < nleft && !out->trial; i++)
+		log_warn("%s: that card is left out", left[i]);
+	ret = s->all ? 0 : keep_named_cards(out, p, s, left, nleft);
+	if (ret < 0)
+		goto fail;
+	/* Master of every card before the first head is chosen: with all,
+	 * a card another program has is left out, and the first head is
+	 * another card's display. */
+	nleft = 0;
+	for (k = 0; k < p->ncards;) {
+		bool trial = out->trial;
+
+		out->trial = s->all;
+		ret = take_master(out, &p->cards[k]);
+		out->trial = trial;
+		if (ret == 0) {
+			k++;
+			continue;
+		}
+		if (!s->all || (p->ncards == 1 && !nleft)) {
+			/* Named, or the only card: as one card says it. */
+			if (s->all && !out->trial)
+				log_error("%s", out->why);
+			goto fail;
+		}
+		memcpy(left[nleft++], out->why, sizeof(left[0]));
+		drop_card(p, k);
+	}
+	if (!p->ncards) {
+		if (!out->trial)
+			log_error("%s", left[0]);
+		memcpy(out->why, left[0], sizeof(out->why));
+		ret = -EBUSY;
+		goto fail;
+	}
+	for (i = 0; i < nleft && !out->trial; i++)
+		log_warn("%s: that card is left out", left[i]);
+	use_card(p, p, 0);
+	ret = drm_scan_read(&sc, p->cards, p->ncards);
+	describe_cards(p->cards, p->ncards, where, sizeof(where));
+	if (ret < 0)
+		drm_fail(out, "drmModeGetResources on %s: %s", where,
+			 strerror(-ret));
+	else
+		ret = first_head(out, p, &sc, s, out->may_wait, where);
+	drm_scan_free(&sc);
+	if (ret == 0)
+		return 0;
+fail:
+	drm_card_close(p);
+	return ret;
+}
+
+/* The length of name's card ("card1" of "card1:HDMI-A-1"), 0 without
+ * one. */
+static int card_len_of(const char *name)
+{
+	const char *colon = strchr(name, ':');
+
+	return colon ? (int)(colon - name) : 0;
+}
+
 int drm_card_open(struct output *out, struct drm_priv *p,
 		  const struct drm_spec *s)
 {
-	return s->device[0] ? open_card(out, p, s->device, s, out->may_wait)
-			    : open_first_card(out, p, s);
+	if (s->device[0])
+		return open_card(out, p, s->device, s, out->may_wait);
+	if (s->all || s->nheads > 1)
+		return open_cards(out, p, s);
+	if (card_len_of(s->connector)) {
+		/* cardN:NAME names the card too. */
+		char path[32];
+
+		snprintf(path, sizeof(path), "/dev/dri/%.*s",
+			 card_len_of(s->connector), s->connector);
+		return open_card(out, p, path, s, out->may_wait);
+	}
+	return open_first_card(out, p, s);
 }
 
-int drm_card_more_heads(const struct drm_priv *first, const struct drm_spec *s,
+int drm_card_more_heads(struct drm_priv *first, const struct drm_spec *s,
 			char (*names)[32], drmModeModeInfo *modes)
 {
-	drmModeConnector *conns[DRM_MAX_CONNECTORS];
-	struct drm_conn_info info[DRM_MAX_CONNECTORS];
-	int idx[DRM_MAX_HEADS], i, n, k = 0, got, bad = 0;
-	drmModeRes *res;
+	struct drm_scan sc;
+	int idx[DRM_MAX_HEADS], i, k = 0, got, bad = 0, ret;
 
 	if (!s->all) {
 		for (i = 1; i < s->nheads; i++)
@@ -638,77 +879,92 @@ int drm_card_more_heads(const struct drm_priv *first, const struct drm_spec *s,
 		if (!modes)
 			return k;
 	}
-	res = drmModeGetResources(first->fd);
-	if (!res) {
+	ret = drm_scan_read(&sc, first->cards, first->ncards);
+	if (ret < 0) {
 		log_error("drmModeGetResources on %s: %s", first->path,
-			  strerror(errno));
-		return -errno;
+			  strerror(-ret));
+		drm_scan_free(&sc);
+		return ret;
 	}
-	n = drm_read_connectors(first->fd, res, conns, info);
 	if (s->all) {
-		got = drm_choose_heads(info, n, s, idx, &bad);
+		got = drm_choose_heads(sc.info, sc.n, s, idx, &bad);
 		for (i = 0; i < got; i++)
-			if (strcasecmp(info[idx[i]].name, first->conn_name))
-				snprintf(names[k++], sizeof(names[0]), "%s",
-					 info[idx[i]].name);
+			if (sc.card[idx[i]] != first->card ||
+			    sc.conns[idx[i]]->connector_id != first->conn_id)
+				drm_head_name(sc.info, sc.n, idx[i], names[k++],
+					      sizeof(names[0]));
 	}
 	for (i = 0; modes && i < k; i++) {
-		int ci = drm_choose_connector(info, n, names[i]), mi = -1;
+		int ci = drm_choose_connector(sc.info, sc.n, names[i]), mi = -1;
+		char full[48];
 
-		if (ci >= 0)
-			mi = drm_choose_mode(conns[ci]->modes,
-					     conns[ci]->count_modes,
-					     drm_spec_mode(s, names[i]));
+		if (ci >= 0) {
+			drm_full_name(&sc.info[ci], full, sizeof(full));
+			mi = drm_choose_mode(sc.conns[ci]->modes,
+					     sc.conns[ci]->count_modes,
+					     drm_spec_mode(s, full));
+		}
 		memset(&modes[i], 0, sizeof(modes[i]));
 		if (mi >= 0)
-			modes[i] = conns[ci]->modes[mi];
+			modes[i] = sc.conns[ci]->modes[mi];
 	}
-	for (i = 0; i < n; i++)
-		drmModeFreeConnector(conns[i]);
-	drmModeFreeResources(res);
+	drm_scan_free(&sc);
 	return k;
 }
 
 int drm_card_open_head(struct output *out, struct drm_priv *p,
-		       const struct drm_priv *first, const char *name,
-		       const struct drm_spec *s, const uint32_t *taken,
-		       int ntaken)
+		       struct drm_priv *first, const char *name,
+		       const struct drm_spec *s)
 {
-	drmModeConnector *conns[DRM_MAX_CONNECTORS];
-	struct drm_conn_info info[DRM_MAX_CONNECTORS];
+	uint32_t taken[DRM_MAX_HEADS];
 	char names[192];
-	drmModeRes *res;
-	int i, n, ci, ret;
+	struct drm_scan sc;
+	int i, ci, ret, ntaken = 0;
 
-	p->fd = first->fd;
 	p->restore = first->restore;
 	p->extra = true;
-	p->monotonic = first->monotonic;
+	p->first = first;
 	snprintf(p->path, sizeof(p->path), "%s", first->path);
-	res = drmModeGetResources(p->fd);
-	if (!res) {
-		ret = -errno;
+	ret = drm_scan_read(&sc, first->cards, first->ncards);
+	if (ret < 0) {
 		drm_fail(out, "drmModeGetResources on %s: %s", p->path,
-			 strerror(errno));
+			 strerror(-ret));
+		drm_scan_free(&sc);
 		return ret;
 	}
-	n = list_connectors(out, p, res, conns, info, names, sizeof(names));
-	ci = drm_choose_connector(info, n, name);
+	drm_scan_describe(&sc, names, sizeof(names));
+	ci = drm_choose_connector(sc.info, sc.n, name);
+	/* Where it is, when it is on one card: that card's message. */
+	i = drm_find_connector(sc.info, sc.n, name);
+	if (i >= 0)
+		use_card(p, first, sc.card[i]);
+	else
+		describe_cards(first->cards, first->ncards, p->path,
+			       sizeof(p->path));
 	if (ci < 0) {
 		drm_fail(out,
 			 ci == -ENOENT
 			     ? "%s: no connector %s (%s): --connector names "
 			       "one of these"
+			 : ci == -ENOTUNIQ
+			     ? "%s: connector %s is on several cards (%s): "
+			       "cardN:NAME says which"
 			     : "%s: connector %s has no display connected (%s)",
 			 p->path, name, names);
 		ret = -ENODEV;
 	} else {
-		ret = setup_head(out, p, res, conns, info, ci, s, taken, ntaken,
-				 first);
+		/* The CRTCs of the other heads on its card. */
+		if (first->card == sc.card[ci])
+			taken[ntaken++] = first->crtc_id;
+		for (i = 0; i < (int)first->nmore; i++) {
+			const struct drm_priv *h = first->more[i]->priv;
+
+			if (h->card == sc.card[ci])
+				taken[ntaken++] = h->crtc_id;
+		}
+		ret = setup_head(out, p, &sc, ci, s, taken, ntaken, first);
 	}
-	for (i = 0; i < n; i++)
-		drmModeFreeConnector(conns[i]);
-	drmModeFreeResources(res);
+	drm_scan_free(&sc);
 	if (ret < 0)
 		drm_card_close_head(p);
 	return ret;
@@ -717,7 +973,7 @@ int drm_card_open_head(struct output *out, struct drm_priv *p,
 void drm_card_close_head(struct drm_priv *p)
 {
 	drop_buffers(p);
-	/* The fd and the restore list are the first head's. */
+	/* The fd is its card's, and the restore list the first head's. */
 	p->fd = -1;
 	p->restore = NULL;
 }
@@ -745,6 +1001,35 @@ int drm_check_arg(const char *arg, char *why, size_t len)
 	return drm_spec_parse(arg, &s, why, len);
 }
 
+/* Each card a connector's name in s names (cardN:NAME) is there. 0 or
+ * -ENOENT (logged). */
+static int check_card_names(const struct drm_spec *s)
+{
+	const char *names[2 * DRM_MAX_HEADS];
+	char path[32];
+	int i, n = 0;
+
+	for (i = 0; i < s->nheads; i++)
+		names[n++] = s->heads[i];
+	for (i = 0; i < s->nnamed; i++)
+		names[n++] = s->named[i].name;
+	for (i = 0; i < n; i++) {
+		const char *colon = strchr(names[i], ':');
+
+		if (!colon)
+			continue;
+		snprintf(path, sizeof(path), "/dev/dri/%.*s",
+			 (int)(colon - names[i]), names[i]);
+		if (access(path, F_OK) < 0) {
+			log_error("%s: no such device (%s names it: is its KMS "
+				  "driver loaded?)",
+				  path, names[i]);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
 /* Opening the card and asking for its resources changes nothing on the
  * screen and needs no DRM master. */
 int drm_check(const char *arg)
@@ -760,9 +1045,11 @@ int drm_check(const char *arg)
 	}
 	if (!s.device[0]) {
 		ret = drm_detect(why, sizeof(why));
-		if (ret < 0)
+		if (ret < 0) {
 			log_error("%s", NO_CARD);
-		return ret;
+			return ret;
+		}
+		return check_card_names(&s);
 	}
 	ret = open_kms(s.device, &res, why, sizeof(why));
 	if (ret < 0) {

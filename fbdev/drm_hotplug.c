@@ -18,6 +18,7 @@
 
 #include "drm.h"
 #include "drm_hotplug.h"
+#include "drm_scan.h"
 #include "util/log.h"
 
 bool drm_uevent_hotplug(const char *msg, size_t len, unsigned major,
@@ -75,27 +76,40 @@ static int open_poll(struct drm_hotplug *h, const char *path, const char *why)
 	return 0;
 }
 
-int drm_hotplug_open(struct drm_hotplug *h, int card_fd, const char *path)
+int drm_hotplug_open(struct drm_hotplug *h, const struct drm_card *cards,
+		     int ncards)
 {
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK, .nl_groups = 1};
+	const char *path = cards[0].path, *env;
+	char why[96], devs[DRM_MAX_CARDS * 12];
+	size_t used = 0;
 	struct stat st;
-	const char *env;
-	char why[96];
+	int k;
 
 	h->fd = -1;
 	h->polling = false;
-	if (fstat(card_fd, &st) < 0) {
-		log_warn("fstat %s: %s: hot-plug is not followed", path,
-			 strerror(errno));
-		return -errno;
+	h->ndev = 0;
+	devs[0] = '\0';
+	for (k = 0; k < ncards && k < DRM_MAX_CARDS; k++) {
+		if (fstat(cards[k].fd, &st) < 0) {
+			log_warn("fstat %s: %s: hot-plug is not followed",
+				 cards[k].path, strerror(errno));
+			return -errno;
+		}
+		h->major[k] = major(st.st_rdev);
+		h->minor[k] = minor(st.st_rdev);
+		h->ndev++;
+		if (used < sizeof(devs))
+			used += (size_t)snprintf(
+			    devs + used, sizeof(devs) - used, "%s%u:%u",
+			    k ? ", " : "", h->major[k], h->minor[k]);
 	}
-	h->major = major(st.st_rdev);
-	h->minor = minor(st.st_rdev);
 	/* The tests' way to the poll, on a kernel that has uevents. */
 	env = getenv("VNCFB_DRM_HOTPLUG");
 	if (env && !strcmp(env, "poll"))
 		return open_poll(h, path, "VNCFB_DRM_HOTPLUG=poll");
-	/* Group 1: the kernel's own uevents, which any user may read. */
+	/* Group 1: the kernel's own uevents, which any user may read: one
+	 * socket hears every card's. */
 	h->fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 		       NETLINK_KOBJECT_UEVENT);
 	if (h->fd < 0 || bind(h->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
@@ -106,9 +120,9 @@ int drm_hotplug_open(struct drm_hotplug *h, int card_fd, const char *path)
 		h->fd = -1;
 		return open_poll(h, path, why);
 	}
-	log_debug("%s: hot-plug: the kernel's uevents (card %u:%u); the "
+	log_debug("%s: hot-plug: the kernel's uevents (card%s %s); the "
 		  "connectors are read when one says they changed",
-		  path, h->major, h->minor);
+		  path, h->ndev > 1 ? "s" : "", devs);
 	return 0;
 }
 
@@ -134,9 +148,12 @@ bool drm_hotplug_take(struct drm_hotplug *h)
 	}
 	/* Drain: one scan for a burst of events. */
 	while ((n = recv(h->fd, buf, sizeof(buf), 0)) > 0) {
-		/* Only the kernel's (udev's own start with "libudev"). */
-		if (drm_uevent_hotplug(buf, (size_t)n, h->major, h->minor))
-			any = true;
+		/* Only the kernel's (udev's own start with "libudev"), of
+		 * one of the cards. */
+		for (unsigned k = 0; k < h->ndev; k++)
+			if (drm_uevent_hotplug(buf, (size_t)n, h->major[k],
+					       h->minor[k]))
+				any = true;
 	}
 	if (n < 0 && errno == ENOBUFS) {
 		/* Events were lost: any of them may have been ours. */
@@ -146,128 +163,84 @@ bool drm_hotplug_take(struct drm_hotplug *h)
 	return any;
 }
 
-static uint32_t reach(int fd, const drmModeConnector *c)
+/* Connector i of sc (connected) at s's mode on a CRTC, into t: ours
+ * when it is on card cur_card; the one its display is on now too
+ * (current), as at open, but for a stand-in. */
+static void target(const struct drm_card *cards, const struct drm_scan *sc,
+		   int i, const struct drm_spec *s, int cur_card,
+		   uint32_t crtc_id, bool current, struct drm_target *t)
 {
-	uint32_t crtcs = 0;
-	int i;
+	const drmModeConnector *c = sc->conns[i];
+	char full[48];
+	int k = sc->card[i], mi;
 
-	for (i = 0; i < c->count_encoders; i++) {
-		drmModeEncoder *e = drmModeGetEncoder(fd, c->encoders[i]);
-
-		if (e)
-			crtcs |= e->possible_crtcs;
-		drmModeFreeEncoder(e);
-	}
-	return crtcs;
-}
-
-/* Ours when the encoders reach it (mask of CRTC indices), else the first
- * free one they reach. */
-static uint32_t pick_crtc(int fd, const drmModeRes *res, uint32_t mask,
-			  uint32_t ours)
-{
-	uint32_t found = 0;
-	int i;
-
-	for (i = 0; i < res->count_crtcs && i < 32; i++)
-		if ((mask & (1u << i)) && res->crtcs[i] == ours)
-			return ours;
-	for (i = 0; i < res->count_crtcs && i < 32 && !found; i++) {
-		drmModeCrtc *cr;
-
-		if (!(mask & (1u << i)))
-			continue;
-		cr = drmModeGetCrtc(fd, res->crtcs[i]);
-		if (cr && !cr->buffer_id)
-			found = cr->crtc_id;
-		drmModeFreeCrtc(cr);
-	}
-	return found;
-}
-
-int drm_read_connectors(int fd, const drmModeRes *res, drmModeConnector **conns,
-			struct drm_conn_info *info)
-{
-	int i, n = 0;
-
-	for (i = 0; i < res->count_connectors && n < DRM_MAX_CONNECTORS; i++) {
-		drmModeConnector *c =
-		    drmModeGetConnector(fd, res->connectors[i]);
-
-		if (!c)
-			continue;
-		conns[n] = c;
-		drm_connector_name(c->connector_type, c->connector_type_id,
-				   info[n].name, sizeof(info[n].name));
-		info[n].connected = c->connection == DRM_MODE_CONNECTED;
-		info[n].nmodes = c->count_modes;
-		n++;
-	}
-	return n;
-}
-
-/* c (connected) at s's mode on a CRTC, into t. */
-static void target(int fd, const drmModeRes *res, const drmModeConnector *c,
-		   const char *name, const struct drm_spec *s, uint32_t crtc_id,
-		   struct drm_target *t)
-{
-	int mi =
-	    drm_choose_mode(c->modes, c->count_modes, drm_spec_mode(s, name));
-
+	drm_full_name(&sc->info[i], full, sizeof(full));
+	mi = drm_choose_mode(c->modes, c->count_modes, drm_spec_mode(s, full));
 	t->present = true;
+	t->card = k;
 	t->conn_id = c->connector_id;
-	snprintf(t->name, sizeof(t->name), "%s", name);
-	t->crtc_id = pick_crtc(fd, res, reach(fd, c), crtc_id);
+	drm_head_name(sc->info, sc->n, i, t->name, sizeof(t->name));
+	t->crtc_id =
+	    drm_pick_crtc(cards[k].fd, sc->res[k], c,
+			  k == cur_card ? crtc_id : 0, current, NULL, 0);
 	t->mode_found = mi >= 0;
 	if (mi >= 0)
 		t->mode = c->modes[mi];
+	else
+		snprintf(t->why, sizeof(t->why), "%s has no mode %ux%u",
+			 t->name, drm_spec_mode(s, full)->width,
+			 drm_spec_mode(s, full)->height);
 }
 
-int drm_hotplug_scan(int fd, const struct drm_spec *s, uint32_t cur_id,
+int drm_hotplug_scan(const struct drm_card *cards, int ncards,
+		     const struct drm_spec *s, int cur_card, uint32_t cur_id,
 		     uint32_t crtc_id, struct drm_target *t)
 {
-	struct drm_conn_info info[DRM_MAX_CONNECTORS];
-	drmModeConnector *conns[DRM_MAX_CONNECTORS];
-	drmModeRes *res = drmModeGetResources(fd);
-	int i, n, ci = -1;
+	struct drm_scan sc;
+	int i, ci = -1, ret;
 
 	memset(t, 0, sizeof(*t));
-	if (!res)
-		return -errno;
-	n = drm_read_connectors(fd, res, conns, info);
+	ret = drm_scan_read(&sc, cards, ncards);
+	if (ret < 0) {
+		drm_scan_free(&sc);
+		return ret;
+	}
 	/* Unnamed: the one in use stays while it is there. */
-	for (i = 0; i < n && !s->connector[0]; i++)
-		if (conns[i]->connector_id == cur_id && info[i].connected &&
-		    conns[i]->count_modes > 0)
+	for (i = 0; i < sc.n && !s->connector[0]; i++)
+		if (sc.card[i] == cur_card &&
+		    sc.conns[i]->connector_id == cur_id &&
+		    sc.info[i].connected && sc.conns[i]->count_modes > 0)
 			ci = i;
 	if (ci < 0)
-		ci = drm_choose_connector(info, n, s->connector);
+		ci = drm_choose_connector(sc.info, sc.n, s->connector);
 	if (ci >= 0)
-		target(fd, res, conns[ci], info[ci].name, s, crtc_id, t);
-	if (ci < 0 && s->connector[0])
+		target(cards, &sc, ci, s, cur_card, crtc_id, true, t);
+	else if (s->connector[0])
 		snprintf(t->why, sizeof(t->why), "%s is disconnected",
 			 s->connector);
-	else if (ci >= 0 && !t->mode_found)
-		snprintf(t->why, sizeof(t->why), "%s has no mode %ux%u",
-			 t->name, drm_spec_mode(s, t->name)->width,
-			 drm_spec_mode(s, t->name)->height);
 	/* Not what s asks for: a display that is there says why. */
 	if (t->why[0]) {
 		const struct drm_spec any = {.buffers = 0};
+		char why[sizeof(t->why)];
 		int si = -1;
 
-		for (i = 0; i < n; i++)
-			if (info[i].connected && conns[i]->count_modes > 0 &&
-			    (si < 0 || conns[i]->connector_id == cur_id))
+		for (i = 0; i < sc.n; i++)
+			if (sc.info[i].connected &&
+			    sc.conns[i]->count_modes > 0 &&
+			    (si < 0 || (sc.card[i] == cur_card &&
+					sc.conns[i]->connector_id == cur_id)))
 				si = i;
 		if (si >= 0) {
-			target(fd, res, conns[si], info[si].name, &any, crtc_id,
+			/* Never the console's CRTC: a stand-in only says
+			 * why, and the console may show there meanwhile. */
+			memcpy(why, t->why, sizeof(why));
+			memset(t, 0, sizeof(*t));
+			target(cards, &sc, si, &any, cur_card, crtc_id, false,
 			       t);
+			memcpy(t->why, why, sizeof(why));
 			t->standin = true;
 		}
 	}
-	for (i = 0; i < n; i++)
-		drmModeFreeConnector(conns[i]);
-	drmModeFreeResources(res);
+	drm_scan_free(&sc);
 	return 0;
 }

@@ -51,17 +51,61 @@ int drm_mode_parse(const char *v, uint32_t *w, uint32_t *h, uint32_t *hz)
 	return 0;
 }
 
+/* The length of name's CARD: part ("card1" of "card1:HDMI-A-1"), 0
+ * without one. */
+static size_t card_len(const char *name)
+{
+	const char *c = strchr(name, ':');
+
+	return c ? (size_t)(c - name) : 0;
+}
+
+/* name's NAME part. */
+static const char *name_part(const char *name)
+{
+	const char *c = strchr(name, ':');
+
+	return c ? c + 1 : name;
+}
+
+/* Whether name is [cardN:]NAME: a card of /dev/dri/card0..15 at most,
+ * and a NAME. */
+static bool good_name(const char *name)
+{
+	size_t k = card_len(name), i;
+
+	if (!*name_part(name) || strchr(name_part(name), ':'))
+		return false;
+	if (!strchr(name, ':'))
+		return true;
+	if (k < 5 || k > 6 || strncmp(name, "card", 4))
+		return false;
+	for (i = 4; i < k; i++)
+		if (name[i] < '0' || name[i] > '9')
+			return false;
+	return atoi(name + 4) < DRM_MAX_CARDS && (k == 5 || name[4] != '0');
+}
+
+bool drm_name_eq(const char *a, const char *b)
+{
+	size_t ka = card_len(a), kb = card_len(b);
+
+	if (strcasecmp(name_part(a), name_part(b)))
+		return false;
+	return !ka || !kb || (ka == kb && !strncasecmp(a, b, ka));
+}
+
 /* Why a mode item is refused, for both --mode and the spec's mode=. */
 #define MODE_GRAMMAR                                                           \
-	"WIDTHxHEIGHT[@HZ] for every head, or NAME:WIDTHxHEIGHT[@HZ] for "     \
-	"connector NAME's (e.g. 1920x1080@60, HDMI-A-1:1280x1024)"
+	"WIDTHxHEIGHT[@HZ] for every head, or [CARD:]NAME:WIDTHxHEIGHT[@HZ] "  \
+	"for connector NAME's (e.g. 1920x1080@60, HDMI-A-1:1280x1024, "        \
+	"card1:DP-1:1920x1080)"
 
 /* One item of mode= (n bytes at it) into s. */
 static int parse_mode_item(const char *it, size_t n, bool *bare,
 			   struct drm_spec *s, char *why, size_t len)
 {
-	char item[64];
-	const char *colon;
+	char item[64], *colon;
 	struct drm_mode_want w;
 	size_t nlen;
 	int i;
@@ -72,13 +116,24 @@ static int parse_mode_item(const char *it, size_t n, bool *bare,
 	}
 	memcpy(item, it, n);
 	item[n] = '\0';
-	colon = strchr(item, ':');
+	/* The last colon: the name may have its card's before it. */
+	colon = strrchr(item, ':');
 	nlen = colon ? (size_t)(colon - item) : 0;
 	if ((colon && (!nlen || nlen >= sizeof(s->named[0].name))) ||
 	    drm_mode_parse(colon ? colon + 1 : item, &w.width, &w.height,
 			   &w.hz) < 0) {
 		snprintf(why, len, "bad mode '%s': " MODE_GRAMMAR, item);
 		return -EINVAL;
+	}
+	if (colon) {
+		*colon = '\0';
+		if (!good_name(item)) {
+			snprintf(why, len,
+				 "bad connector '%s' in mode '%.*s': a card is "
+				 "cardN (e.g. card1:HDMI-A-1:1920x1080)",
+				 item, (int)n, it);
+			return -EINVAL;
+		}
 	}
 	if (!colon) {
 		if (*bare) {
@@ -93,9 +148,8 @@ static int parse_mode_item(const char *it, size_t n, bool *bare,
 		s->mode = w;
 		return 0;
 	}
-	item[nlen] = '\0';
 	for (i = 0; i < s->nnamed; i++)
-		if (!strcasecmp(s->named[i].name, item)) {
+		if (drm_name_eq(s->named[i].name, item)) {
 			snprintf(why, len, "a mode for %s given twice",
 				 s->named[i].name);
 			return -EINVAL;
@@ -145,7 +199,7 @@ static int check_mode_names(const struct drm_spec *s, char *why, size_t len)
 
 	for (i = 0; s->nheads && i < s->nnamed; i++) {
 		for (k = 0; k < s->nheads; k++)
-			if (!strcasecmp(s->named[i].name, s->heads[k]))
+			if (drm_name_eq(s->named[i].name, s->heads[k]))
 				break;
 		if (k < s->nheads)
 			continue;
@@ -178,7 +232,8 @@ static int parse_heads(const char *v, struct drm_spec *s, char *why, size_t len)
 
 		if (!n || n >= sizeof(s->heads[0])) {
 			snprintf(why, len,
-				 "connector=NAME[+NAME...], e.g. HDMI-A-1");
+				 "connector=[CARD:]NAME[+[CARD:]NAME...], e.g. "
+				 "HDMI-A-1 or card1:HDMI-A-1");
 			return -EINVAL;
 		}
 		if (s->nheads == DRM_MAX_HEADS) {
@@ -188,8 +243,16 @@ static int parse_heads(const char *v, struct drm_spec *s, char *why, size_t len)
 		}
 		memcpy(s->heads[s->nheads], p, n);
 		s->heads[s->nheads][n] = '\0';
+		if (!good_name(s->heads[s->nheads])) {
+			snprintf(
+			    why, len,
+			    "bad connector '%s': [CARD:]NAME, a card being "
+			    "cardN (e.g. card1:HDMI-A-1)",
+			    s->heads[s->nheads]);
+			return -EINVAL;
+		}
 		for (i = 0; i < s->nheads; i++)
-			if (!strcasecmp(s->heads[i], s->heads[s->nheads])) {
+			if (drm_name_eq(s->heads[i], s->heads[s->nheads])) {
 				snprintf(why, len, "connector %s given twice",
 					 s->heads[i]);
 				return -EINVAL;
@@ -279,8 +342,8 @@ const struct drm_mode_want *drm_spec_mode(const struct drm_spec *s,
 {
 	int i;
 
-	for (i = 0; name && i < s->nnamed; i++)
-		if (!strcasecmp(s->named[i].name, name))
+	for (i = 0; name && *name && i < s->nnamed; i++)
+		if (drm_name_eq(s->named[i].name, name))
 			return &s->named[i].want;
 	return &s->mode;
 }
@@ -302,17 +365,58 @@ void drm_connector_name(uint32_t type, uint32_t type_id, char *buf, size_t len)
 	snprintf(buf, len, "%s-%u", t, type_id);
 }
 
+bool drm_conn_named(const struct drm_conn_info *c, const char *want)
+{
+	size_t k = card_len(want);
+
+	if (strcasecmp(c->name, name_part(want)))
+		return false;
+	return !k || (strlen(c->card) == k && !strncasecmp(c->card, want, k));
+}
+
+int drm_find_connector(const struct drm_conn_info *c, int n, const char *want)
+{
+	int i, found = -ENOENT;
+
+	for (i = 0; i < n; i++) {
+		if (!drm_conn_named(&c[i], want))
+			continue;
+		if (found >= 0)
+			return -ENOTUNIQ;
+		found = i;
+	}
+	return found;
+}
+
+void drm_head_name(const struct drm_conn_info *c, int n, int i, char *buf,
+		   size_t len)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (k != i && strcasecmp(c[k].card, c[i].card) &&
+		    !strcasecmp(c[k].name, c[i].name))
+			break;
+	if (k < n)
+		snprintf(buf, len, "%s:%s", c[i].card, c[i].name);
+	else
+		snprintf(buf, len, "%s", c[i].name);
+}
+
+void drm_full_name(const struct drm_conn_info *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", c->card, c->card[0] ? ":" : "", c->name);
+}
+
 int drm_choose_connector(const struct drm_conn_info *c, int n, const char *want)
 {
 	int i;
 
 	if (want && *want) {
-		for (i = 0; i < n; i++)
-			if (!strcasecmp(c[i].name, want))
-				return c[i].connected && c[i].nmodes > 0
-					   ? i
-					   : -ENODEV;
-		return -ENOENT;
+		i = drm_find_connector(c, n, want);
+		if (i < 0)
+			return i;
+		return c[i].connected && c[i].nmodes > 0 ? i : -ENODEV;
 	}
 	for (i = 0; i < n; i++)
 		if (c[i].connected && c[i].nmodes > 0)
@@ -345,15 +449,11 @@ int drm_choose_heads(const struct drm_conn_info *c, int n,
 int drm_unknown_mode_name(const struct drm_conn_info *c, int n,
 			  const struct drm_spec *s)
 {
-	int i, k;
+	int i;
 
-	for (i = 0; i < s->nnamed; i++) {
-		for (k = 0; k < n; k++)
-			if (!strcasecmp(c[k].name, s->named[i].name))
-				break;
-		if (k == n)
+	for (i = 0; i < s->nnamed; i++)
+		if (drm_find_connector(c, n, s->named[i].name) < 0)
 			return i;
-	}
 	return -1;
 }
 

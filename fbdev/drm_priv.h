@@ -20,6 +20,7 @@
 #include "drm.h"
 #include "drm_hotplug.h"
 #include "drm_restore.h"
+#include "drm_scan.h"
 #include "output/output.h"
 #include "util/rect.h"
 #include "vt.h"
@@ -37,6 +38,9 @@ struct drm_buf {
 };
 
 struct drm_priv {
+	/* The head's card (first->cards[card], its fd and path copied
+	 * here). */
+	int card;
 	int fd;
 	char path[256];
 	char conn_name[32];
@@ -52,8 +56,8 @@ struct drm_priv {
 	/* Blit thread: */
 	struct rect rects[DRM_MODE_FB_DIRTY_MAX_CLIPS];
 	int nrects; /* what present handed over; -1: too many */
-	/* Atomic: with several heads on one fd, another head's thread may
-	 * read this one's flip event. */
+	/* Atomic: with several heads on one card's fd, another head's
+	 * thread may read this one's flip event. */
 	atomic_bool flip_pending;
 	bool dirty_works;  /* DIRTYFB does something (not ENOSYS) */
 	bool monotonic;	   /* event times are CLOCK_MONOTONIC */
@@ -62,8 +66,9 @@ struct drm_priv {
 	/* The CRTC must be set (not flipped) by the next pass: after a VT
 	 * switch back. Set on the main thread. */
 	atomic_bool modeset;
-	/* Every CRTC set, as it was before: the first head's, which the
-	 * other heads borrow (like fd). Shared with the supervisor. */
+	/* Every CRTC set, as it was before, each with its card's fd: the
+	 * first head's, which the other heads borrow. Shared with the
+	 * supervisor. */
 	struct drm_restore *restore;
 	struct vt vt;
 	/* Hot-plug (main thread): what was asked for, the events, the fd
@@ -75,45 +80,65 @@ struct drm_priv {
 	bool has_display;
 	bool standin;	/* that display only says what is waited for */
 	bool hp_missed; /* an event came while switched away */
-	/* A head after the first (drm_card_open_head): fd, VT and hot-plug
-	 * are the first's, which also holds the others (heads, with
-	 * out->heads pointing at them). */
+	/* The first head's: the cards of the output (one, or with a spec
+	 * that spans cards and no device, every card it takes), each
+	 * opened before the supervisor is forked and master until close,
+	 * whether a head is on it or not. */
+	struct drm_card cards[DRM_MAX_CARDS];
+	int ncards;
+	/* A head after the first (drm_card_open_head): its card's fd is
+	 * one of the first's cards; the VT, hot-plug and the cards are the
+	 * first's, which also holds the others (heads, with out->heads
+	 * pointing at them). */
 	bool extra;
-	const struct drm_priv *first;
+	struct drm_priv *first;
 	unsigned nmore;
 	struct output *more[DRM_MAX_HEADS];
 };
+
+/* The card head p is on. */
+static inline struct drm_card *drm_head_card(struct drm_priv *p)
+{
+	return &(p->extra ? p->first : p)->cards[p->card];
+}
 
 /* Say why the output cannot be used: an error, or when the default output
  * only tries it, the reason in out->why (shown under -v). */
 void drm_fail(struct output *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Open the card s names, or the first of /dev/dri/card0..15 with a
- * display: everything up to the buffers (p->buf, p->nbuf), the CRTC
- * chosen but not yet set. With out->may_wait, a card with no display
- * connected (the one named, or the first such) opens with p->has_display
- * false: master, no connector or CRTC, buffers nobody sees. 0 or -errno
- * (said; -ENXIO: no display connected). */
+/* Open the cards s asks for (p->cards) and the first head on one of
+ * them: everything up to the buffers (p->buf, p->nbuf), the CRTC chosen
+ * but not yet set. The cards: the device s names; else, when s spans
+ * cards (all, or connector=A+B), every card vncfb can be the master of
+ * (all: each left out with a warning that cannot be had; connector=:
+ * those of the connectors named, each an error when it cannot be had);
+ * else the first of /dev/dri/card0..15 with a display. The first head:
+ * s's first connector, else the first connected one, in card order.
+ * With out->may_wait, no display connected (on the one named, or at
+ * all) opens with p->has_display false: master, no connector or CRTC,
+ * buffers nobody sees. 0 or -errno (said; -ENXIO: no display
+ * connected). */
 int drm_card_open(struct output *out, struct drm_priv *p,
 		  const struct drm_spec *s);
-/* Undo what drm_card_open did on p (buffers, master, the fd). */
+/* Undo what drm_card_open did on p (buffers, master, every card's fd). */
 void drm_card_close(struct drm_priv *p);
 /* The connectors s asks for besides first's (connector=A+B: the others
- * named; all: every other connected one, in the card's order) into
- * names, and when modes is not NULL the mode s picks on each (hdisplay
- * 0: disconnected, or none fits). How many, or -errno (logged). */
-int drm_card_more_heads(const struct drm_priv *first, const struct drm_spec *s,
+ * named; all: every other connected one of first's cards, in card order,
+ * then each card's) into names (head names), and when modes is not NULL
+ * the mode s picks on each (hdisplay 0: disconnected, or none fits).
+ * How many, or -errno (logged). */
+int drm_card_more_heads(struct drm_priv *first, const struct drm_spec *s,
 			char (*names)[32], drmModeModeInfo *modes);
-/* Another head of first's desktop, on its card (the same fd and restore
- * list): connector name at s's mode, on a CRTC none of taken, with its
- * own plane and buffers, not yet set. p fresh (fd -1). 0 or -errno (said,
- * p closed again). */
+/* Another head of first's desktop, on the card of first's that has
+ * connector name (its fd; the restore list is first's): at s's mode, on
+ * a CRTC no other head of the card has (first's and first->more's), with
+ * its own plane and buffers, not yet set. p fresh (fd -1). 0 or -errno
+ * (said, p closed again). */
 int drm_card_open_head(struct output *out, struct drm_priv *p,
-		       const struct drm_priv *first, const char *name,
-		       const struct drm_spec *s, const uint32_t *taken,
-		       int ntaken);
-/* Undo drm_card_open_head: the buffers (the fd stays the first's). */
+		       struct drm_priv *first, const char *name,
+		       const struct drm_spec *s);
+/* Undo drm_card_open_head: the buffers (the fd stays the card's). */
 void drm_card_close_head(struct drm_priv *p);
 /* Keep p's CRTC in r as it is now, with the connectors on it, before
  * vncfb sets it (drm_restore_keep: nothing when r has it already). 0 or

@@ -14,9 +14,12 @@
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "int atomics must be lock-free");
 
 struct entry {
-	/* 1: crtc and conns are whole and are replayed. Stored last when
-	 * an entry is made, first when it goes. */
+	/* 1: fd, crtc and conns are whole and are replayed. Stored last
+	 * when an entry is made, first when it goes. */
 	atomic_uint used;
+	/* The CRTC's card: vncfb's file of it, which the supervisor holds
+	 * at the same number (forked after every card was opened). */
+	int fd;
 	/* As the restore ioctl takes it: set_connectors_ptr points at
 	 * conns, in this same shared mapping. */
 	struct drm_mode_crtc crtc;
@@ -44,7 +47,7 @@ void drm_restore_destroy(struct drm_restore *r)
 		munmap(r, sizeof(*r));
 }
 
-static struct entry *find(const struct drm_restore *r, uint32_t crtc_id)
+static struct entry *find(const struct drm_restore *r, int fd, uint32_t crtc_id)
 {
 	int i;
 
@@ -52,27 +55,28 @@ static struct entry *find(const struct drm_restore *r, uint32_t crtc_id)
 		const struct entry *e = &r->e[i];
 
 		if (atomic_load_explicit(&e->used, memory_order_acquire) &&
-		    e->crtc.crtc_id == crtc_id)
+		    e->fd == fd && e->crtc.crtc_id == crtc_id)
 			return (struct entry *)e;
 	}
 	return NULL;
 }
 
 const struct drm_mode_crtc *drm_restore_find(const struct drm_restore *r,
-					     uint32_t crtc_id)
+					     int fd, uint32_t crtc_id)
 {
-	const struct entry *e = find(r, crtc_id);
+	const struct entry *e = find(r, fd, crtc_id);
 
 	return e ? &e->crtc : NULL;
 }
 
-int drm_restore_keep(struct drm_restore *r, const struct drm_mode_crtc *c,
-		     const uint32_t *conns, uint32_t n)
+int drm_restore_keep(struct drm_restore *r, int fd,
+		     const struct drm_mode_crtc *c, const uint32_t *conns,
+		     uint32_t n)
 {
 	struct entry *e = NULL;
 	int i;
 
-	if (find(r, c->crtc_id))
+	if (find(r, fd, c->crtc_id))
 		return 0;
 	for (i = 0; i < DRM_RESTORE_MAX && !e; i++)
 		if (!atomic_load_explicit(&r->e[i].used, memory_order_relaxed))
@@ -82,6 +86,7 @@ int drm_restore_keep(struct drm_restore *r, const struct drm_mode_crtc *c,
 	if (n > DRM_RESTORE_CONNS)
 		n = DRM_RESTORE_CONNS;
 	/* Nobody replays an unused entry: it may be written at leisure. */
+	e->fd = fd;
 	e->crtc = *c;
 	memcpy(e->conns, conns, n * sizeof(*conns));
 	e->crtc.set_connectors_ptr = (uint64_t)(uintptr_t)e->conns;
@@ -95,7 +100,7 @@ int drm_restore_keep(struct drm_restore *r, const struct drm_mode_crtc *c,
 
 int drm_restore_put_back(struct drm_restore *r, int fd, uint32_t crtc_id)
 {
-	struct entry *e = find(r, crtc_id);
+	struct entry *e = find(r, fd, crtc_id);
 	struct drm_mode_crtc c;
 	int ret = 0;
 
@@ -117,17 +122,20 @@ void drm_restore_set_away(struct drm_restore *r, bool away)
 	atomic_store(&r->away, away ? 1u : 0u);
 }
 
-int drm_restore_list(const struct drm_restore *r, uint32_t *ids, int max)
+int drm_restore_list(const struct drm_restore *r, int *fds, uint32_t *ids,
+		     int max)
 {
 	int i, k = 0;
 
 	for (i = 0; i < DRM_RESTORE_MAX && k < max; i++)
-		if (atomic_load_explicit(&r->e[i].used, memory_order_acquire))
+		if (atomic_load_explicit(&r->e[i].used, memory_order_acquire)) {
+			fds[k] = r->e[i].fd;
 			ids[k++] = r->e[i].crtc.crtc_id;
+		}
 	return k;
 }
 
-void drm_restore_run(const struct drm_restore *r, int fd)
+void drm_restore_run(const struct drm_restore *r)
 {
 	int i;
 
@@ -140,6 +148,6 @@ void drm_restore_run(const struct drm_restore *r, int fd)
 		if (!atomic_load_explicit(&e->used, memory_order_acquire))
 			continue;
 		c = e->crtc;
-		ioctl(fd, DRM_IOCTL_MODE_SETCRTC, &c);
+		ioctl(e->fd, DRM_IOCTL_MODE_SETCRTC, &c);
 	}
 }

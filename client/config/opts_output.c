@@ -75,7 +75,8 @@ int opts_compose_output(struct options *o, const char **why)
 		if (output_check_spec(spec, msg, sizeof(msg)) < 0) {
 			free(spec);
 			*why = "the drm output (Linux) takes --connector "
-			       "NAME[,NAME...] (e.g. HDMI-A-1, each once) and "
+			       "NAME[,NAME...] (e.g. HDMI-A-1, or "
+			       "card1:HDMI-A-1 for card1's, each once) and "
 			       "--mode [NAME:]WIDTHxHEIGHT[@HZ] ... (e.g. "
 			       "1920x1080@60)";
 			return -EINVAL;

@@ -45,10 +45,14 @@ int layout_spec_parse(const char *s, struct layout_spec *spec, char *why,
 		if (!*s)
 			break;
 		item = s;
-		colon = strchr(item, ':');
+		/* The item's last colon: a head's name may have one of
+		 * its own ("card1:HDMI-A-1", view/layout.h). */
+		colon = NULL;
+		for (const char *c = item; *c && !blank(*c); c++)
+			if (*c == ':')
+				colon = c;
 		nlen = colon ? (size_t)(colon - item) : 0;
-		if (!colon || !nlen || memchr(item, ' ', nlen) ||
-		    memchr(item, '\t', nlen)) {
+		if (!colon || !nlen || memchr(item, ',', nlen)) {
 			snprintf(why, len,
 				 "layout item '%.*s' is not NAME:X,Y (e.g. "
 				 "HDMI-A-2:1920,0)",

@@ -32,7 +32,9 @@ struct layout_spec {
 };
 
 struct layout_head {
-	char name[LAYOUT_NAME_LEN]; /* the connector's, "HDMI-A-1" */
+	/* The connector's, "HDMI-A-1" (with its card's, "card1:HDMI-A-1",
+	 * where another card has one of that name). */
+	char name[LAYOUT_NAME_LEN];
 	struct rect r;		    /* in desktop pixels */
 };
 
@@ -42,7 +44,8 @@ struct layout {
 	uint32_t width, height; /* the desktop: every head's right/bottom */
 };
 
-/* Parse a spec: NAME:X,Y items separated by blanks. An empty spec
+/* Parse a spec: NAME:X,Y items separated by blanks, NAME a head's (it
+ * may have a colon of its own: "card1:HDMI-A-1:1920,0"). An empty spec
  * (NULL, "") has no items. 0, or -EINVAL with why saying what is wrong. */
 int layout_spec_parse(const char *s, struct layout_spec *spec, char *why,
 		      size_t len);

@@ -190,8 +190,8 @@ static void test_head_modes(void)
 static void test_mode_names(void)
 {
 	const struct drm_conn_info c[] = {
-	    {"Virtual-1", true, 5},
-	    {"Virtual-2", false, 0},
+	    {.name = "Virtual-1", .connected = true, .nmodes = 5},
+	    {.name = "Virtual-2", .connected = false, .nmodes = 0},
 	};
 	struct drm_spec s;
 	char why[256];
@@ -271,10 +271,12 @@ static void test_names(void)
 static void test_connector(void)
 {
 	const struct drm_conn_info c[] = {
-	    {"VGA-1", false, 0},
-	    {"HDMI-A-1", true, 5},
-	    {"DP-1", true, 3},
-	    {"DP-2", true, 0}, /* connected, no modes: unusable */
+	    {.name = "VGA-1", .connected = false, .nmodes = 0},
+	    {.name = "HDMI-A-1", .connected = true, .nmodes = 5},
+	    {.name = "DP-1", .connected = true, .nmodes = 3},
+	    {.name = "DP-2",
+	     .connected = true,
+	     .nmodes = 0}, /* connected, no modes: unusable */
 	};
 
 	CHECK(drm_choose_connector(c, 4, NULL) == 1);
@@ -290,10 +292,10 @@ static void test_connector(void)
 static void test_heads(void)
 {
 	const struct drm_conn_info c[] = {
-	    {"VGA-1", false, 0},
-	    {"HDMI-A-1", true, 5},
-	    {"DP-1", true, 3},
-	    {"DP-2", true, 0},
+	    {.name = "VGA-1", .connected = false, .nmodes = 0},
+	    {.name = "HDMI-A-1", .connected = true, .nmodes = 5},
+	    {.name = "DP-1", .connected = true, .nmodes = 3},
+	    {.name = "DP-2", .connected = true, .nmodes = 0},
 	};
 	struct drm_spec s;
 	char why[128];
@@ -310,6 +312,102 @@ static void test_heads(void)
 	CHECK(drm_choose_heads(c, 4, &s, idx, &bad) == -ENOENT && bad == 1);
 	drm_spec_parse("connector=VGA-1+DP-1", &s, why, sizeof(why));
 	CHECK(drm_choose_heads(c, 4, &s, idx, &bad) == -ENODEV && bad == 0);
+}
+
+/* Connectors of two cards: a name one card has, a name both have. */
+static void test_cards(void)
+{
+	const struct drm_conn_info c[] = {
+	    {.name = "eDP-1", .card = "card0", .connected = true, .nmodes = 2},
+	    {.name = "HDMI-A-1", .card = "card0", .connected = false},
+	    {.name = "HDMI-A-1",
+	     .card = "card1",
+	     .connected = true,
+	     .nmodes = 4},
+	    {.name = "DVI-I-1",
+	     .card = "card1",
+	     .connected = true,
+	     .nmodes = 3},
+	};
+	struct drm_spec s;
+	char why[256], b[32];
+	int idx[DRM_MAX_HEADS], bad = -1;
+
+	CHECK(drm_find_connector(c, 4, "edp-1") == 0);
+	CHECK(drm_find_connector(c, 4, "card0:eDP-1") == 0);
+	CHECK(drm_find_connector(c, 4, "card1:eDP-1") == -ENOENT);
+	CHECK(drm_find_connector(c, 4, "HDMI-A-1") == -ENOTUNIQ);
+	CHECK(drm_find_connector(c, 4, "CARD1:hdmi-a-1") == 2);
+	CHECK(drm_choose_connector(c, 4, "HDMI-A-1") == -ENOTUNIQ);
+	CHECK(drm_choose_connector(c, 4, "card0:HDMI-A-1") == -ENODEV);
+	CHECK(drm_choose_connector(c, 4, "card1:HDMI-A-1") == 2);
+	CHECK(drm_choose_connector(c, 4, NULL) == 0);
+	/* A head's name has its card's only where another card has the
+	 * name too. */
+	drm_head_name(c, 4, 0, b, sizeof(b));
+	CHECK(!strcmp(b, "eDP-1"), "got %s", b);
+	drm_head_name(c, 4, 2, b, sizeof(b));
+	CHECK(!strcmp(b, "card1:HDMI-A-1"), "got %s", b);
+	drm_head_name(c, 3, 1, b, sizeof(b));
+	CHECK(!strcmp(b, "card0:HDMI-A-1"), "got %s", b);
+	drm_head_name(c, 2, 1, b, sizeof(b));
+	CHECK(!strcmp(b, "HDMI-A-1"), "got %s", b);
+	drm_full_name(&c[3], b, sizeof(b));
+	CHECK(!strcmp(b, "card1:DVI-I-1"), "got %s", b);
+	/* all: card order, then each card's. */
+	drm_spec_parse("all", &s, why, sizeof(why));
+	CHECK(drm_choose_heads(c, 4, &s, idx, &bad) == 3 && idx[0] == 0 &&
+	      idx[1] == 2 && idx[2] == 3);
+	CHECK(drm_spec_parse("connector=DVI-I-1+card1:HDMI-A-1+eDP-1", &s, why,
+			     sizeof(why)) == 0);
+	CHECK(drm_choose_heads(c, 4, &s, idx, &bad) == 3 && idx[0] == 3 &&
+	      idx[1] == 2 && idx[2] == 0);
+	drm_spec_parse("connector=eDP-1+HDMI-A-1", &s, why, sizeof(why));
+	CHECK(drm_choose_heads(c, 4, &s, idx, &bad) == -ENOTUNIQ && bad == 1);
+	/* Modes: by the name with its card, or without where it is one
+	 * card's; the card's name, where given, must match. */
+	CHECK(drm_spec_parse("mode=card1:HDMI-A-1:800x600 dvi-i-1:640x480 "
+			     "1024x768",
+			     &s, why, sizeof(why)) == 0);
+	CHECK(drm_unknown_mode_name(c, 4, &s) == -1);
+	CHECK(drm_spec_mode(&s, "card1:HDMI-A-1")->width == 800);
+	CHECK(drm_spec_mode(&s, "card0:HDMI-A-1")->width == 1024);
+	CHECK(drm_spec_mode(&s, "card1:DVI-I-1")->width == 640);
+	CHECK(drm_spec_mode(&s, "DVI-I-1")->width == 640);
+	drm_spec_parse("mode=HDMI-A-1:800x600", &s, why, sizeof(why));
+	CHECK(drm_unknown_mode_name(c, 4, &s) == 0);
+	drm_spec_parse("mode=card2:DVI-I-1:800x600", &s, why, sizeof(why));
+	CHECK(drm_unknown_mode_name(c, 4, &s) == 0);
+	CHECK(drm_name_eq("card1:DP-1", "dp-1") &&
+	      drm_name_eq("DP-1", "CARD1:dp-1") &&
+	      !drm_name_eq("card1:DP-1", "card0:DP-1") &&
+	      !drm_name_eq("DP-1", "DP-2"));
+	/* The grammar: a card is cardN, 0..15. */
+	CHECK(drm_spec_parse("connector=card1:HDMI-A-1+card15:DP-2", &s, why,
+			     sizeof(why)) == 0);
+	CHECK(!strcmp(s.connector, "card1:HDMI-A-1") && s.nheads == 2);
+	CHECK(drm_spec_parse("connector=HDMI-A-1:1920x1080", &s, why,
+			     sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "cardN"), "why: %s", why);
+	CHECK(drm_spec_parse("connector=card16:DP-1", &s, why, sizeof(why)) ==
+	      -EINVAL);
+	CHECK(drm_spec_parse("connector=card01:DP-1", &s, why, sizeof(why)) ==
+	      -EINVAL);
+	CHECK(drm_spec_parse("connector=card1:", &s, why, sizeof(why)) ==
+	      -EINVAL);
+	CHECK(drm_spec_parse("connector=card1:a:b", &s, why, sizeof(why)) ==
+	      -EINVAL);
+	CHECK(drm_spec_parse("connector=card1:DP-1+dp-1", &s, why,
+			     sizeof(why)) == -EINVAL);
+	CHECK(drm_spec_parse("connector=card1:DP-1+card0:DP-1", &s, why,
+			     sizeof(why)) == 0);
+	CHECK(drm_spec_parse("mode=gpu1:DP-1:800x600", &s, why, sizeof(why)) ==
+	      -EINVAL);
+	CHECK(drm_spec_parse("connector=card0:DP-1+DP-2,mode=DP-1:800x600 "
+			     "card0:DP-2:640x480",
+			     &s, why, sizeof(why)) == 0);
+	CHECK(drm_spec_parse("connector=card0:DP-1,mode=card1:DP-1:800x600", &s,
+			     why, sizeof(why)) == -EINVAL);
 }
 
 static void test_mode_choice(void)
@@ -386,6 +484,7 @@ int main(void)
 	test_names();
 	test_connector();
 	test_heads();
+	test_cards();
 	test_mode_choice();
 	test_format();
 	if (!failures)

@@ -62,17 +62,17 @@ static void test_keep(void)
 	struct drm_mode_crtc c;
 	const struct drm_mode_crtc *got;
 	uint32_t conns[DRM_RESTORE_CONNS + 4], ids[DRM_RESTORE_MAX + 1];
-	int i;
+	int fds[DRM_RESTORE_MAX + 1], i;
 
 	CHECK(r != NULL);
 	if (!r)
 		return;
 	fill(&c, conns, 41, 7, 2);
-	CHECK(drm_restore_keep(r, &c, conns, 2) == 0);
+	CHECK(drm_restore_keep(r, -1, &c, conns, 2) == 0);
 	/* Kept already: the first state stays (the console's). */
 	fill(&c, conns, 41, 99, 1);
-	CHECK(drm_restore_keep(r, &c, conns, 1) == 0);
-	got = drm_restore_find(r, 41);
+	CHECK(drm_restore_keep(r, -1, &c, conns, 1) == 0);
+	got = drm_restore_find(r, -1, 41);
 	CHECK(got && got->fb_id == 7 && got->count_connectors == 2 &&
 	      whole(got));
 	/* The connectors are read from the list itself, not the caller's
@@ -81,31 +81,51 @@ static void test_keep(void)
 			 (const char *)r);
 	/* More clones than kept: the first DRM_RESTORE_CONNS. */
 	fill(&c, conns, 42, 8, DRM_RESTORE_CONNS + 4);
-	CHECK(drm_restore_keep(r, &c, conns, DRM_RESTORE_CONNS + 4) == 0);
-	got = drm_restore_find(r, 42);
+	CHECK(drm_restore_keep(r, -1, &c, conns, DRM_RESTORE_CONNS + 4) == 0);
+	got = drm_restore_find(r, -1, 42);
 	CHECK(got && got->count_connectors == DRM_RESTORE_CONNS && whole(got));
-	CHECK(drm_restore_list(r, ids, DRM_RESTORE_MAX) == 2);
-	CHECK(drm_restore_find(r, 43) == NULL);
+	CHECK(drm_restore_list(r, fds, ids, DRM_RESTORE_MAX) == 2);
+	CHECK(drm_restore_find(r, -1, 43) == NULL);
 
 	/* Put back (the ioctl fails on no card) is forgotten all the same;
 	 * one not kept is -ENOENT. */
 	CHECK(drm_restore_put_back(r, -1, 41) == -EBADF);
-	CHECK(drm_restore_find(r, 41) == NULL);
+	CHECK(drm_restore_find(r, -1, 41) == NULL);
 	CHECK(drm_restore_put_back(r, -1, 41) == -ENOENT);
 	/* Switched away: only forgotten, no ioctl. */
 	drm_restore_set_away(r, true);
 	CHECK(drm_restore_put_back(r, -1, 42) == 0);
 	drm_restore_set_away(r, false);
-	CHECK(drm_restore_list(r, ids, DRM_RESTORE_MAX) == 0);
+	CHECK(drm_restore_list(r, fds, ids, DRM_RESTORE_MAX) == 0);
 
-	/* Every CRTC a card can have, and no more. */
+	/* Two cards may have CRTCs of the same id: each kept with its
+	 * card's file, put back on it, forgotten alone. */
+	fill(&c, conns, 41, 7, 1);
+	CHECK(drm_restore_keep(r, 1000, &c, conns, 1) == 0);
+	fill(&c, conns, 41, 9, 1);
+	CHECK(drm_restore_keep(r, 1001, &c, conns, 1) == 0);
+	got = drm_restore_find(r, 1001, 41);
+	CHECK(got && got->fb_id == 9);
+	got = drm_restore_find(r, 1000, 41);
+	CHECK(got && got->fb_id == 7);
+	CHECK(drm_restore_find(r, -1, 41) == NULL);
+	CHECK(drm_restore_list(r, fds, ids, DRM_RESTORE_MAX) == 2 &&
+	      fds[0] + fds[1] == 2001 && ids[0] == 41 && ids[1] == 41);
+	CHECK(drm_restore_put_back(r, 1000, 41) == -EBADF);
+	CHECK(!drm_restore_find(r, 1000, 41) && drm_restore_find(r, 1001, 41));
+	CHECK(drm_restore_list(r, fds, ids, DRM_RESTORE_MAX) == 1 &&
+	      fds[0] == 1001);
+	CHECK(drm_restore_put_back(r, 1001, 41) == -EBADF);
+
+	/* As many CRTCs as the list holds, and no more. */
 	for (i = 0; i < DRM_RESTORE_MAX; i++) {
 		fill(&c, conns, 100 + (uint32_t)i, 1, 1);
-		CHECK(drm_restore_keep(r, &c, conns, 1) == 0);
+		CHECK(drm_restore_keep(r, -1, &c, conns, 1) == 0);
 	}
 	fill(&c, conns, 999, 1, 1);
-	CHECK(drm_restore_keep(r, &c, conns, 1) == -ENOSPC);
-	CHECK(drm_restore_list(r, ids, DRM_RESTORE_MAX + 1) == DRM_RESTORE_MAX);
+	CHECK(drm_restore_keep(r, -1, &c, conns, 1) == -ENOSPC);
+	CHECK(drm_restore_list(r, fds, ids, DRM_RESTORE_MAX + 1) ==
+	      DRM_RESTORE_MAX);
 	drm_restore_destroy(r);
 	drm_restore_destroy(NULL);
 }
@@ -125,7 +145,7 @@ static void test_shared(void)
 	if (!r)
 		return;
 	fill(&c, conns, 1, 5, 1);
-	CHECK(drm_restore_keep(r, &c, conns, 1) == 0);
+	CHECK(drm_restore_keep(r, -1, &c, conns, 1) == 0);
 	pid = fork();
 	if (pid == 0) {
 		const struct drm_mode_crtc *got;
@@ -133,15 +153,15 @@ static void test_shared(void)
 		close(go[1]);
 		if (read(go[0], &b, 1) != 1)
 			_exit(2);
-		got = drm_restore_find(r, 2);
+		got = drm_restore_find(r, -1, 2);
 		_exit(got && got->fb_id == 6 && got->count_connectors == 2 &&
-			      whole(got) && !drm_restore_find(r, 1)
+			      whole(got) && !drm_restore_find(r, -1, 1)
 			  ? 0
 			  : 3);
 	}
 	close(go[0]);
 	fill(&c, conns, 2, 6, 2);
-	CHECK(drm_restore_keep(r, &c, conns, 2) == 0);
+	CHECK(drm_restore_keep(r, -1, &c, conns, 2) == 0);
 	drm_restore_put_back(r, -1, 1);
 	CHECK(write(go[1], "g", 1) == 1);
 	close(go[1]);
@@ -166,7 +186,7 @@ static void test_killed(void)
 	for (round = 0; round < 300; round++) {
 		struct timespec ts = {0, (rand() % 2000) * 1000};
 		uint32_t ids[DRM_RESTORE_MAX];
-		int st, i, n;
+		int fds[DRM_RESTORE_MAX], st, i, n;
 		pid_t pid = fork();
 
 		if (pid == 0) {
@@ -180,7 +200,7 @@ static void test_killed(void)
 				uint32_t id = 1 + v % 7;
 
 				fill(&c, conns, id, v, 1 + v % 8);
-				drm_restore_keep(r, &c, conns, 1 + v % 8);
+				drm_restore_keep(r, -1, &c, conns, 1 + v % 8);
 				if (v % 3)
 					drm_restore_put_back(r, -1,
 							     1 + v / 7 % 7);
@@ -192,10 +212,10 @@ static void test_killed(void)
 		nanosleep(&ts, NULL);
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
-		n = drm_restore_list(r, ids, DRM_RESTORE_MAX);
+		n = drm_restore_list(r, fds, ids, DRM_RESTORE_MAX);
 		for (i = 0; i < n; i++) {
 			const struct drm_mode_crtc *c =
-			    drm_restore_find(r, ids[i]);
+			    drm_restore_find(r, fds[i], ids[i]);
 
 			listed++;
 			if (!c || !whole(c))

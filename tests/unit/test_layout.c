@@ -45,6 +45,12 @@ static void test_parse(void)
 		 0);
 	CHECK(s.n == 2 && s.at[0].y == 768 &&
 	      !strcmp(s.at[1].name, "Virtual-2"));
+	/* A head's name with its card's. */
+	CHECK_EQ(layout_spec_parse("card1:HDMI-A-1:1920,0 HDMI-A-1:0,0", &s,
+				   why, sizeof(why)),
+		 0);
+	CHECK(s.n == 2 && !strcmp(s.at[0].name, "card1:HDMI-A-1") &&
+	      s.at[0].x == 1920 && !strcmp(s.at[1].name, "HDMI-A-1"));
 	CHECK_EQ(layout_spec_parse("", &s, why, sizeof(why)), 0);
 	CHECK_EQ(s.n, 0);
 	CHECK_EQ(layout_spec_parse(NULL, &s, why, sizeof(why)), 0);

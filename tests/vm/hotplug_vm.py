@@ -15,7 +15,15 @@ uevents (VNCFB_DRM_HOTPLUG=poll) and follows a mode change too. A mode
 change made while vncfb's VT is switched away is taken at the switch
 back.
 
-usage: hotplug_vm.py
+With "lit", a head the console has lit becomes the first head through
+hot-plug: both heads plugged in before vncfb starts (the kernel's fbdev
+emulation lights both, each on its own CRTC, the only one virtio-gpu
+lets its output use), vncfb -o drm on head 0; head 0 unplugged, and
+vncfb moves to head 1 on the console's CRTC, as it would take it at
+start: pixel-exact within 2 s, one connection, and the console's
+framebuffer back on that CRTC after SIGTERM.
+
+usage: hotplug_vm.py [lit]
 Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
 """
 import re
@@ -130,5 +138,69 @@ CASE = {
 }
 
 
+GUEST_LIT = r'''
+# Both heads plugged in before vncfb, one at a time: the console lights
+# each.
+for c in 1 2; do
+	log STAGE head$c
+	preferred Virtual-$c 1024x768 30
+done
+sleep 1
+drmpeek crtcs | sed 's/^/BEFORE /'
+VARGS='-o drm --scale none'
+start_vncfb /tmp/v1.log 1
+log STAGE drawn
+waitfor /tmp/v1.log 'Virtual-2 at 1024x768' 60 && log STAGE moved
+waitfor /tmp/srv.log 'KEY 0 0x71' 60
+kill -TERM $V; wait $V; log "EXIT1 $?"
+drmpeek crtcs | sed 's/^/AFTERTERM /'
+grep -c 'connected to' /tmp/v1.log | sed 's/^/CONNECTS /'
+'''
+
+
+def lit_back(out):
+    """Head 1's CRTC was the console's before vncfb (the test's
+    premise) and is again after it."""
+    a = re.search(r'^BEFORE CRTC 1 (.*)$', out, re.M)
+    b = re.search(r'^AFTERTERM CRTC 1 (.*)$', out, re.M)
+    if not a or not a.group(1).startswith('fb ') or \
+            'Virtual-2' not in a.group(1):
+        return ['before vncfb head 1\'s CRTC: %s, expected lit by the '
+                'console' % (a.group(1) if a else '?')]
+    if not b or b.group(1) != a.group(1):
+        return ['after exit head 1\'s CRTC: %s, expected %s' % (
+            b.group(1) if b else '?', a.group(1))]
+    print('head 1\'s CRTC the console\'s before and after: %s' %
+          a.group(1))
+    return []
+
+
+CASE_LIT = {
+    'vm': ['--fb', 'virtio', '--heads', '2', '--mouse', 'usb'],
+    'srv': ['--size', '1024x768'],
+    'bins': ['tests/vm/drmpeek'],
+    'guest': GUEST_LIT,
+    'events': [
+        'wait STAGE head1', 'head 0 1024x768', 'wait STAGE head2',
+        'head 1 1024x768', 'wait STAGE drawn', 'sleep 2',
+        'screendump {tmp}/a.ppm head=0',
+        # Unplugged: head 1, lit by the console, shows the picture
+        # within 2 s.
+        'head 0 off', 'sleep 2', 'screendump {tmp}/b.ppm head=1',
+        'wait STAGE moved timeout=30', 'key q',
+    ],
+    'dumps': {'a': True, 'b': True},
+    'keys': [(1, 0x71), (0, 0x71)],
+    'ptrs': [],
+    'probes': {},
+    'check': lambda out: one_connection(out) + lit_back(out),
+    'exits': {'EXIT1': 0},
+    # Moved at once: never "has no free CRTC: waiting".
+    'log': ['Virtual-2 at 1024x768@'],
+}
+
+
 if __name__ == '__main__':
+    if sys.argv[1:] == ['lit']:
+        sys.exit(run_case('drm-hotplug-lit', CASE_LIT))
     sys.exit(run_case('drm-hotplug', CASE))

@@ -345,6 +345,17 @@ def unit_heads(tmp):
     check(not s.run(['head 1 800x600']) and
           any('no head 1' in m for m in msgs),
           'head: a head the guest has not, reported: %s' % msgs)
+    # Head 0 of the second display device: its own socket and
+    # screendump.
+    os.unlink(path)
+    got = fake_head(path, update((1, 4, 800, 600)))
+    dumps = []
+    s = vmio.Script(FakeQMP(), FakeOutput(''), 1e18,
+                    lambda *a: dumps.append(a), msgs.append, {(1, 0): path})
+    check(s.run(['head 1.0 800x600', 'screendump /y.ppm head=1.0',
+                 'screendump /z.ppm head=2']) and len(got) == 1 and
+          dumps == [('/y.ppm', (1, 0)), ('/z.ppm', 2)],
+          'head: 1.0 is head 0 of the second device: %r %r' % (got, dumps))
 
 
 def unit_picture():

@@ -170,8 +170,9 @@ class Script:
     chord), keydown K.., keyup K.., type TEXT, rel DX DY, abs X Y
     (0..32767), click|btndown|btnup [left|right|middle], wheel up|down
     [N], screendump FILE [head=N], head N WxH|off, qmp {JSON}. Keys are
-    QEMU qcodes. heads maps a head's number to the socket of the VNC
-    display bound to it (set_head)."""
+    QEMU qcodes. A head is N on the first display device, D.N on
+    another (head_key). heads maps a head's key to the socket of the
+    VNC display bound to it (set_head)."""
 
     def __init__(self, qmp, out, deadline, screendump, log, heads=None):
         self.qmp, self.out, self.deadline = qmp, out, deadline
@@ -238,18 +239,18 @@ class Script:
                 self._send(self._btn(b, True))
                 self._send(self._btn(b, False))
         elif op == 'screendump':
-            m = re.match(r'(.*?)\s+head=(\d+)$', rest)
+            m = re.match(r'(.*?)\s+head=(\d+(?:\.\d+)?)$', rest)
             if m:
-                self.screendump(m.group(1), int(m.group(2)))
+                self.screendump(m.group(1), head_key(m.group(2)))
             else:
                 self.screendump(rest)
         elif op == 'head':
-            n = int(a[0])
+            n = head_key(a[0])
             if n not in self.heads:
-                raise ValueError('no head %d (the guest has %d)' % (
-                    n, len(self.heads)))
+                raise ValueError('no head %s (the guest has %d)' % (
+                    a[0], len(self.heads)))
             w, h = (0, 0) if a[1] == 'off' else parse_size(a[1])
-            self.log('head %d -> %s' % (n, set_head(self.heads[n], w, h)))
+            self.log('head %s -> %s' % (a[0], set_head(self.heads[n], w, h)))
         elif op == 'qmp':
             j = json.loads(rest)
             r = self.qmp.cmd(j['execute'], **j.get('arguments', {}))
@@ -276,6 +277,17 @@ class Script:
                 self.log('event %r failed: %s' % (line, e))
                 ok = False
         return ok
+
+
+def head_key(text):
+    """A head as the script names it: 'N' (the first display device's)
+    as N, 'D.N' (head N of device D) as (D, N), '0.N' as N; ValueError
+    otherwise."""
+    m = re.match(r'(?:(\d+)\.)?(\d+)$', text)
+    if not m:
+        raise ValueError('%r: not a head (N or DEVICE.N)' % text)
+    d, n = int(m.group(1) or 0), int(m.group(2))
+    return (d, n) if d else n
 
 
 def parse_size(text):

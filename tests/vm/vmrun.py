@@ -71,9 +71,16 @@ DISPLAYS = {
     'cirrus': ('cirrus-vga', ['cirrus'], False),
     'none': (None, [], False),
 }
-# The display device's id with --heads (screendump's device, -vnc's
-# display).
+# --fb2: a second display device, the guest's second DRM card (qemu
+# device, modules).
+SECOND_DISPLAYS = {
+    'virtio': ('virtio-gpu-pci', ['virtio_pci', 'virtio-gpu']),
+    'bochs-display': ('bochs-display', ['bochs']),
+}
+# The display devices' ids with --heads and --fb2 (screendump's device,
+# -vnc's display): the first and the second.
 HEADS_DEVICE = 'video0'
+SECOND_DEVICE = 'video1'
 # --mouse: (qemu devices, modules, its name in /proc/bus/input/devices).
 MICE = {
     'ps2': ([], ['psmouse'], 'PS/2'),
@@ -250,14 +257,28 @@ def qemu_command(args, kernel, initrd, tmp, accel, socks):
         if args.res:
             w, h = args.res.split('x')[:2]
             props += ['xres=' + w, 'yres=' + h]
+        if args.heads or args.fb2:
+            # Screendumps name each device's heads by its id.
+            props.append('id=' + HEADS_DEVICE)
         if args.heads:
-            props += ['id=' + HEADS_DEVICE, 'max_outputs=%d' % args.heads]
+            props.append('max_outputs=%d' % args.heads)
         q += ['-device', ','.join([dev] + props)]
+    if args.fb2:
+        dev2 = SECOND_DISPLAYS[args.fb2][0]
+        props = ['id=' + SECOND_DEVICE]
+        if args.fb2 == 'virtio':
+            props.append('max_outputs=%d' % args.heads2)
+        else:
+            props.append('vgamem=%dM' % args.vgamem)
+        q += ['-device', ','.join([dev2] + props)]
     # One VNC display on a unix socket per head, bound to it: what the
-    # script's `head N` sends SetDesktopSize to (vmio.set_head).
-    for n, path in sorted(socks.get('heads', {}).items()):
-        q += ['-vnc', 'unix:%s,id=head%d,display=%s,head=%d' % (
-            path, n, HEADS_DEVICE, n)]
+    # script's `head N` (`head 1.N` on --fb2's device) sends
+    # SetDesktopSize to (vmio.set_head).
+    for key, path in sorted(socks.get('heads', {}).items(), key=str):
+        d, n = key if isinstance(key, tuple) else (0, key)
+        q += ['-vnc', 'unix:%s,id=head%s,display=%s,head=%d' % (
+            path, '%d' % n if not d else '%d-%d' % (d, n),
+            SECOND_DEVICE if d else HEADS_DEVICE, n)]
     for d in MICE[args.mouse][0]:
         q += ['-device', d]
     return q + args.qemu_arg, use_bz
@@ -311,6 +332,9 @@ def run_vm(args, kernel, initrd, tmp, accel, probing):
     socks = {n: os.path.join(tmp, n + '.sock') for n in ('qmp', 'out')}
     heads = {n: os.path.join(tmp, 'head%d.sock' % n)
              for n in range(args.heads)}
+    if args.fb2 == 'virtio':
+        heads.update({(1, n): os.path.join(tmp, 'head1-%d.sock' % n)
+                      for n in range(args.heads2)})
     q, use_bz = qemu_command(args, kernel, initrd, tmp, accel,
                              dict(socks, heads=heads))
     if args.verbose:
@@ -341,7 +365,11 @@ def run_vm(args, kernel, initrd, tmp, accel, probing):
     deadline = t_start + args.timeout
 
     def dump(path, head=None):
-        vmio.screendump(qmp, path, log, head, HEADS_DEVICE)
+        # (1, N): head N of --fb2's device.
+        if isinstance(head, tuple):
+            vmio.screendump(qmp, path, log, head[1], SECOND_DEVICE)
+        else:
+            vmio.screendump(qmp, path, log, head, HEADS_DEVICE)
 
     if accel == 'kvm' and probing and \
             not banner_within(console, proc, KVM_PROBE_S):
@@ -438,7 +466,8 @@ EPILOG = '''event script (--event/--events), one op per line:
   sleep S | key K [K..] (chord) | keydown K.. | keyup K.. | type TEXT
   rel DX DY | abs X Y (0..32767) | click [left|right|middle]
   btndown B | btnup B | wheel up|down [N] | screendump FILE(.ppm|.png)
-  [head=N] | head N WxH|off (--heads: plug/resize or unplug head N)
+  [head=N] | head N WxH|off (--heads: plug/resize or unplug head N);
+  1.N for head N of the second device (--fb2), as head=1.N and head 1.N
   qmp {"execute": ...}
 key names are QEMU qcodes: a, 1, ret, spc, esc, tab, shift, ctrl, alt,
 f1, up, ...
@@ -473,6 +502,13 @@ def parse_args(argv):
     add('--heads', type=int, default=0, metavar='N',
         help='--fb virtio with N outputs (head 0 on, the others '
         'unplugged), each driven by the script\'s `head` op')
+    add('--fb2', choices=sorted(SECOND_DISPLAYS),
+        help='a second display device, the guest\'s second DRM card: '
+        'virtio (virtio-gpu-pci, --heads2 outputs, head 0 on) or '
+        'bochs-display')
+    add('--heads2', type=int, default=1, metavar='N',
+        help='--fb2 virtio with N outputs (default 1), each driven by '
+        'the script\'s `head 1.N` op')
     add('--mouse', choices=sorted(MICE), default='ps2',
         help='ps2 (relative, default), virtio or usb (absolute tablets), '
         'none')
@@ -522,6 +558,11 @@ def parse_args(argv):
         ap.error('--mode is for --fb vesa; DRM drivers take --res or --video')
     if args.heads and (args.fb != 'virtio' or not 1 <= args.heads <= 16):
         ap.error('--heads is 1..16 outputs of --fb virtio')
+    if args.fb2 and args.fb in ('none', 'vesa'):
+        ap.error('--fb2 is a second DRM card: --fb must be a DRM driver\'s')
+    if args.heads2 != 1 and (args.fb2 != 'virtio' or
+                             not 1 <= args.heads2 <= 16):
+        ap.error('--heads2 is 1..16 outputs of --fb2 virtio')
     for e in args.env:
         if '=' not in e:
             ap.error('--env %s: not K=V' % e)
@@ -540,7 +581,7 @@ def initramfs_spec(args, busybox):
     # The mouse first: psmouse probes for about 1 s under TCG, while the
     # DRM stack loads.
     mods = ['evdev'] + MICE[args.mouse][1] + DISPLAYS[args.fb][1] + \
-        args.module
+        (SECOND_DISPLAYS[args.fb2][1] if args.fb2 else []) + args.module
     waits = []
     if args.fb != 'none':
         waits.append('waitfor 15 test -e /dev/fb0 || echo "vm: no /dev/fb0"')

@@ -20,18 +20,18 @@ import tempfile
 from vmio import read_ppm
 from vmskip import vm_run_or_skip
 
-# The guest side. testserver's output goes to the console stream (for the
-# event script's "wait") and to a file (for the guest's own waits).
-GUEST_PRELUDE = r'''
+# What every guest script starts with: the user vncfb drops to, and the
+# waits (xvnc_vm.py's guests too).
+GUEST_HELPERS = r'''
 # vncfb started as root drops to nobody once its devices are open.
 grep -q '^nobody:' /etc/passwd 2>/dev/null ||
 	echo 'nobody:x:65534:65534:nobody:/nonexistent:/bin/false' >> /etc/passwd
 grep -q '^nogroup:' /etc/group 2>/dev/null ||
 	echo 'nogroup:x:65534:' >> /etc/group
 log() { echo "$@"; }
-waitfor() {  # waitfor FILE REGEX SECONDS
+waitfor() {  # waitfor FILE REGEX SECONDS [COUNT]: COUNT lines match
 	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
+	while [ "$(grep -c "$2" "$1" 2>/dev/null)" -lt "${4:-1}" ]; do
 		i=$((i + 1)); [ $i -gt $(($3 * 10)) ] && { log "TIMEOUT $2"; return 1; }
 		sleep 0.1
 	done
@@ -43,6 +43,11 @@ preferred() {  # preferred CONNECTOR WxH SECONDS: its first mode is WxH
 		sleep 0.1
 	done
 }
+'''
+
+# The guest side. testserver's output goes to the console stream (for the
+# event script's "wait") and to a file (for the guest's own waits).
+GUEST_PRELUDE = GUEST_HELPERS + r'''
 $SRV $SRVARGS > /tmp/srv.log 2>&1 &
 waitfor /tmp/srv.log READY 20 || exit 1
 P=$(sed -n 's/^READY //p' /tmp/srv.log)

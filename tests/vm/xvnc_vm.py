@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 
-from console_vm import compare, crop, report
+from console_vm import GUEST_HELPERS, compare, crop, report
 from vmio import read_ppm
 from vmskip import skip, vm_run_or_skip
 
@@ -100,26 +100,8 @@ def picture(rows, w, h, order):
 
 # The guest: Xvnc at 1280x1024 on the loopback, the picture on its
 # root, then the case's part.
-PRELUDE = r'''
-# vncfb started as root drops to nobody once its devices are open.
-echo 'nobody:x:65534:65534:nobody:/nonexistent:/bin/false' >> /etc/passwd
-echo 'nogroup:x:65534:' >> /etc/group
-log() { echo "$@"; }
+PRELUDE = GUEST_HELPERS + r'''
 up() { read u _ < /proc/uptime; echo $u; }
-waitfor() {  # waitfor FILE REGEX SECONDS [COUNT]: COUNT lines match
-	i=0
-	while [ "$(grep -c "$2" "$1" 2>/dev/null)" -lt "${4:-1}" ]; do
-		i=$((i + 1)); [ $i -gt $(($3 * 10)) ] && { log "TIMEOUT $2"; return 1; }
-		sleep 0.1
-	done
-}
-preferred() {  # preferred CONNECTOR WxH SECONDS: its first mode is WxH
-	i=0
-	while ! head -1 /sys/class/drm/card0-$1/modes 2>/dev/null | grep -q "^$2\$"; do
-		i=$((i + 1)); [ $i -gt $(($3 * 10)) ] && { log "TIMEOUT $1 at $2"; return 1; }
-		sleep 0.1
-	done
-}
 mkdir -p /tmp/.X11-unix && chmod 1777 /tmp/.X11-unix
 # -fp built-ins: no font files in the guest; nothing here draws text.
 Xvnc :1 -geometry 1280x1024 -depth 24 -rfbport @PORT@ -localhost \

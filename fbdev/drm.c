@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <drm_fourcc.h>
@@ -36,6 +37,12 @@
 
 /* A flip event later than this is taken as lost. */
 #define FLIP_TIMEOUT_MS 1000
+
+/* Set once the console is being put back after a fatal signal: the blit
+ * threads flip no more (drm_emergency_restore). */
+static atomic_bool halted;
+/* How long the restore waits for a flip already past that check. */
+#define HALT_SETTLE_NS 30000000L
 
 /* Show buffer i (a mode set): at start and after a VT switch back. */
 static int set_crtc(struct output *out, struct drm_priv *p, int i)
@@ -211,6 +218,10 @@ static uint64_t drm_finish(struct output *out)
 	int b = p->back, ret;
 
 	p->shown_ns = 0;
+	/* The console is being put back (drm_emergency_restore): no flip
+	 * may show a buffer over it again. */
+	if (atomic_load(&halted))
+		return 0;
 	/* Opened with no display: the buffers are nobody's screen (the
 	 * main thread changes has_display only with the blitter stopped). */
 	if (!p->has_display)
@@ -764,9 +775,19 @@ static int drm_reconfigure(struct output *out)
 static void drm_emergency_restore(struct output *out)
 {
 	struct drm_priv *p = out->priv;
+	const struct timespec settle = {0, HALT_SETTLE_NS};
 
 	if (!p || p->extra)
 		return;
+	/* In vncfb's own fatal-signal handler the blit threads still run:
+	 * one that flipped after the restore showed its buffer again, which
+	 * the exit then took away, leaving the head dark (seen once in 7 runs
+	 * of vm-drm-heads-kill's SIGABRT case). They flip no more from
+	 * here; one already past the check has made its ioctl within the
+	 * pause, and the restore's SETCRTC comes after it. (In the
+	 * supervisor, after vncfb is gone, this is only a pause.) */
+	atomic_store(&halted, true);
+	nanosleep(&settle, NULL);
 	drm_restore_run(p->restore);
 	vt_emergency_restore(&p->vt);
 }

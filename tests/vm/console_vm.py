@@ -31,7 +31,9 @@ grep -q '^nogroup:' /etc/group 2>/dev/null ||
 log() { echo "$@"; }
 waitfor() {  # waitfor FILE REGEX SECONDS [COUNT]: COUNT lines match
 	i=0
-	while [ "$(grep -c "$2" "$1" 2>/dev/null)" -lt "${4:-1}" ]; do
+	# A file not there yet (a background job's redirection not yet
+	# opened) counts as no line: grep -c prints nothing for it.
+	while n=$(grep -c "$2" "$1" 2>/dev/null); [ "${n:-0}" -lt "${4:-1}" ]; do
 		i=$((i + 1)); [ $i -gt $(($3 * 10)) ] && { log "TIMEOUT $2"; return 1; }
 		sleep 0.1
 	done
@@ -626,16 +628,7 @@ def run_case(name, case):
                        text=True, errors='replace',
                        env=dict(os.environ, **case.get('env', {})))
     out = r.stdout
-    fails = []
-    if r.returncode not in (0,):
-        fails.append('vmrun.py exit %d' % r.returncode)
-    if 'event script stopped' in r.stderr or 'failed:' in r.stderr:
-        fails.append('event script: ' + ' | '.join(
-            l for l in r.stderr.splitlines()
-            if 'stopped' in l or 'failed' in l))
-    if 'TIMEOUT' in out:
-        fails.append('guest timeouts: ' + ' | '.join(
-            l for l in out.splitlines() if 'TIMEOUT' in l))
+    fails = run_failures(r)
 
     # Screendumps that must be the same picture (the console before
     # vncfb and after it).
@@ -780,6 +773,23 @@ def run_case(name, case):
             fails.append('vncfb did not log "%s"' % want)
 
     return report(name, fails, out, r.stderr, tmp)
+
+
+def run_failures(r):
+    """What vmrun.py's run r (a finished subprocess.run) says went wrong
+    before the case's own checks: its exit status, a stopped event
+    script, the guest's TIMEOUT lines."""
+    fails = []
+    if r.returncode != 0:
+        fails.append('vmrun.py exit %d' % r.returncode)
+    if 'event script stopped' in r.stderr or 'failed:' in r.stderr:
+        fails.append('event script: ' + ' | '.join(
+            l for l in r.stderr.splitlines()
+            if 'stopped' in l or 'failed' in l))
+    if 'TIMEOUT' in r.stdout:
+        fails.append('guest timeouts: ' + ' | '.join(
+            l for l in r.stdout.splitlines() if 'TIMEOUT' in l))
+    return fails
 
 
 def report(name, fails, out, err, tmp):

@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 
-from console_vm import GUEST_HELPERS, compare, crop, report
+from console_vm import GUEST_HELPERS, compare, crop, report, run_failures
 from vmio import read_ppm
 from vmskip import skip, vm_run_or_skip
 
@@ -353,16 +353,7 @@ def run(name, case):
     for line in r.stderr.splitlines():
         if line.startswith('vmrun: timing:'):
             print(line)
-    fails = []
-    if r.returncode != 0:
-        fails.append('vmrun.py exit %d' % r.returncode)
-    if 'event script stopped' in r.stderr or 'failed:' in r.stderr:
-        fails.append('event script: ' + ' | '.join(
-            l for l in r.stderr.splitlines()
-            if 'stopped' in l or 'failed' in l))
-    if 'TIMEOUT' in out:
-        fails.append('guest timeouts: ' + ' | '.join(
-            l for l in out.splitlines() if 'TIMEOUT' in l))
+    fails = run_failures(r)
     if not re.search(r'^EXIT1 0$', out, re.M):
         fails.append('vncfb did not exit 0 on the quit chord')
     if not re.search(r'^CONNECTS 1$', out, re.M):

@@ -265,16 +265,6 @@ static int take_master(struct output *out, const struct drm_card *c)
 	return -EBUSY;
 }
 
-/* Whether heads of card c may flip with atomic commits: the client cap,
- * asked once per card (legacy ioctls keep working with it set). */
-static bool card_atomic(struct drm_card *c)
-{
-	if (c->atomic < 0)
-		c->atomic =
-		    drmSetClientCap(c->fd, DRM_CLIENT_CAP_ATOMIC, 1) == 0;
-	return c->atomic > 0;
-}
-
 /* Open a card and read its KMS resources: the fd, with *res to free, or
  * -errno with why saying what is wrong (one line, not logged). Nothing
  * on the screen changes and no DRM master is needed. */
@@ -330,8 +320,11 @@ static int card_open(struct drm_card *c, const char *path, char *why,
 	    drmGetCap(fd, DRM_CAP_TIMESTAMP_MONOTONIC, &cap) == 0 && cap;
 	/* The primary plane's format list; without it XRGB8888. */
 	drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
+	/* Flips as atomic commits where the driver is atomic. Set before
+	 * the planes are read: their FB_ID property is shown only to a
+	 * client with this cap. Legacy ioctls keep working with it. */
+	c->atomic = drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1) == 0;
 	c->fd = fd;
-	c->atomic = -1;
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	/* Its name, what qualifies a connector's ("card1:HDMI-A-1"): the
 	 * device node's, also when path is a link to it
@@ -489,7 +482,7 @@ static int setup_head(struct output *out, struct drm_priv *p,
 			 first->conn_name, (const char *)&first->fourcc);
 		return -ENOTSUP;
 	}
-	p->atomic = p->plane_id && p->fb_prop && card_atomic(card);
+	p->atomic = p->plane_id && p->fb_prop && card->atomic;
 	return make_buffers(out, p, s);
 }
 
@@ -540,15 +533,21 @@ static int first_head(struct output *out, struct drm_priv *p,
 	}
 	if (ci < 0 && wait) {
 		/* In why while waiting: what for (output.h). */
+		int n;
+
 		if (s->connector[0])
-			snprintf(out->why, sizeof(out->why),
-				 "connector %s has no display connected (%s): "
-				 "waiting for one",
-				 s->connector, names);
+			n = snprintf(out->why, sizeof(out->why),
+				     "connector %s has no display connected "
+				     "(%s): waiting for one",
+				     s->connector, names);
 		else
-			snprintf(out->why, sizeof(out->why),
-				 "no display connected (%s): waiting for one",
-				 sc->n ? names : "no connectors");
+			n = snprintf(out->why, sizeof(out->why),
+				     "no display connected (%s): waiting for "
+				     "one",
+				     sc->n ? names : "no connectors");
+		/* Many connectors' names: say that the line was cut. */
+		if (n >= (int)sizeof(out->why))
+			memcpy(out->why + sizeof(out->why) - 4, "...", 4);
 		log_info("%s: %s", where, out->why);
 		/* On the named connector's card, else the first. */
 		i = drm_find_connector(sc->info, sc->n, s->connector);

@@ -22,8 +22,7 @@ struct drm_card {
 	char path[256];
 	char name[16];	/* "card1": what qualifies its connectors' names */
 	bool monotonic; /* its flip events' times are CLOCK_MONOTONIC */
-	int atomic;	/* the atomic client cap: 1 set, 0 refused, -1 not
-			 * asked yet */
+	bool atomic;	/* the atomic client cap is set (the driver is atomic) */
 };
 
 /* The most connectors one scan looks at, every card's together. */

@@ -173,7 +173,7 @@ kdprobe /dev/tty1 | sed 's/^/AFTERKILLVT /'
             "vncfb: /dev/dri/card0: permission denied (add the user to the "
             "'video' group",
             'default output: drm', 'output drm 1024x768 xrgb8888',
-            'two buffers, page flips'],
+            'two buffers, page flips (atomic)'],
     },
     # virtio-gpu at a mode chosen with --mode: page flips with the local
     # cursor moved about (the buffer that missed a move must not keep
@@ -275,7 +275,8 @@ done
             'waiting for one',
             'output drm 1280x800 xrgb8888',
             'Virtual-1, 800x600@60, CRTC',
-            'output drm 800x600 xrgb8888', 'two buffers, page flips',
+            'output drm 800x600 xrgb8888',
+            'two buffers, page flips (atomic)',
             'Virtual-1, 640x480@60, CRTC', 'one buffer, dirty-fb'],
     },
 }

@@ -181,6 +181,14 @@ static void dirty(struct drm_priv *p)
 	}
 }
 
+/* How the head's passes reach its display, for -v. */
+static const char *buffers_said(const struct drm_priv *p)
+{
+	return p->nbuf == 1 ? "one buffer, dirty-fb"
+	       : p->atomic  ? "two buffers, page flips (atomic)"
+			    : "two buffers, page flips (events)";
+}
+
 /* Show buffer b with a blocking atomic commit of the primary plane's
  * FB_ID. 0 or -errno. */
 static int atomic_flip(struct drm_priv *p, int b)
@@ -523,10 +531,7 @@ static int drm_open(struct output *out, const char *arg)
 		  p->conn_name, p->mode.hdisplay, p->mode.vdisplay,
 		  drm_mode_hz(&p->mode),
 		  p->mode.type & DRM_MODE_TYPE_PREFERRED ? " (preferred)" : "",
-		  p->crtc_id, (const char *)&p->fourcc,
-		  p->nbuf == 1 ? "one buffer, dirty-fb"
-		  : p->atomic  ? "two buffers, page flips (atomic)"
-			       : "two buffers, page flips (events)");
+		  p->crtc_id, (const char *)&p->fourcc, buffers_said(p));
 	return 0;
 fail:
 	drm_close(out);
@@ -706,10 +711,8 @@ static int drm_reconfigure(struct output *out)
 	p->mode = t.mode;
 	p->conn_id = t.conn_id;
 	if (t.card != p->card || t.crtc_id != p->crtc_id) {
-		/* The primary plane found at open is the old CRTC's: legacy
-		 * flips name the CRTC instead. The old one is left off; the
-		 * console's comes back on close (p->restore keeps both, each
-		 * with its card). */
+		/* The old CRTC is left off; the console's comes back on
+		 * close (p->restore keeps both, each with its card). */
 		if (p->crtc_id)
 			drmModeSetCrtc(p->fd, p->crtc_id, 0, 0, 0, NULL, 0,
 				       NULL);
@@ -722,7 +725,8 @@ static int drm_reconfigure(struct output *out)
 			snprintf(p->path, sizeof(p->path), "%s", c->path);
 		}
 		p->crtc_id = t.crtc_id;
-		p->atomic = false;
+		/* The primary plane found at open was the old CRTC's. */
+		drm_card_find_plane(p);
 	}
 	snprintf(p->conn_name, sizeof(p->conn_name), "%s", t.name);
 	ret = drm_buf_create(out, p, &p->buf[0]);
@@ -762,6 +766,8 @@ static int drm_reconfigure(struct output *out)
 	}
 	log_info("%s: %s at %ux%u@%u", p->path, p->conn_name, p->mode.hdisplay,
 		 p->mode.vdisplay, drm_mode_hz(&p->mode));
+	log_debug("%s: %s: CRTC %u, %s", p->path, p->conn_name, p->crtc_id,
+		  buffers_said(p));
 	return open_more(out, p, false);
 }
 

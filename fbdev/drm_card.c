@@ -201,6 +201,20 @@ static uint32_t pick_format(struct drm_priv *p, drmModeRes *res)
 	return fourcc;
 }
 
+void drm_card_find_plane(struct drm_priv *p)
+{
+	drmModeRes *res = drmModeGetResources(p->fd);
+
+	p->plane_id = p->fb_prop = 0;
+	p->atomic = false;
+	if (!res)
+		return;
+	/* Its format stays the one the head was opened with. */
+	(void)pick_format(p, res);
+	drmModeFreeResources(res);
+	p->atomic = p->plane_id && p->fb_prop && p->cards[p->card].atomic;
+}
+
 int drm_card_keep_crtc(const struct drm_priv *p, struct drm_restore *r)
 {
 	struct drm_mode_crtc c = {.crtc_id = p->crtc_id};

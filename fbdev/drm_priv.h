@@ -144,6 +144,9 @@ void drm_card_close_head(struct drm_priv *p);
  * vncfb sets it (drm_restore_keep: nothing when r has it already). 0 or
  * -errno (said as a warning: the display then is not put back). */
 int drm_card_keep_crtc(const struct drm_priv *p, struct drm_restore *r);
+/* The primary plane of p's CRTC after the head moved to another one (a
+ * hot-plug), for atomic flips; none found: legacy flips. */
+void drm_card_find_plane(struct drm_priv *p);
 void drm_buf_destroy(struct drm_priv *p, struct drm_buf *b);
 /* A dumb buffer of p->mode's size in p->fourcc, black, mapped; its pitch
  * must match p->pitch once that is set. 0 or -errno (said). */

@@ -120,7 +120,8 @@ CASE = {
     'keys_sorted': True,
     'ptrs': [],
     'probes': {},
-    'check': lambda out: one_connection(out) + crtc_back(out),
+    'check': lambda out: one_connection(out) + crtc_back(out) +
+    moved_atomic(out),
     'exits': {'EXIT1': 0, 'EXIT2': 0},
     'log': [
         'hot-plug: the kernel\'s uevents',
@@ -158,6 +159,15 @@ grep -c 'connected to' /tmp/v1.log | sed 's/^/CONNECTS /'
 '''
 
 
+def moved_atomic(out):
+    """The head moved to Virtual-2's CRTC flips with atomic commits on
+    that CRTC's primary plane, as at open."""
+    if re.search(r'Virtual-2: CRTC \d+, two buffers, page flips \(atomic\)',
+                 out):
+        return []
+    return ['the head moved to Virtual-2 does not flip with atomic commits']
+
+
 def lit_back(out):
     """Head 1's CRTC was the console's before vncfb (the test's
     premise) and is again after it."""
@@ -193,7 +203,8 @@ CASE_LIT = {
     'keys': [(1, 0x71), (0, 0x71)],
     'ptrs': [],
     'probes': {},
-    'check': lambda out: one_connection(out) + lit_back(out),
+    'check': lambda out: one_connection(out) + lit_back(out) +
+    moved_atomic(out),
     'exits': {'EXIT1': 0},
     # Moved at once: never "has no free CRTC: waiting".
     'log': ['Virtual-2 at 1024x768@'],

@@ -72,9 +72,12 @@ def refused(tmp):
         want = ("vncfb: 127.0.0.1::%d refused to resize its desktop to "
                 "800x300 (resizing is administratively prohibited): "
                 "showing 320x240 with --scale none" % srv.port)
+        # The server's answer may come after the first picture.
+        cl.wait_log(want, what="no fallback line %r" % want)
         rc = cl.terminate()
         if want not in cl.stderr().splitlines():
-            raise vt.Fail("no fallback line %r in %s" % (want, cl.stderr()))
+            raise vt.Fail("the fallback line %r is not a line of its own "
+                          "in %s" % (want, cl.stderr()))
         if rc != 0:
             raise vt.Fail("vncfb exited %d: %s" % (rc, cl.stderr()))
         cl = None

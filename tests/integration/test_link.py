@@ -222,16 +222,6 @@ def wait_slow(cl, check, timeout, what):
     raise vt.Fail("%s never matched within %.0f s: %s" % (what, timeout, why))
 
 
-def wait_log(cl, text, timeout, fail):
-    """Seconds until vncfb's log holds text; vt.Fail(fail) past timeout."""
-    t0 = time.monotonic()
-    while text not in cl.stderr():
-        if time.monotonic() - t0 > timeout:
-            raise vt.Fail("%s:\n%s" % (fail, cl.stderr()))
-        time.sleep(0.5)
-    return time.monotonic() - t0
-
-
 def run_lowcolour(tmp):
     import os
     import test_xserver as tx
@@ -251,12 +241,12 @@ def run_lowcolour(tmp):
             # kbit/s: more than the 10 s a message may take by default.
             args[-1:-1] = ["--timeout", "60"]
             cl = vt.Vncfb(tmp, args)
-            took = wait_log(cl, "8-bit colour", 90,
-                            "no 8-bit colour at 200 kbit/s")
+            took = cl.wait_log("8-bit colour", 90,
+                               "no 8-bit colour at 200 kbit/s")
             wait_slow(cl, not_rgb332, 60, "a picture in rgb332's colours")
             relay.set_rate(20)
-            back = wait_log(cl, "full colour", 60,
-                            "still 8-bit colour at 20 Mbit/s")
+            back = cl.wait_log("full colour", 60,
+                               "still 8-bit colour at 20 Mbit/s")
             xs.procs[0].terminate()
             xs.procs[0].wait(10)
             # Full colour at JPEG quality 6 (20 Mbit/s is no LAN): every

@@ -233,10 +233,13 @@ def test_testserver(tmp):
             img = srv.dump()
             cl.wait_until(lambda got: vt.diff(got, vt.compose(img, ow, oh)),
                           what="%s: 1:1 as --scale none" % answer)
-            time.sleep(0.5)
             want = ["vncfb: 127.0.0.1::%d refused to resize its desktop to "
                     "400x300 (%s): showing 320x240 with --scale none"
                     % (srv.port, why)]
+            # The answer may come after the first picture; then time
+            # for a second line, which must not come.
+            cl.wait_log(want[0], what="%s: no fallback line" % answer)
+            time.sleep(0.5)
             got = fallback_lines(cl.stderr())
             if got != want:
                 raise vt.Fail("%s: said %r, want %r" % (answer, got, want))

@@ -216,6 +216,21 @@ class Vncfb:
             time.sleep(delay)
             delay = min(delay * 2, 0.25)
 
+    def wait_log(self, text, timeout=20.0, what=None):
+        """Seconds until vncfb's log holds text (a line that may come
+        after the picture: an answer from the server, a link change);
+        Fail(what, with the log) past timeout."""
+        t0 = time.monotonic()
+        while text not in self.stderr():
+            if time.monotonic() - t0 > timeout:
+                raise Fail("%s within %.0f s:\n%s" % (
+                    what or "no %r" % text, timeout, self.stderr()))
+            if self.p.poll() is not None:
+                raise Fail("vncfb exited (status %s) before it said %r: %s"
+                           % (self.p.returncode, text, self.stderr()))
+            time.sleep(0.05)
+        return time.monotonic() - t0
+
     def terminate(self, timeout=10.0):
         if self.p.poll() is None:
             self.p.send_signal(signal.SIGTERM)

@@ -212,7 +212,7 @@ void drm_card_find_plane(struct drm_priv *p)
 	/* Its format stays the one the head was opened with. */
 	(void)pick_format(p, res);
 	drmModeFreeResources(res);
-	p->atomic = p->plane_id && p->fb_prop && p->cards[p->card].atomic;
+	p->atomic = p->plane_id && p->fb_prop && drm_head_card(p)->atomic;
 }
 
 int drm_card_keep_crtc(const struct drm_priv *p, struct drm_restore *r)

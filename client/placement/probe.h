@@ -65,6 +65,9 @@ struct probe_core {
 	double ram_frame_ms;	/* ram_ms scaled the same way */
 	double elapsed_ms;	/* time spent on this core, warm-up included */
 	bool slow;		/* ratio far above the chosen core's */
+	/* Timed in wall time although the result's cpu_clock says thread
+	 * CPU time: that clock did not resolve on this core. */
+	bool wall_clock;
 };
 
 struct probe_result {

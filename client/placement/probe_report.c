@@ -171,6 +171,11 @@ static const char *verdict(const struct probe_result *res,
 
 		snprintf(buf + l, len - l, " (placement unverified)");
 	}
+	if (c->wall_clock) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l, " (wall time: thread clock stuck)");
+	}
 	return buf;
 }
 
@@ -405,6 +410,8 @@ void probe_print_json(const struct probe_result *res,
 				c->ratio, c->frame_ms, c->sample_rows,
 				c->ram_frame_ms,
 				c->elapsed_ms, c->slow ? "true" : "false");
+		if (probe_measured(c) && c->wall_clock)
+			fprintf(f, ", \"clock\": \"monotonic\"");
 		fputc('}', f);
 	}
 	fprintf(f, "\n  ]\n}\n");

@@ -99,11 +99,20 @@ sd systemctl stop vncfb@wall
 echo "STOPPED $(show wall)"
 kdprobe /dev/tty7 | sed 's/^/AFTERSTOP /'
 journal wall | sed 's/^/LOG wall /'
-# The broken ones, one at a time (each wants tty7); gone past RestartSec
-# (10 s).
+# The broken ones, one at a time (each wants tty7): a configuration error
+# until it has failed for good (a unit that restarts instead is still
+# "activating" when the 4 s are up); gone until it was restarted once
+# after RestartSec (10 s), at most 15 s.
+settled() {  # settled INSTANCE: failed, or (gone) restarted
+	case $1 in
+	gone) show gone | grep -q 'NRestarts=[1-9]' ;;
+	*) show $1 | grep -q 'ActiveState=failed' ;;
+	esac
+}
 for n in bad nope gone; do
 	sd systemctl start vncfb@$n
-	[ $n = gone ] && sleep 15 || sleep 4
+	[ $n = gone ] && t=75 || t=20
+	i=0; while ! settled $n && [ $i -lt $t ]; do i=$((i+1)); sleep 0.2; done
 	echo "UNIT $n $(show $n)"
 	journal $n | grep '^vncfb:' | sed "s/^/LOG $n /"
 	sd systemctl stop vncfb@$n

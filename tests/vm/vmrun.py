@@ -95,7 +95,8 @@ QEMU = 'qemu-system-x86_64'
 
 def log(msg):
     if not QUIET:
-        sys.stderr.write('vmrun: %s\n' % msg)
+        # Seconds since vmrun started: where a slow test's time goes.
+        sys.stderr.write('vmrun: %6.2f %s\n' % (time.monotonic() - T0, msg))
         sys.stderr.flush()
 
 

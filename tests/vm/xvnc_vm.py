@@ -351,7 +351,7 @@ def run(name, case):
                        text=True, errors='replace')
     out = r.stdout
     for line in r.stderr.splitlines():
-        if line.startswith('vmrun: timing:'):
+        if re.match(r'vmrun: +[0-9.]+ timing:', line):
             print(line)
     fails = run_failures(r)
     if not re.search(r'^EXIT1 0$', out, re.M):

@@ -713,11 +713,15 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 
 static void close_client(struct vnc_client *vc)
 {
-	/* The watchdog first: it must never shut down a reused fd. */
-	guard_stop(vc->guard);
-	vc->guard = NULL;
+	/* The reader first: its pool's workers may still be decoding, and
+	 * each asks the watchdog whether to give up (src_abandoned). Then
+	 * the watchdog, before the fd is closed: it must never shut down a
+	 * reused fd. (The other way round, a worker read the freed guard:
+	 * a SIGSEGV in CI when a server went away mid-update.) */
 	rfb_reader_destroy(vc->rd);
 	vc->rd = NULL;
+	guard_stop(vc->guard);
+	vc->guard = NULL;
 	if (vc->cl)
 		client_cleanup(vc->cl);
 	vc->cl = NULL;

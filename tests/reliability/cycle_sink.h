@@ -1,10 +1,11 @@
 /* What the connect/disconnect cycle tests share: a session sink that
- * keeps one frame buffer and counts updates, the heap in use, and a
- * loopback listener served by a thread. */
+ * keeps one frame buffer and counts updates, the open fds, the heap in
+ * use, and a loopback listener served by a thread. */
 #ifndef VNCFB_TEST_CYCLE_SINK_H
 #define VNCFB_TEST_CYCLE_SINK_H
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <malloc.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -73,6 +74,22 @@ static inline int serve_loopback(int *lfd, pthread_t *thread,
 	}
 	*port = ntohs(sa.sin_port);
 	return 0;
+}
+
+/* Open fds of this process. */
+static inline int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;	/* the DIR's own fd */
 }
 
 static inline size_t heap_in_use(void)

@@ -8,7 +8,6 @@
  * 100 ms per connection probing for WebSockets, hence the thread.)
  * Usage: test_cycles SESSION-FILE [CYCLES]. */
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <malloc.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -24,21 +23,6 @@
 #include "net/vnc.h"
 
 #include "cycle_sink.h"
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n - 1;	/* the DIR's own fd */
-}
 
 struct server {
 	int lfd;

@@ -16,7 +16,6 @@
  * server hangs up. Each cycle must end in an error from vnc_dispatch, and
  * the fds must not grow. Usage: test_midupdate [CYCLES]. */
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -183,21 +182,6 @@ static void *serve(void *arg)
 		close(c);
 	}
 	return NULL;
-}
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n - 1;
 }
 
 int main(int argc, char **argv)

@@ -1,6 +1,7 @@
 /* What the connect/disconnect cycle tests share: a session sink that
  * keeps one frame buffer and counts updates, the open fds, the heap in
- * use, and a loopback listener served by a thread. */
+ * use, a loopback listener served by a thread (and one that replays the
+ * same server bytes to each connection), and the client's configuration. */
 #ifndef VNCFB_TEST_CYCLE_SINK_H
 #define VNCFB_TEST_CYCLE_SINK_H
 
@@ -14,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
+#include "shadow/pixfmt.h"
 #include "net/vnc.h"
 
 struct ctx {
@@ -74,6 +77,62 @@ static inline int serve_loopback(int *lfd, pthread_t *thread,
 	}
 	*port = ntohs(sa.sin_port);
 	return 0;
+}
+
+/* A listener that gives each connection the same server side at once
+ * (RFB lets the server's messages run ahead of the client's), then hangs
+ * up and waits for the client to close. */
+struct replay_server {
+	int lfd;
+	pthread_t thread;
+	const uint8_t *data;
+	size_t size;
+};
+
+static inline void *replay_serve(void *arg)
+{
+	struct replay_server *sv = arg;
+
+	for (;;) {
+		char sink[4096];
+		size_t off = 0;
+		int c = accept(sv->lfd, NULL, NULL);
+
+		if (c < 0)
+			break;
+		while (off < sv->size) {
+			ssize_t k = send(c, sv->data + off, sv->size - off,
+					 MSG_NOSIGNAL);
+
+			if (k <= 0)
+				break;
+			off += (size_t)k;
+		}
+		shutdown(c, SHUT_WR);
+		while (read(c, sink, sizeof(sink)) > 0)
+			;
+		close(c);
+	}
+	return NULL;
+}
+
+/* sv->data and sv->size set: listen (*port) and serve. 0 or -1. */
+static inline int replay_start(struct replay_server *sv, int *port)
+{
+	return serve_loopback(&sv->lfd, &sv->thread, replay_serve, sv, port);
+}
+
+/* The client of the cycle tests: 127.0.0.1:port, lossless, default
+ * compression, 5 s for a message, xrgb8888. */
+static inline void cycle_config(struct vnc_config *cfg, int port)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->host = "127.0.0.1";
+	cfg->port = port;
+	cfg->quality = -1;
+	cfg->compress = -1;
+	cfg->read_timeout_s = 5;
+	pixfmt_from_name("xrgb8888", &cfg->fmt);
 }
 
 /* Open fds of this process. */

@@ -25,42 +25,9 @@
 #include "cycle_sink.h"
 
 struct server {
-	int lfd;
-	pthread_t thread;
+	struct replay_server rs;
 	uint8_t *buf;
-	const uint8_t *data;
-	size_t size;
 };
-
-/* Each connection: the whole recorded server side at once (RFB lets the
- * server's messages run ahead of the client's), then hang up and wait
- * for the client to close. */
-static void *serve(void *arg)
-{
-	struct server *sv = arg;
-
-	for (;;) {
-		char sink[4096];
-		size_t off = 0;
-		int c = accept(sv->lfd, NULL, NULL);
-
-		if (c < 0)
-			break;
-		while (off < sv->size) {
-			ssize_t k = send(c, sv->data + off, sv->size - off,
-					 MSG_NOSIGNAL);
-
-			if (k <= 0)
-				break;
-			off += (size_t)k;
-		}
-		shutdown(c, SHUT_WR);
-		while (read(c, sink, sizeof(sink)) > 0)
-			;
-		close(c);
-	}
-	return NULL;
-}
 
 static int start_server(struct server *sv, const char *path, int *port)
 {
@@ -84,9 +51,9 @@ static int start_server(struct server *sv, const char *path, int *port)
 	fclose(f);
 	/* Byte 0 is the fuzz harness's format byte (0: xrgb8888). */
 	sv->buf = buf;
-	sv->data = buf + 1;
-	sv->size = (size_t)n - 1;
-	return serve_loopback(&sv->lfd, &sv->thread, serve, sv, port);
+	sv->rs.data = buf + 1;
+	sv->rs.size = (size_t)n - 1;
+	return replay_start(&sv->rs, port);
 }
 
 static int cycle(const struct vnc_config *cfg, struct ctx *c)
@@ -125,14 +92,9 @@ int main(int argc, char **argv)
 	log_set_level(LOG_SILENT);
 	if (start_server(&sv, argv[1], &port) < 0)
 		return 1;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.host = "127.0.0.1";
-	cfg.port = port;
+	cycle_config(&cfg, port);
 	cfg.quality = 5;
-	cfg.compress = -1;
 	cfg.local_cursor = true;
-	cfg.read_timeout_s = 5;
-	pixfmt_from_name("xrgb8888", &cfg.fmt);
 	fds0 = count_fds();
 	for (i = 0; i < cycles; i++) {
 		if (cycle(&cfg, &c) < 0) {
@@ -146,12 +108,12 @@ int main(int argc, char **argv)
 	}
 	/* Counted once the server thread is done: it may still hold the
 	 * last connection, waiting for the client's close to reach it. */
-	shutdown(sv.lfd, SHUT_RDWR);
-	pthread_join(sv.thread, NULL);
+	shutdown(sv.rs.lfd, SHUT_RDWR);
+	pthread_join(sv.rs.thread, NULL);
 	fds1 = count_fds();
 	heap_end = heap_in_use();
 	free(c.fb);
-	close(sv.lfd);
+	close(sv.rs.lfd);
 	free(sv.buf);
 	printf("%d cycles: fds %d -> %d, heap in use after 100 cycles %zu, "
 	       "after %d %zu\n",

@@ -15,7 +15,6 @@
  * update of NRECTS Tight rectangles (basic, zlib stream 0), then the
  * server hangs up. Each cycle must end in an error from vnc_dispatch, and
  * the fds must not grow. Usage: test_midupdate [CYCLES]. */
-#include <arpa/inet.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -151,59 +150,23 @@ static void build_session(struct buf *b)
 	deflateEnd(&zs);
 }
 
-struct server {
-	int lfd;
-	pthread_t thread;
-	struct buf session;
-};
-
-static void *serve(void *arg)
-{
-	struct server *sv = arg;
-
-	for (;;) {
-		char sink[4096];
-		size_t off = 0;
-		int c = accept(sv->lfd, NULL, NULL);
-
-		if (c < 0)
-			break;
-		while (off < sv->session.len) {
-			ssize_t k = send(c, sv->session.p + off,
-					 sv->session.len - off, MSG_NOSIGNAL);
-
-			if (k <= 0)
-				break;
-			off += (size_t)k;
-		}
-		shutdown(c, SHUT_WR);
-		while (read(c, sink, sizeof(sink)) > 0)
-			;
-		close(c);
-	}
-	return NULL;
-}
-
 int main(int argc, char **argv)
 {
 	struct vnc_config cfg;
 	struct ctx c = { 0 };
-	struct server sv = { 0 };
+	struct replay_server sv = { 0 };
+	struct buf session = { 0 };
 	int cycles = argc > 1 ? atoi(argv[1]) : 20, i, fds0, fds1, port;
 
 	log_set_level(LOG_SILENT);
-	build_session(&sv.session);
-	if (serve_loopback(&sv.lfd, &sv.thread, serve, &sv, &port) < 0)
+	build_session(&session);
+	sv.data = session.p;
+	sv.size = session.len;
+	if (replay_start(&sv, &port) < 0)
 		return 1;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.host = "127.0.0.1";
-	cfg.port = port;
-	cfg.quality = -1;
-	cfg.compress = -1;
-	cfg.read_timeout_s = 5;
+	cycle_config(&cfg, port);
 	/* Workers whatever the machine: the race is theirs. */
 	cfg.decode_threads = 3;
-	pixfmt_from_name("xrgb8888", &cfg.fmt);
 	fds0 = count_fds();
 	for (i = 0; i < cycles; i++) {
 		const struct vnc_events ev = sink_events(&c);
@@ -233,7 +196,7 @@ int main(int argc, char **argv)
 	fds1 = count_fds();
 	close(sv.lfd);
 	free(c.fb);
-	free(sv.session.p);
+	free(session.p);
 	printf("%d cycles torn down with the workers busy: fds %d -> "
 	       "%d\n", cycles, fds0, fds1);
 	if (fds1 != fds0) {

@@ -365,13 +365,7 @@ int main(int argc, char **argv)
 	memset(&sv, 0, sizeof(sv));
 	if (start_server(&sv, argv[1], &port) < 0)
 		return 1;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.host = "127.0.0.1";
-	cfg.port = port;
-	cfg.quality = -1;
-	cfg.compress = -1;
-	cfg.read_timeout_s = 5;
-	pixfmt_from_name("xrgb8888", &cfg.fmt);
+	cycle_config(&cfg, port);
 
 	cfg.ca_file = ca;
 	fails += run("X509 verified (--ca)", &sv, SUB_X509NONE, 0, &cfg, 0,

@@ -563,6 +563,7 @@ static int session_tick(struct session *s)
 	uint64_t now = monotonic_ns();
 	uint64_t idle = (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
 	uint64_t wait = (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
+	enum vnc_error err;
 
 	edge_tick(s, now);
 	if (!conn(s)) {
@@ -577,8 +578,8 @@ static int session_tick(struct session *s)
 		s->note_until = 0;
 		set_status(s, NULL);
 	}
-	if (vnc_tick(conn(s)) < 0)
-		return session_lost(s, VNC_ERR_CLOSED, true);
+	if (vnc_tick(conn(s), &err) < 0)
+		return session_lost(s, err, true);
 	if (s->ping_ns && now - s->ping_ns >= wait) {
 		log_error("%s stopped responding (no answer for %d s)",
 			  server_name(s), s->vcfg.read_timeout_s);
@@ -586,8 +587,8 @@ static int session_tick(struct session *s)
 	}
 	remote_resize_tick(&s->rr, now);
 	if (!s->ping_ns && now - s->last_rx_ns >= idle) {
-		if (vnc_ping(conn(s)) < 0)
-			return session_lost(s, VNC_ERR_CLOSED, true);
+		if (vnc_ping(conn(s), &err) < 0)
+			return session_lost(s, err, true);
 		s->ping_ns = now;
 	}
 	return 0;

@@ -918,7 +918,7 @@ static void ping(struct vnc_client *vc, uint64_t now)
 		vc->write_failed = true;
 }
 
-int vnc_tick(struct vnc_client *vc)
+int vnc_tick(struct vnc_client *vc, enum vnc_error *err)
 {
 	ping(vc, monotonic_ns());
 	while (!vc->write_failed && paced(vc) &&
@@ -927,7 +927,7 @@ int vnc_tick(struct vnc_client *vc)
 			vc->write_failed = true;
 	if (!vc->write_failed)
 		return 0;
-	log_error("%s: writing to the server failed", vc->peer);
+	*err = vnc_write_error(vc);
 	return -1;
 }
 

@@ -127,8 +127,8 @@ int vnc_send_key(struct vnc_client *vc, uint32_t keysym, uint32_t scancode,
 		 bool down);
 int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons);
 /* Ask for one pixel, non-incrementally: a liveness probe that any
- * working server answers. 0 or -1. */
-int vnc_ping(struct vnc_client *vc);
+ * working server answers. 0, or -1 with *err set as vnc_tick's. */
+int vnc_ping(struct vnc_client *vc, enum vnc_error *err);
 /* SetDesktopSize: ask for a w x h desktop laid out as the n screens of
  * s (only once the server has sent an ExtendedDesktopSize rectangle;
  * the answer is another, through the layout event). 0 or -1. */
@@ -158,9 +158,11 @@ uint64_t vnc_rx_bytes(const struct vnc_client *vc);
  * have used so far; 0 when it decodes on the main thread alone. */
 uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc);
 /* Timers of the connection (requests spread over the round trip): call
- * after every poll(); vnc_poll_timeout includes their deadline. 0 or -1
- * (a write failed; vnc_dispatch then reports it). */
-int vnc_tick(struct vnc_client *vc);
+ * after every poll(); vnc_poll_timeout includes their deadline. 0, or -1
+ * when a write failed, with *err set: VNC_ERR_INTERRUPTED (not logged)
+ * when a quit signal or --exit-after shut the socket under it, else
+ * logged. */
+int vnc_tick(struct vnc_client *vc, enum vnc_error *err);
 /* The output is away (a VT switch): no updates while paused; resuming
  * asks for the whole desktop. 0 or -1. */
 int vnc_pause(struct vnc_client *vc, bool pause);

@@ -108,6 +108,26 @@ void vnc_failure_handshaking(struct vnc_client *vc)
 	handshaking = vc;
 }
 
+/* Why a write failed, logged once: a quit signal or --exit-after shut
+ * the socket (the session's orderly end, not an error), the write's own
+ * deadline, or the connection. */
+enum vnc_error vnc_write_error(struct vnc_client *vc)
+{
+	switch (vc->guard ? guard_fired(vc->guard) : GUARD_NONE) {
+	case GUARD_ABORT:
+	case GUARD_END:
+		return VNC_ERR_INTERRUPTED;
+	case GUARD_DEADLINE:
+		log_error("%s: write not finished after %d s", vc->peer,
+			  vnc_timeout_s(vc));
+		return VNC_ERR_CLOSED;
+	case GUARD_NONE:
+		break;
+	}
+	log_error("%s: writing to the server failed", vc->peer);
+	return VNC_ERR_CLOSED;
+}
+
 /* Turn libvncclient's last words into our one line. */
 enum vnc_error vnc_failure_classify(struct vnc_client *vc, bool handshake)
 {

@@ -186,11 +186,14 @@ int vnc_send_continuous(struct vnc_client *vc, bool enable, uint32_t w,
 	return ok ? 0 : -1;
 }
 
-int vnc_ping(struct vnc_client *vc)
+int vnc_ping(struct vnc_client *vc, enum vnc_error *err)
 {
 	/* Non-incremental, so the server has to answer even when nothing
 	 * changed. */
-	return vnc_request(vc, 0, 0, 1, 1, false);
+	if (vnc_request(vc, 0, 0, 1, 1, false) == 0)
+		return 0;
+	*err = vnc_write_error(vc);
+	return -1;
 }
 
 /* QEMU's extended key event, written here: libvncclient only sends it

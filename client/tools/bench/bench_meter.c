@@ -432,7 +432,7 @@ static int pump(struct bench *b, struct meter *m)
 		/* The requests the pacer keeps in flight beyond the one an
 		 * update's arrival replaces go out from its timers, as in a
 		 * session's loop. */
-		if (vnc_tick(pipeline_vnc(m->pipe)) < 0)
+		if (vnc_tick(pipeline_vnc(m->pipe), &verr) < 0)
 			return -1;
 		if (m->first_decoded && !m->t_start && !m->armed &&
 		    open_window(m) < 0)

@@ -887,8 +887,10 @@ static int first_connect(struct session *s)
 	/* A quit signal or the end of --exit-after stops any connection
 	 * step within a few ms (guard.h); the clock starts here. */
 	s->vcfg.abort_fd = signals_quit_fd();
-	if (o->exit_after > 0)
+	if (o->exit_after > 0) {
 		s->end_ns = monotonic_ns() + (uint64_t)(o->exit_after * 1e9);
+		log_debug("--exit-after: leaving in %g s", o->exit_after);
+	}
 	s->vcfg.end_ns = s->end_ns;
 	reconnect_init(&s->rc, o->reconnect);
 	if (setup_remote_resize(s) < 0)

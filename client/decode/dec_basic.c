@@ -116,6 +116,8 @@ static int rre_common(struct dec_ctx *c, struct dec_job *j, bool compact)
 	return DEC_OK;
 }
 
+#define RRE_CHECK_EVERY 0xffffu
+
 static int rre_draw(struct dec_ctx *c, const struct dec_job *j, bool compact)
 {
 	const struct dec_fb *fb = &c->fb;
@@ -130,6 +132,11 @@ static int rre_draw(struct dec_ctx *c, const struct dec_job *j, bool compact)
 	for (uint32_t i = 0; i < n; i++, p += sz) {
 		const uint8_t *g = p + bpp;
 		uint32_t x, y, w, h;
+
+		/* Millions of them take tens of ms: a quit stops them too. */
+		if ((i & RRE_CHECK_EVERY) == RRE_CHECK_EVERY &&
+		    dec_check(c) != DEC_OK)
+			return DEC_EOF;
 
 		if (compact) {
 			x = g[0], y = g[1], w = g[2], h = g[3];

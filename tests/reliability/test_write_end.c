@@ -55,6 +55,16 @@ static const uint8_t greeting[] = {
 	0, 0, 0, 4, 'e', 'n', 'd', 's',
 };
 
+static int fails;
+
+static void check(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "FAIL: %s\n", what);
+		fails++;
+	}
+}
+
 static void *serve(void *arg)
 {
 	struct server *sv = arg;
@@ -86,16 +96,6 @@ static void *serve(void *arg)
 	return NULL;
 }
 
-static int fails;
-
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "FAIL: %s\n", what);
-		fails++;
-	}
-}
-
 static const char *err_name(enum vnc_error e)
 {
 	return e == VNC_ERR_INTERRUPTED ? "interrupted"
@@ -103,148 +103,146 @@ static const char *err_name(enum vnc_error e)
 					: "other";
 }
 
-static struct vnc_client *open_client(struct server *sv,
-				      enum server_mode mode, int timeout_s,
-				      uint64_t end_ns, struct ctx *c)
+/* One client against one server, and what it logged. */
+struct trial {
+	struct server sv;
+	struct vnc_client *vc;
+	char logged[256];
+};
+
+/* 0, or -1 (a failure counted). */
+static int trial_open(struct trial *t, enum server_mode mode, int timeout_s,
+		      uint64_t end_ns, struct ctx *c)
 {
 	struct vnc_config cfg;
 	const struct vnc_events ev = sink_events(c);
 	enum vnc_error err;
-	struct vnc_client *vc;
 	int port;
 
-	sv->mode = mode;
-	sv->stall_fd = -1;
-	if (serve_loopback(&sv->lfd, &sv->thread, serve, sv, &port) < 0)
-		return NULL;
+	memset(t, 0, sizeof(*t));
+	t->sv.mode = mode;
+	t->sv.stall_fd = -1;
+	if (serve_loopback(&t->sv.lfd, &t->sv.thread, serve, &t->sv, &port) <
+	    0) {
+		check(0, "no server");
+		return -1;
+	}
 	if (mode == SERVE_STALL) {
 		/* A small window, which the client's writes soon fill. */
 		int small = 2048;
 
-		setsockopt(sv->lfd, SOL_SOCKET, SO_RCVBUF, &small,
+		setsockopt(t->sv.lfd, SOL_SOCKET, SO_RCVBUF, &small,
 			   sizeof(small));
 	}
 	cycle_config(&cfg, port);
 	cfg.read_timeout_s = timeout_s;
 	cfg.end_ns = end_ns;
-	vc = vnc_connect(&cfg, &ev, &err);
-	if (!vc)
-		fprintf(stderr, "FAIL: no connection (%s)\n", err_name(err));
-	return vc;
+	t->vc = vnc_connect(&cfg, &ev, &err);
+	if (!t->vc) {
+		check(0, "no connection");
+		return -1;
+	}
+	return 0;
 }
 
-static void close_server(struct server *sv)
+/* What was logged since the last call, into t->logged. */
+static const char *trial_logged(struct trial *t)
 {
-	shutdown(sv->lfd, SHUT_RDWR);
-	pthread_join(sv->thread, NULL);
-	close(sv->lfd);
-	if (sv->stall_fd >= 0)
-		close(sv->stall_fd);
+	log_take_error(t->logged, sizeof(t->logged));
+	return t->logged;
+}
+
+static void trial_close(struct trial *t)
+{
+	vnc_destroy(t->vc);
+	shutdown(t->sv.lfd, SHUT_RDWR);
+	pthread_join(t->sv.thread, NULL);
+	close(t->sv.lfd);
+	if (t->sv.stall_fd >= 0)
+		close(t->sv.stall_fd);
 }
 
 /* The session's end while the client waits between messages. */
 static void case_end(struct ctx *c)
 {
-	struct server sv;
-	struct vnc_client *vc;
+	struct trial t;
 	enum vnc_error e1 = VNC_OK, e2 = VNC_OK;
-	char logged[256];
 	int r1, r2;
 
-	vc = open_client(&sv, SERVE_READ, 5, monotonic_ns() + 300000000u, c);
-	if (!vc) {
-		fails++;
+	if (trial_open(&t, SERVE_READ, 5, monotonic_ns() + 300000000u, c) < 0)
 		return;
-	}
 	/* The watchdog fires at the end and shuts the socket down. */
 	usleep(600 * 1000);
-	log_take_error(logged, sizeof(logged));
-	r1 = vnc_ping(vc, &e1);
+	trial_logged(&t);
+	r1 = vnc_ping(t.vc, &e1);
 	/* Back from a pause, the reader asks for the whole desktop: a
 	 * failed write that the next tick reports. */
-	vnc_pause(vc, true);
-	vnc_pause(vc, false);
-	r2 = vnc_tick(vc, &e2);
-	log_take_error(logged, sizeof(logged));
+	vnc_pause(t.vc, true);
+	vnc_pause(t.vc, false);
+	r2 = vnc_tick(t.vc, &e2);
 	printf("end: ping %d (%s), tick %d (%s), logged \"%s\"\n", r1,
-	       err_name(e1), r2, err_name(e2), logged);
+	       err_name(e1), r2, err_name(e2), trial_logged(&t));
 	check(r1 < 0 && e1 == VNC_ERR_INTERRUPTED,
 	      "a ping after the end is the end, not a failure");
 	check(r2 < 0 && e2 == VNC_ERR_INTERRUPTED,
 	      "the pacer's write after the end is the end, not a failure");
-	check(!logged[0], "the end logged an error");
-	vnc_destroy(vc);
-	close_server(&sv);
+	check(!t.logged[0], "the end logged an error");
+	trial_close(&t);
 }
 
 /* The server hangs up: a failure, said once. */
 static void case_hangup(struct ctx *c)
 {
-	struct server sv;
-	struct vnc_client *vc;
+	struct trial t;
 	enum vnc_error e = VNC_OK;
-	char logged[256];
 	int r = 0, i;
 
-	vc = open_client(&sv, SERVE_HANGUP, 5, 0, c);
-	if (!vc) {
-		fails++;
+	if (trial_open(&t, SERVE_HANGUP, 5, 0, c) < 0)
 		return;
-	}
 	usleep(500 * 1000);
-	log_take_error(logged, sizeof(logged));
+	trial_logged(&t);
 	/* The first write after the peer's close may still be taken by the
 	 * kernel; one of the next meets the reset. */
 	for (i = 0; i < 50 && r == 0; i++) {
-		r = vnc_ping(vc, &e);
+		r = vnc_ping(t.vc, &e);
 		usleep(10 * 1000);
 	}
-	log_take_error(logged, sizeof(logged));
 	printf("hang-up: ping %d after %d (%s), logged \"%s\"\n", r, i,
-	       err_name(e), logged);
+	       err_name(e), trial_logged(&t));
 	check(r < 0 && e == VNC_ERR_CLOSED, "a hang-up is a closed connection");
-	check(strstr(logged, "writing to the server failed") != NULL,
+	check(strstr(t.logged, "writing to the server failed") != NULL,
 	      "the hang-up was not said");
-	vnc_destroy(vc);
-	close_server(&sv);
+	trial_close(&t);
 }
 
 /* The server stops reading: the write's own deadline. */
 static void case_stall(struct ctx *c)
 {
-	struct server sv;
-	struct vnc_client *vc;
+	struct trial t;
 	enum vnc_error e = VNC_OK;
-	char logged[256];
 	int small = 4096, r = 0;
 	long n = 0;
-	uint64_t t0, t1;
+	uint64_t t1 = 0;
 
-	vc = open_client(&sv, SERVE_STALL, 1, 0, c);
-	if (!vc) {
-		fails++;
+	if (trial_open(&t, SERVE_STALL, 1, 0, c) < 0)
 		return;
-	}
-	setsockopt(vnc_fd(vc), SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
-	log_take_error(logged, sizeof(logged));
-	t0 = monotonic_ns();
-	t1 = t0;
+	setsockopt(vnc_fd(t.vc), SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
+	trial_logged(&t);
+	/* Until one blocks: the time of that one. */
 	while (r == 0 && n < 10000000) {
 		t1 = monotonic_ns();
-		r = vnc_ping(vc, &e);
+		r = vnc_ping(t.vc, &e);
 		n++;
 	}
 	t1 = monotonic_ns() - t1;
-	log_take_error(logged, sizeof(logged));
 	printf("stall: ping %d after %ld (%s) and %.2f s, logged \"%s\"\n", r,
-	       n, err_name(e), (double)t1 / 1e9, logged);
+	       n, err_name(e), (double)t1 / 1e9, trial_logged(&t));
 	check(r < 0 && e == VNC_ERR_CLOSED, "a stalled write is a failure");
-	check(strstr(logged, "write not finished after 1 s") != NULL,
+	check(strstr(t.logged, "write not finished after 1 s") != NULL,
 	      "the stalled write's deadline was not said");
 	check(t1 >= 900000000u && t1 < 5000000000u,
 	      "the stalled write did not end at its deadline");
-	vnc_destroy(vc);
-	close_server(&sv);
+	trial_close(&t);
 }
 
 int main(void)

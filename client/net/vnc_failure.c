@@ -108,30 +108,11 @@ void vnc_failure_handshaking(struct vnc_client *vc)
 	handshaking = vc;
 }
 
-/* Why a write failed, logged once: a quit signal or --exit-after shut
- * the socket (the session's orderly end, not an error), the write's own
- * deadline, or the connection. */
-enum vnc_error vnc_write_error(struct vnc_client *vc)
+/* What the watchdog made of the connection, logged once: a quit signal
+ * or --exit-after (the session's orderly end, not an error), the
+ * deadline of what it was doing, or VNC_OK when it did not fire. */
+static enum vnc_error guard_error(struct vnc_client *vc)
 {
-	switch (vc->guard ? guard_fired(vc->guard) : GUARD_NONE) {
-	case GUARD_ABORT:
-	case GUARD_END:
-		return VNC_ERR_INTERRUPTED;
-	case GUARD_DEADLINE:
-		log_error("%s: write not finished after %d s", vc->peer,
-			  vnc_timeout_s(vc));
-		return VNC_ERR_CLOSED;
-	case GUARD_NONE:
-		break;
-	}
-	log_error("%s: writing to the server failed", vc->peer);
-	return VNC_ERR_CLOSED;
-}
-
-/* Turn libvncclient's last words into our one line. */
-enum vnc_error vnc_failure_classify(struct vnc_client *vc, bool handshake)
-{
-	const char *m = last_msg;
 	enum guard_why g = vc->guard ? guard_fired(vc->guard) : GUARD_NONE;
 
 	if (g == GUARD_ABORT || g == GUARD_END)
@@ -141,6 +122,27 @@ enum vnc_error vnc_failure_classify(struct vnc_client *vc, bool handshake)
 			  vc->doing ? vc->doing : "handshake", vc->doing_s);
 		return VNC_ERR_CLOSED;
 	}
+	return VNC_OK;
+}
+
+enum vnc_error vnc_write_error(struct vnc_client *vc)
+{
+	enum vnc_error e = guard_error(vc);
+
+	if (e != VNC_OK)
+		return e;
+	log_error("%s: writing to the server failed", vc->peer);
+	return VNC_ERR_CLOSED;
+}
+
+/* Turn libvncclient's last words into our one line. */
+enum vnc_error vnc_failure_classify(struct vnc_client *vc, bool handshake)
+{
+	const char *m = last_msg;
+	enum vnc_error e = guard_error(vc);
+
+	if (e != VNC_OK)
+		return e;
 	if (vc->logged)
 		return vc->logged;
 	if (vc->tls_refused) {

@@ -124,9 +124,11 @@ void vnc_failure_handshaking(struct vnc_client *vc);
 /* vnc_failure.c: why the connection failed, logged in one line (unless
  * it already was, or it was interrupted), as the error sessions act on. */
 enum vnc_error vnc_failure_classify(struct vnc_client *vc, bool handshake);
-/* vnc_failure.c: a write that failed (vnc_tick, vnc_ping): VNC_ERR_INTERRUPTED, not
+/* vnc_failure.c: a write that failed (vnc_tick, vnc_ping), as
+ * vnc_failure_classify sees the watchdog: VNC_ERR_INTERRUPTED, not
  * logged, when a quit signal or --exit-after shut the socket under it;
- * else VNC_ERR_CLOSED, logged. */
+ * else VNC_ERR_CLOSED, logged ("write not finished after N s" at its
+ * deadline). */
 enum vnc_error vnc_write_error(struct vnc_client *vc);
 
 /* vnc_send.c: cl's pixel format is f (written to the server by

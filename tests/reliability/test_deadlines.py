@@ -25,6 +25,8 @@ failures = []
 # the "leaving" line, and the exit after the shadow is freed.
 ANSWER_S = 0.25
 EXIT_S = 1.0
+# vncfb -v's line where --exit-after's clock starts.
+BEGAN = "--exit-after: leaving in"
 
 
 def check(cond, msg):
@@ -162,12 +164,12 @@ def run(script, args, sig=None, sig_at=None, timeout=40):
     srv.close()
     # --exit-after counts from where vncfb starts to connect, which -v
     # says: the times are from there.
-    began = [ts for ts, line in lines if "--exit-after: leaving in" in line]
+    began = [ts for ts, line in lines if BEGAN in line]
     if began and not sig:
         dt -= began[0] - t0
         t0 = began[0]
-    left = [ts - t0 for ts, line in lines if "leaving" in line and
-            "--exit-after: leaving in" not in line]
+    left = [ts - t0 for ts, line in lines
+            if "leaving" in line and BEGAN not in line]
     return (p.returncode, "".join(line for _, line in lines), dt,
             left[0] if left else None)
 

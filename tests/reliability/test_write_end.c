@@ -19,15 +19,12 @@
  *
  * The server: RFB 3.8, no security, a 64x48 xrgb8888 desktop, no
  * updates. */
-#include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "util/clock.h"

@@ -25,6 +25,15 @@ void pace_init(struct pace *p, uint64_t now)
 	p->rtt_win_start = now;
 	p->w_start = now;
 	p->quality = PACE_LOSSLESS;
+	p->best = PACE_LOSSLESS;
+}
+
+void pace_set_best(struct pace *p, int q)
+{
+	p->best = q;
+	if (q != PACE_LOSSLESS &&
+	    (p->quality == PACE_LOSSLESS || p->quality > q))
+		p->quality = q;
 }
 
 void pace_probe(struct pace *p, uint64_t rtt)
@@ -420,6 +429,10 @@ int pace_choose(struct pace *p, uint64_t now, char *why, size_t len)
 			want = 6;
 		low = want == 2 && p->low_ok;
 	}
+	/* A server that serves no lossless picture: its best instead. */
+	if (p->best != PACE_LOSSLESS &&
+	    (want == PACE_LOSSLESS || want > p->best))
+		want = p->best;
 	if (want == q && low == p->low)
 		return q;
 	say(why, len, want, low, q == PACE_LOSSLESS, p->low, r, busy);

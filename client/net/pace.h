@@ -75,6 +75,7 @@ struct pace {
 	/* 8-bit colour may be chosen (the server has fences, the user
 	 * chose no format); it is in force. */
 	bool low_ok, low;
+	int best;	    /* the best quality the server serves */
 };
 
 void pace_init(struct pace *p, uint64_t now);
@@ -110,6 +111,10 @@ void pace_forget(struct pace *p);
  * 8-bit colour, and when either changes one line in why saying what and
  * why. */
 int pace_choose(struct pace *p, uint64_t now, char *why, size_t len);
+/* The best quality the server serves: PACE_LOSSLESS (pace_init's), or
+ * a JPEG quality 0-9 for one that serves no lossless picture (PiKVM's
+ * kvmd): auto-select goes no higher than q, where it would go lossless. */
+void pace_set_best(struct pace *p, int q);
 /* Auto-select starts at quality q; its measurements start again at now
  * (after a change took effect). */
 void pace_auto_start(struct pace *p, int q, uint64_t now);

@@ -720,6 +720,32 @@ static void test_pace(void)
 	CHECK(pace_choose(&p, PACE_WINDOW_NS, why, sizeof(why)) ==
 		  PACE_LOSSLESS,
 	      "back to lossless: %s", why);
+	/* A server that serves no lossless picture (PiKVM): the best
+	 * quality is 8; a fast link goes back to it, a slow one below. */
+	{
+		static const double mbit[] = {400, 5, 400};
+		static const int want[] = {8, 6, 8};
+		uint64_t t = 0;
+
+		pace_init(&p, 0);
+		pace_set_best(&p, 8);
+		pace_auto_start(&p, 8, 0);
+		p.rtt_ns = 60 * MS;
+		for (unsigned i = 0; i < 3; i++) {
+			int q;
+
+			p.rate = mbit[i] * 1e6 / 8;
+			t += PACE_WINDOW_NS;
+			q = pace_choose(&p, t, why, sizeof(why));
+			CHECK(q == want[i], "best 8 at %g Mbit/s: q %d (%s)",
+			      mbit[i], q, why);
+		}
+		/* Started lossless (before it was known), it moves to 8. */
+		pace_init(&p, 0);
+		pace_auto_start(&p, PACE_LOSSLESS, 0);
+		pace_set_best(&p, 8);
+		CHECK(p.quality == 8, "set_best: quality %d", p.quality);
+	}
 }
 
 /* Rectangle payload (vncfb bench's pixel share): each rectangle's bytes

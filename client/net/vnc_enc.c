@@ -92,3 +92,35 @@ size_t vnc_enc_numbers(const char *list, int32_t *out, size_t max)
 	}
 	return n;
 }
+
+void vnc_enc_describe(const int32_t *encs, size_t n, char *buf, size_t len)
+{
+	const struct rfb_encoding *e;
+	size_t at = 0;
+	int q = -1, k;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && at < len; i++) {
+		int64_t d = (int64_t)encs[i] - RFB_ENC_QUALITY0;
+
+		if (d >= 0 && d <= 9)
+			q = (int)d;
+		/* Rectangle encodings are numbered from 0 up. */
+		e = encs[i] >= 0 ? rfb_encoding_by_number(encs[i]) : NULL;
+		if (!e)
+			continue;
+		k = snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
+			     e->label);
+		at += k > 0 ? (size_t)k : 0;
+	}
+	if (at >= len)
+		return;
+	if (q >= 0)
+		snprintf(buf + at, len - at, "%sJPEG quality %d",
+			 at ? ", " : "", q);
+	else
+		snprintf(buf + at, len - at, "%sno JPEG quality level",
+			 at ? "; " : "");
+}

@@ -22,5 +22,10 @@ bool vnc_encodings_name(const char *list, const char *name);
  * order, at most max: unknown names are skipped, and ZYWRLE becomes ZRLE
  * (vncfb has no ZYWRLE decoder). Returns how many went into out. */
 size_t vnc_enc_numbers(const char *list, int32_t *out, size_t max);
+/* A SetEncodings list (n RFB numbers) as words for a message, into buf
+ * (len bytes, cut short if need be): its rectangle encodings by name,
+ * in order, then "JPEG quality N" for a quality level pseudo-encoding
+ * or "no JPEG quality level"; the other pseudo-encodings are left out. */
+void vnc_enc_describe(const int32_t *encs, size_t n, char *buf, size_t len);
 
 #endif

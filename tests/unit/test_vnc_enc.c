@@ -69,9 +69,35 @@ static void test_check(void)
 	CHECK_EQ(out[0], RFB_ENC_COPYRECT);
 }
 
+/* What a message says vncfb offered: the rectangle encodings by name,
+ * then the JPEG quality level or its absence; other pseudo-encodings
+ * left out; cut short in a small buffer, still terminated. */
+static void test_describe(void)
+{
+	const int32_t lossless[] = { RFB_ENC_COPYRECT, RFB_ENC_TIGHT,
+				     RFB_ENC_ZRLE, RFB_ENC_RAW,
+				     RFB_ENC_COMPRESS0 + 6, RFB_ENC_LASTRECT };
+	const int32_t jpeg[] = { RFB_ENC_H264, RFB_ENC_TIGHT, RFB_ENC_JPEG,
+				 RFB_ENC_QUALITY0 + 8, RFB_ENC_FENCE };
+	char buf[128], small[12];
+
+	vnc_enc_describe(lossless, 6, buf, sizeof(buf));
+	CHECK(strcmp(buf, "CopyRect, Tight, ZRLE, raw; no JPEG quality "
+			  "level") == 0,
+	      "lossless: %s", buf);
+	vnc_enc_describe(jpeg, 5, buf, sizeof(buf));
+	CHECK(strcmp(buf, "Open H.264, Tight, JPEG, JPEG quality 8") == 0,
+	      "jpeg: %s", buf);
+	vnc_enc_describe(lossless, 6, small, sizeof(small));
+	CHECK(strlen(small) == sizeof(small) - 1, "small: %s", small);
+	vnc_enc_describe(jpeg, 0, buf, sizeof(buf));
+	CHECK(strcmp(buf, "no JPEG quality level") == 0, "none: %s", buf);
+}
+
 int main(void)
 {
 	test_numbers();
 	test_check();
+	test_describe();
 	return check_done("vnc_enc");
 }

@@ -516,6 +516,7 @@ static void show_countdown(struct session *s, uint64_t now)
 static int session_lost(struct session *s, enum vnc_error err,
 			bool established)
 {
+	bool jpeg = conn(s) && vnc_wants_jpeg(conn(s));
 	unsigned d;
 
 	pipeline_disconnect(s->pipe);
@@ -523,6 +524,13 @@ static int session_lost(struct session *s, enum vnc_error err,
 	/* The loop sees the signal or the deadline next. */
 	if (err == VNC_ERR_INTERRUPTED) {
 		s->stopping = true;
+		return 0;
+	}
+	/* A server that wants a JPEG quality level (PiKVM) is asked again
+	 * at once with one: part of connecting, not a reconnect. */
+	if (jpeg && !s->vcfg.jpeg_needed) {
+		s->vcfg.jpeg_needed = true;
+		s->rc.next_ns = monotonic_ns();
 		return 0;
 	}
 	if (!reconnect_again(&s->rc, err, established))

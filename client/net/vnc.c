@@ -337,6 +337,10 @@ static struct vnc_client *client_new(const struct vnc_config *cfg,
 	vc->ev = *ev;
 	vnc_tcp_peer(vc->peer, sizeof(vc->peer), cfg->host ? cfg->host : "",
 		     cfg->port);
+	/* A server that closed on a list without a JPEG quality level
+	 * (vnc_wants_jpeg) is offered one from the start. */
+	if (cfg->jpeg_needed && cfg->auto_select && cfg->quality < 0)
+		vc->cfg.quality = VNC_JPEG_NEEDED_Q;
 	vc->encodings = strdup(cfg->encodings ? cfg->encodings
 					      : vnc_default_encodings());
 	if (!vc->encodings)
@@ -687,6 +691,8 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 		}
 	}
 	pace_init(&vc->pace, monotonic_ns());
+	if (vc->cfg.jpeg_needed)
+		pace_set_best(&vc->pace, VNC_JPEG_NEEDED_Q);
 	vc->trace = getenv("VNCFB_PACE_TRACE") != NULL;
 	vc->trace0 = vc->pace.u_begin;
 	vc->fence_q = -2;

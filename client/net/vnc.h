@@ -44,6 +44,11 @@ struct vnc_config {
 	 * the measured link (pace.h, doc/network.md). */
 	bool auto_select;
 	bool full_colour; /* -FullColor: auto-select never goes to 8-bit */
+	/* Under auto-select: the server closed a connection that offered
+	 * no JPEG quality level (vnc_wants_jpeg), as PiKVM's kvmd does.
+	 * This one offers JPEG quality VNC_JPEG_NEEDED_Q and Open H.264
+	 * from the start, and auto-select moves among JPEG qualities. */
+	bool jpeg_needed;
 	int compress;		/* 0-9, -1 default */
 	bool view_only;
 	bool local_cursor;	/* ask for cursor shapes */
@@ -101,6 +106,14 @@ struct vnc_client *vnc_connect_fd(const struct vnc_config *cfg,
 				  const struct vnc_events *ev, int fd,
 				  enum vnc_error *err);
 void vnc_destroy(struct vnc_client *vc);
+/* The quality a connection with jpeg_needed starts at, and auto-select's
+ * highest there (TigerVNC's default). */
+#define VNC_JPEG_NEEDED_Q 8
+/* After vnc_dispatch failed: the server closed the connection right
+ * after the handshake, before a message of its own, and auto-select
+ * offered it no JPEG quality level: the next connection should set
+ * jpeg_needed (the line logged said so). */
+bool vnc_wants_jpeg(const struct vnc_client *vc);
 
 int vnc_fd(const struct vnc_client *vc);
 /* Process what is readable (and whatever libvncclient or TLS already

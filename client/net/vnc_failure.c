@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "net/guard.h"
+#include "net/vnc_enc.h"
 #include "util/log.h"
 #include "net/vnc_priv.h"
 
@@ -135,6 +136,37 @@ enum vnc_error vnc_write_error(struct vnc_client *vc)
 	return VNC_ERR_CLOSED;
 }
 
+bool vnc_wants_jpeg(const struct vnc_client *vc)
+{
+	return vc->closed_early && vc->cfg.auto_select && !vc->offered_q;
+}
+
+/* The server closed the connection before a message of its own, right
+ * after the handshake (SetEncodings went with it): PiKVM's kvmd does so
+ * to a client that offers no JPEG quality level. What vncfb offered, and
+ * under auto-select the next connection offers one (the session). */
+static enum vnc_error closed_at_once(struct vnc_client *vc)
+{
+	const char *what = "closed the connection right after the "
+			   "handshake, before sending anything";
+
+	vc->closed_early = true;
+	if (vnc_wants_jpeg(vc))
+		log_warn("%s %s, when offered %s (PiKVM closes so): "
+			 "connecting again with JPEG quality %d%s",
+			 vc->peer, what, vc->offered, VNC_JPEG_NEEDED_Q,
+			 vnc_encodings_name(vc->encodings, "h264")
+			     ? " and Open H.264"
+			     : "");
+	else
+		log_error("%s %s; vncfb offered %s%s", vc->peer, what,
+			  vc->offered,
+			  vc->offered_q ? ""
+					: " (PiKVM requires Tight with a JPEG "
+					  "quality level: --quality N)");
+	return VNC_ERR_CLOSED;
+}
+
 /* Turn libvncclient's last words into our one line. */
 enum vnc_error vnc_failure_classify(struct vnc_client *vc, bool handshake)
 {
@@ -218,6 +250,8 @@ enum vnc_error vnc_failure_classify(struct vnc_client *vc, bool handshake)
 	}
 	if (strstr(m, "closed connection") || strstr(m, "read (") ||
 	    m[0] == '\0') {
+		if (!handshake && vc->rd && !vc->rx_bytes)
+			return closed_at_once(vc);
 		log_error("%s closed the connection%s", vc->peer,
 			  handshake ? " during the handshake" : "");
 		return VNC_ERR_CLOSED;

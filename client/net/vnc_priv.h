@@ -81,6 +81,12 @@ struct vnc_client {
 	bool trace;
 	uint64_t trace0;
 	uint64_t ping_next;	/* next fence ping (auto-select) */
+	/* The last SetEncodings in words (vnc_enc_describe) and whether it
+	 * had a JPEG quality level: what a server that closes at once was
+	 * offered. */
+	char offered[256];
+	bool offered_q;
+	bool closed_early;	/* it closed before sending anything */
 };
 
 /* vnc.c: free the cursor shape libvncclient left in cl. */

@@ -129,6 +129,9 @@ bool vnc_send_encodings(struct vnc_client *vc)
 	if (!vc->cfg.view_only && vc->rd)
 		encs[n++] = (uint32_t)RFB_ENC_EXT_MOUSE;
 
+	vnc_enc_describe((const int32_t *)encs, (size_t)n, vc->offered,
+			 sizeof(vc->offered));
+	vc->offered_q = tight && vc->cfg.quality >= 0;
 	memset(&buf, 0, sizeof(buf));
 	buf.msg.type = rfbSetEncodings;
 	buf.msg.nEncodings = rfbClientSwap16IfLE((uint16_t)n);

@@ -42,6 +42,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import vnctest as vt  # noqa: E402
+from test_h264 import built_with_h264  # noqa: E402
 from vmio import recv_exact  # noqa: E402
 
 W, H = 160, 120
@@ -216,12 +217,6 @@ class Kvmd:
 
     def close(self):
         self.srv.close()
-
-
-def built_with_h264():
-    out = subprocess.run([vt.VNCFB, "--version"], capture_output=True,
-                         text=True).stdout
-    return "Open H.264 decoded by" in out
 
 
 def has_quality(encs):

@@ -700,10 +700,17 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 	vc->low = vc->wire_low = false;
 	if (vc->cfg.auto_select && vc->rd) {
 		pace_auto_start(&vc->pace, vc->cfg.quality, monotonic_ns());
-		log_info("%s: %s to start with; auto-select follows the link "
-			 "(no --encodings or --quality given)",
-			 vc->peer,
-			 vc->cfg.quality < 0 ? "lossless" : "JPEG");
+		if (vc->cfg.jpeg_needed)
+			log_info("%s: JPEG quality %d to start with; "
+				 "auto-select follows the link up to it (the "
+				 "server closed on a lossless offer)",
+				 vc->peer, VNC_JPEG_NEEDED_Q);
+		else
+			log_info("%s: %s to start with; auto-select follows "
+				 "the link (no --encodings or --quality "
+				 "given)",
+				 vc->peer,
+				 vc->cfg.quality < 0 ? "lossless" : "JPEG");
 	}
 	ok = vnc_send_format(vc) &&
 	     SendFramebufferUpdateRequest(cl, 0, 0, cl->width, cl->height,

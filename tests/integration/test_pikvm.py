@@ -30,7 +30,8 @@ usage: test_pikvm.py h264 | jpeg | closed
     after the handshake: a fixed --encodings list (no retry, the
     --quality hint) and a default vncfb against a server that refuses
     everything (the retry, then the line naming JPEG quality 8); with
-    --no-reconnect each exits 1 with no reconnect loop.
+    --no-reconnect each exits 1 with no reconnect loop; reconnecting (the
+    default), every attempt after the retry says it again.
 """
 import os
 import select
@@ -314,6 +315,22 @@ def closed_case(tmp):
         raise vt.Fail("refused: the second line does not say it offered "
                       "JPEG quality 8: %r" % lines[1])
     vt.log("ok: refused twice, two lines and exit 1")
+
+    # Reconnecting (the default): every attempt says what was offered.
+    srv = Kvmd(tmp, refuse_all=True)
+    try:
+        rc, err = vt.run_vncfb(["-o", "mem:%dx%d" % (W, H), "--exit-after",
+                                "3.5", "127.0.0.1::%d" % srv.port])
+    finally:
+        srv.close()
+    said = err.count("before sending anything; vncfb offered ")
+    vt.log("reconnecting: %d connections, the line %d times, exit %d"
+           % (len(srv.offers), said, rc))
+    # (--exit-after may cut the last attempt short of its line.)
+    if said < 2 or not len(srv.offers) - 2 <= said <= len(srv.offers) - 1:
+        raise vt.Fail("reconnecting: %d connections, the line %d times: %r"
+                      % (len(srv.offers), said, err))
+    vt.log("ok: each reconnect says what was offered")
 
 
 def main(tmp):

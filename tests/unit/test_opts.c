@@ -12,6 +12,7 @@
 
 #include "../check.h"
 #include "config/opts.h"
+#include "config/opts_priv.h"
 #include "net/vnc_enc.h"
 
 static int target_is(const char *s, const char *host, int port)
@@ -580,6 +581,34 @@ static void test_home(void)
 }
 
 /* --connector A,B and --layout: several heads of the drm output. */
+/* A boolean key's words, each in any case, and what is neither. */
+static void test_bools(void)
+{
+	static const char *const yes[] = {"1", "yes", "true", "on", "YES",
+					  "True", "ON"};
+	static const char *const no[] = {"0", "no", "false", "off", "NO",
+					 "False", "OFF"};
+	static const char *const neither[] = {"", "2", "of", "onn", "y",
+					      "nope", "-1"};
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		bool b = false;
+
+		CHECK(opts_parse_bool(yes[i], &b) == 0 && b, "%s", yes[i]);
+	}
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		bool b = true;
+
+		CHECK(opts_parse_bool(no[i], &b) == 0 && !b, "%s", no[i]);
+	}
+	for (size_t i = 0; i < sizeof(neither) / sizeof(neither[0]); i++) {
+		bool b = false;
+
+		CHECK(opts_parse_bool(neither[i], &b) == -EINVAL,
+		      "\"%s\" taken", neither[i]);
+	}
+}
+
 static void test_heads(void)
 {
 	struct options o;
@@ -638,5 +667,6 @@ int main(void)
 	test_decode_threads();
 	test_home();
 	test_heads();
+	test_bools();
 	return check_done("opts");
 }

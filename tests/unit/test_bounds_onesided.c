@@ -387,6 +387,58 @@ static void test_tight_palette(const char *fmt)
 	free(want.p);
 }
 
+/* --- zlib: exactly the rectangle's bytes inflated --- */
+
+/* A zlib rectangle of 5x3 at 2,1 whose data inflates to the rectangle's
+ * bytes and extra more (or fewer when negative): p's pixels, then 0x5a
+ * bytes. */
+static void zlib_sized(struct buf *s, const struct pic *p, int extra)
+{
+	struct buf raw = {0}, zd = {0};
+	size_t n = (size_t)5 * 3 * p->bpp;
+	z_stream z;
+
+	for (uint32_t j = 0; j < 3; j++)
+		put(&raw, pic_at(p, 2, 1 + j), (size_t)5 * p->bpp);
+	for (int i = 0; i < extra; i++)
+		u8(&raw, 0x5a);
+	if (extra < 0)
+		raw.n = n - (size_t)-extra;
+	zinit(&z);
+	zsync(&z, raw.p, raw.n, &zd);
+	deflateEnd(&z);
+	fbu(s, 1);
+	rhdr(s, 2, 1, 5, 3, RFB_ENC_ZLIB);
+	u32(s, (uint32_t)zd.n);
+	put(s, zd.p, zd.n);
+	free(raw.p);
+	free(zd.p);
+}
+
+static void test_zlib_length(const char *fmt)
+{
+	struct buf s = {0};
+	struct pic want, src;
+
+	black(&want, fmt);
+	black(&src, fmt);
+	pic_random(&src);
+	for (uint32_t j = 0; j < 3; j++)
+		memcpy(pic_at(&want, 2, 1 + j), pic_at(&src, 2, 1 + j),
+		       (size_t)5 * want.bpp);
+	zlib_sized(&s, &src, 0);
+	expect("zlib, exactly", fmt, &s, &want, NULL);
+	zlib_sized(&s, &src, 1);
+	expect("zlib, a byte more", fmt, &s, NULL,
+	       "zlib data holds more than the rectangle's pixels");
+	zlib_sized(&s, &src, -1);
+	expect("zlib, a byte less", fmt, &s, NULL,
+	       "zlib data ends 1 bytes short");
+	free(want.p);
+	free(src.p);
+	free(s.p);
+}
+
 /* --- the reader's limits --- */
 
 static void name_msg(struct buf *s, uint32_t len)
@@ -519,6 +571,7 @@ int main(void)
 		test_rre(formats[i], true);
 		test_hextile(formats[i]);
 		test_tight_palette(formats[i]);
+		test_zlib_length(formats[i]);
 	}
 	test_limits();
 	test_desktop_size();

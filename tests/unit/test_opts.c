@@ -581,6 +581,44 @@ static void test_home(void)
 }
 
 /* --connector A,B and --layout: several heads of the drm output. */
+/* Each number's range: both ends taken, one past either refused, with
+ * the range in the reason. */
+static void test_ranges(void)
+{
+	static const struct {
+		const char *key, *lo, *hi, *below, *above, *why;
+	} r[] = {
+	    {"quality", "0", "9", "-1", "10", "0-9"},
+	    {"compress", "0", "9", "-1", "10", "0-9"},
+	    {"samples", "1", "1000", "0", "1001", "1-1000"},
+	    {"timeout", "1", "3600", "0", "3601", "1-3600"},
+	    {"decode-threads", "1", "16", "0", "17", "1-16"},
+	    {"cpu", "0", "4095", "-1", "4096", "a core number"},
+	};
+	struct options o;
+
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		const char *why = NULL;
+
+		opts_defaults(&o);
+		CHECK(opts_set(&o, r[i].key, r[i].lo, false, &why) == 0,
+		      "%s = %s refused", r[i].key, r[i].lo);
+		CHECK(opts_set(&o, r[i].key, r[i].hi, false, &why) == 0,
+		      "%s = %s refused", r[i].key, r[i].hi);
+		why = NULL;
+		CHECK(opts_set(&o, r[i].key, r[i].below, false, &why) ==
+			      -EINVAL &&
+			  why && strstr(why, r[i].why),
+		      "%s = %s taken", r[i].key, r[i].below);
+		why = NULL;
+		CHECK(opts_set(&o, r[i].key, r[i].above, false, &why) ==
+			      -EINVAL &&
+			  why && strstr(why, r[i].why),
+		      "%s = %s taken", r[i].key, r[i].above);
+		opts_free(&o);
+	}
+}
+
 /* A boolean key's words, each in any case, and what is neither. */
 static void test_bools(void)
 {
@@ -668,5 +706,6 @@ int main(void)
 	test_home();
 	test_heads();
 	test_bools();
+	test_ranges();
 	return check_done("opts");
 }

@@ -541,6 +541,80 @@ static void test_limits(void)
 	free(s.p);
 }
 
+/* A cursor shape fed alone: how many were shown, with the hot spot. */
+static int cursors_shown(struct buf *s, int *hx, int *hy, char *why,
+			 size_t len)
+{
+	struct fix f;
+	int n;
+
+	open_fix(&f, "xrgb8888");
+	n = fix_feed(&f, s) < 0 ? -1 : f.cursors;
+	*hx = f.cx, *hy = f.cy;
+	snprintf(why, len, "%s", f.why);
+	fix_free(&f);
+	s->n = 0;
+	return n;
+}
+
+static void test_cursors(void)
+{
+	static const struct {
+		unsigned hx, hy;
+		int shown;
+	} hot[] = {{3, 2, 1}, {0, 0, 1}, {4, 0, 0}, {0, 3, 0}, {4, 3, 0}};
+	struct buf s = {0};
+	char why[400];
+	int hx, hy, n;
+
+	/* The hot spot inside the 4x3 shape, on its last column and row;
+	 * one past on one axis: ignored (no shape shown, no error). */
+	for (unsigned i = 0; i < sizeof(hot) / sizeof(hot[0]); i++) {
+		uint8_t px[4 * 3 * 4] = {0}, mask[3] = {0xf0, 0xf0, 0xf0};
+
+		fbu(&s, 1);
+		rhdr(&s, hot[i].hx, hot[i].hy, 4, 3, RFB_ENC_RICHCURSOR);
+		put(&s, px, sizeof(px));
+		put(&s, mask, sizeof(mask));
+		n = cursors_shown(&s, &hx, &hy, why, sizeof(why));
+		CHECK(n == hot[i].shown &&
+			  (!n || (hx == (int)hot[i].hx && hy == (int)hot[i].hy)),
+		      "hot spot %u,%u in 4x3: %d shown at %d,%d (%s)",
+		      hot[i].hx, hot[i].hy, n, hx, hy, why);
+	}
+	/* CursorWithAlpha of the largest size read, and each side one
+	 * more. */
+	{
+		static const unsigned sz[][2] = {{1024, 1024},
+						 {1025, 1},
+						 {1, 1025}};
+
+		for (unsigned i = 0; i < 3; i++) {
+			uint32_t w = sz[i][0], h = sz[i][1];
+			char want[100];
+
+			fbu(&s, 1);
+			rhdr(&s, 0, 0, w, h, RFB_ENC_CURSOR_ALPHA);
+			u32(&s, RFB_ENC_RAW);
+			if (i == 0) {
+				uint8_t *b = calloc(1, (size_t)w * h * 4);
+
+				put(&s, b, (size_t)w * h * 4);
+				free(b);
+			}
+			n = cursors_shown(&s, &hx, &hy, why, sizeof(why));
+			snprintf(want, sizeof(want),
+				 "rectangle %ux%u at 0,0: a cursor larger "
+				 "than 1024x1024",
+				 w, h);
+			CHECK(i == 0 ? n == 1 : n < 0 && strstr(why, want),
+			      "CursorWithAlpha %ux%u: %d shown (%s)", w, h, n,
+			      why);
+		}
+	}
+	free(s.p);
+}
+
 /* The desktop sizes a server may announce: each side alone one past. */
 static void test_desktop_size(void)
 {
@@ -574,6 +648,7 @@ int main(void)
 		test_zlib_length(formats[i]);
 	}
 	test_limits();
+	test_cursors();
 	test_desktop_size();
 	return check_done("bounds, one side at a time");
 }

@@ -8,8 +8,6 @@
 
 #include "../check.h"
 #include "rfbgen.h"
-
-#include <jpeglib.h>
 #ifdef VNCFB_HAVE_H264
 #include "tools/demo/h264enc.h"
 #endif
@@ -79,34 +77,6 @@ static void expect(const char *what, struct buf *s, const uint8_t *rgb,
 
 /* --- JPEG: TigerVNC's encoding 21 and Tight's JPEG --- */
 
-static void jpeg_of(const uint8_t *rgb, uint32_t w, uint32_t h, struct buf *out)
-{
-	struct jpeg_compress_struct ci;
-	struct jpeg_error_mgr err;
-	unsigned char *jpg = NULL;
-	unsigned long len = 0;
-
-	ci.err = jpeg_std_error(&err);
-	jpeg_create_compress(&ci);
-	jpeg_mem_dest(&ci, &jpg, &len);
-	ci.image_width = w;
-	ci.image_height = h;
-	ci.input_components = 3;
-	ci.in_color_space = JCS_RGB;
-	jpeg_set_defaults(&ci);
-	jpeg_set_quality(&ci, 95, TRUE);
-	jpeg_start_compress(&ci, TRUE);
-	while (ci.next_scanline < h) {
-		JSAMPROW row = (JSAMPROW)rgb + (size_t)ci.next_scanline * w * 3;
-
-		jpeg_write_scanlines(&ci, &row, 1);
-	}
-	jpeg_finish_compress(&ci);
-	jpeg_destroy_compress(&ci);
-	put(out, jpg, len);
-	free(jpg);
-}
-
 static void jpeg_rect(struct buf *s, bool tight, uint32_t w, uint32_t h,
 		      const struct buf *jpg)
 {
@@ -128,7 +98,7 @@ static void test_jpeg(bool tight)
 	const char *name = tight ? "Tight JPEG" : "JPEG";
 	char what[64];
 
-	jpeg_of(rgb, 32, 24, &jpg);
+	jpeg_rgb(rgb, 32, 24, TABLES_ALL, 95, 0, &jpg);
 	jpeg_rect(&s, tight, 32, 24, &jpg);
 	expect(name, &s, rgb, 32, 24, NULL);
 	/* Wider alone, taller alone, narrower alone, shorter alone. */

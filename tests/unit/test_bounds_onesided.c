@@ -41,22 +41,8 @@ static void open_fix(struct fix *f, const char *fmt)
 	    .request = fix_request,
 	    .fence = ok_fence,
 	    .continuous = ok_continuous};
-	struct vnc_events ev = {.ctx = f,
-				.resize = fix_resize,
-				.damage = fix_damage,
-				.update_done = fix_done,
-				.cursor_shape = fix_cursor};
 
-	memset(f, 0, sizeof(*f));
-	pic_init(&f->fb, fmt, 0, 0);
-	free(f->fb.p);
-	f->fb.p = NULL;
-	vnc_mem_source_init(&f->src, NULL, 0);
-	f->r = rfb_reader_create(&f->fb.pf, &f->src.base, &ev, &ops, f);
-	if (!f->r || rfb_reader_set_threads(f->r, fix_threads()) < 0 ||
-	    rfb_reader_start(f->r, W, H) < 0)
-		abort();
-	f->log[0] = '\0';
+	fix_open_ops(f, fmt, W, H, &ops);
 }
 
 /* s fed to a fresh W x H reader in fmt: with want, every message read

@@ -31,7 +31,7 @@ BASIC = "client/decode/dec_basic.c"
 TIGHT = "client/decode/dec_tight.c"
 ZRLE = "client/decode/dec_zrle.c"
 BOUNDS = ["unit-bounds_onesided", "unit-decode"]
-RLE = ["unit-decode", "unit-bounds_onesided"]
+RLE = ["unit-bounds_onesided", "unit-decode"]
 CODECS = ["unit-bounds_codecs"]
 
 MUTANTS = [
@@ -169,7 +169,9 @@ MUTANTS = [
       RLE),
     M("ultra-lzo-bound", "client/decode/dec_ultra.c",
       "if (len > lzo_bound(raw))", "if (len > lzo_bound(raw) + 1024)",
-      ["unit-decode"]),
+      BOUNDS),
+    M("ultra-lzo-bound-at-limit", "client/decode/dec_ultra.c",
+      "if (len > lzo_bound(raw))", "if (len >= lzo_bound(raw))", BOUNDS),
 
     # zlib: exactly the rectangle's bytes come out of the stream.
     M("zlib-room-one-more", "client/decode/dec_zlib.c",

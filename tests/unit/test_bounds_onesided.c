@@ -425,6 +425,79 @@ static void test_zlib_length(const char *fmt)
 	free(s.p);
 }
 
+/* --- TRLE: packed indices into a reused palette of at most 16 --- */
+
+/* A 32x1 TRLE rectangle: a palette RLE tile of npal colours (pixel i
+ * colour i % npal), then a tile reusing it with packed indices 0-15 (4
+ * bits each). */
+static void trle_reuse(struct buf *s, struct pic *want, unsigned npal)
+{
+	uint8_t pal[17][4];
+
+	fbu(s, 1);
+	rhdr(s, 0, 0, 32, 1, RFB_ENC_TRLE);
+	u8(s, 128 + npal);
+	for (unsigned i = 0; i < npal; i++) {
+		mkpx(&want->pf, (uint8_t)(i * 15), (uint8_t)(255 - i * 15),
+		     (uint8_t)(i * 7), pal[i]);
+		put_cpixel(s, want, pal[i]);
+	}
+	for (unsigned i = 0; i < 16; i++) {
+		u8(s, 0x80 | (i % npal));
+		u8(s, 0); /* a run of 1 */
+		pic_fill(want, i, 0, 1, 1, pal[i % npal]);
+	}
+	u8(s, 127);
+	for (unsigned i = 0; i < 16; i += 2)
+		u8(s, i << 4 | (i + 1));
+	for (unsigned i = 0; i < 16; i++)
+		pic_fill(want, 16 + i, 0, 1, 1, pal[i]);
+}
+
+static void test_trle_reuse(const char *fmt)
+{
+	struct buf s = {0};
+	struct pic want;
+
+	black(&want, fmt);
+	trle_reuse(&s, &want, 16);
+	expect("TRLE packed reuse of 16", fmt, &s, &want, NULL);
+	trle_reuse(&s, &want, 17);
+	expect("TRLE packed reuse of 17", fmt, &s, NULL,
+	       "tile 16,0 packs indices into a 17-colour palette");
+	free(want.p);
+	free(s.p);
+}
+
+/* --- Ultra: at most LZO's worst case of data --- */
+
+static void test_ultra_length(const char *fmt)
+{
+	struct buf s = {0};
+	struct pic want;
+	size_t raw, bound;
+	char why[100];
+
+	black(&want, fmt);
+	raw = (size_t)4 * 2 * want.bpp;
+	bound = raw + raw / 16 + 64 + 3;
+	/* The most there may be: read, and found not to be LZO. */
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 4, 2, RFB_ENC_ULTRA);
+	u32(&s, (uint32_t)bound);
+	for (size_t i = 0; i < bound; i++)
+		u8(&s, 0xff);
+	expect("Ultra at the bound", fmt, &s, NULL, "invalid LZO data");
+	fbu(&s, 1);
+	rhdr(&s, 0, 0, 4, 2, RFB_ENC_ULTRA);
+	u32(&s, (uint32_t)bound + 1);
+	snprintf(why, sizeof(why), "%zu bytes of LZO data for %zu bytes of "
+		 "pixels", bound + 1, raw);
+	expect("Ultra past the bound", fmt, &s, NULL, why);
+	free(want.p);
+	free(s.p);
+}
+
 /* --- the reader's limits --- */
 
 static void name_msg(struct buf *s, uint32_t len)
@@ -632,6 +705,8 @@ int main(void)
 		test_hextile(formats[i]);
 		test_tight_palette(formats[i]);
 		test_zlib_length(formats[i]);
+		test_trle_reuse(formats[i]);
+		test_ultra_length(formats[i]);
 	}
 	test_limits();
 	test_cursors();

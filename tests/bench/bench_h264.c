@@ -15,8 +15,11 @@
  * the medians and the p99s to bare.
  *
  * usage: bench_h264 [--size WxH] [--frames N] [--repeat R] [--crf Q]
- *        [--check]   (--check: a short run whose output is only checked
- *                     for shape, as the other bench tests) */
+ *        [--check]   (--check: a short run whose output is checked for
+ *                     shape, as the other bench tests, and whose last
+ *                     picture in vncfb's shadow is checked against the
+ *                     scene it was encoded from: the mean error of each
+ *                     channel, and the red box's colour) */
 #include "config.h"
 
 #include <math.h>
@@ -127,6 +130,50 @@ static void report(const char *name, struct samples *s,
 	printf("\n");
 }
 
+/* Whether the shadow f holds something else than frame t of the scene
+ * (lossy: each channel's mean error over 6 levels, or the red box's
+ * middle more than 32 off its 240,32,32), said on stderr. */
+static bool picture_wrong(const struct fix *f, uint8_t *rgb, int w, int h,
+			  int t)
+{
+	double err[3] = {0, 0, 0};
+	int bw = w / 8, bx = (t * 11) % (w - bw);
+	uint8_t box[3];
+	bool bad = false;
+
+	scene(rgb, w, h, t);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			const uint8_t *want = rgb + ((size_t)y * w + x) * 3;
+			uint8_t got[3];
+
+			pixfmt_unpack(&f->fb.pf,
+				      pixfmt_load(&f->fb.pf,
+						  pic_at(&f->fb, (uint32_t)x,
+							 (uint32_t)y)),
+				      &got[0], &got[1], &got[2]);
+			for (int c = 0; c < 3; c++)
+				err[c] += abs((int)got[c] - (int)want[c]);
+		}
+	pixfmt_unpack(&f->fb.pf,
+		      pixfmt_load(&f->fb.pf,
+				  pic_at(&f->fb, (uint32_t)(bx + bw / 2),
+					 (uint32_t)(h / 3 + bw / 2))),
+		      &box[0], &box[1], &box[2]);
+	for (int c = 0; c < 3; c++) {
+		err[c] /= (double)w * h;
+		bad |= err[c] > 6;
+	}
+	bad |= abs(box[0] - 240) > 32 || abs(box[1] - 32) > 32 ||
+	       abs(box[2] - 32) > 32;
+	fprintf(stderr,
+		"picture: mean error R %.2f G %.2f B %.2f; the red box "
+		"%u,%u,%u%s\n",
+		err[0], err[1], err[2], box[0], box[1], box[2],
+		bad ? ": wrong" : "");
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	int w = 1920, h = 1080, n = 120, repeat = 3, crf = 23;
@@ -137,6 +184,7 @@ int main(int argc, char **argv)
 	size_t *len, total = 0;
 	uint8_t *rgb;
 	struct h264enc *e;
+	bool check = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--size") && i + 1 < argc)
@@ -149,6 +197,7 @@ int main(int argc, char **argv)
 			crf = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--check")) {
 			w = 320, h = 240, n = 20, repeat = 1;
+			check = true;
 		} else {
 			fprintf(stderr, "usage: bench_h264 [--size WxH] "
 					"[--frames N] [--repeat R] [--crf Q] "
@@ -211,6 +260,8 @@ int main(int argc, char **argv)
 			stats_add(&s_sws, t2 - t1);
 			stats_add(&s_vnc, t3 - t2);
 		}
+		if (check && picture_wrong(&f, rgb, w, h, n - 1))
+			return 1;
 		bare_close(&b);
 		bare_close(&bs);
 		fix_free(&f);

@@ -453,6 +453,16 @@ static void test_view(void)
 	CHECK(v.dw == 500 && v.dh == 50 && v.dx == 0 && v.dy == 225,
 	      "fit wide: %ux%u at %d,%d", v.dw, v.dh, v.dx, v.dy);
 	check_roundtrip(&v, "fit wide");
+	/* fit rounds to the nearest size, each way: 333 * 500 / 1000 is
+	 * 166.5, shown 167 (truncated, a black line more). */
+	view_update(&v, SCALE_FIT, 1, 1000, 333, 500, 500);
+	CHECK(v.dw == 500 && v.dh == 167 && v.dx == 0 && v.dy == 166,
+	      "fit 1000x333: %ux%u at %d,%d", v.dw, v.dh, v.dx, v.dy);
+	view_update(&v, SCALE_FIT, 1, 333, 1000, 500, 500);
+	CHECK(v.dw == 167 && v.dh == 500 && v.dx == 166 && v.dy == 0,
+	      "fit 333x1000: %ux%u at %d,%d", v.dw, v.dh, v.dx, v.dy);
+	view_update(&v, SCALE_FIT, 1, 1000, 332, 500, 500);
+	CHECK(v.dh == 166, "fit 1000x332: %ux%u", v.dw, v.dh);
 	view_update(&v, SCALE_FILL, 1, 1000, 100, 500, 500);
 	CHECK(v.dw == 500 && v.dh == 500 && v.dx == 0 && v.dy == 0, "fill");
 	check_roundtrip(&v, "fill");
@@ -724,6 +734,71 @@ static void test_view_heads(void)
 	CHECK(b.dx == 0 && view_identity(&b));
 }
 
+/* A picture of one colour comes out that colour exactly, at every
+ * ratio and in every format: the box filter of a uniform picture is the
+ * picture. Colours one step above black on every channel, whose 8-bit
+ * value (the channel's bits replicated) packs back only when rounded. */
+static void test_uniform(void)
+{
+	static const char *const fmts[] = {"rgb565", "xrgb1555", "rgb332",
+					   "xrgb8888", "rgb888"};
+	static const uint32_t dims[][4] = {
+	    {30, 20, 20, 13}, {7, 5, 3, 2}, {16, 16, 10, 11}, {9, 9, 13, 13}};
+
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+		struct pixfmt pf;
+		unsigned bpp;
+
+		if (pixfmt_from_name(fmts[f], &pf) < 0) {
+			CHECK(0, "format %s", fmts[f]);
+			continue;
+		}
+		bpp = pixfmt_bytes(&pf);
+		for (size_t k = 0; k < sizeof(dims) / sizeof(dims[0]); k++)
+			for (unsigned lvl = 1; lvl < 4; lvl++) {
+				uint32_t rw = dims[k][0], rh = dims[k][1];
+				uint32_t dw = dims[k][2], dh = dims[k][3];
+				uint32_t px = lvl << pf.r_shift |
+					      lvl << pf.g_shift |
+					      lvl << pf.b_shift;
+				uint8_t *src = malloc((size_t)rw * rh * bpp);
+				uint8_t *out = malloc((size_t)dw * bpp);
+				uint8_t one[4];
+				struct scaler *sc = NULL;
+				int bad = 0;
+
+				pixfmt_store(&pf, one, px);
+				for (size_t i = 0; i < (size_t)rw * rh; i++)
+					memcpy(src + i * bpp, one, bpp);
+				if (scaler_create(&sc, &pf, rw, rh, dw, dh) <
+				    0) {
+					CHECK(0, "scaler %s", fmts[f]);
+					free(src);
+					free(out);
+					continue;
+				}
+				scaler_start(sc);
+				for (uint32_t y = 0; y < dh; y++) {
+					const uint8_t *row = scaler_row(
+					    sc, src, (size_t)rw * bpp, y, 0, dw,
+					    out);
+
+					for (uint32_t x = 0; x < dw; x++)
+						bad += memcmp(row + x * bpp,
+							      one, bpp) != 0;
+				}
+				CHECK(!bad,
+				      "uniform %s level %u %ux%u to %ux%u "
+				      "(path %d): %d pixels changed",
+				      fmts[f], lvl, rw, rh, dw, dh,
+				      (int)scaler_path(sc), bad);
+				scaler_destroy(sc);
+				free(src);
+				free(out);
+			}
+	}
+}
+
 int main(void)
 {
 	test_parse();
@@ -733,6 +808,7 @@ int main(void)
 	test_scalers();
 	test_random_sizes();
 	test_direct();
+	test_uniform();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

@@ -449,13 +449,11 @@ static inline size_t fix_window(void)
 	return t ? (size_t)atoi(t) : 0;
 }
 
-/* A reader for a w x h desktop in fmt (f zeroed or freed first). */
-static inline void fix_open(struct fix *f, const char *fmt, uint32_t w,
-			    uint32_t h)
+/* A reader for a w x h desktop in fmt (f zeroed or freed first) with
+ * the owner's hooks ops (ctx f). */
+static inline void fix_open_ops(struct fix *f, const char *fmt, uint32_t w,
+				uint32_t h, const struct rfb_reader_ops *ops)
 {
-	static const struct rfb_reader_ops ops = {.request = fix_request,
-						  .qemu_keys = fix_qemu,
-						  .ext_mouse = fix_ext_mouse};
 	struct vnc_events ev = {.ctx = f,
 				.resize = fix_resize,
 				.damage = fix_damage,
@@ -470,12 +468,23 @@ static inline void fix_open(struct fix *f, const char *fmt, uint32_t w,
 	free(f->fb.p);
 	f->fb.p = NULL;
 	vnc_mem_source_init(&f->src, NULL, 0);
-	f->r = rfb_reader_create(&f->fb.pf, &f->src.base, &ev, &ops, f);
+	f->r = rfb_reader_create(&f->fb.pf, &f->src.base, &ev, ops, f);
 	if (!f->r || rfb_reader_set_threads(f->r, fix_threads()) < 0 ||
 	    rfb_reader_start(f->r, w, h) < 0)
 		abort();
 	rfb_reader_set_copies_direct(f->r, fix_copies_direct());
 	f->log[0] = '\0';
+}
+
+/* A reader for a w x h desktop in fmt (f zeroed or freed first). */
+static inline void fix_open(struct fix *f, const char *fmt, uint32_t w,
+			    uint32_t h)
+{
+	static const struct rfb_reader_ops ops = {.request = fix_request,
+						  .qemu_keys = fix_qemu,
+						  .ext_mouse = fix_ext_mouse};
+
+	fix_open_ops(f, fmt, w, h, &ops);
 }
 
 /* Every message of s. The number read, or -1 with f->err and f->why

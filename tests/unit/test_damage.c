@@ -67,6 +67,23 @@ static void test_merge(void)
 	damage_set_add(&s, &(struct rect){10, 0, 10, 10});
 	CHECK_EQ(s.n, 1);
 	CHECK_EQ(rect_area(&s.rects[0]), 300);
+	/* Corners touching, the union twice their area and more: apart. */
+	memset(&s, 0, sizeof(s));
+	damage_set_add(&s, &(struct rect){0, 0, 100, 100});
+	damage_set_add(&s, &(struct rect){100, 100, 100, 100});
+	CHECK_EQ(s.n, 2);
+	/* A merge that grows a rectangle over one added before, which
+	 * touched neither part: scanned again, all three become one. */
+	memset(&s, 0, sizeof(s));
+	damage_set_add(&s, &(struct rect){100, 20, 50, 10});
+	damage_set_add(&s, &(struct rect){200, 0, 10, 30});
+	CHECK_EQ(s.n, 2);
+	damage_set_add(&s, &(struct rect){100, 0, 101, 10});
+	CHECK_EQ(s.n, 1);
+	CHECK(s.rects[0].x == 100 && s.rects[0].y == 0 &&
+		  s.rects[0].w == 110 && s.rects[0].h == 30,
+	      "%d,%d %dx%d", s.rects[0].x, s.rects[0].y, s.rects[0].w,
+	      s.rects[0].h);
 }
 
 static void test_cap(void)

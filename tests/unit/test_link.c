@@ -664,6 +664,41 @@ static void test_pace(void)
 		CHECK(q == 6 && strstr(why, "full colour, JPEG quality 6"),
 		      "back: q %d (%s)", q, why);
 	}
+	{
+		/* Hysteresis between JPEG qualities, and back to lossless
+		 * only at twice what lossless needs: each threshold just
+		 * inside it (kept) and just past it (changed). */
+		static const struct {
+			int from;
+			double rate;
+			int want;
+		} hy[] = {
+		    {8, PACE_Q8_BPS * 0.85, 8},
+		    {8, PACE_Q8_BPS * 0.75, 6},
+		    {6, PACE_Q8_BPS * 1.2, 6},
+		    {6, PACE_Q8_BPS * 1.3, 8},
+		    {8, PACE_LOSSLESS_MIN_BPS * 1.9, 8},
+		    {8, PACE_LOSSLESS_MIN_BPS * 2, PACE_LOSSLESS},
+		    {6, PACE_SLOW_BPS * 1.3, 6},
+		    {2, PACE_SLOW_BPS * 1.2, 2},
+		    {2, PACE_SLOW_BPS * 1.3, 6},
+		};
+
+		for (unsigned i = 0; i < sizeof(hy) / sizeof(hy[0]); i++) {
+			int q;
+
+			pace_init(&p, 0);
+			pace_auto_start(&p, hy[i].from, 0);
+			p.rtt_ns = 60 * MS;
+			p.rate = hy[i].rate;
+			why[0] = '\0';
+			q = pace_choose(&p, PACE_WINDOW_NS, why, sizeof(why));
+			CHECK(q == hy[i].want,
+			      "from %d at %.3g Mbit/s: %d, want %d (%s)",
+			      hy[i].from, hy[i].rate * 8 / 1e6, q, hy[i].want,
+			      why);
+		}
+	}
 	for (int fast = 0; fast < 2; fast++) {
 		/* In 8-bit colour: 37 KB updates, 5 a second, of which 3.3 KB
 		 * come while the reader waits, in 12 ms (20 Mbit/s: the rest

@@ -93,6 +93,18 @@ static void test_length(void)
 		is(in, sizeof(in), want);
 }
 
+/* The net under log_sanitize in log_msg itself: whatever a caller
+ * formatted, every control character (below 0x20, and DEL) leaves the
+ * line as '?', a space and the printable ones as they are. */
+static void test_line_filter(void)
+{
+	char got[64];
+
+	log_error("a%cb%cc%cd%ce f~", 0x7f, 0x1f, 0x01, 0x1b);
+	log_take_error(got, sizeof(got));
+	CHECK(!strcmp(got, "a?b?c?d?e f~"), "the log line: \"%s\"", got);
+}
+
 int main(void)
 {
 	const char *lc = getenv("LC_ALL");
@@ -101,5 +113,6 @@ int main(void)
 	test_ascii();
 	test_utf8();
 	test_length();
+	test_line_filter();
 	return check_done(utf8 ? "log (UTF-8 locale)" : "log (C locale)");
 }

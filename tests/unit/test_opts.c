@@ -12,6 +12,7 @@
 
 #include "../check.h"
 #include "config/opts.h"
+#include "config/opts_priv.h"
 #include "net/vnc_enc.h"
 
 static int target_is(const char *s, const char *host, int port)
@@ -580,6 +581,72 @@ static void test_home(void)
 }
 
 /* --connector A,B and --layout: several heads of the drm output. */
+/* Each number's range: both ends taken, one past either refused, with
+ * the range in the reason. */
+static void test_ranges(void)
+{
+	static const struct {
+		const char *key, *lo, *hi, *below, *above, *why;
+	} r[] = {
+	    {"quality", "0", "9", "-1", "10", "0-9"},
+	    {"compress", "0", "9", "-1", "10", "0-9"},
+	    {"samples", "1", "1000", "0", "1001", "1-1000"},
+	    {"timeout", "1", "3600", "0", "3601", "1-3600"},
+	    {"decode-threads", "1", "16", "0", "17", "1-16"},
+	    {"cpu", "0", "4095", "-1", "4096", "a core number"},
+	};
+	struct options o;
+
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		const char *why = NULL;
+
+		opts_defaults(&o);
+		CHECK(opts_set(&o, r[i].key, r[i].lo, false, &why) == 0,
+		      "%s = %s refused", r[i].key, r[i].lo);
+		CHECK(opts_set(&o, r[i].key, r[i].hi, false, &why) == 0,
+		      "%s = %s refused", r[i].key, r[i].hi);
+		why = NULL;
+		CHECK(opts_set(&o, r[i].key, r[i].below, false, &why) ==
+			      -EINVAL &&
+			  why && strstr(why, r[i].why),
+		      "%s = %s taken", r[i].key, r[i].below);
+		why = NULL;
+		CHECK(opts_set(&o, r[i].key, r[i].above, false, &why) ==
+			      -EINVAL &&
+			  why && strstr(why, r[i].why),
+		      "%s = %s taken", r[i].key, r[i].above);
+		opts_free(&o);
+	}
+}
+
+/* A boolean key's words, each in any case, and what is neither. */
+static void test_bools(void)
+{
+	static const char *const yes[] = {"1", "yes", "true", "on", "YES",
+					  "True", "ON"};
+	static const char *const no[] = {"0", "no", "false", "off", "NO",
+					 "False", "OFF"};
+	static const char *const neither[] = {"", "2", "of", "onn", "y",
+					      "nope", "-1"};
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		bool b = false;
+
+		CHECK(opts_parse_bool(yes[i], &b) == 0 && b, "%s", yes[i]);
+	}
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		bool b = true;
+
+		CHECK(opts_parse_bool(no[i], &b) == 0 && !b, "%s", no[i]);
+	}
+	for (size_t i = 0; i < sizeof(neither) / sizeof(neither[0]); i++) {
+		bool b = false;
+
+		CHECK(opts_parse_bool(neither[i], &b) == -EINVAL,
+		      "\"%s\" taken", neither[i]);
+	}
+}
+
 static void test_heads(void)
 {
 	struct options o;
@@ -638,5 +705,7 @@ int main(void)
 	test_decode_threads();
 	test_home();
 	test_heads();
+	test_bools();
+	test_ranges();
 	return check_done("opts");
 }

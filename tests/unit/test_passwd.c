@@ -110,8 +110,11 @@ int main(int argc, char **argv)
 	close(fd);
 	CHECK_EQ(passwd_check_file(p), -EINVAL);
 	CHECK_EQ(passwd_check_file(path_in("missing")), -ENOENT);
+	/* A private directory: refused as not a regular file (EINVAL),
+	 * not for its mode nor for failing to read it (EISDIR). */
 	chmod(dir, 0700);
-	CHECK(passwd_check_file(dir) < 0);
+	CHECK_EQ(passwd_check_file(dir), -EINVAL);
+	CHECK(passwd_read_file(dir) == NULL);
 
 	/* With no file, the environment. */
 	setenv("VNCFB_PASSWORD", "from-env", 1);

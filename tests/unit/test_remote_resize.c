@@ -577,6 +577,29 @@ static void test_heads(void)
 		  g.ss[1].id == 2,
 	      "one screen of three: ids %u %u %u", g.ss[0].id, g.ss[1].id,
 	      g.ss[2].id);
+	/* Right size, every head's screen there and one more: asked, for
+	 * three screens. */
+	remote_resize_connected(&rr, 2848, 768);
+	l = (struct vnc_layout){.width = 2848, .height = 768, .n = 4};
+	l.screens[0] = (struct vnc_screen){5, 2048, 0, 800, 600, 0};
+	l.screens[1] = (struct vnc_screen){6, 0, 0, 1024, 768, 0};
+	l.screens[2] = (struct vnc_screen){7, 1024, 0, 1024, 768, 0};
+	l.screens[3] = (struct vnc_screen){8, 0, 0, 10, 10, 0};
+	remote_resize_layout(&rr, &l, 0);
+	CHECK(g.sends == 3 && g.sn == 3 && g.ss[0].id == 6 &&
+		  g.ss[1].id == 7 && g.ss[2].id == 5,
+	      "a screen too many: %d asks, ids %u %u %u", g.sends, g.ss[0].id,
+	      g.ss[1].id, g.ss[2].id);
+	/* The server's one screen is the last head: the first two get
+	 * fresh ids, neither the server's nor each other's. */
+	remote_resize_connected(&rr, 800, 600);
+	l = (struct vnc_layout){.width = 800, .height = 600, .n = 1};
+	l.screens[0] = (struct vnc_screen){1, 2048, 0, 800, 600, 4};
+	remote_resize_layout(&rr, &l, 0);
+	CHECK(g.sends == 4 && g.sn == 3 && g.ss[0].id == 2 &&
+		  g.ss[1].id == 3 && g.ss[2].id == 1 && g.ss[2].flags == 4,
+	      "fresh ids: %d asks, ids %u %u %u", g.sends, g.ss[0].id,
+	      g.ss[1].id, g.ss[2].id);
 	/* Targets RFB cannot hold. */
 	CHECK(remote_resize_set_heads(&rr, heads, 0, 0) == -EINVAL);
 	CHECK(remote_resize_set_heads(&rr, &(struct rect){16000, 0, 1000, 10},

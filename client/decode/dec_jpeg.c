@@ -50,6 +50,10 @@ int dec_jpeg_space(const struct pixfmt *pf)
 
 		if (pf->big_endian)
 			r = 3 - r, g = 3 - g, b = 3 - b;
+		/* A CursorWithAlpha's R,G,B,A (depth 32: the fourth byte
+		 * is alpha): opaque, libjpeg-turbo setting it to 0xff. */
+		if (pf->depth == 32 && r == 0 && g == 1 && b == 2)
+			return JCS_EXT_RGBA;
 		if (r == 0 && g == 1 && b == 2)
 			return JCS_EXT_RGBX;
 		if (r == 2 && g == 1 && b == 0)

@@ -10,6 +10,7 @@
 
 #include "decode/decchunk.h"
 #include "decode/decode_priv.h"
+#include "util/guardmem.h"
 #include "wire/encodings.h"
 #include "wire/rfb.h"
 
@@ -128,7 +129,7 @@ void dec_ctx_finish(struct dec_ctx *c)
 #endif
 		c->zs->h264 = NULL;
 	}
-	free(c->work.scratch);
+	guard_free(c->work.scratch);
 	c->work.scratch = NULL;
 	c->work.scratch_cap = 0;
 	dec_jpeg_free(c->work.jpeg);
@@ -369,7 +370,11 @@ uint8_t *dec_scratch(struct dec_ctx *c, size_t n)
 
 	if (n <= w->scratch_cap)
 		return w->scratch;
-	p = realloc(w->scratch, n);
+	/* Guarded (guardmem.h): its end at a guard page, its start 8-byte
+	 * aligned for the decoders' rows of uint16_t and wider. */
+	if (guard_pages())
+		n = (n + 7) & ~(size_t)7;
+	p = guard_realloc(w->scratch, n);
 	if (!p) {
 		nomem(c, n);
 		return NULL;

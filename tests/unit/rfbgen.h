@@ -15,6 +15,7 @@
 #include "shadow/pixfmt.h"
 #include "wire/rfb.h"
 #include "reader/rfbread.h"
+#include "util/guardmem.h"
 #include "wire/vncsrc.h"
 
 /* --- streams --- */
@@ -315,10 +316,11 @@ static uint8_t *fix_resize(void *ctx, uint32_t w, uint32_t h)
 {
 	struct fix *f = ctx;
 
-	free(f->fb.p);
+	guard_free(f->fb.p);
 	f->fb.w = w;
 	f->fb.h = h;
-	f->fb.p = calloc(1, (size_t)w * h * f->fb.bpp + 1);
+	/* Its end at a guard page in a guard-page build (guardmem.h). */
+	f->fb.p = guard_calloc((size_t)w * h * f->fb.bpp);
 	log_append(f->log, sizeof(f->log), "resize %ux%u", w, h);
 	return f->fb.p;
 }
@@ -415,7 +417,7 @@ static void fix_ext_mouse(void *ctx)
 static inline void fix_free(struct fix *f)
 {
 	rfb_reader_destroy(f->r);
-	free(f->fb.p);
+	guard_free(f->fb.p);
 	free(f->cpix);
 	free(f->cmask);
 	memset(f, 0, sizeof(*f));

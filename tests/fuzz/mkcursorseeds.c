@@ -175,26 +175,14 @@ static void cursor(struct buf *s, int32_t enc, const uint8_t *rgba,
 static void seed(const char *dir, const char *name, unsigned fmt, unsigned w,
 		 unsigned h, const struct buf *msgs, int switch_every)
 {
-	char path[512];
-	struct buf s = {0};
-	FILE *f;
+	struct buf tail = {0};
 
-	u8(&s, fmt);
-	u16(&s, w);
-	u16(&s, h);
-	put(&s, msgs->p, msgs->n);
-	if (switch_every) {
-		u8(&s, 'W');
-		u8(&s, (unsigned)switch_every);
-		u8(&s, F_RGB332);
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(s.p, 1, s.n, f) != s.n || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
-	free(s.p);
+	/* reader.c's wire switch: after every switch_every-th message. */
+	u8(&tail, 'W');
+	u8(&tail, (unsigned)switch_every);
+	u8(&tail, F_RGB332);
+	reader_seed(dir, name, fmt, w, h, msgs, switch_every ? &tail : NULL);
+	free(tail.p);
 }
 
 #ifdef VNCFB_HAVE_H264

@@ -57,6 +57,32 @@ static inline void u32(struct buf *b, uint32_t v)
 	u16(b, v & 0xffff);
 }
 
+/* A seed of the reader fuzz target (tests/fuzz/reader.c) as the file
+ * dir/name: the format byte, w, h, the server's messages, then tail
+ * (NULL: none); exits on failure. For the seed tools. */
+static inline void reader_seed(const char *dir, const char *name,
+			       unsigned fmt, unsigned w, unsigned h,
+			       const struct buf *msgs, const struct buf *tail)
+{
+	struct buf s = {0};
+	char path[512];
+	FILE *f;
+
+	u8(&s, fmt);
+	u16(&s, w);
+	u16(&s, h);
+	put(&s, msgs->p, msgs->n);
+	if (tail)
+		put(&s, tail->p, tail->n);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(s.p, 1, s.n, f) != s.n || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+	free(s.p);
+}
+
 static inline void fbu(struct buf *b, unsigned nrects)
 {
 	u8(b, RFB_MSG_FB_UPDATE);

@@ -1,6 +1,8 @@
 /* Open H.264 rectangles (encoding 50): one libavcodec decoder context per
- * rectangle position, frames cropped to the rectangle and converted into
- * the shadow's format by libswscale (decode.h, dec_h264.h).
+ * rectangle position, frames cropped to the rectangle and converted by
+ * libswscale into the format of the job's buffer (the shadow's, the
+ * wire's mirror's, a cursor's R,G,B,A: never fixed for the connection),
+ * what it may write checked first (dec_bound; decode.h, dec_h264.h).
  *
  * The context table (struct dec_h264) lives with the reader's zlib
  * streams and is touched only by read(), on the main thread: it applies

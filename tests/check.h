@@ -66,6 +66,15 @@ log_append(char *buf, size_t size, const char *fmt, ...)
 		      #want, got_, want_);                                     \
 	} while (0)
 
+/* main() of a test whose subject this build left out: says why on
+ * stderr and skips (77). */
+#define CHECK_SKIP_MAIN(why)                                                   \
+	int main(void)                                                         \
+	{                                                                      \
+		fprintf(stderr, "skip: %s\n", why);                            \
+		return 77;                                                     \
+	}
+
 /* The end of main(): one summary line, and the exit status. */
 static inline int check_done(const char *name)
 {

@@ -76,7 +76,7 @@ void dec_fmt_init_rgba(struct dec_fmt *f)
 	f->tpixel = 4;
 	f->cpixel = 4;
 	f->cpad = 0;
-	f->jpeg_space = -1;
+	/* Tight's JPEG (dec_fmt_init's choice, JCS_EXT_RGBA): opaque. */
 }
 
 bool dec_cursor_alpha_enc(int32_t enc)

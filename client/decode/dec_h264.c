@@ -1,6 +1,8 @@
 /* Open H.264 rectangles (encoding 50): one libavcodec decoder context per
- * rectangle position, frames cropped to the rectangle and converted into
- * the shadow's format by libswscale (decode.h, dec_h264.h).
+ * rectangle position, frames cropped to the rectangle and converted by
+ * libswscale into the format of the job's buffer (the shadow's, the
+ * wire's mirror's, a cursor's R,G,B,A: never fixed for the connection),
+ * what it may write checked first (dec_bound; decode.h, dec_h264.h).
  *
  * The context table (struct dec_h264) lives with the reader's zlib
  * streams and is touched only by read(), on the main thread: it applies
@@ -48,8 +50,10 @@ struct dec_h264_ctx {
 	AVFrame *frame, *got;
 	struct SwsContext *sws;
 	/* What sws was set up for: the converter is chosen again only when
-	 * one of these changes. */
-	int sws_fmt, sws_space, sws_full, sws_rows;
+	 * one of these changes. dst is the format it writes, the job's
+	 * (a cursor's R,G,B,A, the shadow's, the wire's after a switch):
+	 * never the connection's. */
+	int sws_fmt, sws_space, sws_full, sws_cols, sws_rows, sws_dst;
 	bool said; /* the path logged */
 };
 
@@ -59,10 +63,7 @@ struct dec_h264 {
 	uint64_t area; /* the live contexts' pixels */
 	uint64_t clock;
 	struct dec_h264_ctx *retired;
-	/* The shadow's format as libswscale knows it, or AV_PIX_FMT_RGB24
-	 * into scratch and the format's from_rgb converter (direct false). */
-	enum AVPixelFormat dst;
-	bool direct;
+	uint64_t desk; /* the desktop's pixels, at the latest read */
 	atomic_bool said; /* the path logged for this connection */
 };
 
@@ -101,7 +102,7 @@ static void av_once(void)
 
 static pthread_once_t av_once_ctl = PTHREAD_ONCE_INIT;
 
-/* The shadow formats libswscale writes as they are. */
+/* The pixel formats libswscale writes as they are. */
 static enum AVPixelFormat shadow_av_fmt(const struct pixfmt *pf)
 {
 	static const struct {
@@ -134,6 +135,42 @@ static enum AVPixelFormat shadow_av_fmt(const struct pixfmt *pf)
 		    map[i].bb == pf->b_bits && map[i].big == pf->big_endian)
 			return map[i].fmt;
 	return AV_PIX_FMT_NONE;
+}
+
+/* What a job writes, from the format of the buffer it draws into (its
+ * dec_fb, set per job): libswscale's name for that format (*direct), or
+ * AV_PIX_FMT_RGB24 rows for the format's from_rgb converter. A
+ * CursorWithAlpha's R,G,B,A (depth 32: the alpha byte is a channel)
+ * comes out opaque, H.264 having no alpha. */
+static enum AVPixelFormat job_av_fmt(const struct dec_fmt *f, bool *direct)
+{
+	enum AVPixelFormat fmt = AV_PIX_FMT_NONE;
+	const struct pixfmt *pf = &f->pf;
+
+	if (f->depth == 32 && pf->bpp == 32 && pf->r_bits == 8 &&
+	    pf->g_bits == 8 && pf->b_bits == 8) {
+		unsigned r = pf->r_shift / 8, g = pf->g_shift / 8,
+			 b = pf->b_shift / 8;
+
+		if (pf->big_endian)
+			r = 3 - r, g = 3 - g, b = 3 - b;
+		if (r == 0 && g == 1 && b == 2)
+			fmt = AV_PIX_FMT_RGBA;
+		else if (r == 2 && g == 1 && b == 0)
+			fmt = AV_PIX_FMT_BGRA;
+	} else {
+		fmt = shadow_av_fmt(pf);
+	}
+	*direct = fmt != AV_PIX_FMT_NONE;
+	return *direct ? fmt : AV_PIX_FMT_RGB24;
+}
+
+/* Bytes a pixel of fmt takes as libswscale writes it. */
+static unsigned av_fmt_bytes(enum AVPixelFormat fmt)
+{
+	const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
+
+	return d ? (unsigned)av_get_padded_bits_per_pixel(d) / 8 : 0;
 }
 
 const char *dec_h264_version(void)
@@ -223,10 +260,6 @@ static struct dec_h264 *table(struct dec_ctx *c)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	t->dst = shadow_av_fmt(&c->fb.fmt->pf);
-	t->direct = t->dst != AV_PIX_FMT_NONE;
-	if (!t->direct)
-		t->dst = AV_PIX_FMT_RGB24;
 	c->zs->h264 = t;
 	return t;
 }
@@ -301,8 +334,14 @@ static int h264_read(struct dec_ctx *c, struct dec_job *j)
 		/* Each context keeps its reference frames: past 64, or past
 		 * DEC_H264_AREA desktops of pixels, the least recent go. */
 		uint64_t a = (uint64_t)j->r.w * (uint64_t)j->r.h,
-			 budget = DEC_H264_AREA * (uint64_t)c->fb.width *
-				  c->fb.height;
+			 px = (uint64_t)c->fb.width * c->fb.height, budget;
+
+		/* The budget is the desktop's, also while a cursor's
+		 * pixels (their own R,G,B,A buffer, depth 32) are read:
+		 * its few pixels would evict every desktop context. */
+		if (c->fb.fmt->depth != 32 || px > t->desk)
+			t->desk = px;
+		budget = DEC_H264_AREA * t->desk;
 
 		while (t->n == DEC_H264_MAX_CTX ||
 		       (t->n && t->area + a > budget)) {
@@ -319,6 +358,7 @@ static int h264_read(struct dec_ctx *c, struct dec_job *j)
 					  "context");
 		x->r = j->r;
 		x->sws_fmt = AV_PIX_FMT_NONE;
+		x->sws_dst = AV_PIX_FMT_NONE;
 		t->live[t->n++] = x;
 		t->area += a;
 	}
@@ -471,10 +511,12 @@ static enum AVPixelFormat plain_yuv(int fmt, int *full)
 	}
 }
 
-/* The converter for this frame: the same one while the frame's format,
- * matrix and range stay (the SPS's), chosen again when they change. */
+/* The converter for this frame into dst: the same one while the
+ * frame's format, matrix and range (the SPS's) and dst stay, chosen
+ * again when one changes. */
 static int converter(struct dec_ctx *c, struct dec_h264 *t,
-		     struct dec_h264_ctx *x, const AVFrame *f, int rows)
+		     struct dec_h264_ctx *x, const AVFrame *f, int cols,
+		     int rows, enum AVPixelFormat dst, bool direct)
 {
 	int full = f->color_range == AVCOL_RANGE_JPEG;
 	enum AVPixelFormat src = plain_yuv(f->format, &full);
@@ -482,10 +524,12 @@ static int converter(struct dec_ctx *c, struct dec_h264 *t,
 	const int *coef;
 
 	if (x->sws && src == x->sws_fmt && space == x->sws_space &&
-	    full == x->sws_full && rows == x->sws_rows)
+	    full == x->sws_full && cols == x->sws_cols && rows == x->sws_rows &&
+	    dst == x->sws_dst)
 		return DEC_OK;
 	sws_freeContext(x->sws);
-	x->sws = sws_getContext(x->r.w, rows, src, x->r.w, rows, t->dst,
+	x->sws_dst = AV_PIX_FMT_NONE;
+	x->sws = sws_getContext(cols, rows, src, cols, rows, dst,
 				SWS_POINT, NULL, NULL, NULL);
 	if (!x->sws)
 		return dec_bad(
@@ -502,7 +546,9 @@ static int converter(struct dec_ctx *c, struct dec_h264 *t,
 	x->sws_fmt = src;
 	x->sws_space = space;
 	x->sws_full = full;
+	x->sws_cols = cols;
 	x->sws_rows = rows;
+	x->sws_dst = dst;
 	if (!atomic_exchange(&t->said, true)) {
 		char why[96];
 
@@ -515,8 +561,8 @@ static int converter(struct dec_ctx *c, struct dec_h264 *t,
 		    full ? "full" : "limited",
 		    av_color_space_name(space) ? av_color_space_name(space)
 					       : "?",
-		    av_get_pix_fmt_name(t->dst),
-		    t->direct ? " into the shadow" : " and a table");
+		    av_get_pix_fmt_name(dst),
+		    direct ? " into the shadow" : " and a table");
 	}
 	return DEC_OK;
 }
@@ -537,8 +583,14 @@ static int draw(struct dec_ctx *c, struct dec_h264_ctx *x)
 	 * row off (the error doubles): convert one row more, which the
 	 * decoder's picture (in whole macroblocks) has, and leave it. */
 	int rows = r->h + (r->h & 1 && x->av->coded_height > r->h);
-	bool in_place = t->direct && r->w % SWS_GROUP == 0 && rows == r->h;
-	unsigned obpp = t->direct ? fb->fmt->bpp : 3;
+	/* And an odd width a column more (libswscale's 0RGB converter
+	 * got the last column's colour wrong), into scratch rows. */
+	int cols = r->w + (r->w & 1 && x->av->coded_width > r->w);
+	bool direct;
+	enum AVPixelFormat fmt = job_av_fmt(fb->fmt, &direct);
+	bool in_place = direct && r->w % SWS_GROUP == 0 && rows == r->h;
+	/* What libswscale writes a pixel, from the format it is given. */
+	unsigned obpp = av_fmt_bytes(fmt);
 	uint8_t *dst[4] = {NULL};
 	int stride[4] = {0};
 	uint8_t *tmp = NULL;
@@ -549,7 +601,12 @@ static int draw(struct dec_ctx *c, struct dec_h264_ctx *x)
 			       "an H.264 frame of %dx%d, smaller than its "
 			       "rectangle",
 			       f->width, f->height);
-	ret = converter(c, t, x, f, rows);
+	if (direct && obpp != fb->fmt->bpp)
+		return dec_bad(c,
+			       "internal: libswscale's %s is %u bytes a pixel, "
+			       "the buffer's format %u",
+			       av_get_pix_fmt_name(fmt), obpp, fb->fmt->bpp);
+	ret = converter(c, t, x, f, cols, rows, fmt, direct);
 	if (ret != DEC_OK)
 		return ret;
 	if (in_place) {
@@ -564,7 +621,15 @@ static int draw(struct dec_ctx *c, struct dec_h264_ctx *x)
 		dst[0] = tmp;
 		stride[0] = (int)pitch;
 	}
-	/* Cropped: the top-left r->w x r->h of the frame. */
+	/* Cropped: the top-left r->w x r->h of the frame, rows of r->w
+	 * pixels of obpp bytes (scratch rows: up to SWS_GROUP more). */
+	ret = in_place ? dec_bound(c, "sws_scale", r, dst[0], (size_t)stride[0],
+				   (size_t)rows, (size_t)r->w * obpp)
+		       : dec_bound(c, "sws_scale", NULL, dst[0],
+				   (size_t)stride[0], (size_t)rows,
+				   (size_t)stride[0]);
+	if (ret != DEC_OK)
+		return ret;
 	sws_scale(x->sws, (const uint8_t *const *)f->data, f->linesize, 0, rows,
 		  dst, stride);
 	if (in_place)
@@ -574,7 +639,7 @@ static int draw(struct dec_ctx *c, struct dec_h264_ctx *x)
 		    dec_fb_at(fb, (uint32_t)r->x, (uint32_t)(r->y + y));
 		const uint8_t *s = tmp + (size_t)y * (size_t)stride[0];
 
-		if (t->direct)
+		if (direct)
 			memcpy(d, s, (size_t)r->w * obpp);
 		else
 			pixconv_row(&fb->fmt->from_rgb, d, s, (size_t)r->w);

@@ -50,6 +50,10 @@ int dec_jpeg_space(const struct pixfmt *pf)
 
 		if (pf->big_endian)
 			r = 3 - r, g = 3 - g, b = 3 - b;
+		/* A CursorWithAlpha's R,G,B,A (depth 32: the fourth byte
+		 * is alpha): opaque, libjpeg-turbo setting it to 0xff. */
+		if (pf->depth == 32 && r == 0 && g == 1 && b == 2)
+			return JCS_EXT_RGBA;
 		if (r == 0 && g == 1 && b == 2)
 			return JCS_EXT_RGBX;
 		if (r == 2 && g == 1 && b == 0)
@@ -66,6 +70,19 @@ int dec_jpeg_space(const struct pixfmt *pf)
 	    pf->b_shift == 0 && pf->big_endian == host_big())
 		return JCS_RGB565;
 	return -1;
+}
+
+/* Bytes a pixel of space takes as libjpeg-turbo writes it. */
+static unsigned space_bytes(J_COLOR_SPACE space)
+{
+	switch (space) {
+	case JCS_RGB565:
+		return 2;
+	case JCS_EXT_RGB:
+		return 3;
+	default:
+		return 4;
+	}
 }
 
 static void fail(j_common_ptr ci)
@@ -137,6 +154,7 @@ int dec_jpeg_draw(struct dec_ctx *c, const uint8_t *data, size_t len,
 	j_decompress_ptr ci;
 	uint8_t *rgb = NULL;
 	JSAMPROW rows[JPEG_ROWS];
+	int ret;
 
 	if (!j)
 		return dec_bad(c, "out of memory for a JPEG decompressor");
@@ -185,6 +203,15 @@ int dec_jpeg_draw(struct dec_ctx *c, const uint8_t *data, size_t len,
 		for (unsigned i = 0; i < n; i++)
 			rows[i] = direct ? dec_fb_at(fb, x, y + line + i)
 					 : rgb + (size_t)i * w * 3;
+		/* What libjpeg writes, in the colour space it was told. */
+		ret = dec_bound(c, "jpeg_read_scanlines", direct ? r : NULL,
+				rows[0], direct ? fb->stride : (size_t)w * 3, n,
+				(size_t)ci->output_width *
+				    space_bytes(ci->out_color_space));
+		if (ret != DEC_OK) {
+			jpeg_abort_decompress(ci);
+			return ret;
+		}
 		got = jpeg_read_scanlines(ci, rows, n);
 		if (got == 0) {
 			jpeg_abort_decompress(ci);

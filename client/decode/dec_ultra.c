@@ -48,6 +48,13 @@ static int ultra_decode(struct dec_ctx *c, const struct dec_job *j)
 	out = direct ? dec_fb_at(fb, x, y) : dec_scratch(c, raw);
 	if (!out)
 		return DEC_NOMEM;
+	/* lzo1x_decompress_safe writes at most got bytes. */
+	ret = direct ? dec_bound(c, "lzo1x_decompress_safe", &j->r, out, row,
+				 (size_t)j->r.h, row)
+		     : dec_bound(c, "lzo1x_decompress_safe", NULL, out, raw, 1,
+				 raw);
+	if (ret != DEC_OK)
+		return ret;
 	ret = lzo1x_decompress_safe(j->data.p, j->data.len, out, &got, NULL);
 	if (ret != LZO_E_OK || got != raw)
 		return dec_bad(c,

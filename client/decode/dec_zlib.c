@@ -269,6 +269,11 @@ int dec_zstream_some(struct dec_ctx *c, struct dec_zstream *s, uint8_t *out,
 	int ret;
 
 	*got = 0;
+	/* The most the inflater is told it may write. */
+	ret = dec_bound(c, s->inf ? s->inf->name : "inflate", NULL, out, n, 1,
+			n);
+	if (ret != DEC_OK)
+		return ret;
 	while (*got < n) {
 		uint32_t before = avail_in(s);
 
@@ -346,6 +351,12 @@ int dec_zstream_rows(struct dec_ctx *c, struct dec_zstream *s, uint32_t x,
 
 	if (row == 0 || h == 0)
 		return DEC_OK;
+	ret = dec_bound(c, s->inf ? s->inf->name : "inflate",
+			&(struct rect){(int32_t)x, (int32_t)y, (int32_t)w,
+				       (int32_t)h},
+			dec_fb_at(fb, x, y), fb->stride, h, row);
+	if (ret != DEC_OK)
+		return ret;
 	if (row == fb->stride) {
 		ret =
 		    dec_zstream_some(c, s, dec_fb_at(fb, x, y), row * h, &got);

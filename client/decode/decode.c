@@ -10,6 +10,7 @@
 
 #include "decode/decchunk.h"
 #include "decode/decode_priv.h"
+#include "util/guardmem.h"
 #include "wire/encodings.h"
 #include "wire/rfb.h"
 
@@ -128,7 +129,7 @@ void dec_ctx_finish(struct dec_ctx *c)
 #endif
 		c->zs->h264 = NULL;
 	}
-	free(c->work.scratch);
+	guard_free(c->work.scratch);
 	c->work.scratch = NULL;
 	c->work.scratch_cap = 0;
 	dec_jpeg_free(c->work.jpeg);
@@ -369,7 +370,11 @@ uint8_t *dec_scratch(struct dec_ctx *c, size_t n)
 
 	if (n <= w->scratch_cap)
 		return w->scratch;
-	p = realloc(w->scratch, n);
+	/* Guarded (guardmem.h): its end at a guard page, its start 8-byte
+	 * aligned for the decoders' rows of uint16_t and wider. */
+	if (guard_pages())
+		n = (n + 7) & ~(size_t)7;
+	p = guard_realloc(w->scratch, n);
 	if (!p) {
 		nomem(c, n);
 		return NULL;
@@ -377,6 +382,65 @@ uint8_t *dec_scratch(struct dec_ctx *c, size_t n)
 	w->scratch = p;
 	w->scratch_cap = n;
 	return p;
+}
+
+/* Whether [p, p + n) lies in [base, base + size). */
+static bool within(const uint8_t *p, size_t n, const uint8_t *base, size_t size)
+{
+	return base && p >= base && (size_t)(p - base) <= size &&
+	       n <= size - (size_t)(p - base);
+}
+
+int dec_bound(struct dec_ctx *c, const char *call, const struct rect *r,
+	      const void *pv, size_t pitch, size_t rows, size_t row)
+{
+	const struct dec_fb *fb = &c->fb;
+	const size_t bpp = fb->fmt->bpp;
+	const size_t fbsize = fb->stride * fb->height;
+	const uint8_t *p = pv;
+	size_t span;
+
+	if (rows == 0 || row == 0)
+		return DEC_OK;
+	if (rows > 1 && (pitch < row || (rows - 1) > (SIZE_MAX - row) / pitch))
+		goto bad;
+	span = (rows - 1) * pitch + row;
+	if (!r) {
+		if (within(p, span, fb->pix, fbsize) ||
+		    within(p, span, c->work.scratch, c->work.scratch_cap))
+			return DEC_OK;
+		goto bad;
+	}
+	/* Each row inside the rectangle's columns, the rows inside its
+	 * rows, in the format in force. */
+	if (r->x < 0 || r->y < 0 || r->w < 0 || r->h < 0 ||
+	    (uint64_t)r->x + (uint64_t)r->w > fb->width ||
+	    (uint64_t)r->y + (uint64_t)r->h > fb->height ||
+	    !within(p, span, fb->pix, fbsize) ||
+	    (rows > 1 && pitch != fb->stride))
+		goto bad;
+	{
+		size_t off = (size_t)(p - fb->pix), y = off / fb->stride,
+		       col = off % fb->stride;
+
+		if (col >= (size_t)r->x * bpp &&
+		    col + row <= ((size_t)r->x + (size_t)r->w) * bpp &&
+		    y >= (size_t)r->y &&
+		    y + rows <= (size_t)r->y + (size_t)r->h)
+			return DEC_OK;
+	}
+bad:
+	if (r)
+		return dec_bad(c,
+			       "refused: %s would write %zu rows of %zu bytes, "
+			       "%zu apart, not inside the %dx%d at %d,%d of "
+			       "%u bytes a pixel",
+			       call, rows, row, pitch, r->w, r->h, r->x, r->y,
+			       fb->fmt->bpp);
+	return dec_bad(c,
+		       "refused: %s would write %zu rows of %zu bytes, %zu "
+		       "apart, outside vncfb's buffers",
+		       call, rows, row, pitch);
 }
 
 void dec_buf_free(struct dec_buf *b)

@@ -142,6 +142,17 @@ int dec_zstream_finish(struct dec_ctx *c, struct dec_zstream *s);
 int dec_zstream_rows(struct dec_ctx *c, struct dec_zstream *s, uint32_t x,
 		     uint32_t y, uint32_t w, uint32_t h);
 
+/* Before every call into a library vncfb's sanitizers do not see
+ * (libswscale, libjpeg-turbo, zlib, ISA-L, LZO): where the call may write,
+ * rows of row bytes, pitch apart, from p, computed from what the call
+ * itself is told (its output format, its avail_out), must lie inside the
+ * job's rectangle r of c->fb in the format in force for the job
+ * (c->fb.fmt), or, with r NULL, inside c->fb's pixels or this thread's
+ * scratch. DEC_OK, or DEC_BAD naming the call and the sizes: the
+ * connection ends with that line, and nothing is written. */
+int dec_bound(struct dec_ctx *c, const char *call, const struct rect *r,
+	      const void *p, size_t pitch, size_t rows, size_t row);
+
 /* The most compressed bytes raw bytes can take: deflate's worst case is a
  * few bytes per 64 KiB stored block, plus flush markers and the header. */
 size_t dec_zlib_bound(size_t raw);

@@ -13,6 +13,7 @@
 #include "decode/decchunk.h"
 #include "decode/decode.h"
 #include "decode/decpool.h"
+#include "util/guardmem.h"
 #include "util/log.h"
 #include "wire/rfb.h"
 #include "reader/rfbread.h"
@@ -441,7 +442,7 @@ enum vnc_error rfb_check_desktop(uint32_t w, uint32_t h, unsigned bpp,
 static int mirror_make(struct rfb_reader *r)
 {
 	size_t n = (size_t)r->width * r->height;
-	uint8_t *m = realloc(r->mirror, n * r->wfmt.bpp);
+	uint8_t *m = guard_realloc(r->mirror, n * r->wfmt.bpp);
 
 	if (!m)
 		return fail(r, VNC_ERR_RESOURCE,
@@ -466,7 +467,7 @@ int rfb_reader_set_wire(struct rfb_reader *r, const struct pixfmt *wire)
 		return -1;
 	if (!wired) {
 		r->wired = false;
-		free(r->mirror);
+		guard_free(r->mirror);
 		r->mirror = NULL;
 		r->dc.fb =
 		    (struct dec_fb){r->shadow, (size_t)r->width * r->fmt.bpp,
@@ -588,7 +589,7 @@ void rfb_reader_destroy(struct rfb_reader *r)
 	dec_ctx_finish(&r->dc);
 	dec_job_unref(&r->job);
 	dec_buf_free(&r->job.data);
-	free(r->mirror);
+	guard_free(r->mirror);
 	/* No job holds a chunk now. */
 	dec_chunks_destroy(r->chunks);
 	free(r);
@@ -781,12 +782,12 @@ static int cursor_shape(struct rfb_reader *r, const struct hdr *h)
 	if (!r->ev.cursor_shape || w == 0 || hh == 0)
 		return 0;
 	n = (size_t)w * hh;
-	pix = malloc(n * (f->bpp + 1));
-	wpix = wf != f ? malloc(n * (wf->bpp + 1)) : pix;
+	pix = guard_calloc(n * (f->bpp + 1));
+	wpix = wf != f ? guard_calloc(n * (wf->bpp + 1)) : pix;
 	if (!pix || !wpix) {
 		if (wpix != pix)
-			free(wpix);
-		free(pix);
+			guard_free(wpix);
+		guard_free(pix);
 		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
 	}
 	dec_cursor_shape(wf, h->enc, w, hh, j->data.p, wpix,
@@ -794,10 +795,10 @@ static int cursor_shape(struct rfb_reader *r, const struct hdr *h)
 	if (wpix != pix) {
 		pixconv_row(&r->from_wire, pix, wpix, n);
 		memcpy(pix + n * f->bpp, wpix + n * wf->bpp, n);
-		free(wpix);
+		guard_free(wpix);
 	}
 	show_cursor(r, h->x, h->y, w, hh, pix, pix + n * f->bpp);
-	free(pix);
+	guard_free(pix);
 	return 0;
 }
 
@@ -832,9 +833,9 @@ static int cursor_alpha(struct rfb_reader *r, const struct hdr *h)
 	 * are where the rectangles before it left them. */
 	if (drain(r) < 0)
 		return -1;
-	/* 4 MiB at most (RFB_MAX_CURSOR_READ a side); one spare byte for
-	 * an empty shape. */
-	rgba = calloc(1, n * 4 + 1);
+	/* 4 MiB at most (RFB_MAX_CURSOR_READ a side), its end at a guard
+	 * page where the build has them (guardmem.h). */
+	rgba = guard_calloc(n * 4);
 	if (!rgba)
 		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
 	r->dc.fb = (struct dec_fb){rgba, (size_t)w * 4, w, hh, &r->rgba};
@@ -848,7 +849,7 @@ static int cursor_alpha(struct rfb_reader *r, const struct hdr *h)
 	if (ret != DEC_OK) {
 		char why[sizeof(r->dc.why) + 40];
 
-		free(rgba);
+		guard_free(rgba);
 		if (ret == DEC_EOF)
 			return closed(r);
 		snprintf(why, sizeof(why), "%s pixels: %s",
@@ -858,18 +859,18 @@ static int cursor_alpha(struct rfb_reader *r, const struct hdr *h)
 		return -1;
 	}
 	if (!r->ev.cursor_shape || n == 0) {
-		free(rgba);
+		guard_free(rgba);
 		return 0;
 	}
-	pix = malloc(n * (f->bpp + 1));
+	pix = guard_calloc(n * (f->bpp + 1));
 	if (!pix) {
-		free(rgba);
+		guard_free(rgba);
 		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
 	}
 	dec_cursor_alpha(f, n, rgba, pix, pix + n * f->bpp);
-	free(rgba);
+	guard_free(rgba);
 	show_cursor(r, h->x, h->y, w, hh, pix, pix + n * f->bpp);
-	free(pix);
+	guard_free(pix);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/guardmem.h"
 #include "util/log.h"
 #include "shadow/shadow.h"
 
@@ -20,7 +21,7 @@ int shadow_init(struct shadow *s, const struct pixfmt *fmt)
 
 void shadow_finish(struct shadow *s)
 {
-	free(s->mem);
+	guard_free(s->mem);
 	s->mem = NULL;
 	s->pix = NULL;
 	pthread_mutex_destroy(&s->lock);
@@ -40,17 +41,20 @@ uint8_t *shadow_resize(struct shadow *s, uint32_t w, uint32_t h)
 	/* Room for libvncclient decoders that write a whole 32-bit word for
 	 * the last pixel of a 16 bpp row, and for the alignment. calloc's
 	 * zeroed pages of a large buffer cost nothing until touched, which
-	 * aligned_alloc and a memset would not give. */
-	mem = calloc(1, size + 64 + SHADOW_ALIGN);
+	 * aligned_alloc and a memset would not give. A guarded shadow
+	 * (guardmem.h) ends at its guard page: no room, no alignment. */
+	mem = guard_calloc(guard_pages() ? size : size + 64 + SHADOW_ALIGN);
 	if (!mem) {
 		log_error("cannot allocate %zu bytes for a %ux%u desktop",
 			  size, w, h);
 		return NULL;
 	}
-	pix = mem + ((SHADOW_ALIGN - ((uintptr_t)mem & (SHADOW_ALIGN - 1))) &
-		     (SHADOW_ALIGN - 1));
+	pix = guard_pages()
+		  ? mem
+		  : mem + ((SHADOW_ALIGN - ((uintptr_t)mem & (SHADOW_ALIGN - 1))) &
+			   (SHADOW_ALIGN - 1));
 	shadow_lock(s);
-	free(s->mem);
+	guard_free(s->mem);
 	s->mem = mem;
 	s->pix = pix;
 	s->width = w;

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -96,19 +97,22 @@ void log_msg(enum log_level level, const char *file, int line,
 }
 
 /* Whether the terminal decodes UTF-8, as the locale says; the program's
- * own locale stays "C". */
+ * own locale stays "C". Any thread: decoders log libavcodec's and
+ * libswscale's words from the pool's workers at once. */
 static bool locale_utf8(void)
 {
-	static int cached = -1;
+	static atomic_int cached = -1;
 	const char *names[] = { "LC_ALL", "LC_CTYPE", "LANG" }, *v = NULL;
+	int c = atomic_load_explicit(&cached, memory_order_relaxed);
 	size_t i;
 
-	if (cached >= 0)
-		return cached;
+	if (c >= 0)
+		return c;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]) && !(v && *v); i++)
 		v = getenv(names[i]);
-	cached = v && (strcasestr(v, "UTF-8") || strcasestr(v, "utf8"));
-	return cached;
+	c = v && (strcasestr(v, "UTF-8") || strcasestr(v, "utf8"));
+	atomic_store_explicit(&cached, c, memory_order_relaxed);
+	return c;
 }
 
 /* Characters that are valid but change what the rest of the line looks

@@ -53,21 +53,7 @@ static struct h264enc *encoder(struct h264enc *old, int w, int h)
 static void seed(const char *dir, const char *name, unsigned fmt, unsigned w,
 		 unsigned h, struct buf *msgs, bool keep)
 {
-	char path[512];
-	struct buf s = {0};
-	FILE *f;
-
-	u8(&s, fmt);
-	u16(&s, w);
-	u16(&s, h);
-	put(&s, msgs->p, msgs->n);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(s.p, 1, s.n, f) != s.n || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
-	free(s.p);
+	reader_seed(dir, name, fmt, w, h, msgs, NULL);
 	if (!keep) {
 		free(msgs->p);
 		*msgs = (struct buf){0};

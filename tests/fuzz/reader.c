@@ -8,7 +8,15 @@
  * Damage outside the desktop aborts (the reader promises clipped
  * rectangles); ASan checks every write into the shadow and the cursor.
  * The session's remote resize (remote_resize.h, for a 1024x768 screen)
- * takes every layout; a second SetDesktopSize for one target aborts. */
+ * takes every layout; a second SetDesktopSize for one target aborts.
+ * An input that ends in 'W', k, f switches the wire's pixel format, as
+ * auto-select does on a slow link (rfb_reader_set_wire), after every k-th
+ * message (k 0: never): to the format f picks (as byte 0 does), then
+ * back to the shadow's, and so on; those three bytes are not the
+ * server's. In a guard-page build (-Dguard_pages=true, guardmem.h) the
+ * shadow, the mirror, the scratch and the cursor's buffers end at a
+ * PROT_NONE page: a write past them by libswscale, libjpeg-turbo, zlib
+ * or ISA-L, which ASan does not see, faults. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -20,6 +28,7 @@
 #include "util/log.h"
 #include "shadow/pixfmt.h"
 #include "reader/rfbread.h"
+#include "util/guardmem.h"
 #include "wire/vncsrc.h"
 
 /* A shadow larger than this is refused (as a session refuses one it
@@ -47,10 +56,11 @@ static uint8_t *ev_resize(void *ctx, uint32_t w, uint32_t h)
 
 	if (n > FUZZ_MAX_FB)
 		return NULL;
-	fb = calloc(1, n ? n : 1);
+	/* Its end at a guard page in a guard-page build (guardmem.h). */
+	fb = guard_calloc(n);
 	if (!fb)
 		return NULL;
-	free(s->fb);
+	guard_free(s->fb);
 	s->fb = fb;
 	s->w = w;
 	s->h = h;
@@ -154,6 +164,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pixfmt pf;
 	struct sink s;
 	struct rfb_reader *r;
+	struct pixfmt wire;
+	unsigned every = 0, msgs = 0;
+	bool wired = false;
 
 	if (!once) {
 		once = true;
@@ -162,6 +175,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size < 5)
 		return 0;
+	if (size >= 8 && data[size - 3] == 'W') {
+		every = data[size - 2];
+		pixfmt_from_name(formats[data[size - 1] % (sizeof(formats) /
+							   sizeof(formats[0]))],
+				 &wire);
+		size -= 3;
+	}
 	pixfmt_from_name(
 	    formats[data[0] % (sizeof(formats) / sizeof(formats[0]))], &pf);
 	memset(&s, 0, sizeof(s));
@@ -196,9 +216,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rfb_reader_start(r, (uint32_t)data[1] << 8 | data[2],
 			     (uint32_t)data[3] << 8 | data[4]) == 0)
 		while (rfb_reader_message(r) == 0)
-			;
+			if (every && ++msgs % every == 0) {
+				wired = !wired;
+				if (rfb_reader_set_wire(r, wired ? &wire
+								 : NULL) < 0)
+					break;
+			}
 	rfb_reader_destroy(r);
-	free(s.fb);
+	guard_free(s.fb);
 	free(s.cursor);
 	return 0;
 }

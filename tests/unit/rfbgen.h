@@ -15,6 +15,7 @@
 #include "shadow/pixfmt.h"
 #include "wire/rfb.h"
 #include "reader/rfbread.h"
+#include "util/guardmem.h"
 #include "wire/vncsrc.h"
 
 /* --- streams --- */
@@ -54,6 +55,32 @@ static inline void u32(struct buf *b, uint32_t v)
 {
 	u16(b, v >> 16);
 	u16(b, v & 0xffff);
+}
+
+/* A seed of the reader fuzz target (tests/fuzz/reader.c) as the file
+ * dir/name: the format byte, w, h, the server's messages, then tail
+ * (NULL: none); exits on failure. For the seed tools. */
+static inline void reader_seed(const char *dir, const char *name,
+			       unsigned fmt, unsigned w, unsigned h,
+			       const struct buf *msgs, const struct buf *tail)
+{
+	struct buf s = {0};
+	char path[512];
+	FILE *f;
+
+	u8(&s, fmt);
+	u16(&s, w);
+	u16(&s, h);
+	put(&s, msgs->p, msgs->n);
+	if (tail)
+		put(&s, tail->p, tail->n);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(s.p, 1, s.n, f) != s.n || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+	free(s.p);
 }
 
 static inline void fbu(struct buf *b, unsigned nrects)
@@ -315,10 +342,11 @@ static uint8_t *fix_resize(void *ctx, uint32_t w, uint32_t h)
 {
 	struct fix *f = ctx;
 
-	free(f->fb.p);
+	guard_free(f->fb.p);
 	f->fb.w = w;
 	f->fb.h = h;
-	f->fb.p = calloc(1, (size_t)w * h * f->fb.bpp + 1);
+	/* Its end at a guard page in a guard-page build (guardmem.h). */
+	f->fb.p = guard_calloc((size_t)w * h * f->fb.bpp);
 	log_append(f->log, sizeof(f->log), "resize %ux%u", w, h);
 	return f->fb.p;
 }
@@ -415,7 +443,7 @@ static void fix_ext_mouse(void *ctx)
 static inline void fix_free(struct fix *f)
 {
 	rfb_reader_destroy(f->r);
-	free(f->fb.p);
+	guard_free(f->fb.p);
 	free(f->cpix);
 	free(f->cmask);
 	memset(f, 0, sizeof(*f));

@@ -122,6 +122,50 @@ static const struct bad_alpha {
      "sent a bad CursorWithAlpha rectangle 4x4 at 0,0: zlib pixels: "},
 };
 
+/* A CursorWithAlpha whose pixels are Tight's JPEG (a sub-encoding that
+ * keeps alpha, with an image that has none): every pixel opaque, the
+ * colour as sent. Before issue 42 the cursor's R,G,B,A took libjpeg's
+ * R,G,B through the table converter, alpha 0: an invisible cursor. */
+static void test_alpha_jpeg(const char *fmt)
+{
+	const uint32_t w = 16, h = 16;
+	uint8_t rgb[16 * 16 * 3];
+	struct buf s = {0}, jpg = {0};
+	struct fix f;
+	int transparent = 0, off = 0, tol;
+
+	for (size_t i = 0; i < sizeof(rgb); i += 3)
+		rgb[i] = 200, rgb[i + 1] = 15, rgb[i + 2] = 45;
+	jpeg_rgb(rgb, w, h, TABLES_ALL, 95, 0, &jpg);
+	fix_open(&f, fmt, 64, 48);
+	/* JPEG's error, or a 2-bit channel's step (rgb332's blue). */
+	tol = f.fb.pf.b_bits < 3 ? 48 : f.fb.pf.r_bits < 5 ? 24 : 10;
+	fbu(&s, 1);
+	rhdr(&s, 1, 1, w, h, RFB_ENC_CURSOR_ALPHA);
+	u32(&s, RFB_ENC_TIGHT);
+	u8(&s, 0x90);
+	clen(&s, (uint32_t)jpg.n);
+	put(&s, jpg.p, jpg.n);
+	CHECK(fix_feed(&f, &s) == 1 && f.cursors == 1,
+	      "alpha tight jpeg %s: %s", fmt, f.why);
+	for (size_t i = 0; f.cursors == 1 && i < (size_t)w * h; i++) {
+		uint8_t c[3];
+
+		transparent += f.cmask[i] != 255;
+		pixfmt_unpack(&f.fb.pf,
+			      pixfmt_load(&f.fb.pf, f.cpix + i * f.fb.bpp),
+			      &c[0], &c[1], &c[2]);
+		off += abs(c[0] - 200) > tol || abs(c[1] - 15) > tol ||
+		       abs(c[2] - 45) > tol;
+	}
+	CHECK(transparent == 0 && off == 0,
+	      "alpha tight jpeg %s: %d pixels not opaque, %d off colour", fmt,
+	      transparent, off);
+	fix_free(&f);
+	free(s.p);
+	free(jpg.p);
+}
+
 int test_alpha(const char *fmt)
 {
 	struct buf s = {0};
@@ -131,6 +175,7 @@ int test_alpha(const char *fmt)
 	uint8_t *rgba = rgba_shape(24, 20), *big = rgba_shape(300, 260);
 	char where[96];
 
+	test_alpha_jpeg(fmt);
 	/* Raw: the shape and its hot spot. */
 	fix_open(&f, fmt, 64, 48);
 	fbu(&s, 1);

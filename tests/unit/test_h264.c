@@ -8,12 +8,7 @@
 #include "../check.h"
 
 #ifndef VNCFB_HAVE_H264
-int main(void)
-{
-	fprintf(stderr, "skip: vncfb was built without libavcodec (no Open "
-			"H.264)\n");
-	return 77;
-}
+CHECK_SKIP_MAIN("vncfb was built without libavcodec (no Open H.264)")
 #else
 
 #include <math.h>

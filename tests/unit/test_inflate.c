@@ -135,6 +135,8 @@ static void run_inflater(const struct dec_inflater *inf,
 	dec_fmt_init(&df, &pf);
 	vnc_mem_source_init(&m, NULL, 0);
 	dec_ctx_init(&c, &m.base, &df);
+	/* out is where the decoders may write (dec_bound). */
+	c.fb = (struct dec_fb){out, MAXRECT + 64, (MAXRECT + 64) / 4, 1, &df};
 	for (int i = 0; i < NRECT && !bad; i++) {
 		size_t want = s->roff[i + 1] - s->roff[i];
 		/* Each rectangle somewhere else: the history is the
@@ -173,6 +175,8 @@ static void run_errors(const struct dec_inflater *inf, const struct stream *s)
 	dec_fmt_init(&df, &pf);
 	vnc_mem_source_init(&m, NULL, 0);
 	dec_ctx_init(&c, &m.base, &df);
+	/* out is where the decoders may write (dec_bound). */
+	c.fb = (struct dec_fb){out, 2 * MAXRECT, 2 * MAXRECT / 4, 1, &df};
 
 	/* The first rectangle's data asked for one byte less: the byte
 	 * left over is more than the rectangle's pixels. */

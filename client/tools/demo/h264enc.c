@@ -19,8 +19,14 @@ struct h264enc {
 	struct SwsContext *sws;
 	uint8_t *out;
 	size_t cap;
+	/* The caller's picture copied with room after it: libswscale's
+	 * SIMD reads whole groups of pixels, past the last row's end. */
+	uint8_t *in;
+	size_t in_cap;
 	int64_t pts;
 };
+
+#define IN_PAD 64
 
 void h264enc_destroy(struct h264enc *e)
 {
@@ -31,6 +37,7 @@ void h264enc_destroy(struct h264enc *e)
 	av_packet_free(&e->pkt);
 	sws_freeContext(e->sws);
 	free(e->out);
+	free(e->in);
 	free(e);
 }
 
@@ -142,10 +149,22 @@ static int append(struct h264enc *e, size_t *len, const uint8_t *p, size_t n)
 int h264enc_frame(struct h264enc *e, const uint8_t *rgb, size_t stride,
 		  bool idr, const uint8_t **out, size_t *len)
 {
-	const uint8_t *src[4] = {rgb, NULL, NULL, NULL};
+	const uint8_t *src[4] = {NULL};
 	int sstride[4] = {(int)stride, 0, 0, 0};
+	size_t n = stride * (size_t)e->av->height;
 	int ret;
 
+	if (n + IN_PAD > e->in_cap) {
+		uint8_t *q = realloc(e->in, n + IN_PAD);
+
+		if (!q)
+			return -1;
+		e->in = q;
+		e->in_cap = n + IN_PAD;
+	}
+	memcpy(e->in, rgb, n);
+	memset(e->in + n, 0, IN_PAD);
+	src[0] = e->in;
 	if (av_frame_make_writable(e->frame) < 0)
 		return -1;
 	sws_scale(e->sws, src, sstride, 0, e->av->height, e->frame->data,

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net/trust.h"
 #include "shadow/pixfmt.h"
 #include "util/rect.h"
 #include "wire/events.h"
@@ -78,6 +79,9 @@ struct vnc_config {
 	 * so is anonymous TLS, which cannot prove who the server is. */
 	const char *ca_file;
 	bool insecure;
+	/* Keys and certificates no CA vouches for (trust.h); its insecure
+	 * is the one above. */
+	struct trust_opts trust;
 	/* Called when the server asks for a VNC password; returns a
 	 * malloc'd string (wiped and freed by the caller) or NULL. */
 	char *(*get_password)(void *ctx);

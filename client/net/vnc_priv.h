@@ -108,6 +108,19 @@ void vnc_refuse_scheme(struct vnc_client *vc, uint32_t scheme);
  * that cannot prove the server's identity. */
 int vnc_security_check(struct vnc_client *vc);
 
+/* vnc_security.c: the user name and password for a type that takes
+ * both (VeNCrypt Plain, Apple DH, MS-Logon II, RSA-AES's user-name
+ * subtype); need_user false: the password alone (RSA-AES without a user
+ * name). From --username / $VNC_USERNAME / the terminal and
+ * $VNCFB_PASSWORD / $VNC_PASSWORD / --password-file / the terminal, only
+ * when the negotiated channel may carry them (else vc->tls_refused says
+ * why). 0 with *user (NULL when !need_user) and *pass malloc'd, to be
+ * wiped and freed with vnc_credentials_free; or -1, logged or with
+ * vc->tls_refused / vc->no_password set. */
+int vnc_credentials(struct vnc_client *vc, bool need_user, char **user,
+		    char **pass);
+void vnc_credentials_free(char *user, char *pass);
+
 /* vnc_failure.c: libvncclient's log hooks installed and its last words
  * forgotten, for a new connection. */
 void vnc_failure_reset(void);

@@ -240,6 +240,30 @@ def test(tmp):
     finally:
         srv.close()
 
+    for top, name in ((30, "DH"), (113, "MSLogonII")):
+        vt.log("%s (%d) with a user name" % (name, top))
+        srv = Srv("--types", str(top))
+        try:
+            r = Run(tmp, home, srv.port, *user, env=creds)
+            r.picture(name)
+            srv.out.expect("AUTH %d %s ok" % (top, USER))
+            r = Run(tmp, home, srv.port, *user,
+                    env={"VNCFB_PASSWORD": "wrong"})
+            r.refused(name + " wrong password", 1,
+                      "wrong user name or password (vncfb test)")
+            r = Run(tmp, home, srv.port, *user, "--security", "VncAuth",
+                    env=creds)
+            r.refused(name + " not in --security", 1, name,
+                      "--security allows only what it names")
+        finally:
+            srv.close()
+        srv = Srv("--types", str(top), "--bad-dh")
+        try:
+            r = Run(tmp, home, srv.port, *user, env=creds)
+            r.refused(name + " zero modulus", 1, "modulus", name)
+        finally:
+            srv.close()
+
     vt.log("nothing usable: named")
     srv = Srv("--types", "5,6,129")
     try:

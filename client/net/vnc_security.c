@@ -437,14 +437,22 @@ static int check_certificate(void *ctx, const unsigned char fp[32],
 			     bool ca_ok)
 {
 	struct vnc_client *vc = ctx;
+	uint64_t t0 = monotonic_ns();
 	int ret;
 
 	if (ca_ok && !vc->cfg.trust.pin) {
 		log_debug("%s: TLS certificate verified by a CA", vc->peer);
 		return 0;
 	}
+	/* The handshake's clock stops while the question waits. */
+	if (vc->cfg.trust.ask)
+		guard_arm(vc->guard, 0);
 	ret = trust_check(&vc->cfg.trust, vc->cfg.host ? vc->cfg.host : "",
 			  vc->cfg.port, "certificate", fp);
+	if (vc->cfg.trust.ask) {
+		vc->handshake_end += monotonic_ns() - t0;
+		guard_arm(vc->guard, vc->handshake_end);
+	}
 	if (ret == -EPERM)
 		vc->logged = VNC_ERR_TRUST;
 	else if (ret < 0)

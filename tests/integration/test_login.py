@@ -19,6 +19,8 @@ store, against authserver.py (the project's own VeNCrypt server):
 * No run prints the password or the user name, even at -v.
 """
 import os
+import pty
+import select
 import subprocess
 import sys
 import time
@@ -118,6 +120,44 @@ class Run:
                 raise vt.Fail("%s: %r not in %r" % (what, w, lines[0]))
 
 
+def on_terminal(home, port, answer):
+    """vncfb on a pseudo-terminal: the first-contact question answered
+    with answer; (exit status, what the terminal showed)."""
+    env = {"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, "cfg"),
+           "VNCFB_PASSWORD": PASSWORD, "PATH": os.environ.get("PATH", ""),
+           "VNCFB_SYSTEM_CONFIG": os.environ.get("VNCFB_SYSTEM_CONFIG",
+                                                 "")}
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(vt.VNCFB, [vt.VNCFB, "-q", "-o", "mem:%dx%d" % (W, H),
+                             "--exit-after", "2", "--username", USER,
+                             "127.0.0.1::%d" % port], env)
+    seen, answered = b"", False
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        r, _, _ = select.select([fd], [], [], 0.5)
+        if not r:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+        if not answered and b"(yes/no)? " in seen:
+            os.write(fd, answer.encode() + b"\n")
+            answered = True
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    text = seen.decode("utf-8", "replace")
+    vt.log("  on a terminal, answered %s: exit %d: %r"
+           % (answer, os.waitstatus_to_exitcode(status), text[-300:]))
+    if PASSWORD in text or USER in text:
+        raise vt.Fail("a credential on the terminal: %r" % text)
+    return os.waitstatus_to_exitcode(status), text
+
+
 def test(tmp):
     for tool in ("openssl",):
         if subprocess.run(["which", tool], capture_output=True).returncode:
@@ -147,6 +187,27 @@ def test(tmp):
         if text != "127.0.0.1:%d %s\n" % (port, fp1):
             raise vt.Fail("store holds %r" % text)
         srv.out.expect("AUTH 262 %s ok" % USER)
+
+        vt.log("--check-config shows the store")
+        rc, out = vt.run_vncfb(["--check-config", "127.0.0.1::%d" % port],
+                               env={"HOME": home, "XDG_CONFIG_HOME":
+                                    os.path.join(home, "cfg")},
+                               quiet=False)
+        if rc != 0 or "known hosts: " + store not in out or \
+                "127.0.0.1:%d %s" % (port, fp1) not in out:
+            raise vt.Fail("--check-config: exit %d: %s" % (rc, out))
+
+        vt.log("first contact on a terminal: asked")
+        thome = tmp("thome")
+        os.mkdir(thome)
+        tstore = os.path.join(thome, "cfg", "vncfb", "known_hosts")
+        rc, text = on_terminal(thome, port, "no")
+        if rc != 1 or fp1 not in text or "(yes/no)" not in text or \
+                os.path.exists(tstore):
+            raise vt.Fail("answered no: exit %d, %r" % (rc, text))
+        rc, text = on_terminal(thome, port, "yes")
+        if rc != 0 or fp1 not in text or not os.path.exists(tstore):
+            raise vt.Fail("answered yes: exit %d, %r" % (rc, text))
 
         vt.log("the same certificate again: silent")
         r = Run(tmp, home, port, *user, env=creds)

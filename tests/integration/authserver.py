@@ -132,6 +132,18 @@ def fail(c, reason):
     c.send(struct.pack(">II", 1, len(reason)) + reason)
 
 
+def login(c, args, t, user, pw):
+    """The SecurityResult for these credentials (type t): whether they
+    are the right ones."""
+    ok = user == args.user and pw == args.password
+    print("AUTH %d %s %s" % (t, user, "ok" if ok else "fail"), flush=True)
+    if ok:
+        c.send(struct.pack(">I", 0))
+    else:
+        fail(c, REASON)
+    return ok
+
+
 def serve(args, sock):
     c = Conn(sock)
     c.send(b"RFB 003.008\n")
@@ -175,13 +187,8 @@ def serve(args, sock):
                 return
             user = c.recv(ulen).decode("utf-8", "replace")
             pw = c.recv(plen).decode("utf-8", "replace")
-            ok = user == args.user and pw == args.password
-            print("AUTH %d %s %s" % (sub, user, "ok" if ok else "fail"),
-                  flush=True)
-            if not ok:
-                fail(c, REASON)
+            if not login(c, args, sub, user, pw):
                 return
-            c.send(struct.pack(">I", 0))
         elif sub in (257, 260, 1):
             c.send(struct.pack(">I", 0))
         else:
@@ -190,13 +197,8 @@ def serve(args, sock):
         c.send(struct.pack(">I", 0))
     elif top in (30, 113):
         user, pw = apple_dh(c) if top == 30 else mslogon2(c)
-        ok = user == args.user and pw == args.password
-        print("AUTH %d %s %s" % (top, user, "ok" if ok else "fail"),
-              flush=True)
-        if not ok:
-            fail(c, REASON)
+        if not login(c, args, top, user, pw):
             return
-        c.send(struct.pack(">I", 0))
     else:
         return
     c.recv(1)  # ClientInit

@@ -21,8 +21,10 @@ store, against authserver.py (the project's own VeNCrypt server):
 import os
 import pty
 import select
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -80,8 +82,9 @@ class Run:
     """vncfb to completion with no terminal, a config home of the test's
     own, and a screenshot at the end."""
 
-    def __init__(self, tmp, home, port, *args, env=None, verbose=False):
-        shot = tmp("shot.ppm")
+    def __init__(self, tmp, home, port, *args, env=None, verbose=False,
+                 shot=None):
+        shot = shot or tmp("shot.ppm")
         if os.path.exists(shot):
             os.unlink(shot)
         e = {"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, "cfg")}
@@ -187,6 +190,26 @@ def test(tmp):
         if text != "127.0.0.1:%d %s\n" % (port, fp1):
             raise vt.Fail("store holds %r" % text)
         srv.out.expect("AUTH 262 %s ok" % USER)
+
+        if os.geteuid() == 0:
+            vt.log("root becoming nobody: the store opened before")
+            state = tmp("state")
+            os.mkdir(state, 0o700)
+            # Where nobody may write its screenshot.
+            shots = tempfile.mkdtemp(prefix="vncfb-login-")
+            os.chmod(shots, 0o777)
+            kh = os.path.join(state, "known_hosts")
+            for n in (1, 2):
+                r = Run(tmp, home, port, *user, "--user", "nobody",
+                        "--known-hosts", kh, env=creds,
+                        shot=os.path.join(shots, "shot.ppm"))
+                r.picture("--user nobody, run %d" % n)
+                if (n == 1) != ("first contact" in r.out):
+                    raise vt.Fail("--user nobody, run %d: %r" % (n, r.out))
+            shutil.rmtree(shots, ignore_errors=True)
+            with open(kh) as f:
+                if f.read() != "127.0.0.1:%d %s\n" % (port, fp1):
+                    raise vt.Fail("--known-hosts not written")
 
         vt.log("--check-config shows the store")
         rc, out = vt.run_vncfb(["--check-config", "127.0.0.1::%d" % port],

@@ -292,8 +292,8 @@ int trust_check(const struct trust_opts *o, const char *host, int port,
 		return -EPERM;
 	}
 	if (o->insecure) {
-		log_warn("%s: %s %s accepted unchecked (--insecure)", key,
-			 what, got);
+		log_warn("%s: %s %s accepted unchecked (--insecure)", key, what,
+			 got);
 		return 0;
 	}
 	ret = trust_store_path(o, path, sizeof(path));
@@ -330,8 +330,8 @@ int trust_check(const struct trust_opts *o, const char *host, int port,
 	ret = store_add(path, key, got, &line);
 	if (ret < 0)
 		return ret;
-	log_warn("%s: first contact, %s %s trusted and recorded in %s:%d",
-		 key, what, got, path, line);
+	log_warn("%s: first contact, %s %s trusted and recorded in %s:%d", key,
+		 what, got, path, line);
 	return 0;
 }
 
@@ -346,9 +346,9 @@ int trust_open(const struct trust_opts *o)
 	if (ret < 0)
 		return ret;
 	ret = make_dirs(path);
-	fd = ret < 0 ? -1
-		     : open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC,
-			    0600);
+	fd = ret < 0
+		 ? -1
+		 : open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ret = ret < 0 ? ret : -errno;
 		log_error("cannot open known hosts %s: %s", path,

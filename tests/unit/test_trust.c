@@ -37,7 +37,7 @@ static char *slurp(const char *path)
 static void test_store(void)
 {
 	char path[300], want[400], text[TRUST_FP_TEXT], before[4096];
-	struct trust_opts o = { 0 };
+	struct trust_opts o = {0};
 	uint8_t a[TRUST_FP_LEN], b[TRUST_FP_LEN];
 	const char *s;
 	FILE *f;
@@ -83,8 +83,7 @@ static void test_store(void)
 		fputs("# comment\n10.0.0.10:5900 SHA256:nothex\n", f);
 		fclose(f);
 	}
-	CHECK_EQ(trust_check(&o, "10.0.0.10", 5900, "certificate", a),
-		 -EINVAL);
+	CHECK_EQ(trust_check(&o, "10.0.0.10", 5900, "certificate", a), -EINVAL);
 	/* A store that cannot be made. */
 	o.store = "/proc/no/such/known_hosts";
 	CHECK(trust_check(&o, "10.0.0.11", 5900, "certificate", a) < 0);
@@ -119,8 +118,8 @@ static void test_sectypes(void)
 {
 	const struct sectype *t[SECTYPE_MAX];
 	const char *bad = NULL;
-	uint32_t offered[] = { 5, 19, 30, 200 };
-	uint32_t subs[] = { 256, 262 };
+	uint32_t offered[] = {5, 19, 30, 200};
+	uint32_t subs[] = {256, 262};
 	char buf[300];
 	size_t n, i;
 

@@ -36,6 +36,7 @@ bool reconnect_retryable(enum vnc_error err, bool established)
 	case VNC_ERR_AUTH:
 	case VNC_ERR_RESOURCE:
 	case VNC_ERR_INTERRUPTED:
+	case VNC_ERR_TRUST:
 		break;
 	}
 	return false;

@@ -18,6 +18,7 @@
 
 #include "util/log.h"
 #include "net/pace.h"
+#include "net/sectype.h"
 #include "net/tlsguard.h"
 #include "net/vnc.h"
 #include "wire/vncsrc.h"
@@ -36,9 +37,17 @@ struct vnc_client {
 	bool no_password;	/* the server asked, we had none */
 	bool asked_password;	/* the server wanted VNC authentication */
 	const char *tls_refused;	/* why the security type was refused */
-	char refused_buf[128];	/* tls_refused's text when it is made */
+	char refused_buf[512];	/* tls_refused's text when it is made */
 	const uint32_t *schemes;	/* the security types offered */
 	int nschemes;
+	/* What the policy allows (sectype_policy), in order; its distinct
+	 * first-list types are schemes[]; the type chosen, once it is. */
+	const struct sectype *allowed[SECTYPE_MAX];
+	size_t nallowed;
+	uint32_t tops[SECTYPE_MAX];
+	const struct sectype *chosen;
+	int lists_seen;		/* security type lists read so far */
+	bool no_user;		/* asked for a user name, we had none */
 	struct tlsguard tls;	/* what libvncclient's TLS leaves behind */
 	uint64_t rx_ns;		/* socket seen readable (vnc_dispatch entry) */
 	/* vncfb's reader (NULL in the libvncclient reference mode) and the
@@ -114,6 +123,19 @@ void vnc_refuse_scheme(struct vnc_client *vc, uint32_t scheme);
  * that cannot prove the server's identity. */
 int vnc_security_check(struct vnc_client *vc);
 
+/* vnc_security.c: the user name and password for a type that takes
+ * both (VeNCrypt Plain, Apple DH, MS-Logon II, RSA-AES's user-name
+ * subtype); need_user false: the password alone (RSA-AES without a user
+ * name). From --username / $VNC_USERNAME / the terminal and
+ * $VNCFB_PASSWORD / $VNC_PASSWORD / --password-file / the terminal, only
+ * when the negotiated channel may carry them (else vc->tls_refused says
+ * why). 0 with *user (NULL when !need_user) and *pass malloc'd, to be
+ * wiped and freed with vnc_credentials_free; or -1, logged or with
+ * vc->tls_refused / vc->no_password set. */
+int vnc_credentials(struct vnc_client *vc, bool need_user, char **user,
+		    char **pass);
+void vnc_credentials_free(char *user, char *pass);
+
 /* vnc_failure.c: libvncclient's log hooks installed and its last words
  * forgotten, for a new connection. */
 void vnc_failure_reset(void);
@@ -123,6 +145,10 @@ void vnc_failure_forget(void);
 /* vnc_failure.c: vncfb's own last word, standing in for libvncclient's. */
 __attribute__((format(printf, 1, 2)))
 void vnc_failure_note(const char *fmt, ...);
+/* vnc_security.c: libvncclient said "We have N security types to read"
+ * (vnc_failure.c's log hook): the list is in the socket; choose. */
+void vnc_security_list(struct vnc_client *vc, unsigned count);
+
 /* vnc_failure.c: vc's InitialiseRFBConnection runs from now (NULL: it is
  * over), so that the log hook can refuse a security type the server
  * dictates (vnc_refuse_scheme). */

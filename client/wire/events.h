@@ -71,6 +71,9 @@ enum vnc_error {
 	VNC_ERR_RESOURCE,	/* out of memory, desktop too large */
 	VNC_ERR_INTERRUPTED,	/* abort_fd or end_ns: not an error; not
 				 * logged, never retried */
+	VNC_ERR_TRUST,		/* the server's key or certificate is not
+				 * the one trusted (trust.h): never
+				 * retried */
 };
 
 #endif

@@ -19,7 +19,9 @@
 #include <nettle/sha1.h>
 #include <nettle/sha2.h>
 
+#include "net/eax_kern.h"
 #include "net/rsaaes.h"
+#include "util/cpu.h"
 
 #define KEY_MIN_BITS 1024
 #define KEY_MAX_BITS 8192
@@ -59,6 +61,9 @@ struct rsaaes {
 		struct eax_key key;
 		struct eax_ctx eax;
 		uint8_t nonce[16];
+		/* AES-NI's, when the CPU has it (eax_kern.h). */
+		struct eax_fast fast;
+		bool use_fast;
 	} in, out;
 
 	/* Decrypted bytes of the last frame not yet taken. */
@@ -346,6 +351,32 @@ static void dir_init(struct eax_dir *d, unsigned keylen, const uint8_t *key)
 	}
 	eax_set_key(&d->key, &d->cipher, d->f);
 	memset(d->nonce, 0, sizeof(d->nonce));
+#ifdef VNCFB_SIMD_X86
+	d->use_fast = cpu_has(CPU_AES) && cpu_has(CPU_SSSE3);
+	if (d->use_fast)
+		eax_aesni_init(&d->fast, key, keylen);
+#endif
+}
+
+/* One frame of len bytes, src -> dst (may be the same), its MAC in mac. */
+static void eax_frame(struct eax_dir *d, bool enc, const uint8_t *hdr,
+		      const uint8_t *src, uint8_t *dst, size_t len,
+		      uint8_t *mac)
+{
+#ifdef VNCFB_SIMD_X86
+	if (d->use_fast) {
+		eax_aesni_frame(&d->fast, enc, d->nonce, hdr, src, dst, len,
+				mac);
+		return;
+	}
+#endif
+	eax_set_nonce(&d->eax, &d->key, &d->cipher, d->f, 16, d->nonce);
+	eax_update(&d->eax, &d->key, &d->cipher, d->f, RSAAES_HDR, hdr);
+	if (enc)
+		eax_encrypt(&d->eax, &d->key, &d->cipher, d->f, len, dst, src);
+	else
+		eax_decrypt(&d->eax, &d->key, &d->cipher, d->f, len, dst, src);
+	eax_digest(&d->eax, &d->key, &d->cipher, d->f, RSAAES_MAC, mac);
 }
 
 /* Our key to read with hashes our random first; the server's, its own. */
@@ -416,10 +447,7 @@ static ssize_t read_frame(struct rsaaes *s, uint8_t *dst)
 				    len);
 		return -1;
 	}
-	eax_set_nonce(&d->eax, &d->key, &d->cipher, d->f, 16, d->nonce);
-	eax_update(&d->eax, &d->key, &d->cipher, d->f, RSAAES_HDR, hdr);
-	eax_decrypt(&d->eax, &d->key, &d->cipher, d->f, len, dst, dst);
-	eax_digest(&d->eax, &d->key, &d->cipher, d->f, RSAAES_MAC, want);
+	eax_frame(d, false, hdr, dst, dst, len, want);
 	if (!memeql_sec(mac, want, RSAAES_MAC)) {
 		rsaaes_wipe(dst, len);
 		rsaaes_fail(s, "sent an RSA-AES frame whose MAC does not "
@@ -498,13 +526,8 @@ int rsaaes_send(struct rsaaes *s, const void *buf, size_t n)
 
 		s->frame[0] = (uint8_t)(k >> 8);
 		s->frame[1] = (uint8_t)k;
-		eax_set_nonce(&d->eax, &d->key, &d->cipher, d->f, 16, d->nonce);
-		eax_update(&d->eax, &d->key, &d->cipher, d->f, RSAAES_HDR,
-			   s->frame);
-		eax_encrypt(&d->eax, &d->key, &d->cipher, d->f, k,
-			    s->frame + RSAAES_HDR, p);
-		eax_digest(&d->eax, &d->key, &d->cipher, d->f, RSAAES_MAC,
-			   s->frame + RSAAES_HDR + k);
+		eax_frame(d, true, s->frame, p, s->frame + RSAAES_HDR, k,
+			  s->frame + RSAAES_HDR + k);
 		nonce_next(d->nonce);
 		ret = put(s, s->frame, RSAAES_HDR + k + RSAAES_MAC);
 		rsaaes_wipe(s->frame, RSAAES_HDR + k);

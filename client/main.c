@@ -9,6 +9,7 @@
 #include "util/log.h"
 #include "config/opts.h"
 #include "config/preflight.h"
+#include "net/trust.h"
 #include "tools/probe/probe_cmd.h"
 #include "app/session.h"
 #include "tools/demo/demo.h"
@@ -34,6 +35,11 @@ int main(int argc, char **argv)
 	ret = ret < 0 || opts_finish(&o) < 0 ? 2 : preflight_check(&o);
 	if (ret || o.check_config) {
 		/* --check-config: any problem is one of configuration. */
+		if (o.check_config && !ret && o.mode == MODE_VIEW) {
+			struct trust_opts t = { .pin = o.fingerprint };
+
+			ret = trust_show(&t) < 0 ? 2 : 0;
+		}
 		if (o.check_config)
 			ret = ret ? 2 : printf("configuration OK\n") < 0;
 		opts_free(&o);

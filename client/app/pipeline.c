@@ -508,8 +508,15 @@ static void vnc_config_fill(const struct options *o, const struct pixfmt *fmt,
 	v->full_colour = o->full_colour;
 	v->view_only = o->view_only;
 	v->fmt = *fmt;
-	v->get_password = passwd_get;
-	v->password_ctx = o->passwd_file;
+	if (o->password_file) {
+		v->get_password = passwd_get_plain;
+		v->password_ctx = o->password_file;
+	} else {
+		v->get_password = passwd_get;
+		v->password_ctx = o->passwd_file;
+	}
+	v->username = o->username;
+	v->security = o->security;
 	v->read_timeout_s = o->timeout;
 	v->decode_threads =
 	    o->decode_threads != DECODE_THREADS_AUTO
@@ -518,6 +525,11 @@ static void vnc_config_fill(const struct options *o, const struct pixfmt *fmt,
 	v->copies_direct = decpool_copies_direct(probe_online_count());
 	v->ca_file = o->ca_file;
 	v->insecure = o->insecure;
+	v->trust.pin = o->fingerprint;
+	v->trust.insecure = o->insecure;
+	/* Someone to ask (a first certificate, a user name) only when
+	 * vncfb was started from a terminal; a unit or a kiosk is not. */
+	v->trust.ask = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
 }
 
 void pipeline_vnc_config(const struct pipeline *p, const struct options *o,

@@ -667,7 +667,13 @@ static int drop_privileges(struct session *s)
 	}
 	if (!o->user && s->out.impl == &output_mem_impl)
 		return 0;
-	if (o->passwd_file) {
+	if (o->password_file) {
+		log_set_context(opts_origin(o, "password-file"));
+		s->password = passwd_read_plain(o->password_file);
+		log_set_context(NULL);
+		if (!s->password)
+			return -1;
+	} else if (o->passwd_file) {
 		log_set_context(opts_origin(o, "passwd"));
 		s->password = passwd_read_file(o->passwd_file);
 		log_set_context(NULL);

@@ -20,6 +20,8 @@
 #include "output/output.h"
 #include "view/layout.h"
 #include "view/view.h"
+#include "net/sectype.h"
+#include "net/trust.h"
 #include "net/vnc_enc.h"
 
 void opts_defaults(struct options *o)
@@ -60,6 +62,10 @@ void opts_free(struct options *o)
 	free(o->workloads);
 	free(o->ca_file);
 	free(o->user);
+	free(o->username);
+	free(o->password_file);
+	free(o->fingerprint);
+	free(o->security);
 	free(o->record_file);
 	free(o->replay_file);
 	free(o->link);
@@ -241,6 +247,37 @@ static int set_encodings(struct options *o, const char *v, const char **why)
 	return opts_set_str(&o->encodings, v);
 }
 
+static int set_fingerprint(struct options *o, const char *v, const char **why)
+{
+	uint8_t fp[TRUST_FP_LEN];
+	char text[TRUST_FP_TEXT];
+
+	(void)why;
+	if (trust_parse(v, fp) < 0)
+		return -EINVAL;
+	trust_format(fp, text);
+	return opts_set_str(&o->fingerprint, text);
+}
+
+static int set_security(struct options *o, const char *v, const char **why)
+{
+	static char msg[200];
+	const struct sectype *t[SECTYPE_MAX];
+	const char *bad;
+	size_t n;
+
+	if (sectype_parse(v, t, &n, &bad) < 0) {
+		snprintf(msg, sizeof(msg),
+			 "%s%s%sexpected security types from: RA2_256 RA2 "
+			 "RA2ne_256 RA2ne X509Plain X509Vnc X509None TLSPlain "
+			 "TLSVnc TLSNone TLS DH MSLogonII VncAuth None Plain",
+			 *bad ? "unknown type '" : "", bad, *bad ? "'; " : "");
+		*why = msg;
+		return -EINVAL;
+	}
+	return opts_set_str(&o->security, v);
+}
+
 static int set_cpu(struct options *o, const char *v, const char **why)
 {
 	long n;
@@ -394,6 +431,13 @@ static const struct key keys[K_COUNT] = {
     [K_LAYOUT] = {"layout", T_FN, .set = set_layout},
     [K_TOUCH_HEAD] = {"touch-head", T_WORD, F(touch_head),
 		      .why = "expected a connector's name"},
+    [K_USERNAME] = {"username", T_WORD, F(username),
+		    .why = "expected a user name"},
+    [K_PASSWORD_FILE] = {"password-file", T_PATH, F(password_file),
+			 .why = "expected a file name"},
+    [K_FINGERPRINT] = {"fingerprint", T_FN, .set = set_fingerprint,
+		       .why = "expected SHA256: and 64 hex digits"},
+    [K_SECURITY] = {"security", T_FN, .set = set_security},
 };
 
 #undef F

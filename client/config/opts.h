@@ -79,6 +79,10 @@ struct options {
 	char *ca_file;		/* --ca: CA certificates for TLS */
 	bool insecure;		/* --insecure: TLS without verification */
 	char *user;		/* --user: drop root to this user */
+	char *username;		/* --username: for the types that take one */
+	char *password_file;	/* --password-file: plain text, first line */
+	char *fingerprint;	/* --fingerprint SHA256:HEX (trust.h) */
+	char *security;		/* --security LIST (sectype.h) */
 	/* probe / bench */
 	int samples;
 	bool json;		/* probe --json */

@@ -37,6 +37,10 @@ static const unsigned key_modes[K_COUNT] = {
 	[K_SERVER] = M_VIEW | M_BENCH,
 	[K_DECODE_THREADS] = M_SESSION | M_BENCH,
 	[K_REMOTE_RESIZE] = M_SESSION,
+	[K_USERNAME] = M_VIEW | M_BENCH,
+	[K_PASSWORD_FILE] = M_VIEW | M_BENCH,
+	[K_FINGERPRINT] = M_VIEW | M_BENCH,
+	[K_SECURITY] = M_VIEW | M_BENCH,
 };
 
 struct alias {
@@ -92,6 +96,10 @@ static const struct alias aliases[] = {
     {"ca", "ca", true},
     {"insecure", "insecure", false},
     {"user", "user", true},
+    {"username", "username", true},
+    {"password-file", "password-file", true},
+    {"fingerprint", "fingerprint", true},
+    {"security", "security", true},
     {"timeout", "timeout", true},
     {"connector", "connector", true},
     {"mode", "mode", true},

@@ -40,6 +40,10 @@ enum key_id {
 	K_REMOTE_RESIZE,
 	K_LAYOUT,
 	K_TOUCH_HEAD,
+	K_USERNAME,
+	K_PASSWORD_FILE,
+	K_FINGERPRINT,
+	K_SECURITY,
 	K_COUNT
 };
 _Static_assert(K_COUNT <= OPTS_MAX_KEYS, "cli_set and origin[] per key");

@@ -154,9 +154,7 @@ static const struct tiger tiger_params[] = {
 	  "GATEWAY, then vncfb localhost::5999" },
 	{ "listen", false, TV_REFUSE,
 	  "vncfb does not take reverse connections" },
-	{ "SecurityTypes", true, TV_REFUSE,
-	  "vncfb picks the security type itself: --ca FILE for verified "
-	  "X509 only, --insecure to allow anonymous TLS" },
+	{ "SecurityTypes", true, TV_KEY, "security" },
 	{ "X509CRL", true, TV_REFUSE,
 	  "vncfb does not check certificate revocation lists" },
 	{ "GnuTLSPriority", true, TV_REFUSE,

@@ -121,6 +121,11 @@ int preflight_check(const struct options *o)
 		log_set_context(opts_origin(o, "passwd"));
 		worst(&status, passwd_check_file(o->passwd_file), 2);
 	}
+	if (o->password_file &&
+	    (o->mode == MODE_VIEW || o->mode == MODE_BENCH)) {
+		log_set_context(opts_origin(o, "password-file"));
+		worst(&status, passwd_check_plain(o->password_file), 2);
+	}
 	if (o->ca_file && o->mode == MODE_VIEW) {
 		log_set_context(opts_origin(o, "ca"));
 		worst(&status, check_ca(o->ca_file), 2);

@@ -77,10 +77,11 @@ static int check_format(const char *path, int fd, off_t size)
 	return 0;
 }
 
-int passwd_check_file(const char *path)
+/* Open path if it is a regular file that only its owner may read: the
+ * fd, or -errno (logged). */
+static int open_private(const char *path, struct stat *st)
 {
-	struct stat st;
-	int fd, ret;
+	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -90,21 +91,82 @@ int passwd_check_file(const char *path)
 			  strerror(err));
 		return -err;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
 		log_error("password file %s is not a regular file", path);
 		close(fd);
 		return -EINVAL;
 	}
-	if (st.st_mode & 077) {
+	if (st->st_mode & 077) {
 		log_error("password file %s is accessible by others (mode "
 			  "%03o); it must be private: chmod 600 %s",
-			  path, (unsigned)(st.st_mode & 0777), path);
+			  path, (unsigned)(st->st_mode & 0777), path);
 		close(fd);
 		return -EPERM;
 	}
+	return fd;
+}
+
+int passwd_check_file(const char *path)
+{
+	struct stat st;
+	int fd, ret;
+
+	fd = open_private(path, &st);
+	if (fd < 0)
+		return fd;
 	ret = check_format(path, fd, st.st_size);
 	close(fd);
 	return ret;
+}
+
+/* The first line of a private file, or NULL (logged). */
+static char *read_plain(const char *path, bool check_only)
+{
+	static char good[] = "";
+	char buf[4096];
+	struct stat st;
+	ssize_t n;
+	size_t len;
+	char *pw = NULL;
+	int fd;
+
+	fd = open_private(path, &st);
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0) {
+		log_error("cannot read password file %s: %s", path,
+			  strerror(errno));
+		return NULL;
+	}
+	buf[n] = '\0';
+	len = strcspn(buf, "\r\n");
+	if (len == 0)
+		log_error("password file %s: the first line is empty", path);
+	else if (len == (size_t)n && n == (ssize_t)sizeof(buf) - 1)
+		log_error("password file %s: the first line is longer than "
+			  "%zu bytes", path, sizeof(buf) - 2);
+	else if (memchr(buf, '\0', len))
+		log_error("password file %s holds no text line", path);
+	else if (check_only)
+		pw = good;
+	else {
+		buf[len] = '\0';
+		pw = strdup(buf);
+	}
+	wipe(buf, sizeof(buf));
+	return pw;
+}
+
+int passwd_check_plain(const char *path)
+{
+	return read_plain(path, true) ? 0 : -EINVAL;
+}
+
+char *passwd_read_plain(const char *path)
+{
+	return read_plain(path, false);
 }
 
 char *passwd_read_file(const char *path)
@@ -119,7 +181,7 @@ char *passwd_read_file(const char *path)
 	return pw;
 }
 
-static char *prompt(void)
+char *passwd_prompt(const char *label, bool echo)
 {
 	struct termios old, noecho;
 	char buf[256];
@@ -135,9 +197,11 @@ static char *prompt(void)
 		return NULL;
 	}
 	noecho = old;
-	noecho.c_lflag &= ~(tcflag_t)ECHO;
-	noecho.c_lflag |= ECHONL;
-	fputs("VNC password: ", tty);
+	if (!echo) {
+		noecho.c_lflag &= ~(tcflag_t)ECHO;
+		noecho.c_lflag |= ECHONL;
+	}
+	fputs(label, tty);
 	fflush(tty);
 	tcsetattr(fileno(tty), TCSAFLUSH, &noecho);
 	if (fgets(buf, sizeof(buf), tty)) {
@@ -151,15 +215,32 @@ static char *prompt(void)
 	return ret;
 }
 
+/* $VNCFB_PASSWORD, TigerVNC's $VNC_PASSWORD, or the terminal. */
+static char *env_or_prompt(void)
+{
+	const char *env = getenv("VNCFB_PASSWORD");
+
+	if (!env)
+		env = getenv("VNC_PASSWORD");
+	if (env)
+		return strdup(env);
+	return passwd_prompt("VNC password: ", false);
+}
+
 char *passwd_get(void *ctx)
 {
 	const char *path = ctx;
-	const char *env;
 
 	if (path)
 		return passwd_read_file(path);
-	env = getenv("VNCFB_PASSWORD");
-	if (env)
-		return strdup(env);
-	return prompt();
+	return env_or_prompt();
+}
+
+char *passwd_get_plain(void *ctx)
+{
+	const char *path = ctx;
+
+	if (path)
+		return passwd_read_plain(path);
+	return env_or_prompt();
 }

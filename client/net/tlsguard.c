@@ -221,6 +221,35 @@ static int accept_unverified(gnutls_session_t session)
 	return 0;
 }
 
+/* The trust store's check (tlsguard_set_trust): what GnuTLS makes of the
+ * certificate, and its fingerprint, decide through g->check. */
+static int trust_verify(gnutls_session_t session)
+{
+	struct tlsguard *g = armed;
+	const gnutls_datum_t *certs;
+	unsigned int ncerts = 0, status = 0;
+	unsigned char fp[32];
+	size_t fplen = sizeof(fp);
+	int ret;
+
+	if (!g || !g->check)
+		return GNUTLS_E_CERTIFICATE_ERROR;
+	certs = gnutls_certificate_get_peers(session, &ncerts);
+	if (!certs || ncerts == 0) {
+		log_error("%s sent no TLS certificate", g->peer);
+		return GNUTLS_E_CERTIFICATE_ERROR;
+	}
+	if (gnutls_fingerprint(GNUTLS_DIG_SHA256, &certs[0], fp, &fplen) < 0 ||
+	    fplen != sizeof(fp)) {
+		log_error("%s: cannot hash its TLS certificate", g->peer);
+		return GNUTLS_E_CERTIFICATE_ERROR;
+	}
+	ret = gnutls_certificate_verify_peers3(session, g->host, &status);
+	return g->check(g->check_ctx, fp, ret == 0 && status == 0) == 0
+		       ? 0
+		       : GNUTLS_E_CERTIFICATE_ERROR;
+}
+
 void gnutls_certificate_set_verify_function(
 	gnutls_certificate_credentials_t cred,
 	gnutls_certificate_verify_function *func)
@@ -231,6 +260,8 @@ void gnutls_certificate_set_verify_function(
 	g = caller_guard(__builtin_return_address(0));
 	if (g && g->skip_verify)
 		func = accept_unverified;
+	else if (g && g->check)
+		func = trust_verify;
 	real.set_verify(cred, func);
 }
 
@@ -243,6 +274,15 @@ void tlsguard_init(struct tlsguard *g, const char *host, const char *peer,
 	g->skip_verify = skip_verify;
 	g->next = live;
 	live = g;
+}
+
+void tlsguard_set_trust(struct tlsguard *g,
+			int (*check)(void *ctx, const unsigned char fp[32],
+				     bool ca_ok),
+			void *ctx)
+{
+	g->check = check;
+	g->check_ctx = ctx;
 }
 
 void tlsguard_arm(struct tlsguard *g)

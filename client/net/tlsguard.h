@@ -38,6 +38,9 @@ struct tlsguard {
 	bool unverified;	/* a certificate was accepted unchecked */
 	const char *host;	/* the name the certificate should carry */
 	const char *peer;	/* "host:port" for messages */
+	/* tlsguard_set_trust */
+	int (*check)(void *ctx, const unsigned char fp[32], bool ca_ok);
+	void *check_ctx;
 	struct tlsguard *next;	/* this thread's live guards */
 };
 
@@ -50,6 +53,14 @@ void tlsguard_init(struct tlsguard *g, const char *host, const char *peer,
 		   bool skip_verify);
 void tlsguard_arm(struct tlsguard *g);
 void tlsguard_disarm(struct tlsguard *g);
+/* Decide about every X509 certificate (unless skip_verify): check gets
+ * its SHA-256 fingerprint and whether GnuTLS verified it against the CA
+ * file libvncclient loaded and the host name; 0 accepts it, anything
+ * else ends the handshake. Without it libvncclient verifies. */
+void tlsguard_set_trust(struct tlsguard *g,
+			int (*check)(void *ctx, const unsigned char fp[32],
+				     bool ca_ok),
+			void *ctx);
 /* Whether the last handshake accepted a certificate without (or despite)
  * verification. */
 bool tlsguard_unverified(const struct tlsguard *g);

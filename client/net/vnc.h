@@ -82,7 +82,14 @@ struct vnc_config {
 	/* Keys and certificates no CA vouches for (trust.h); its insecure
 	 * is the one above. */
 	struct trust_opts trust;
-	/* Called when the server asks for a VNC password; returns a
+	/* --security: TigerVNC's SecurityTypes names, in the order to
+	 * prefer them (sectype.h); NULL: vncfb's default order. */
+	const char *security;
+	/* The user name for the types that take one; NULL: $VNC_USERNAME,
+	 * else asked on the terminal (trust.ask says whether there is
+	 * one). */
+	const char *username;
+	/* Called when the server asks for a password (any type); returns a
 	 * malloc'd string (wiped and freed by the caller) or NULL. */
 	char *(*get_password)(void *ctx);
 	void *password_ctx;

@@ -78,6 +78,17 @@ static void lib_log(const char *fmt, ...)
 		va_end(ap);
 		vnc_refuse_scheme(handshaking, (uint32_t)scheme);
 	}
+	/* The server's list of security types follows: vncfb chooses from
+	 * it (libvncclient would take the server's first). */
+	if (handshaking &&
+	    strcmp(fmt, "We have %d security types to read\n") == 0) {
+		int count;
+
+		va_start(ap, fmt);
+		count = va_arg(ap, int);
+		va_end(ap);
+		vnc_security_list(handshaking, (unsigned)count);
+	}
 }
 
 void vnc_failure_reset(void)
@@ -188,9 +199,16 @@ enum vnc_error vnc_failure_classify(struct vnc_client *vc, bool handshake)
 			  vc->peer, reason);
 		return VNC_ERR_PROTOCOL;
 	}
+	if (vc->no_user) {
+		log_error("%s asks for a user name and none was given (use "
+			  "--username NAME or VNC_USERNAME)",
+			  vc->peer);
+		return VNC_ERR_AUTH;
+	}
 	if (vc->no_password) {
 		log_error("%s asks for a password and none was given (use "
-			  "--passwd FILE or VNCFB_PASSWORD)",
+			  "--password-file FILE, --passwd FILE or "
+			  "VNCFB_PASSWORD)",
 			  vc->peer);
 		return VNC_ERR_AUTH;
 	}

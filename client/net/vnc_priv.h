@@ -18,6 +18,7 @@
 
 #include "util/log.h"
 #include "net/pace.h"
+#include "net/sectype.h"
 #include "net/tlsguard.h"
 #include "net/vnc.h"
 #include "wire/vncsrc.h"
@@ -36,9 +37,17 @@ struct vnc_client {
 	bool no_password;	/* the server asked, we had none */
 	bool asked_password;	/* the server wanted VNC authentication */
 	const char *tls_refused;	/* why the security type was refused */
-	char refused_buf[128];	/* tls_refused's text when it is made */
+	char refused_buf[512];	/* tls_refused's text when it is made */
 	const uint32_t *schemes;	/* the security types offered */
 	int nschemes;
+	/* What the policy allows (sectype_policy), in order; its distinct
+	 * first-list types are schemes[]; the type chosen, once it is. */
+	const struct sectype *allowed[SECTYPE_MAX];
+	size_t nallowed;
+	uint32_t tops[SECTYPE_MAX];
+	const struct sectype *chosen;
+	int lists_seen;		/* security type lists read so far */
+	bool no_user;		/* asked for a user name, we had none */
 	struct tlsguard tls;	/* what libvncclient's TLS leaves behind */
 	uint64_t rx_ns;		/* socket seen readable (vnc_dispatch entry) */
 	/* vncfb's reader (NULL in the libvncclient reference mode) and the
@@ -130,6 +139,10 @@ void vnc_failure_forget(void);
 /* vnc_failure.c: vncfb's own last word, standing in for libvncclient's. */
 __attribute__((format(printf, 1, 2)))
 void vnc_failure_note(const char *fmt, ...);
+/* vnc_security.c: libvncclient said "We have N security types to read"
+ * (vnc_failure.c's log hook): the list is in the socket; choose. */
+void vnc_security_list(struct vnc_client *vc, unsigned count);
+
 /* vnc_failure.c: vc's InitialiseRFBConnection runs from now (NULL: it is
  * over), so that the log hook can refuse a security type the server
  * dictates (vnc_refuse_scheme). */

@@ -172,8 +172,10 @@ def main(tmp):
     check("session takes no workload", [*mem, "--workload", "idle",
                                         "127.0.0.1"], 2, ["--workload"])
     check("-via", [*mem, "-via", "gw", "127.0.0.1"], 2, ["-via", "ssh"])
-    check("-SecurityTypes", [*mem, "-SecurityTypes", "X509Vnc",
-                             "127.0.0.1"], 2, ["-SecurityTypes", "--ca"])
+    check("-SecurityTypes", [*mem, "-SecurityTypes", "X509Vnc,Kerberos",
+                             "127.0.0.1"], 2, ["-SecurityTypes", "Kerberos"])
+    check("--security", [*mem, "--security", "", "127.0.0.1"], 2,
+          ["--security", "X509Plain"])
     check("-X509CRL", [*mem, "-X509CRL=crl.pem", "127.0.0.1"], 2,
           ["-X509CRL", "revocation"])
     # (H.264 is vncfb's h264 where it is built.)

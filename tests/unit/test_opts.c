@@ -368,7 +368,10 @@ static void test_tiger(void)
 	}
 	{
 		const char *via[] = {"vncfb", "-via", "gw", "h", NULL};
-		const char *sec[] = {"vncfb", "-SecurityTypes=None", "h", NULL};
+		const char *sec[] = {"vncfb", "-SecurityTypes=None,Foo", "h",
+				     NULL};
+		const char *sec_ok[] = {"vncfb", "-SecurityTypes=X509Plain,None",
+					"h", NULL};
 		const char *h264[] = {"vncfb", "-PreferredEncoding=H.264", "h",
 				      NULL};
 		const char *bad[] = {"vncfb", "-ViewOnly=maybe", "h", NULL};
@@ -376,6 +379,11 @@ static void test_tiger(void)
 
 		CHECK(parses(N(via), via) < 0);
 		CHECK(parses(N(sec), sec) < 0);
+		/* TigerVNC's SecurityTypes is --security. */
+		CHECK_EQ(parse(&o, N(sec_ok), sec_ok), 0);
+		CHECK(o.security && !strcmp(o.security, "X509Plain,None"),
+		      "security '%s'", o.security ? o.security : "");
+		opts_free(&o);
 #ifdef VNCFB_HAVE_H264
 		/* TigerVNC's H.264 is vncfb's h264, first. */
 		CHECK_EQ(parse(&o, N(h264), h264), 0);

@@ -109,6 +109,10 @@ void vnc_done(struct vnc_client *vc);
 /* vnc_security.c: the security types vncfb offers and the credential
  * and password hooks, set on vc->cl before the handshake. */
 void vnc_security_setup(struct vnc_client *vc);
+/* vnc_rsaaes.c: RSA-AES (RA2, RA2ne, RA2_256, RA2ne_256) made known to
+ * libvncclient, once a process. */
+void vnc_rsaaes_register(void);
+
 /* vnc_security.c: a security type the server chose that vncfb did not
  * offer ends the handshake before libvncclient acts on it. */
 void vnc_refuse_scheme(struct vnc_client *vc, uint32_t scheme);

@@ -125,6 +125,7 @@ def backend_hello(port):
     """Connect to the backend and take it through version and security
     type None: what follows is its ServerInit, after our ClientInit."""
     b = socket.create_connection(("127.0.0.1", port))
+    b.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     recv_exact(b, 12)
     b.sendall(b"RFB 003.008\n")
     n = recv_exact(b, 1)[0]

@@ -1,5 +1,6 @@
 /* The RFB server message reader (rfbread.h): messages parsed here,
- * rectangles handed to the decode manager (decode/manager.h). */
+ * rectangles handed to the decode manager (decode/manager.h), cursor
+ * shapes to rfbcursor.c. */
 #include "config.h"
 
 #include <errno.h>
@@ -8,81 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shadow/damage.h"
 #include "shadow/pixconv.h"
 #include "decode/decchunk.h"
 #include "decode/decode.h"
 #include "decode/manager.h"
 #include "util/log.h"
 #include "wire/rfb.h"
+#include "reader/rfbread_priv.h"
 #include "reader/rfbread.h"
-
-struct rfb_reader {
-	/* Every message is read through chunks (decchunk.h), over the
-	 * owner's source: src is the chunks' source. */
-	struct dec_chunks *chunks;
-	struct vnc_source *src;
-	struct vnc_events ev;
-	struct rfb_reader_ops ops;
-	void *ops_ctx;
-	struct dec_fmt fmt;
-	struct dec_fmt rgba; /* CursorWithAlpha's pixels */
-	/* A wire format other than the shadow's (auto-select's low
-	 * colour): rectangles are decoded into mirror, the desktop in
-	 * wfmt, and each is converted into the shadow as it is done
-	 * (job_done, on whichever thread decoded it: the pool orders
-	 * overlapping jobs, so no other writes that part of mirror
-	 * meanwhile). Changed only with the pool idle. */
-	bool wired;
-	struct dec_fmt wfmt;
-	struct pixconv from_wire, to_wire;
-	uint8_t *shadow, *mirror;
-	struct dec_ctx dc;  /* the main thread's: reads, direct encodings */
-	struct dec_job job; /* the cursors' */
-	/* Jobs, their order and the pool (inline until
-	 * rfb_reader_set_threads). */
-	struct dec_manager *dm;
-	bool copies_direct; /* rfb_reader_set_copies_direct */
-	/* The update being read held a desktop size, pixels. */
-	bool upd_sized, upd_pixels;
-	uint64_t payload; /* bytes of rectangles after their headers */
-	/* ContinuousUpdates and Fence, main thread: the server has them
-	 * (cu_known, fence_known), they are on, the session paused them,
-	 * EndOfContinuousUpdates owed for disables we sent. */
-	bool cu_known, cu_on, paused, fence_known;
-	unsigned cu_owed;
-	bool warned_flags, warned_end;
-	uint32_t width, height;
-	struct vnc_layout layout; /* the last ExtendedDesktopSize's */
-	bool named;
-	char name[LOG_TEXT_SIZE]; /* made visible (log_sanitize) */
-	enum vnc_error err;
-	char why[320];
-};
-
-__attribute__((format(printf, 3, 4))) static int
-fail(struct rfb_reader *r, enum vnc_error err, const char *fmt, ...)
-{
-	va_list ap;
-
-	r->err = err;
-	va_start(ap, fmt);
-	vsnprintf(r->why, sizeof(r->why), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static int closed(struct rfb_reader *r)
-{
-	r->err = VNC_ERR_CLOSED;
-	r->why[0] = '\0';
-	return -1;
-}
-
-static int rd(struct rfb_reader *r, void *buf, size_t n)
-{
-	return vnc_source_read(r->src, buf, n) < 0 ? closed(r) : 0;
-}
 
 /* Read and drop n bytes. */
 static int skip(struct rfb_reader *r, uint64_t n)
@@ -100,27 +34,6 @@ static int skip(struct rfb_reader *r, uint64_t n)
 }
 
 /* --- what the decode manager hands back --- */
-
-/* What a rectangle's failure means for the connection: -1. */
-static int rect_failed(struct rfb_reader *r, int ret, const char *why)
-{
-	if (ret == DEC_EOF)
-		return closed(r);
-	return fail(r, ret == DEC_NOMEM ? VNC_ERR_RESOURCE : VNC_ERR_PROTOCOL,
-		    "%s", why);
-}
-
-/* The manager's call returned ret: 0, or -1 with the failure set. */
-static int managed(struct rfb_reader *r, int ret)
-{
-	return ret < 0 ? rect_failed(r, ret, dec_manager_why(r->dm)) : 0;
-}
-
-/* Every rectangle read is decoded and reported: 0 or -1. */
-static int drain(struct rfb_reader *r)
-{
-	return managed(r, dec_manager_drain(r->dm));
-}
 
 /* What the pool decoded so far, without waiting; 0 or -1. */
 static int report_ready(struct rfb_reader *r)
@@ -394,20 +307,6 @@ const char *rfb_reader_name(const struct rfb_reader *r)
 
 /* --- FramebufferUpdate rectangles --- */
 
-__attribute__((format(printf, 3, 4))) static int
-bad_rect(struct rfb_reader *r, const struct dec_hdr *h, const char *fmt, ...)
-{
-	char detail[220];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	dec_rect_why(r->why, sizeof(r->why), h, DEC_BAD, detail);
-	r->err = VNC_ERR_PROTOCOL;
-	return -1;
-}
-
 static int resized(struct rfb_reader *r, const struct dec_hdr *h)
 {
 	if (h->w == r->width && h->h == r->height)
@@ -485,166 +384,6 @@ static int desktop_name(struct rfb_reader *r)
 	return 0;
 }
 
-/* A decoded shape to the session: pix (w*hh shadow pixels, then at
- * mask w*hh alpha bytes, one allocation the caller frees), cut down
- * around the hot spot when too large to show. */
-static void show_cursor(struct rfb_reader *r, uint32_t xhot, uint32_t yhot,
-			uint32_t w, uint32_t hh, uint8_t *pix, uint8_t *mask)
-{
-	const struct dec_fmt *f = &r->fmt;
-	uint32_t x0 = 0, y0 = 0, cw, ch;
-
-	if (xhot >= w || yhot >= hh) {
-		log_debug("ignoring a %ux%u cursor shape with its hot spot at "
-			  "%u,%u",
-			  w, hh, xhot, yhot);
-		return;
-	}
-	/* Too large to show: the part around the hot spot. */
-	cw = w < RFB_MAX_CURSOR ? w : RFB_MAX_CURSOR;
-	ch = hh < RFB_MAX_CURSOR ? hh : RFB_MAX_CURSOR;
-	if (cw < w) {
-		x0 = xhot > cw / 2 ? xhot - cw / 2 : 0;
-		x0 = x0 + cw > w ? w - cw : x0;
-	}
-	if (ch < hh) {
-		y0 = yhot > ch / 2 ? yhot - ch / 2 : 0;
-		y0 = y0 + ch > hh ? hh - ch : y0;
-	}
-	if (cw < w || ch < hh) {
-		for (uint32_t y = 0; y < ch; y++) {
-			memmove(pix + (size_t)y * cw * f->bpp,
-				pix + ((size_t)(y0 + y) * w + x0) * f->bpp,
-				(size_t)cw * f->bpp);
-		}
-		for (uint32_t y = 0; y < ch; y++)
-			memmove(pix + (size_t)cw * ch * f->bpp + (size_t)y * cw,
-				mask + (size_t)(y0 + y) * w + x0, cw);
-		mask = pix + (size_t)cw * ch * f->bpp;
-		log_debug("cursor shape %ux%u cut to %ux%u", w, hh, cw, ch);
-	}
-	r->ev.cursor_shape(r->ev.ctx, (int)(xhot - x0), (int)(yhot - y0),
-			   (int)cw, (int)ch, pix, mask);
-}
-
-static int cursor_shape(struct rfb_reader *r, const struct dec_hdr *h)
-{
-	const struct dec_fmt *f = &r->fmt;
-	/* Its pixels come in the wire's format. */
-	const struct dec_fmt *wf = r->wired ? &r->wfmt : f;
-	struct dec_job *j = &r->job;
-	size_t body, n;
-	uint32_t w = h->w, hh = h->h;
-	uint8_t *pix, *wpix;
-	int err;
-
-	if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)
-		return bad_rect(r, h, "a cursor larger than %dx%d",
-				RFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);
-	body = dec_cursor_size(wf, h->enc, w, hh);
-	dec_job_unref(j);
-	j->in_place = false;
-	j->data.len = 0;
-	j->data.limit = 0;
-	if (body && !dec_take(&r->dc, j, body, &err))
-		return err == DEC_EOF
-			   ? closed(r)
-			   : fail(r, VNC_ERR_RESOURCE, "%s", r->dc.why);
-	if (!r->ev.cursor_shape || w == 0 || hh == 0)
-		return 0;
-	n = (size_t)w * hh;
-	pix = malloc(n * (f->bpp + 1));
-	wpix = wf != f ? malloc(n * (wf->bpp + 1)) : pix;
-	if (!pix || !wpix) {
-		if (wpix != pix)
-			free(wpix);
-		free(pix);
-		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
-	}
-	dec_cursor_shape(wf, h->enc, w, hh, j->data.p, wpix,
-			 wpix + n * wf->bpp);
-	if (wpix != pix) {
-		pixconv_row(&r->from_wire, pix, wpix, n);
-		memcpy(pix + n * f->bpp, wpix + n * wf->bpp, n);
-		free(wpix);
-	}
-	show_cursor(r, h->x, h->y, w, hh, pix, pix + n * f->bpp);
-	free(pix);
-	return 0;
-}
-
-/* CursorWithAlpha: a sub-encoding's number, then w x h RGBA pixels in
- * it, decoded by that encoding's decoder into a buffer of their own, in
- * stream order with the rectangles before (they may share its zlib
- * stream). */
-static int cursor_alpha(struct rfb_reader *r, const struct dec_hdr *h)
-{
-	const struct dec_fmt *f = &r->fmt;
-	const struct decoder *d;
-	struct dec_fb fb = r->dc.fb;
-	uint32_t w = h->w, hh = h->h;
-	uint8_t encb[4], *rgba, *pix;
-	char name[16];
-	size_t n = (size_t)w * hh;
-	int32_t enc;
-	int ret;
-
-	if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)
-		return bad_rect(r, h, "a cursor larger than %dx%d",
-				RFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);
-	if (rd(r, encb, 4) < 0)
-		return -1;
-	enc = (int32_t)dec_be32(encb);
-	d = decoder_find(enc);
-	if (!dec_cursor_alpha_enc(enc))
-		return bad_rect(r, h, "its pixels in encoding %s, which cannot "
-				      "carry them",
-				decoder_name(enc, name, sizeof(name)));
-	/* Nothing else writes while the shape is drawn, and the streams
-	 * are where the rectangles before it left them. */
-	if (drain(r) < 0)
-		return -1;
-	/* 4 MiB at most (RFB_MAX_CURSOR_READ a side); one spare byte for
-	 * an empty shape. */
-	rgba = calloc(1, n * 4 + 1);
-	if (!rgba)
-		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
-	r->dc.fb = (struct dec_fb){rgba, (size_t)w * 4, w, hh, &r->rgba};
-	r->job.enc = enc;
-	r->job.r = (struct rect){0, 0, (int32_t)w, (int32_t)hh};
-	r->job.src = (struct rect){0, 0, 0, 0};
-	r->dc.why[0] = '\0';
-	ret = dec_rect(&r->dc, d, &r->job);
-	dec_job_unref(&r->job);
-	r->dc.fb = fb;
-	if (ret != DEC_OK) {
-		char why[sizeof(r->dc.why) + 40];
-
-		free(rgba);
-		if (ret == DEC_EOF)
-			return closed(r);
-		snprintf(why, sizeof(why), "%s pixels: %s",
-			 decoder_name(enc, name, sizeof(name)), r->dc.why);
-		dec_rect_why(r->why, sizeof(r->why), h, ret, why);
-		r->err = ret == DEC_NOMEM ? VNC_ERR_RESOURCE : VNC_ERR_PROTOCOL;
-		return -1;
-	}
-	if (!r->ev.cursor_shape || n == 0) {
-		free(rgba);
-		return 0;
-	}
-	pix = malloc(n * (f->bpp + 1));
-	if (!pix) {
-		free(rgba);
-		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
-	}
-	dec_cursor_alpha(f, n, rgba, pix, pix + n * f->bpp);
-	free(rgba);
-	show_cursor(r, h->x, h->y, w, hh, pix, pix + n * f->bpp);
-	free(pix);
-	return 0;
-}
-
 static int pixels(struct rfb_reader *r, const struct dec_hdr *h)
 {
 	const struct decoder *d = decoder_find(h->enc);
@@ -685,9 +424,9 @@ static int rectangle(struct rfb_reader *r)
 		return 1;
 	case RFB_ENC_XCURSOR:
 	case RFB_ENC_RICHCURSOR:
-		return cursor_shape(r, &h);
+		return rfb_cursor_shape(r, &h);
 	case RFB_ENC_CURSOR_ALPHA:
-		return cursor_alpha(r, &h);
+		return rfb_cursor_alpha(r, &h);
 	case RFB_ENC_POINTERPOS:
 		if (r->ev.cursor_pos)
 			r->ev.cursor_pos(r->ev.ctx, (int)h.x, (int)h.y);

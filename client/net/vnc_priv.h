@@ -1,8 +1,8 @@
 /* What the files of the libvncclient wrapper share: struct vnc_client and
  * the calls between vnc.c (the connection, its deadlines, the reader's
  * callbacks), vnc_source.c (the connection's bytes both ways),
- * vnc_security.c (security types, TLS, credentials),
- * vnc_failure.c (libvncclient's words made one line of ours) and
+ * vnc_security.c (security types, TLS, credentials), vnc_rsaaes.c
+ * (RSA-AES under libvncclient), vnc_failure.c (libvncclient's words made one line of ours) and
  * vnc_send.c (the messages vncfb writes). It includes rfb/rfbclient.h
  * for them, and no other file includes either header
  * (tests/integration/test_rfbclient_rule.sh): the rest of vncfb sees the

@@ -6,8 +6,10 @@
  * one way vncfb's messages go out (vnc_stream_write; vnc_send.c).
  *
  * A layer between the socket and the reader (a security type's framing
- * after the handshake, e.g. RSA-AES's AES-EAX records) is a struct
- * vnc_layer put in with vnc_stream_push:
+ * that begins after ServerInit) is a struct vnc_layer put in with
+ * vnc_stream_push. (RSA-AES's frames begin with the SecurityResult,
+ * which libvncclient reads itself, so they live below libvncclient
+ * instead: vnc_rsaaes.c.)
  *   - its source (layer->in) reads the connection's bytes from
  *     vnc_stream_socket() with the vnc_source_* calls and hands the
  *     reader the plain ones; the reader reads vnc_stream_in() from then

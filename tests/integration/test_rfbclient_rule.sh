@@ -9,6 +9,7 @@ src=${VNCFB_SOURCE_ROOT:?}
 wrapper='client/net/vnc_priv.h
 client/net/vnc.c
 client/net/vnc_failure.c
+client/net/vnc_rsaaes.c
 client/net/vnc_security.c
 client/net/vnc_send.c
 client/net/vnc_source.c

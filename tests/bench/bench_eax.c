@@ -13,9 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <nettle/aes.h>
-#include <nettle/eax.h>
-
+#include "../ref_eax.h"
 #include "net/eax_kern.h"
 #include "util/cpu.h"
 
@@ -44,25 +42,12 @@ static double one(enum way w, unsigned keylen, uint8_t *buf, uint8_t *dst,
 {
 	static const uint8_t key[32] = { 1, 2, 3 };
 	uint8_t nonce[16] = { 0 }, hdr[2] = { 0xff, 0xff }, tag[16];
-	union {
-		struct aes128_ctx a128;
-		struct aes256_ctx a256;
-	} c;
-	nettle_cipher_func *f;
-	struct eax_key k;
-	struct eax_ctx e;
+	struct ref_eax ref;
 	struct eax_fast fk;
 	double t0;
 	size_t off;
 
-	if (keylen == 16) {
-		aes128_set_encrypt_key(&c.a128, key);
-		f = (nettle_cipher_func *)aes128_encrypt;
-	} else {
-		aes256_set_encrypt_key(&c.a256, key);
-		f = (nettle_cipher_func *)aes256_encrypt;
-	}
-	eax_set_key(&k, &c, f);
+	ref_eax_init(&ref, key, keylen);
 	if (w == AESNI)
 		eax_aesni_init(&fk, key, keylen);
 	t0 = cpu_s();
@@ -73,10 +58,8 @@ static double one(enum way w, unsigned keylen, uint8_t *buf, uint8_t *dst,
 		if (w == COPY) {
 			memcpy(dst + off, buf + off, len);
 		} else if (w == NETTLE) {
-			eax_set_nonce(&e, &k, &c, f, 16, nonce);
-			eax_update(&e, &k, &c, f, 2, hdr);
-			eax_decrypt(&e, &k, &c, f, len, dst + off, buf + off);
-			eax_digest(&e, &k, &c, f, 16, tag);
+			ref_eax_frame(&ref, false, nonce, hdr, buf + off,
+				      dst + off, len, tag);
 		} else {
 			eax_aesni_frame(&fk, false, nonce, hdr, buf + off,
 					dst + off, len, tag);

@@ -36,7 +36,8 @@ int main(int argc, char **argv)
 	if (ret || o.check_config) {
 		/* --check-config: any problem is one of configuration. */
 		if (o.check_config && !ret && o.mode == MODE_VIEW) {
-			struct trust_opts t = { .pin = o.fingerprint };
+			struct trust_opts t = { .pin = o.fingerprint,
+						.store = o.known_hosts };
 
 			ret = trust_show(&t) < 0 ? 2 : 0;
 		}

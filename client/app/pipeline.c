@@ -526,6 +526,7 @@ static void vnc_config_fill(const struct options *o, const struct pixfmt *fmt,
 	v->ca_file = o->ca_file;
 	v->insecure = o->insecure;
 	v->trust.pin = o->fingerprint;
+	v->trust.store = o->known_hosts;
 	v->trust.insecure = o->insecure;
 	/* Someone to ask (a first certificate, a user name) only when
 	 * vncfb was started from a terminal; a unit or a kiosk is not. */

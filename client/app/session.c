@@ -17,6 +17,7 @@
 #include "util/log.h"
 #include "output/output.h"
 #include "net/passwd.h"
+#include "net/trust.h"
 #include "app/pipeline.h"
 #include "platform/platform.h"
 #include "util/ppm.h"
@@ -678,6 +679,18 @@ static int drop_privileges(struct session *s)
 		s->password = passwd_read_file(o->passwd_file);
 		log_set_context(NULL);
 		if (!s->password)
+			return -1;
+	}
+	if (o->mode == MODE_VIEW) {
+		/* The user vncfb becomes may not reach the store. */
+		struct trust_opts t = { .store = o->known_hosts,
+					.pin = o->fingerprint,
+					.insecure = o->insecure };
+
+		log_set_context(opts_origin(o, "known-hosts"));
+		ret = trust_open(&t);
+		log_set_context(NULL);
+		if (ret < 0)
 			return -1;
 	}
 	log_set_context(opts_origin(o, "user"));

@@ -66,6 +66,7 @@ void opts_free(struct options *o)
 	free(o->password_file);
 	free(o->fingerprint);
 	free(o->security);
+	free(o->known_hosts);
 	free(o->record_file);
 	free(o->replay_file);
 	free(o->link);
@@ -438,6 +439,8 @@ static const struct key keys[K_COUNT] = {
     [K_FINGERPRINT] = {"fingerprint", T_FN, .set = set_fingerprint,
 		       .why = "expected SHA256: and 64 hex digits"},
     [K_SECURITY] = {"security", T_FN, .set = set_security},
+    [K_KNOWN_HOSTS] = {"known-hosts", T_PATH, F(known_hosts),
+		       .why = "expected a file name"},
 };
 
 #undef F

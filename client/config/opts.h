@@ -83,6 +83,7 @@ struct options {
 	char *password_file;	/* --password-file: plain text, first line */
 	char *fingerprint;	/* --fingerprint SHA256:HEX (trust.h) */
 	char *security;		/* --security LIST (sectype.h) */
+	char *known_hosts;	/* --known-hosts FILE (trust.h), NULL: XDG */
 	/* probe / bench */
 	int samples;
 	bool json;		/* probe --json */

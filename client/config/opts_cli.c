@@ -41,6 +41,7 @@ static const unsigned key_modes[K_COUNT] = {
 	[K_PASSWORD_FILE] = M_VIEW | M_BENCH,
 	[K_FINGERPRINT] = M_VIEW | M_BENCH,
 	[K_SECURITY] = M_VIEW | M_BENCH,
+	[K_KNOWN_HOSTS] = M_VIEW | M_BENCH,
 };
 
 struct alias {
@@ -100,6 +101,7 @@ static const struct alias aliases[] = {
     {"password-file", "password-file", true},
     {"fingerprint", "fingerprint", true},
     {"security", "security", true},
+    {"known-hosts", "known-hosts", true},
     {"timeout", "timeout", true},
     {"connector", "connector", true},
     {"mode", "mode", true},

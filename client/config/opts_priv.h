@@ -44,6 +44,7 @@ enum key_id {
 	K_PASSWORD_FILE,
 	K_FINGERPRINT,
 	K_SECURITY,
+	K_KNOWN_HOSTS,
 	K_COUNT
 };
 _Static_assert(K_COUNT <= OPTS_MAX_KEYS, "cli_set and origin[] per key");

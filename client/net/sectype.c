@@ -18,23 +18,22 @@
  * (VeNCrypt 256) sends the password as it is: last, and only when named
  * (sectype_policy). TLS (18) is the old anonymous TLS of vino. */
 static const struct sectype types[] = {
-	{ "RA2_256", SEC_RA2_256, 0,
-	  SEC_RSA | SEC_ENCRYPTED | SEC_USER },
-	{ "RA2", SEC_RA2, 0, SEC_RSA | SEC_ENCRYPTED | SEC_USER },
-	{ "RA2ne_256", SEC_RA2NE_256, 0, SEC_RSA | SEC_USER },
-	{ "RA2ne", SEC_RA2NE, 0, SEC_RSA | SEC_USER },
-	{ "X509Plain", VC, 262, TLS_X509 | SEC_USER },
-	{ "X509Vnc", VC, 261, TLS_X509 | SEC_PASSWORD },
-	{ "X509None", VC, 260, TLS_X509 },
-	{ "TLSPlain", VC, 259, TLS_ANON | SEC_USER },
-	{ "TLSVnc", VC, 258, TLS_ANON | SEC_PASSWORD },
-	{ "TLSNone", VC, 257, TLS_ANON },
-	{ "TLS", 18, 0, TLS_ANON },
-	{ "DH", SEC_DH, 0, SEC_USER },
-	{ "MSLogonII", SEC_MSLOGON2, 0, SEC_USER },
-	{ "VncAuth", 2, 0, SEC_PASSWORD },
-	{ "None", 1, 0, 0 },
-	{ "Plain", VC, 256, SEC_USER | SEC_CLEAR },
+    {"RA2_256", SEC_RA2_256, 0, SEC_RSA | SEC_ENCRYPTED | SEC_USER},
+    {"RA2", SEC_RA2, 0, SEC_RSA | SEC_ENCRYPTED | SEC_USER},
+    {"RA2ne_256", SEC_RA2NE_256, 0, SEC_RSA | SEC_USER},
+    {"RA2ne", SEC_RA2NE, 0, SEC_RSA | SEC_USER},
+    {"X509Plain", VC, 262, TLS_X509 | SEC_USER},
+    {"X509Vnc", VC, 261, TLS_X509 | SEC_PASSWORD},
+    {"X509None", VC, 260, TLS_X509},
+    {"TLSPlain", VC, 259, TLS_ANON | SEC_USER},
+    {"TLSVnc", VC, 258, TLS_ANON | SEC_PASSWORD},
+    {"TLSNone", VC, 257, TLS_ANON},
+    {"TLS", 18, 0, TLS_ANON},
+    {"DH", SEC_DH, 0, SEC_USER},
+    {"MSLogonII", SEC_MSLOGON2, 0, SEC_USER},
+    {"VncAuth", 2, 0, SEC_PASSWORD},
+    {"None", 1, 0, 0},
+    {"Plain", VC, 256, SEC_USER | SEC_CLEAR},
 };
 
 _Static_assert(sizeof(types) / sizeof(types[0]) <= SECTYPE_MAX,
@@ -98,8 +97,8 @@ int sectype_parse(const char *list, const struct sectype *out[SECTYPE_MAX],
 	return 0;
 }
 
-size_t sectype_policy(const char *list, bool ca, bool insecure,
-		      bool have_rsa, const struct sectype *out[SECTYPE_MAX])
+size_t sectype_policy(const char *list, bool ca, bool insecure, bool have_rsa,
+		      const struct sectype *out[SECTYPE_MAX])
 {
 	const struct sectype *in[SECTYPE_MAX];
 	const char *bad;
@@ -130,27 +129,48 @@ size_t sectype_policy(const char *list, bool ca, bool insecure,
 const char *sectype_top_name(uint32_t top)
 {
 	switch (top) {
-	case 1: return "None";
-	case 2: return "VncAuth";
-	case SEC_RA2: return "RA2";
-	case SEC_RA2NE: return "RA2ne";
-	case 7: return "SSPI";
-	case 8: return "SSPIne";
-	case 16: return "Tight";
-	case 17: return "Ultra";
-	case 18: return "TLS";
-	case SEC_VENCRYPT: return "VeNCrypt";
-	case 20: return "SASL";
-	case 21: return "MD5";
-	case 22: return "xvp";
-	case SEC_DH: return "DH";
-	case 33: return "Apple Kerberos";
-	case 35: return "Apple session";
-	case 36: return "Apple DH";
-	case SEC_MSLOGON2: return "MSLogonII";
-	case SEC_RA2_256: return "RA2_256";
-	case SEC_RA2NE_256: return "RA2ne_256";
-	case 0xfffffffa: return "MSLogon";
+	case 1:
+		return "None";
+	case 2:
+		return "VncAuth";
+	case SEC_RA2:
+		return "RA2";
+	case SEC_RA2NE:
+		return "RA2ne";
+	case 7:
+		return "SSPI";
+	case 8:
+		return "SSPIne";
+	case 16:
+		return "Tight";
+	case 17:
+		return "Ultra";
+	case 18:
+		return "TLS";
+	case SEC_VENCRYPT:
+		return "VeNCrypt";
+	case 20:
+		return "SASL";
+	case 21:
+		return "MD5";
+	case 22:
+		return "xvp";
+	case SEC_DH:
+		return "DH";
+	case 33:
+		return "Apple Kerberos";
+	case 35:
+		return "Apple session";
+	case 36:
+		return "Apple DH";
+	case SEC_MSLOGON2:
+		return "MSLogonII";
+	case SEC_RA2_256:
+		return "RA2_256";
+	case SEC_RA2NE_256:
+		return "RA2ne_256";
+	case 0xfffffffa:
+		return "MSLogon";
 	}
 	if (top >= 3 && top <= 4)
 		return "RealVNC";
@@ -164,10 +184,14 @@ const char *sectype_sub_name(uint32_t sub)
 	size_t i;
 
 	switch (sub) {
-	case 1: return "None";
-	case 2: return "VncAuth";
-	case 263: return "TLSSASL";
-	case 264: return "X509SASL";
+	case 1:
+		return "None";
+	case 2:
+		return "VncAuth";
+	case 263:
+		return "TLSSASL";
+	case 264:
+		return "X509SASL";
 	}
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (types[i].top == VC && types[i].sub == sub)
@@ -187,8 +211,8 @@ void sectype_describe(char *buf, size_t len, const uint32_t *t, size_t n,
 	buf[0] = '\0';
 	for (i = 0; i < n && used < len; i++) {
 		name = sub ? sectype_sub_name(t[i]) : sectype_top_name(t[i]);
-		w = snprintf(buf + used, len - used, "%s%s (%u)",
-			     i ? ", " : "", name ? name : "unknown", t[i]);
+		w = snprintf(buf + used, len - used, "%s%s (%u)", i ? ", " : "",
+			     name ? name : "unknown", t[i]);
 		if (w < 0)
 			break;
 		used += (size_t)w;

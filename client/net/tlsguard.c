@@ -176,27 +176,41 @@ void gnutls_x509_crt_deinit(gnutls_x509_crt_t cert)
 	real.crt_deinit(cert);
 }
 
+/* The SHA-256 of the certificate the server sent: 0, or -1 (logged). */
+static int peer_fingerprint(const struct tlsguard *g,
+			    gnutls_session_t session, unsigned char fp[32])
+{
+	const gnutls_datum_t *certs;
+	unsigned int ncerts = 0;
+	size_t fplen = 32;
+
+	certs = gnutls_certificate_get_peers(session, &ncerts);
+	if (!certs || ncerts == 0) {
+		log_error("%s sent no TLS certificate", g->peer);
+		return -1;
+	}
+	if (gnutls_fingerprint(GNUTLS_DIG_SHA256, &certs[0], fp, &fplen) < 0 ||
+	    fplen != 32) {
+		log_error("%s: cannot hash its TLS certificate", g->peer);
+		return -1;
+	}
+	return 0;
+}
+
 /* --insecure's check: run GnuTLS's verification for the message, and
  * accept whatever it says. */
 static int accept_unverified(gnutls_session_t session)
 {
 	struct tlsguard *g = armed;
-	const gnutls_datum_t *certs;
-	unsigned int ncerts = 0, status = 0;
+	unsigned int status = 0;
 	unsigned char fp[32];
-	size_t fplen = sizeof(fp);
 	char hex[2 * sizeof(fp) + 1], why[256];
 	gnutls_datum_t text = { NULL, 0 };
 	size_t i, n;
 	int ret;
 
-	if (!g)
+	if (!g || peer_fingerprint(g, session, fp) < 0)
 		return GNUTLS_E_CERTIFICATE_ERROR;
-	certs = gnutls_certificate_get_peers(session, &ncerts);
-	if (!certs || ncerts == 0) {
-		log_error("%s sent no TLS certificate", g->peer);
-		return GNUTLS_E_CERTIFICATE_ERROR;
-	}
 	ret = gnutls_certificate_verify_peers3(session, g->host, &status);
 	if (ret == 0 && status == 0) {
 		log_debug("%s: TLS certificate verified", g->peer);
@@ -214,15 +228,12 @@ static int accept_unverified(gnutls_session_t session)
 	n = strlen(why);
 	while (n > 0 && (why[n - 1] == ' ' || why[n - 1] == '.'))
 		why[--n] = '\0';
-	if (gnutls_fingerprint(GNUTLS_DIG_SHA256, &certs[0], fp, &fplen) < 0)
-		fplen = 0;
-	for (i = 0; i < fplen && i < sizeof(fp); i++)
+	for (i = 0; i < sizeof(fp); i++)
 		snprintf(hex + 2 * i, 3, "%02x", fp[i]);
-	hex[2 * i] = '\0';
 	g->unverified = true;
 	log_warn("%s: TLS certificate accepted without verification "
 		 "(--insecure): %s; SHA-256 %s",
-		 g->peer, why, fplen ? hex : "unknown");
+		 g->peer, why, hex);
 	return 0;
 }
 
@@ -231,24 +242,14 @@ static int accept_unverified(gnutls_session_t session)
 static int trust_verify(gnutls_session_t session)
 {
 	struct tlsguard *g = armed;
-	const gnutls_datum_t *certs;
-	unsigned int ncerts = 0, status = 0;
+	unsigned int status = 0;
 	unsigned char fp[32];
-	size_t fplen = sizeof(fp);
 	int ret;
 
 	if (!g || !g->check)
 		return GNUTLS_E_CERTIFICATE_ERROR;
-	certs = gnutls_certificate_get_peers(session, &ncerts);
-	if (!certs || ncerts == 0) {
-		log_error("%s sent no TLS certificate", g->peer);
+	if (peer_fingerprint(g, session, fp) < 0)
 		return GNUTLS_E_CERTIFICATE_ERROR;
-	}
-	if (gnutls_fingerprint(GNUTLS_DIG_SHA256, &certs[0], fp, &fplen) < 0 ||
-	    fplen != sizeof(fp)) {
-		log_error("%s: cannot hash its TLS certificate", g->peer);
-		return GNUTLS_E_CERTIFICATE_ERROR;
-	}
 	ret = gnutls_certificate_verify_peers3(session, g->host, &status);
 	return g->check(g->check_ctx, fp, ret == 0 && status == 0) == 0
 		       ? 0

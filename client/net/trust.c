@@ -86,6 +86,33 @@ static void host_key(char *buf, size_t len, const char *host, int port)
 		snprintf(buf, len, "%s:%d", host, port);
 }
 
+/* The store opened ahead of a privilege drop (trust_open), and its
+ * path. */
+static int kept_fd = -1;
+static char kept_path[4096];
+
+/* The kept store as a stream from its start, if path is it; else NULL
+ * with errno 0. */
+static FILE *kept(const char *path, const char *mode)
+{
+	FILE *f;
+	int fd;
+
+	errno = 0;
+	if (kept_fd < 0 || strcmp(path, kept_path) != 0)
+		return NULL;
+	fd = fcntl(kept_fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, mode);
+	if (!f) {
+		close(fd);
+		return NULL;
+	}
+	rewind(f);
+	return f;
+}
+
 /* The entry for key in the store: 1 with fp and *line set, 0 when there
  * is none (or no store), -errno (logged). */
 static int store_find(const char *path, const char *key,
@@ -95,7 +122,9 @@ static int store_find(const char *path, const char *key,
 	FILE *f;
 	int n = 0, found = 0;
 
-	f = fopen(path, "re");
+	f = kept(path, "r");
+	if (!f && !errno)
+		f = fopen(path, "re");
 	if (!f) {
 		if (errno == ENOENT)
 			return 0;
@@ -163,19 +192,26 @@ static int store_add(const char *path, const char *key, const char *fptext,
 	int fd, ret, n = 0;
 	bool nl = true;
 
-	ret = make_dirs(path);
-	if (ret < 0)
-		goto fail;
-	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	if (fd < 0) {
+	f = kept(path, "a+");
+	if (!f && errno) {
 		ret = -errno;
 		goto fail;
 	}
-	f = fdopen(fd, "a+");
 	if (!f) {
-		ret = -errno;
-		close(fd);
-		goto fail;
+		ret = make_dirs(path);
+		if (ret < 0)
+			goto fail;
+		fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			ret = -errno;
+			goto fail;
+		}
+		f = fdopen(fd, "a+");
+		if (!f) {
+			ret = -errno;
+			close(fd);
+			goto fail;
+		}
 	}
 	while (fgets(buf, sizeof(buf), f)) {
 		size_t len = strlen(buf);
@@ -256,8 +292,8 @@ int trust_check(const struct trust_opts *o, const char *host, int port,
 		return -EPERM;
 	}
 	if (o->insecure) {
-		log_warn("%s: %s %s accepted unchecked (--insecure)", key,
-			 what, got);
+		log_warn("%s: %s %s accepted unchecked (--insecure)", key, what,
+			 got);
 		return 0;
 	}
 	ret = trust_store_path(o, path, sizeof(path));
@@ -294,8 +330,35 @@ int trust_check(const struct trust_opts *o, const char *host, int port,
 	ret = store_add(path, key, got, &line);
 	if (ret < 0)
 		return ret;
-	log_warn("%s: first contact, %s %s trusted and recorded in %s:%d",
-		 key, what, got, path, line);
+	log_warn("%s: first contact, %s %s trusted and recorded in %s:%d", key,
+		 what, got, path, line);
+	return 0;
+}
+
+int trust_open(const struct trust_opts *o)
+{
+	char path[4096];
+	int ret, fd;
+
+	if (o->pin || o->insecure)
+		return 0;
+	ret = trust_store_path(o, path, sizeof(path));
+	if (ret < 0)
+		return ret;
+	ret = make_dirs(path);
+	fd = ret < 0
+		 ? -1
+		 : open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = ret < 0 ? ret : -errno;
+		log_error("cannot open known hosts %s: %s", path,
+			  strerror(-ret));
+		return ret;
+	}
+	if (kept_fd >= 0)
+		close(kept_fd);
+	kept_fd = fd;
+	snprintf(kept_path, sizeof(kept_path), "%s", path);
 	return 0;
 }
 

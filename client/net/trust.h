@@ -28,7 +28,7 @@
 
 /* Filled from the configuration (vnc_config.trust). */
 struct trust_opts {
-	/* The store's path; NULL: the default above. */
+	/* The store's path (--known-hosts); NULL: the default above. */
 	const char *store;
 	/* --fingerprint SHA256:HEX: accept this key and nothing else (the
 	 * store is neither read nor written). NULL: none. */
@@ -60,6 +60,11 @@ int trust_parse(const char *text, uint8_t fp[TRUST_FP_LEN]);
 /* The store's path for o into buf (len bytes). 0, or -ENAMETOOLONG /
  * -ENOENT (no $HOME nor $XDG_CONFIG_HOME). */
 int trust_store_path(const struct trust_opts *o, char *buf, size_t len);
+/* Open the store (made if need be) before a privilege drop, so that the
+ * user vncfb becomes can still read and extend it; trust_check then
+ * uses it for that path. Nothing with a pin or --insecure. 0 or -errno
+ * (logged). */
+int trust_open(const struct trust_opts *o);
 /* --check-config: the store's path and its entries, on stdout. 0 or
  * -errno (a store that does not exist yet is not an error). */
 int trust_show(const struct trust_opts *o);

@@ -65,9 +65,9 @@ static void set_security(struct vnc_client *vc)
 {
 	size_t i, j;
 
-	vc->nallowed = sectype_policy(vc->cfg.security, vc->cfg.ca_file,
-				      vc->cfg.insecure, have_rsa(),
-				      vc->allowed);
+	vc->nallowed =
+	    sectype_policy(vc->cfg.security, vc->cfg.ca_file, vc->cfg.insecure,
+			   have_rsa(), vc->allowed);
 	vc->nschemes = 0;
 	for (i = 0; i < vc->nallowed; i++) {
 		uint32_t t = vc->allowed[i]->top;
@@ -111,7 +111,7 @@ static const uint8_t *peek(struct vnc_client *vc, size_t n)
 			continue;
 		}
 		if (k < 0 && (errno == EAGAIN || errno == EINTR)) {
-			struct pollfd p = { cl->sock, POLLIN, 0 };
+			struct pollfd p = {cl->sock, POLLIN, 0};
 
 			poll(&p, 1, 1000);
 			continue;
@@ -140,9 +140,10 @@ static const struct sectype *pick(struct vnc_client *vc, const uint32_t *t,
 				return s;
 			/* VeNCrypt's None and VncAuth are the classic
 			 * types'. */
-			if (sub && ((s->top == SEC_VENCRYPT && s->sub == t[j]) ||
-				    (s->top == 1 && t[j] == 1) ||
-				    (s->top == 2 && t[j] == 2)))
+			if (sub &&
+			    ((s->top == SEC_VENCRYPT && s->sub == t[j]) ||
+			     (s->top == 1 && t[j] == 1) ||
+			     (s->top == 2 && t[j] == 2)))
 				return s;
 		}
 	}
@@ -150,8 +151,8 @@ static const struct sectype *pick(struct vnc_client *vc, const uint32_t *t,
 }
 
 /* Why none of what the server offers is allowed, when a word helps. */
-static const char *none_hint(struct vnc_client *vc, const uint32_t *t,
-			     size_t n, bool sub)
+static const char *none_hint(struct vnc_client *vc, const uint32_t *t, size_t n,
+			     bool sub)
 {
 	size_t i, k;
 	const struct sectype *all = sectype_all(&k);
@@ -162,7 +163,7 @@ static const char *none_hint(struct vnc_client *vc, const uint32_t *t,
 
 		for (j = 0; j < k; j++) {
 			bool same = sub ? all[j].top == SEC_VENCRYPT &&
-						  all[j].sub == t[i]
+					      all[j].sub == t[i]
 					: all[j].top == t[i] && !all[j].sub;
 
 			if (!same)
@@ -262,7 +263,7 @@ static bool dh_params_ok(struct vnc_client *vc, uint32_t scheme)
 	if (scheme == SEC_DH) {
 		p = peek(vc, 4);
 		if (!p)
-			return true;	/* the next read fails */
+			return true; /* the next read fails */
 		len = (size_t)p[2] << 8 | p[3];
 		if (len < 16 || len > 1024) {
 			snprintf(vc->refused_buf, sizeof(vc->refused_buf),
@@ -345,8 +346,7 @@ static const char *security_refusal(struct vnc_client *vc)
 	rfbClient *cl = vc->cl;
 
 	if (tls_anonymous(cl) && !vc->cfg.insecure &&
-	    !(vc->cfg.security && vc->chosen &&
-	      (vc->chosen->flags & SEC_ANON)))
+	    !(vc->cfg.security && vc->chosen && (vc->chosen->flags & SEC_ANON)))
 		return "offers only anonymous TLS, which cannot prove the "
 		       "server's identity (give its CA with --ca, or accept "
 		       "the risk with --insecure)";
@@ -364,8 +364,7 @@ static const char *security_refusal(struct vnc_client *vc)
 }
 
 /* The handshake's clock stops while someone types. */
-static char *ask_untimed(struct vnc_client *vc, char *(*fn)(void *),
-			 void *ctx)
+static char *ask_untimed(struct vnc_client *vc, char *(*fn)(void *), void *ctx)
 {
 	uint64_t t0 = monotonic_ns();
 	char *s;
@@ -401,8 +400,8 @@ int vnc_credentials(struct vnc_client *vc, bool need_user, char **user,
 		else if (env && *env)
 			*user = strdup(env);
 		else if (vc->cfg.trust.ask) {
-			snprintf(label, sizeof(label), "User name for %s: ",
-				 vc->peer);
+			snprintf(label, sizeof(label),
+				 "User name for %s: ", vc->peer);
 			*user = ask_untimed(vc, user_prompt, label);
 		}
 		if (!*user || !**user) {
@@ -411,8 +410,8 @@ int vnc_credentials(struct vnc_client *vc, bool need_user, char **user,
 		}
 	}
 	if (vc->cfg.get_password)
-		*pass = ask_untimed(vc, vc->cfg.get_password,
-				    vc->cfg.password_ctx);
+		*pass =
+		    ask_untimed(vc, vc->cfg.get_password, vc->cfg.password_ctx);
 	if (!*pass) {
 		/* libvncclient logs its own words after this; remember. */
 		vc->no_password = true;
@@ -434,18 +433,25 @@ void vnc_credentials_free(char *user, char *pass)
 
 /* A certificate no CA vouched for, or one --fingerprint must match: the
  * known-hosts store decides (tlsguard_set_trust). */
-static int check_certificate(void *ctx, const unsigned char fp[32],
-			     bool ca_ok)
+static int check_certificate(void *ctx, const unsigned char fp[32], bool ca_ok)
 {
 	struct vnc_client *vc = ctx;
+	uint64_t t0 = monotonic_ns();
 	int ret;
 
 	if (ca_ok && !vc->cfg.trust.pin) {
 		log_debug("%s: TLS certificate verified by a CA", vc->peer);
 		return 0;
 	}
+	/* The handshake's clock stops while the question waits. */
+	if (vc->cfg.trust.ask)
+		guard_arm(vc->guard, 0);
 	ret = trust_check(&vc->cfg.trust, vc->cfg.host ? vc->cfg.host : "",
 			  vc->cfg.port, "certificate", fp);
+	if (vc->cfg.trust.ask) {
+		vc->handshake_end += monotonic_ns() - t0;
+		guard_arm(vc->guard, vc->handshake_end);
+	}
 	if (ret == -EPERM)
 		vc->logged = VNC_ERR_TRUST;
 	else if (ret < 0)

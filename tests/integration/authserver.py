@@ -3,7 +3,10 @@
 community specification (rfbproto) independently of vncfb's code:
 VeNCrypt (0.2) with Plain (256), TLSNone/TLSPlain (257/259, anonymous
 TLS) and X509None/X509Plain (260/262, the given certificate), VncAuth
-(2) and None (1) on the first list; one desktop of a fixed pattern sent
+(2) and None (1) on the first list, Apple's Diffie-Hellman login (30:
+AES-128-ECB under the MD5 of the shared secret) and UltraVNC's MS-Logon
+II (113: DES in CBC under the 8-byte shared secret), both with a user
+name, needing python3-cryptography; one desktop of a fixed pattern sent
 as Raw in the pixel format the client asks for.
 
     authserver.py --types 19 --sub 262,256 --user U --password P
@@ -15,6 +18,8 @@ password itself is never printed). A wrong user or password gets the
 failure reason "wrong user name or password (vncfb test)".
 """
 import argparse
+import hashlib
+import os
 import socket
 import ssl
 import struct
@@ -51,8 +56,92 @@ class Conn:
         self.s.sendall(b)
 
 
+# RFC 2409's second Oakley group: 1024 bits, generator 2.
+MODP1024 = int(
+    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74"
+    "020BBEA63B139B22514A08798E3404DDEF9519B3CD3A431B302B0A6DF25F1437"
+    "4FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
+    "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE65381FFFFFFFFFFFFFFFF",
+    16)
+# The largest prime below 2^64.
+P64 = 2**64 - 59
+BAD_DH = False
+
+
+def cstr(b):
+    return b.split(b"\0", 1)[0].decode("utf-8", "replace")
+
+
+def apple_dh(c):
+    """Security type 30: the credentials, decrypted."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, \
+        modes
+    n = 128
+    if BAD_DH:
+        # A hostile server: a zero modulus (libgcrypt aborts on it).
+        c.send(struct.pack(">HH", 2, n) + bytes(2 * n))
+        c.recv(1)
+        return "", ""
+    priv = int.from_bytes(os.urandom(32), "big")
+    pub = pow(2, priv, MODP1024)
+    c.send(struct.pack(">HH", 2, n) + MODP1024.to_bytes(n, "big") +
+           pub.to_bytes(n, "big"))
+    ct = c.recv(128)
+    theirs = int.from_bytes(c.recv(n), "big")
+    key = hashlib.md5(pow(theirs, priv, MODP1024).to_bytes(n, "big"))
+    d = Cipher(algorithms.AES(key.digest()), modes.ECB()).decryptor()
+    up = d.update(ct) + d.finalize()
+    return cstr(up[:64]), cstr(up[64:])
+
+
+def mslogon2(c):
+    """Security type 113: the credentials, decrypted."""
+    try:
+        from cryptography.hazmat.decrepit.ciphers.algorithms import \
+            TripleDES
+    except ImportError:  # before cryptography 43 (Debian 12 has 38)
+        from cryptography.hazmat.primitives.ciphers.algorithms import \
+            TripleDES
+    from cryptography.hazmat.primitives.ciphers import Cipher, modes
+    gen = 5
+    if BAD_DH:
+        c.send(struct.pack(">QQQ", gen, 0, 1))
+        c.recv(1)
+        return "", ""
+    priv = int.from_bytes(os.urandom(8), "big") % P64
+    pub = pow(gen, priv, P64)
+    c.send(struct.pack(">QQQ", gen, P64, pub))
+    theirs = int.from_bytes(c.recv(8), "big")
+    key = pow(theirs, priv, P64).to_bytes(8, "big")
+    # VNC's DES takes each key byte bit-reversed.
+    des_key = bytes(int("{:08b}".format(b)[::-1], 2) for b in key)
+
+    def cbc(data):
+        d = Cipher(TripleDES(des_key), modes.ECB()).decryptor()
+        out, prev = b"", key
+        for i in range(0, len(data), 8):
+            blk = data[i:i + 8]
+            p = d.update(blk)
+            out += bytes(x ^ y for x, y in zip(p, prev))
+            prev = blk
+        return out
+    return cstr(cbc(c.recv(256))), cstr(cbc(c.recv(64)))
+
+
 def fail(c, reason):
     c.send(struct.pack(">II", 1, len(reason)) + reason)
+
+
+def login(c, args, t, user, pw):
+    """The SecurityResult for these credentials (type t): whether they
+    are the right ones."""
+    ok = user == args.user and pw == args.password
+    print("AUTH %d %s %s" % (t, user, "ok" if ok else "fail"), flush=True)
+    if ok:
+        c.send(struct.pack(">I", 0))
+    else:
+        fail(c, REASON)
+    return ok
 
 
 def serve(args, sock):
@@ -98,19 +187,18 @@ def serve(args, sock):
                 return
             user = c.recv(ulen).decode("utf-8", "replace")
             pw = c.recv(plen).decode("utf-8", "replace")
-            ok = user == args.user and pw == args.password
-            print("AUTH %d %s %s" % (sub, user, "ok" if ok else "fail"),
-                  flush=True)
-            if not ok:
-                fail(c, REASON)
+            if not login(c, args, sub, user, pw):
                 return
-            c.send(struct.pack(">I", 0))
         elif sub in (257, 260, 1):
             c.send(struct.pack(">I", 0))
         else:
             return
     elif top == 1:
         c.send(struct.pack(">I", 0))
+    elif top in (30, 113):
+        user, pw = apple_dh(c) if top == 30 else mslogon2(c)
+        if not login(c, args, top, user, pw):
+            return
     else:
         return
     c.recv(1)  # ClientInit
@@ -172,7 +260,10 @@ def main():
     ap.add_argument("--key")
     ap.add_argument("--size", default="64x48")
     ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--bad-dh", action="store_true")
     args = ap.parse_args()
+    global BAD_DH
+    BAD_DH = args.bad_dh
     args.w, args.h = (int(v) for v in args.size.split("x"))
     ls = socket.socket()
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -19,8 +19,12 @@ store, against authserver.py (the project's own VeNCrypt server):
 * No run prints the password or the user name, even at -v.
 """
 import os
+import pty
+import select
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -78,8 +82,9 @@ class Run:
     """vncfb to completion with no terminal, a config home of the test's
     own, and a screenshot at the end."""
 
-    def __init__(self, tmp, home, port, *args, env=None, verbose=False):
-        shot = tmp("shot.ppm")
+    def __init__(self, tmp, home, port, *args, env=None, verbose=False,
+                 shot=None):
+        shot = shot or tmp("shot.ppm")
         if os.path.exists(shot):
             os.unlink(shot)
         e = {"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, "cfg")}
@@ -118,6 +123,44 @@ class Run:
                 raise vt.Fail("%s: %r not in %r" % (what, w, lines[0]))
 
 
+def on_terminal(home, port, answer):
+    """vncfb on a pseudo-terminal: the first-contact question answered
+    with answer; (exit status, what the terminal showed)."""
+    env = {"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, "cfg"),
+           "VNCFB_PASSWORD": PASSWORD, "PATH": os.environ.get("PATH", ""),
+           "VNCFB_SYSTEM_CONFIG": os.environ.get("VNCFB_SYSTEM_CONFIG",
+                                                 "")}
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(vt.VNCFB, [vt.VNCFB, "-q", "-o", "mem:%dx%d" % (W, H),
+                             "--exit-after", "2", "--username", USER,
+                             "127.0.0.1::%d" % port], env)
+    seen, answered = b"", False
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        r, _, _ = select.select([fd], [], [], 0.5)
+        if not r:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+        if not answered and b"(yes/no)? " in seen:
+            os.write(fd, answer.encode() + b"\n")
+            answered = True
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    text = seen.decode("utf-8", "replace")
+    vt.log("  on a terminal, answered %s: exit %d: %r"
+           % (answer, os.waitstatus_to_exitcode(status), text[-300:]))
+    if PASSWORD in text or USER in text:
+        raise vt.Fail("a credential on the terminal: %r" % text)
+    return os.waitstatus_to_exitcode(status), text
+
+
 def test(tmp):
     for tool in ("openssl",):
         if subprocess.run(["which", tool], capture_output=True).returncode:
@@ -147,6 +190,47 @@ def test(tmp):
         if text != "127.0.0.1:%d %s\n" % (port, fp1):
             raise vt.Fail("store holds %r" % text)
         srv.out.expect("AUTH 262 %s ok" % USER)
+
+        if os.geteuid() == 0:
+            vt.log("root becoming nobody: the store opened before")
+            state = tmp("state")
+            os.mkdir(state, 0o700)
+            # Where nobody may write its screenshot.
+            shots = tempfile.mkdtemp(prefix="vncfb-login-")
+            os.chmod(shots, 0o777)
+            kh = os.path.join(state, "known_hosts")
+            for n in (1, 2):
+                r = Run(tmp, home, port, *user, "--user", "nobody",
+                        "--known-hosts", kh, env=creds,
+                        shot=os.path.join(shots, "shot.ppm"))
+                r.picture("--user nobody, run %d" % n)
+                if (n == 1) != ("first contact" in r.out):
+                    raise vt.Fail("--user nobody, run %d: %r" % (n, r.out))
+            shutil.rmtree(shots, ignore_errors=True)
+            with open(kh) as f:
+                if f.read() != "127.0.0.1:%d %s\n" % (port, fp1):
+                    raise vt.Fail("--known-hosts not written")
+
+        vt.log("--check-config shows the store")
+        rc, out = vt.run_vncfb(["--check-config", "127.0.0.1::%d" % port],
+                               env={"HOME": home, "XDG_CONFIG_HOME":
+                                    os.path.join(home, "cfg")},
+                               quiet=False)
+        if rc != 0 or "known hosts: " + store not in out or \
+                "127.0.0.1:%d %s" % (port, fp1) not in out:
+            raise vt.Fail("--check-config: exit %d: %s" % (rc, out))
+
+        vt.log("first contact on a terminal: asked")
+        thome = tmp("thome")
+        os.mkdir(thome)
+        tstore = os.path.join(thome, "cfg", "vncfb", "known_hosts")
+        rc, text = on_terminal(thome, port, "no")
+        if rc != 1 or fp1 not in text or "(yes/no)" not in text or \
+                os.path.exists(tstore):
+            raise vt.Fail("answered no: exit %d, %r" % (rc, text))
+        rc, text = on_terminal(thome, port, "yes")
+        if rc != 0 or fp1 not in text or not os.path.exists(tstore):
+            raise vt.Fail("answered yes: exit %d, %r" % (rc, text))
 
         vt.log("the same certificate again: silent")
         r = Run(tmp, home, port, *user, env=creds)
@@ -239,6 +323,30 @@ def test(tmp):
         r.picture("TLSPlain --insecure")
     finally:
         srv.close()
+
+    for top, name in ((30, "DH"), (113, "MSLogonII")):
+        vt.log("%s (%d) with a user name" % (name, top))
+        srv = Srv("--types", str(top))
+        try:
+            r = Run(tmp, home, srv.port, *user, env=creds)
+            r.picture(name)
+            srv.out.expect("AUTH %d %s ok" % (top, USER))
+            r = Run(tmp, home, srv.port, *user,
+                    env={"VNCFB_PASSWORD": "wrong"})
+            r.refused(name + " wrong password", 1,
+                      "wrong user name or password (vncfb test)")
+            r = Run(tmp, home, srv.port, *user, "--security", "VncAuth",
+                    env=creds)
+            r.refused(name + " not in --security", 1, name,
+                      "--security allows only what it names")
+        finally:
+            srv.close()
+        srv = Srv("--types", str(top), "--bad-dh")
+        try:
+            r = Run(tmp, home, srv.port, *user, env=creds)
+            r.refused(name + " zero modulus", 1, "modulus", name)
+        finally:
+            srv.close()
 
     vt.log("nothing usable: named")
     # (The RA2 family, which this named before vncfb had it, connects:

@@ -22,6 +22,9 @@ int main(void)
 	 * not, lost connections are. */
 	CHECK(!reconnect_retryable(VNC_ERR_AUTH, true), "auth retried");
 	CHECK(!reconnect_retryable(VNC_ERR_AUTH, false), "auth retried");
+	/* A changed certificate or key: never, even once connected. */
+	CHECK(!reconnect_retryable(VNC_ERR_TRUST, true), "trust retried");
+	CHECK(!reconnect_retryable(VNC_ERR_TRUST, false), "trust retried");
 	CHECK(!reconnect_retryable(VNC_ERR_PROTOCOL, false),
 	      "handshake refusal retried");
 	CHECK(reconnect_retryable(VNC_ERR_PROTOCOL, true),

@@ -54,10 +54,13 @@ sed -i -E '/^(connector|mode) = /d' "$tmp/all.conf"
 # certificate) and for the input devices (it opens them).
 sed -i -e 's/^output = .*/output = mem:640x480/' \
 	-e "s#^passwd = .*#passwd = $tmp/pw#" \
+	-e "s#^password-file = .*#password-file = $tmp/pwtext#" \
+	-e "s#^known-hosts = .*#known-hosts = $tmp/known_hosts#" \
 	-e "s#^screenshot = .*#screenshot = $tmp/shot.ppm#" \
 	-e "s#^input = .*#input = /dev/null#" \
 	-e "s#^ca = .*#ca = $tmp/ca.pem#" "$tmp/all.conf"
 printf '\001\002\003\004\005\006\007\010' > "$tmp/pw"; chmod 600 "$tmp/pw"
+echo 'a password' > "$tmp/pwtext"; chmod 600 "$tmp/pwtext"
 printf -- '-----BEGIN CERTIFICATE-----\nMA==\n-----END CERTIFICATE-----\n' > "$tmp/ca.pem"
 out=$(XDG_CONFIG_HOME="$tmp/xdg" "$root/bin/vncfb" --config "$tmp/all.conf" --check-config 2>&1)
 rc=$?

@@ -34,7 +34,7 @@ static pthread_once_t real_once = PTHREAD_ONCE_INIT;
 static _Thread_local struct tlsguard *live;
 static _Thread_local struct tlsguard *armed;
 
-static void *next_sym(const char *name)
+void *tlsguard_next_sym(const char *name)
 {
 	void *p = dlsym(RTLD_NEXT, name);
 
@@ -50,13 +50,18 @@ static void resolve(void)
 {
 	Dl_info di;
 
-	real.cert_alloc = next_sym("gnutls_certificate_allocate_credentials");
-	real.cert_free = next_sym("gnutls_certificate_free_credentials");
-	real.anon_alloc = next_sym("gnutls_anon_allocate_client_credentials");
-	real.anon_free = next_sym("gnutls_anon_free_client_credentials");
-	real.crt_init = next_sym("gnutls_x509_crt_init");
-	real.crt_deinit = next_sym("gnutls_x509_crt_deinit");
-	real.set_verify = next_sym("gnutls_certificate_set_verify_function");
+	real.cert_alloc =
+		tlsguard_next_sym("gnutls_certificate_allocate_credentials");
+	real.cert_free =
+		tlsguard_next_sym("gnutls_certificate_free_credentials");
+	real.anon_alloc =
+		tlsguard_next_sym("gnutls_anon_allocate_client_credentials");
+	real.anon_free =
+		tlsguard_next_sym("gnutls_anon_free_client_credentials");
+	real.crt_init = tlsguard_next_sym("gnutls_x509_crt_init");
+	real.crt_deinit = tlsguard_next_sym("gnutls_x509_crt_deinit");
+	real.set_verify =
+		tlsguard_next_sym("gnutls_certificate_set_verify_function");
 	if (dladdr((void *)real.cert_alloc, &di))
 		real.gnutls_base = di.dli_fbase;
 }

@@ -68,4 +68,8 @@ bool tlsguard_unverified(const struct tlsguard *g);
  * session is too): free what it left behind. Idempotent. */
 void tlsguard_finish(struct tlsguard *g);
 
+/* GnuTLS's own definition of name, which a definition of vncfb's stands
+ * in front of (here and in vnc_rsaaes.c); aborts if there is none. */
+void *tlsguard_next_sym(const char *name);
+
 #endif

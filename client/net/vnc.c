@@ -1,6 +1,6 @@
 /* libvncclient behind struct vnc_client: connect, handshake (under a
- * watchdog), the deadlines, the byte source vncfb's own message reader
- * reads through, the reference mode's callbacks. The wrapper's main file;
+ * watchdog), the deadlines, the reader's callbacks, the reference mode's.
+ * The wrapper's main file; the connection's bytes (vnc_source.c),
  * security, failure messages and what vncfb writes are its siblings
  * (vnc_priv.h). */
 #include "config.h"
@@ -10,14 +10,12 @@
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <sys/ioctl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <gnutls/gnutls.h>
 #include <turbojpeg.h>
 
 #include "util/clock.h"
@@ -30,15 +28,11 @@
 #include "net/vnc_enc.h"
 #include "net/vnc_priv.h"
 #include "net/vnc_tcp.h"
-#include "wire/vncsrc.h"
 
 /* The handshake's deadline is at least this (the --timeout if longer). */
 #define HANDSHAKE_MIN_S 15
 /* vnc_dispatch hands the loop back after this much work at most. */
 #define DISPATCH_BUDGET_NS 30000000ull
-/* The reader's reads go to libvncclient in pieces this large, so that a
- * fast endless stream still sees the watchdog between them. */
-#define READ_PIECE (256 * 1024)
 
 static int client_tag;
 
@@ -85,211 +79,6 @@ void vnc_done(struct vnc_client *vc)
 	if (--vc->armed == 0 && vc->guard)
 		guard_arm(vc->guard, 0);
 }
-
-static struct vnc_client *from_src(const struct vnc_source *s)
-{
-	return (struct vnc_client *)(void *)((char *)(uintptr_t)s -
-		offsetof(struct vnc_client, src));
-}
-
-static struct vnc_client *from_src_rw(struct vnc_source *s)
-{
-	return (struct vnc_client *)(void *)((char *)s -
-		offsetof(struct vnc_client, src));
-}
-
-/* Bytes a parser read past its message and gave back (src_unread), which
- * every read takes first: at most n of them into buf. */
-static size_t take_ahead(struct vnc_client *vc, void *buf, size_t n)
-{
-	size_t k = n < vc->ahead_len ? n : vc->ahead_len;
-
-	memcpy(buf, vc->ahead + vc->ahead_off, k);
-	vc->ahead_off += k;
-	vc->ahead_len -= k;
-	return k;
-}
-
-/* The reader's bytes: libvncclient's buffered reader (TLS included), in
- * pieces, stopping as soon as the watchdog fired. The link meter counts
- * them, and the time spent where the buffer ran dry (the socket). */
-static int src_read(struct vnc_source *s, void *buf, size_t n)
-{
-	struct vnc_client *vc = from_src_rw(s);
-	char *p = buf;
-	size_t k0 = vc->ahead_len ? take_ahead(vc, buf, n) : 0;
-
-	p += k0;
-	n -= k0;
-	while (n > 0) {
-		unsigned k = n < READ_PIECE ? (unsigned)n : READ_PIECE;
-		size_t need = vc->cl->buffered < k ? k - vc->cl->buffered : 0;
-		int avail = 0;
-		uint64_t t0 = 0;
-
-		/* Bytes that were not in the kernel yet arrive while this
-		 * read waits: at the link's rate, when it is the limit. */
-		if (need && ioctl(vc->cl->sock, FIONREAD, &avail) == 0 &&
-		    (size_t)avail < need)
-			t0 = monotonic_ns();
-		if (guard_fired(vc->guard) != GUARD_NONE ||
-		    !ReadFromRFBServer(vc->cl, p, k))
-			return -1;
-		if (t0) {
-			vc->wait_ns += monotonic_ns() - t0;
-			vc->waited_bytes += need - (size_t)avail;
-		}
-		vc->rx_bytes += k;
-		p += k;
-		n -= k;
-	}
-	return 0;
-}
-
-/* Large reads for the parsers of messages without a length (hextile,
- * TRLE): what libvncclient holds, then what the socket has, straight into
- * buf (libvncclient would read it 8 KiB at a time into its own buffer
- * first). Through TLS, exactly min from libvncclient and what it then
- * holds. */
-static ptrdiff_t src_read_some(struct vnc_source *s, void *buf, size_t min,
-			       size_t max)
-{
-	struct vnc_client *vc = from_src(s);
-	rfbClient *cl = vc->cl;
-	uint8_t *p = buf;
-	size_t got = vc->ahead_len ? take_ahead(vc, p, max) : 0;
-	size_t k = cl->buffered < max - got ? cl->buffered : max - got;
-
-	memcpy(p + got, cl->bufoutptr, k);
-	cl->bufoutptr += k;
-	cl->buffered -= (unsigned)k;
-	got += k;
-	/* The link meter counts what comes off the connection once (bytes
-	 * given back and taken again are not new). */
-	vc->rx_bytes += k;
-	if (got < min && cl->tlsSession) {
-		if (src_read(s, p + got, min - got) < 0)
-			return -1;
-		got = min;
-		k = cl->buffered < max - got ? cl->buffered : max - got;
-		memcpy(p + got, cl->bufoutptr, k);
-		cl->bufoutptr += k;
-		cl->buffered -= (unsigned)k;
-		vc->rx_bytes += k;
-		return (ptrdiff_t)(got + k);
-	}
-	while (got < min) {
-		size_t want = max - got < READ_PIECE ? max - got : READ_PIECE;
-		ssize_t n;
-		int avail = 0;
-		uint64_t t0 = 0;
-
-		if (guard_fired(vc->guard) != GUARD_NONE)
-			return -1;
-		/* The link meter times the wait on the socket, as src_read
-		 * does: most of a hextile or TRLE update comes this way. */
-		if (ioctl(cl->sock, FIONREAD, &avail) == 0 &&
-		    (size_t)avail < want)
-			t0 = monotonic_ns();
-		n = recv(cl->sock, p + got, want, 0);
-		if (n > 0) {
-			if (t0) {
-				vc->wait_ns += monotonic_ns() - t0;
-				if ((size_t)n > (size_t)avail)
-					vc->waited_bytes +=
-					    (size_t)n - (size_t)avail;
-			}
-			got += (size_t)n;
-			vc->rx_bytes += (size_t)n;
-		} else if (n == 0) {
-			/* As libvncclient says it, for the failure's
-			 * message (vnc_failure.c). */
-			rfbClientLog("VNC server closed connection\n");
-			return -1;
-		} else if (errno != EINTR) {
-			rfbClientErr("read (%d: %s)\n", errno, strerror(errno));
-			return -1;
-		}
-	}
-	return (ptrdiff_t)got;
-}
-
-/* p is the end of what src_read_some returned last: n bytes of it are the
- * next message's, and go in front of whatever is still kept. */
-static int src_unread(struct vnc_source *s, const void *p, size_t n)
-{
-	struct vnc_client *vc = from_src(s);
-
-	if (vc->ahead_off < n) {
-		size_t need = n + vc->ahead_len;
-
-		if (need > vc->ahead_cap) {
-			uint8_t *a = realloc(vc->ahead, need);
-
-			if (!a) {
-				log_error("out of memory for %zu bytes read "
-					  "ahead",
-					  need);
-				return -1;
-			}
-			vc->ahead = a;
-			vc->ahead_cap = need;
-		}
-		memmove(vc->ahead + n, vc->ahead + vc->ahead_off,
-			vc->ahead_len);
-		vc->ahead_off = n;
-	}
-	vc->ahead_off -= n;
-	vc->ahead_len += n;
-	memcpy(vc->ahead + vc->ahead_off, p, n);
-	return 0;
-}
-
-/* Once the watchdog fired, decoding what was read stops too. */
-static bool src_abandoned(const struct vnc_source *s)
-{
-	return guard_fired(from_src(s)->guard) != GUARD_NONE;
-}
-
-/* The bytes libvncclient's reader holds already (it reads the socket
- * or the TLS session 8 KiB at a time), or those given back first:
- * tiles are parsed in place there instead of being copied out first. */
-static const uint8_t *src_peek(struct vnc_source *s, size_t *len)
-{
-	const struct vnc_client *vc = from_src(s);
-	const rfbClient *cl = vc->cl;
-
-	if (vc->ahead_len) {
-		*len = vc->ahead_len;
-		return vc->ahead + vc->ahead_off;
-	}
-	*len = cl->buffered;
-	return (const uint8_t *)cl->bufoutptr;
-}
-
-static void src_consume(struct vnc_source *s, size_t n)
-{
-	struct vnc_client *vc = from_src(s);
-	rfbClient *cl = vc->cl;
-
-	if (vc->ahead_len) {
-		vc->ahead_off += n;
-		vc->ahead_len -= n;
-		return;
-	}
-	cl->bufoutptr += n;
-	cl->buffered -= (unsigned)n;
-	from_src_rw(s)->rx_bytes += n;
-}
-
-static const struct vnc_source_ops src_ops = {
-	.read = src_read,
-	.abandoned = src_abandoned,
-	.peek = src_peek,
-	.consume = src_consume,
-	.read_some = src_read_some,
-	.unread = src_unread,
-};
 
 /* libvncclient 0.9.14 mallocs a new rcMask for every shape without
  * freeing the old one (a leak per cursor change, found by the fuzzer), so
@@ -360,7 +149,7 @@ static void client_free(struct vnc_client *vc)
 {
 	tlsguard_finish(&vc->tls);
 	free(vc->encodings);
-	free(vc->ahead);
+	vnc_stream_free(&vc->stream);
 	free(vc);
 }
 
@@ -532,9 +321,9 @@ static void rd_update_begin(void *ctx)
 			  "%.3g Mbit/s)",
 			  vc->pace.target, (double)vc->pace.rtt_ns / 1e6,
 			  vc->pace.rate * 8 / 1e6);
-	vc->u_bytes0 = vc->rx_bytes;
-	vc->u_waited0 = vc->waited_bytes;
-	vc->u_wait0 = vc->wait_ns;
+	vc->u_bytes0 = vc->stream.rx_bytes;
+	vc->u_waited0 = vc->stream.waited_bytes;
+	vc->u_wait0 = vc->stream.wait_ns;
 }
 
 /* Auto-select moved to quality q, in 8-bit colour or not (low):
@@ -594,15 +383,15 @@ static void rd_update_end(void *ctx, bool answers)
 		trace(vc, now, "update-void");
 	}
 
-	pace_update_end(&vc->pace, now, vc->rx_bytes - vc->u_bytes0,
-			vc->waited_bytes - vc->u_waited0,
-			vc->wait_ns - vc->u_wait0);
+	pace_update_end(&vc->pace, now, vc->stream.rx_bytes - vc->u_bytes0,
+			vc->stream.waited_bytes - vc->u_waited0,
+			vc->stream.wait_ns - vc->u_wait0);
 	trace(vc, now,
 	      "update-end %llu bytes over %.1f ms waited %llu in %.1f ms%s",
-	      (unsigned long long)(vc->rx_bytes - vc->u_bytes0),
+	      (unsigned long long)(vc->stream.rx_bytes - vc->u_bytes0),
 	      (double)(now - vc->pace.u_begin) / 1e6,
-	      (unsigned long long)(vc->waited_bytes - vc->u_waited0),
-	      (double)(vc->wait_ns - vc->u_wait0) / 1e6,
+	      (unsigned long long)(vc->stream.waited_bytes - vc->u_waited0),
+	      (double)(vc->stream.wait_ns - vc->u_wait0) / 1e6,
 	      vc->pace.last_limited ? " limited" : "");
 	if (!vc->cfg.auto_select)
 		return;
@@ -657,14 +446,15 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 
 	cl->width = cl->si.framebufferWidth;
 	cl->height = cl->si.framebufferHeight;
+	vnc_stream_init(&vc->stream, cl, vc->guard);
 	if (vc->cfg.reference) {
 		if (vc->cfg.reference->start(vc) < 0) {
 			*err = vnc_failure_classify(vc, true);
 			return -1;
 		}
 	} else {
-		vc->src.ops = &src_ops;
-		vc->rd = rfb_reader_create(&vc->cfg.fmt, &vc->src, &vc->ev,
+		vc->rd = rfb_reader_create(&vc->cfg.fmt,
+					   vnc_stream_in(&vc->stream), &vc->ev,
 					   &rd_ops, vc);
 		if (!vc->rd) {
 			log_error("out of memory");
@@ -713,8 +503,7 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 				 vc->cfg.quality < 0 ? "lossless" : "JPEG");
 	}
 	ok = vnc_send_format(vc) &&
-	     SendFramebufferUpdateRequest(cl, 0, 0, cl->width, cl->height,
-					  FALSE);
+	     vnc_request(vc, 0, 0, cl->width, cl->height, false) == 0;
 	if (ok)
 		pace_sent(&vc->pace, monotonic_ns());
 	if (!ok) {
@@ -727,7 +516,7 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 static void close_client(struct vnc_client *vc)
 {
 	/* The reader first: its pool's workers may still be decoding, and
-	 * each asks the watchdog whether to give up (src_abandoned). Then
+	 * each asks the watchdog whether to give up (vnc_source.c). Then
 	 * the watchdog, before the fd is closed: it must never shut down a
 	 * reused fd. (The other way round, a worker read the freed guard:
 	 * a SIGSEGV in CI when a server went away mid-update.) */
@@ -984,14 +773,7 @@ int vnc_fd(const struct vnc_client *vc)
 
 bool vnc_pending(const struct vnc_client *vc)
 {
-	const rfbClient *cl = vc->cl;
-
-	if (cl->buffered > 0 || vc->ahead_len > 0)
-		return true;
-	/* GnuTLS may hold decrypted bytes of a record already read. */
-	return cl->tlsSession &&
-	       gnutls_record_check_pending((gnutls_session_t)cl->tlsSession) >
-		       0;
+	return vnc_stream_pending(&vc->stream);
 }
 
 /* One server message, under its deadline. */
@@ -1050,7 +832,7 @@ void vnc_set_message_hook(struct vnc_client *vc, void (*fn)(void *ctx),
 
 size_t vnc_unread(const struct vnc_client *vc)
 {
-	return vc->cl->buffered + vc->ahead_len;
+	return vnc_stream_unread(&vc->stream);
 }
 
 uint64_t vnc_update_rx_ns(const struct vnc_client *vc)
@@ -1065,7 +847,7 @@ uint64_t vnc_payload_bytes(const struct vnc_client *vc)
 
 uint64_t vnc_rx_bytes(const struct vnc_client *vc)
 {
-	return vc->rx_bytes;
+	return vc->stream.rx_bytes;
 }
 
 uint64_t vnc_decode_cpu_ns(const struct vnc_client *vc)

@@ -268,7 +268,7 @@ enum vnc_error vnc_failure_classify(struct vnc_client *vc, bool handshake)
 	}
 	if (strstr(m, "closed connection") || strstr(m, "read (") ||
 	    m[0] == '\0') {
-		if (!handshake && vc->rd && !vc->rx_bytes)
+		if (!handshake && vc->rd && !vc->stream.rx_bytes)
 			return closed_at_once(vc);
 		log_error("%s closed the connection%s", vc->peer,
 			  handshake ? " during the handshake" : "");

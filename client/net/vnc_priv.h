@@ -1,7 +1,8 @@
 /* What the files of the libvncclient wrapper share: struct vnc_client and
  * the calls between vnc.c (the connection, its deadlines, the reader's
- * bytes), vnc_security.c (security types, TLS, credentials),
- * vnc_failure.c (libvncclient's words made one line of ours) and
+ * callbacks), vnc_source.c (the connection's bytes both ways),
+ * vnc_security.c (security types, TLS, credentials), vnc_rsaaes.c
+ * (RSA-AES under libvncclient), vnc_failure.c (libvncclient's words made one line of ours) and
  * vnc_send.c (the messages vncfb writes). It includes rfb/rfbclient.h
  * for them, and no other file includes either header
  * (tests/integration/test_rfbclient_rule.sh): the rest of vncfb sees the
@@ -21,7 +22,7 @@
 #include "net/sectype.h"
 #include "net/tlsguard.h"
 #include "net/vnc.h"
-#include "wire/vncsrc.h"
+#include "net/vnc_source.h"
 
 struct guard;
 struct rfb_reader;
@@ -51,13 +52,9 @@ struct vnc_client {
 	struct tlsguard tls;	/* what libvncclient's TLS leaves behind */
 	uint64_t rx_ns;		/* socket seen readable (vnc_dispatch entry) */
 	/* vncfb's reader (NULL in the libvncclient reference mode) and the
-	 * bytes it reads: libvncclient's ReadFromRFBServer. */
+	 * connection's bytes both ways (vnc_source.h). */
 	struct rfb_reader *rd;
-	struct vnc_source src;
-	/* Bytes the reader read past a message and gave back (vnc.c's
-	 * src_unread): ahead_len of them from ahead_off on. */
-	uint8_t *ahead;
-	size_t ahead_off, ahead_len, ahead_cap;
+	struct vnc_stream stream;
 	struct guard *guard;
 	uint64_t handshake_end;	/* the handshake's deadline */
 	int armed;		/* nesting of guarded work */
@@ -68,12 +65,11 @@ struct vnc_client {
 	void (*msg_hook)(void *ctx);	/* vnc_set_message_hook */
 	void *msg_ctx;
 	char name[LOG_TEXT_SIZE];	/* the desktop name, made visible */
-	/* The link meter (pace.h): bytes the reader took, time it waited
-	 * on the socket, their values when the update began; whether the
-	 * next message was at hand when the last update ended. */
+	/* The link meter (pace.h): the stream's bytes, wait and bytes
+	 * arrived while waiting when the update began; whether the next
+	 * message was at hand when the last update ended. */
 	struct pace pace;
-	uint64_t rx_bytes, wait_ns, u_bytes0, u_wait0;
-	uint64_t waited_bytes, u_waited0;	/* arrived while waiting */
+	uint64_t u_bytes0, u_wait0, u_waited0;
 	/* Rectangle payload of the updates read so far (their bytes less
 	 * the headers), and the reader's header count when one began. */
 	uint64_t payload_bytes, u_hdr0;
@@ -115,6 +111,10 @@ void vnc_done(struct vnc_client *vc);
 /* vnc_security.c: the security types vncfb offers and the credential
  * and password hooks, set on vc->cl before the handshake. */
 void vnc_security_setup(struct vnc_client *vc);
+/* vnc_rsaaes.c: RSA-AES (RA2, RA2ne, RA2_256, RA2ne_256) made known to
+ * libvncclient, once a process. */
+void vnc_rsaaes_register(void);
+
 /* vnc_security.c: a security type the server chose that vncfb did not
  * offer ends the handshake before libvncclient acts on it. */
 void vnc_refuse_scheme(struct vnc_client *vc, uint32_t scheme);

@@ -20,6 +20,7 @@
 #include "net/guard.h"
 #include "util/log.h"
 #include "net/passwd.h"
+#include "net/rsaaes.h"
 #include "net/tlsguard.h"
 #include "net/trust.h"
 #include "net/vnc_priv.h"
@@ -50,11 +51,11 @@ static bool tls_verified(const rfbClient *cl)
 		cl->subAuthScheme == rfbVeNCryptX509SASL);
 }
 
-/* RSA-AES (helper "rsaaes") plugs in here: whether its types are
- * registered with libvncclient. */
+/* RSA-AES (vnc_rsaaes.c): its types registered with libvncclient. */
 static bool have_rsa(void)
 {
-	return false;
+	vnc_rsaaes_register();
+	return true;
 }
 
 /* What vncfb offers: sectype_policy's list, and its first-list types
@@ -555,5 +556,6 @@ int vnc_security_check(struct vnc_client *vc)
 
 bool vnc_encrypted(const struct vnc_client *vc)
 {
-	return tls_anonymous(vc->cl) || tls_verified(vc->cl);
+	return tls_anonymous(vc->cl) || tls_verified(vc->cl) ||
+	       rsaaes_type_all_encrypted(vc->cl->authScheme);
 }

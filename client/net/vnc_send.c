@@ -1,6 +1,9 @@
-/* The messages vncfb writes through libvncclient: the pixel format and
- * the encodings, update requests, keys and pointer, SetDesktopSize, each
- * under a write deadline. Part of the libvncclient wrapper (vnc_priv.h). */
+/* The messages vncfb writes: the pixel format and the encodings, update
+ * requests, keys and pointer, SetDesktopSize, each under a write deadline
+ * and through the one write path (vnc_stream_write: a security layer's
+ * framing goes under all of them); the reference mode's requests, keys
+ * and pointer through libvncclient's. Part of the libvncclient wrapper
+ * (vnc_priv.h). */
 #include "config.h"
 
 #include <stdbool.h>
@@ -48,14 +51,15 @@ bool vnc_send_format(struct vnc_client *vc)
 	spf.format.redMax = rfbClientSwap16IfLE(spf.format.redMax);
 	spf.format.greenMax = rfbClientSwap16IfLE(spf.format.greenMax);
 	spf.format.blueMax = rfbClientSwap16IfLE(spf.format.blueMax);
-	if (!WriteToRFBServer(cl, (char *)&spf, sz_rfbSetPixelFormatMsg))
+	if (vnc_stream_write(&vc->stream, &spf, sz_rfbSetPixelFormatMsg) < 0)
 		return false;
 	return vnc_send_encodings(vc);
 }
 
 bool vnc_send_encodings(struct vnc_client *vc)
 {
-	rfbClient *client = vc->cl, *cl = client;
+	/* rfbClientSwap*IfLE expect a variable named client. */
+	rfbClient *client = vc->cl;
 	union {
 		char bytes[sz_rfbSetEncodingsMsg + 64 * 4];
 		rfbSetEncodingsMsg msg;
@@ -140,18 +144,28 @@ bool vnc_send_encodings(struct vnc_client *vc)
 
 		memcpy(&buf.bytes[sz_rfbSetEncodingsMsg + i * 4], &v, 4);
 	}
-	return WriteToRFBServer(cl, buf.bytes, sz_rfbSetEncodingsMsg + n * 4);
+	return vnc_stream_write(&vc->stream, buf.bytes,
+				sz_rfbSetEncodingsMsg + (size_t)n * 4) == 0;
 }
 
-/* A client message through libvncclient, under a write deadline. */
+/* A FramebufferUpdateRequest, under a write deadline. */
 int vnc_request(struct vnc_client *vc, int x, int y, int w, int h,
 		bool incremental)
 {
-	rfbBool ok;
+	uint8_t m[10] = { RFB_MSG_UPDATE_REQUEST, incremental ? 1 : 0 };
+	bool ok;
 
 	vnc_begin_timed(vc, "write");
-	ok = SendFramebufferUpdateRequest(vc->cl, x, y, w, h,
-					  incremental ? TRUE : FALSE);
+	if (vc->rd) {
+		be16_put(m + 2, (uint32_t)x);
+		be16_put(m + 4, (uint32_t)y);
+		be16_put(m + 6, (uint32_t)w);
+		be16_put(m + 8, (uint32_t)h);
+		ok = vnc_stream_write(&vc->stream, m, sizeof(m)) == 0;
+	} else {
+		ok = SendFramebufferUpdateRequest(vc->cl, x, y, w, h,
+						  incremental ? TRUE : FALSE);
+	}
 	vnc_done(vc);
 	return ok ? 0 : -1;
 }
@@ -170,7 +184,7 @@ int vnc_send_fence(struct vnc_client *vc, uint32_t flags,
 	if (len)
 		memcpy(m + 9, payload, len);
 	vnc_begin_timed(vc, "write");
-	ok = WriteToRFBServer(vc->cl, (const char *)m, (unsigned)(9 + len));
+	ok = vnc_stream_write(&vc->stream, m, 9 + (size_t)len) == 0;
 	vnc_done(vc);
 	return ok ? 0 : -1;
 }
@@ -184,7 +198,7 @@ int vnc_send_continuous(struct vnc_client *vc, bool enable, uint32_t w,
 	rfbBool ok;
 
 	vnc_begin_timed(vc, "write");
-	ok = WriteToRFBServer(vc->cl, (const char *)m, sizeof(m));
+	ok = vnc_stream_write(&vc->stream, m, sizeof(m)) == 0;
 	vnc_done(vc);
 	return ok ? 0 : -1;
 }
@@ -208,7 +222,16 @@ static bool qemu_key(struct vnc_client *vc, uint32_t keysym,
 
 	be32_put(m + 4, keysym);
 	be32_put(m + 8, scancode);
-	return WriteToRFBServer(vc->cl, (const char *)m, sizeof(m));
+	return vnc_stream_write(&vc->stream, m, sizeof(m)) == 0;
+}
+
+/* A KeyEvent, as libvncclient writes it (the reference mode's). */
+static bool plain_key(struct vnc_client *vc, uint32_t keysym, bool down)
+{
+	uint8_t m[8] = { RFB_MSG_KEY, down ? 1 : 0 };
+
+	be32_put(m + 4, keysym);
+	return vnc_stream_write(&vc->stream, m, sizeof(m)) == 0;
 }
 
 int vnc_send_key(struct vnc_client *vc, uint32_t keysym, uint32_t scancode,
@@ -226,6 +249,8 @@ int vnc_send_key(struct vnc_client *vc, uint32_t keysym, uint32_t scancode,
 		 SendExtendedKeyEvent(vc->cl, keysym, scancode,
 				      down ? TRUE : FALSE))
 		ok = TRUE;
+	else if (vc->rd)
+		ok = plain_key(vc, keysym, down);
 	else
 		ok = SendKeyEvent(vc->cl, keysym, down ? TRUE : FALSE);
 	vnc_done(vc);
@@ -243,7 +268,7 @@ int vnc_send_pointer(struct vnc_client *vc, int x, int y, uint32_t buttons)
 		uint8_t m[7];
 		size_t len = vnc_pointer_msg(m, x, y, buttons, vc->ext_mouse);
 
-		ok = WriteToRFBServer(vc->cl, (const char *)m, (int)len);
+		ok = vnc_stream_write(&vc->stream, m, len) == 0;
 	} else {
 		/* The reference mode offers no ExtendedMouseButtons. */
 		ok = SendPointerEvent(vc->cl, x, y, (int)(buttons & 0xff));
@@ -274,7 +299,7 @@ int vnc_set_desktop_size(struct vnc_client *vc, uint32_t w, uint32_t h,
 		be32_put(p + 12, s[i].flags);
 	}
 	vnc_begin_timed(vc, "write");
-	ok = WriteToRFBServer(vc->cl, (const char *)m, (unsigned)(p - m));
+	ok = vnc_stream_write(&vc->stream, m, (size_t)(p - m)) == 0;
 	vnc_done(vc);
 	return ok ? 0 : -1;
 }

@@ -1,142 +1,23 @@
-/* The RFB server message reader (rfbread.h). */
+/* The RFB server message reader (rfbread.h): messages parsed here,
+ * rectangles handed to the decode manager (decode/manager.h), cursor
+ * shapes to rfbcursor.c. */
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "shadow/damage.h"
 #include "shadow/pixconv.h"
 #include "decode/decchunk.h"
 #include "decode/decode.h"
-#include "decode/decpool.h"
+#include "decode/manager.h"
 #include "util/guardmem.h"
 #include "util/log.h"
 #include "wire/rfb.h"
+#include "reader/rfbread_priv.h"
 #include "reader/rfbread.h"
-
-/* A rectangle's header, as messages name it. */
-struct hdr {
-	uint32_t x, y, w, h;
-	int32_t enc;
-	char encbuf[16];
-	const char *name;
-};
-
-/* A rectangle read, on its way through the decode pool. */
-struct pjob {
-	struct dec_job j;
-	const struct decoder *d;
-	struct rfb_reader *r;
-	struct dec_fb fb; /* the shadow when it was read */
-	struct hdr h;
-	unsigned upd;	   /* its update's slot in upd_jobs */
-	struct pjob *next; /* on the free list */
-};
-
-/* Data buffers kept on the free list for the next jobs, at most: past
- * that a finished job's buffer is freed. As much as the pool lets jobs in
- * flight hold, so that a steady stream reuses its buffers instead of
- * freeing and allocating some on every update. */
-#define PJOB_KEEP_BYTES ((size_t)DECPOOL_MAX_BYTES)
-/* After an update, the free list keeps twice the data the largest of the
- * last PJOB_KEEP_UPDATES updates read (buffers grow by doubling), and
- * PJOB_KEEP_FLOOR whatever they read: a burst's buffers go once ordinary
- * updates follow, a stream whose updates vary in size does not allocate
- * again, and many small rectangles do not free and allocate theirs. */
-#define PJOB_KEEP_UPDATES 64
-#define PJOB_KEEP_FLOOR ((size_t)4 << 20)
-/* Updates read whose jobs may still be decoding, at most: past that the
- * reader waits for the oldest. */
-#define UPD_RING 64
-
-struct rfb_reader {
-	/* Every message is read through chunks (decchunk.h), over the
-	 * owner's source: src is the chunks' source. */
-	struct dec_chunks *chunks;
-	struct vnc_source *src;
-	struct vnc_events ev;
-	struct rfb_reader_ops ops;
-	void *ops_ctx;
-	struct dec_fmt fmt;
-	struct dec_fmt rgba; /* CursorWithAlpha's pixels */
-	/* A wire format other than the shadow's (auto-select's low
-	 * colour): rectangles are decoded into mirror, the desktop in
-	 * wfmt, and each is converted into the shadow as it is done
-	 * (job_done, on whichever thread decoded it: the pool orders
-	 * overlapping jobs, so no other writes that part of mirror
-	 * meanwhile). Changed only with the pool idle. */
-	bool wired;
-	struct dec_fmt wfmt;
-	struct pixconv from_wire, to_wire;
-	uint8_t *shadow, *mirror;
-	struct dec_ctx dc;  /* the main thread's: reads, direct encodings */
-	struct dec_job job; /* the direct encodings' and cursors' */
-	/* The pool (inline until rfb_reader_set_threads) and one context
-	 * per worker, sharing dc's streams. */
-	struct decpool *pool;
-	struct dec_ctx *wc;
-	unsigned nwc;
-	const struct decoder *direct_d; /* the direct rectangle's */
-	const struct hdr *direct_h;
-	bool copies_direct; /* rfb_reader_set_copies_direct */
-	/* Taken by the pool's threads: */
-	pthread_mutex_t lock;
-	struct pjob *free;	/* jobs to reuse */
-	size_t kept;		/* their data buffers' bytes */
-	/* Main thread: data bytes the current update's jobs read; the most
-	 * an update read lately, and for how many updates it has stood. */
-	size_t upd_data, keep;
-	unsigned keep_age;
-	struct damage_set done; /* decoded since the last flush */
-	/* Jobs of each update not yet decoded (slot: its number modulo
-	 * UPD_RING), under lock; main thread: the number of the update
-	 * being read and of the first not yet reported whole. */
-	unsigned upd_jobs[UPD_RING];
-	uint64_t upd_seq, upd_shown;
-	/* The update being read held a desktop size, pixels. */
-	bool upd_sized, upd_pixels;
-	uint64_t payload; /* bytes of rectangles after their headers */
-	/* ContinuousUpdates and Fence, main thread: the server has them
-	 * (cu_known, fence_known), they are on, the session paused them,
-	 * EndOfContinuousUpdates owed for disables we sent. */
-	bool cu_known, cu_on, paused, fence_known;
-	unsigned cu_owed;
-	bool warned_flags, warned_end;
-	uint32_t width, height;
-	struct vnc_layout layout; /* the last ExtendedDesktopSize's */
-	bool named;
-	char name[LOG_TEXT_SIZE]; /* made visible (log_sanitize) */
-	enum vnc_error err;
-	char why[320];
-};
-
-__attribute__((format(printf, 3, 4))) static int
-fail(struct rfb_reader *r, enum vnc_error err, const char *fmt, ...)
-{
-	va_list ap;
-
-	r->err = err;
-	va_start(ap, fmt);
-	vsnprintf(r->why, sizeof(r->why), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static int closed(struct rfb_reader *r)
-{
-	r->err = VNC_ERR_CLOSED;
-	r->why[0] = '\0';
-	return -1;
-}
-
-static int rd(struct rfb_reader *r, void *buf, size_t n)
-{
-	return vnc_source_read(r->src, buf, n) < 0 ? closed(r) : 0;
-}
 
 /* Read and drop n bytes. */
 static int skip(struct rfb_reader *r, uint64_t n)
@@ -153,131 +34,12 @@ static int skip(struct rfb_reader *r, uint64_t n)
 	return 0;
 }
 
-/* --- the decode pool --- */
+/* --- what the decode manager hands back --- */
 
-static struct dec_ctx *ctx_of(struct rfb_reader *r, unsigned worker)
+/* What the pool decoded so far, without waiting; 0 or -1. */
+static int report_ready(struct rfb_reader *r)
 {
-	return worker < r->nwc ? &r->wc[worker] : &r->dc;
-}
-
-/* The reason for a rectangle that failed with ret (DEC_BAD, DEC_NOMEM),
- * the decoder's detail given. */
-static void rect_why(char *buf, size_t len, const struct hdr *h, int ret,
-		     const char *detail)
-{
-	if (ret == DEC_NOMEM)
-		snprintf(buf, len,
-			 "ran vncfb out of memory with a %s rectangle %ux%u "
-			 "(%s)",
-			 h->name, h->w, h->h, detail);
-	else
-		snprintf(buf, len, "sent a bad %s rectangle %ux%u at %u,%u: %s",
-			 h->name, h->w, h->h, h->x, h->y, detail);
-}
-
-/* What a rectangle's failure means for the connection: -1. */
-static int rect_failed(struct rfb_reader *r, int ret, const char *why)
-{
-	if (ret == DEC_EOF)
-		return closed(r);
-	return fail(r, ret == DEC_NOMEM ? VNC_ERR_RESOURCE : VNC_ERR_PROTOCOL,
-		    "%s", why);
-}
-
-static int pool_failed(struct rfb_reader *r, int ret)
-{
-	const char *why;
-
-	decpool_error(r->pool, &why);
-	return rect_failed(r, ret, why);
-}
-
-/* A worker (or the main thread, inline) decodes a job read earlier. */
-static int job_run(void *arg, unsigned worker, char *why, size_t len)
-{
-	struct pjob *pj = arg;
-	struct dec_ctx *c = ctx_of(pj->r, worker);
-	int ret;
-
-	c->why[0] = '\0';
-	c->fb = pj->fb;
-	ret = pj->d->decode(c, &pj->j);
-	if (ret != DEC_OK && ret != DEC_EOF)
-		rect_why(why, len, &pj->h, ret, c->why);
-	return ret;
-}
-
-static void job_put(struct rfb_reader *r, struct pjob *pj)
-{
-	dec_job_unref(&pj->j);
-	pthread_mutex_lock(&r->lock);
-	if (r->kept + pj->j.data.cap > PJOB_KEEP_BYTES)
-		dec_buf_free(&pj->j.data);
-	r->kept += pj->j.data.cap;
-	pj->next = r->free;
-	r->free = pj;
-	pthread_mutex_unlock(&r->lock);
-}
-
-static void job_release(void *arg)
-{
-	struct pjob *pj = arg;
-	struct rfb_reader *r = pj->r;
-
-	pthread_mutex_lock(&r->lock);
-	r->upd_jobs[pj->upd]--;
-	pthread_mutex_unlock(&r->lock);
-	job_put(r, pj);
-}
-
-/* After an update, all its jobs back on the free list (drain): free the
- * data buffers past what the next updates are likely to need. */
-static void trim_free(struct rfb_reader *r)
-{
-	size_t limit;
-
-	if (r->upd_data >= r->keep || ++r->keep_age >= PJOB_KEEP_UPDATES) {
-		r->keep = r->upd_data;
-		r->keep_age = 0;
-	}
-	r->upd_data = 0;
-	limit = r->keep > PJOB_KEEP_FLOOR / 2 ? 2 * r->keep : PJOB_KEEP_FLOOR;
-	dec_chunks_trim(r->chunks, limit);
-	pthread_mutex_lock(&r->lock);
-	for (struct pjob *pj = r->free; pj && r->kept > limit; pj = pj->next) {
-		r->kept -= pj->j.data.cap;
-		dec_buf_free(&pj->j.data);
-	}
-	pthread_mutex_unlock(&r->lock);
-}
-
-size_t rfb_reader_kept(struct rfb_reader *r)
-{
-	size_t n;
-
-	pthread_mutex_lock(&r->lock);
-	n = r->kept;
-	pthread_mutex_unlock(&r->lock);
-	return n + dec_chunks_kept(r->chunks);
-}
-
-static struct pjob *job_get(struct rfb_reader *r)
-{
-	struct pjob *pj;
-
-	pthread_mutex_lock(&r->lock);
-	pj = r->free;
-	if (pj) {
-		r->free = pj->next;
-		r->kept -= pj->j.data.cap;
-	}
-	pthread_mutex_unlock(&r->lock);
-	if (!pj) {
-		pj = calloc(1, sizeof(*pj));
-		if (pj)
-			pj->r = r;
-	}
-	return pj;
+	return managed(r, dec_manager_report_ready(r->dm));
 }
 
 /* Rows of rc (clipped to the desktop) from the mirror in the wire's
@@ -304,108 +66,46 @@ static void wire_copy(struct rfb_reader *r, const struct rect *rc,
 
 /* A rectangle's pixels are in the shadow, or in the mirror (any
  * thread). */
-static void job_done(void *ctx, const struct rect *rc)
+static void rect_drawn(void *ctx, const struct rect *rc)
+{
+	struct rfb_reader *r = ctx;
+
+	if (r->wired)
+		wire_copy(r, rc, false);
+}
+
+/* The manager's damage and whole updates, on this (the main) thread,
+ * to the session. */
+static void rect_damage(void *ctx, const struct rect *rc)
 {
 	struct rfb_reader *r = ctx;
 	struct rect d = *rc;
 
-	if (r->wired)
-		wire_copy(r, rc, false);
-
-	/* Inline, this is the main thread: each rectangle as it is drawn,
-	 * as the session had it before there were threads. */
-	if (!decpool_threads(r->pool)) {
-		if (rect_clip(&d, (int32_t)r->width, (int32_t)r->height))
-			r->ev.damage(r->ev.ctx, &d);
-		return;
-	}
-	pthread_mutex_lock(&r->lock);
-	damage_set_add(&r->done, rc);
-	pthread_mutex_unlock(&r->lock);
+	if (rect_clip(&d, (int32_t)r->width, (int32_t)r->height))
+		r->ev.damage(r->ev.ctx, &d);
 }
 
-/* Hand what is decoded to the session, on this (the main) thread: the
- * damage, then update_done for each update now whole, oldest first. A
- * job is counted off its update after its damage is in done, so taking
- * both under one lock never reports an update before its pixels. */
-static void report(struct rfb_reader *r)
+static void update_done(void *ctx)
 {
-	struct damage_set s;
-	unsigned whole = 0;
+	struct rfb_reader *r = ctx;
 
-	pthread_mutex_lock(&r->lock);
-	s = r->done;
-	r->done.n = 0;
-	while (r->upd_shown + whole < r->upd_seq &&
-	       r->upd_jobs[(r->upd_shown + whole) % UPD_RING] == 0)
-		whole++;
-	pthread_mutex_unlock(&r->lock);
-	for (int i = 0; i < s.n; i++) {
-		struct rect d = s.rects[i];
-
-		if (rect_clip(&d, (int32_t)r->width, (int32_t)r->height))
-			r->ev.damage(r->ev.ctx, &d);
-	}
-	for (; whole; whole--) {
-		r->upd_shown++;
-		r->ev.update_done(r->ev.ctx);
-	}
+	r->ev.update_done(r->ev.ctx);
 }
 
-/* Every rectangle read is decoded and reported: 0 or -1. */
-static int drain(struct rfb_reader *r)
-{
-	int ret = decpool_drain(r->pool);
-
-	report(r);
-	return ret < 0 ? pool_failed(r, ret) : 0;
-}
+static const struct dec_manager_ops manager_ops = {
+	.drawn = rect_drawn,
+	.damage = rect_damage,
+	.update_done = update_done,
+};
 
 int rfb_reader_flush(struct rfb_reader *r)
 {
 	return drain(r);
 }
 
-static void free_pool(struct rfb_reader *r)
+size_t rfb_reader_kept(struct rfb_reader *r)
 {
-	decpool_destroy(r->pool);
-	r->pool = NULL;
-	for (unsigned i = 0; i < r->nwc; i++)
-		dec_ctx_finish(&r->wc[i]);
-	free(r->wc);
-	r->wc = NULL;
-	r->nwc = 0;
-}
-
-/* A pool of threads (0 or 1: inline) in place of the current one (which
- * must be idle), or -errno and the current one kept. */
-static int make_pool(struct rfb_reader *r, unsigned threads)
-{
-	const struct decpool_config cfg = {
-	    .threads = threads, .done = job_done, .ctx = r};
-	unsigned n = threads >= 2 ? threads : 0;
-	struct dec_ctx *wc = NULL;
-	struct decpool *pool;
-	int err;
-
-	if (n) {
-		wc = calloc(n, sizeof(*wc));
-		if (!wc)
-			return -ENOMEM;
-		for (unsigned i = 0; i < n; i++)
-			dec_ctx_init_worker(&wc[i], &r->dc);
-	}
-	/* Its workers find no job before the swap below. */
-	err = decpool_create(&cfg, &pool);
-	if (err < 0) {
-		free(wc);
-		return err;
-	}
-	free_pool(r);
-	r->pool = pool;
-	r->wc = wc;
-	r->nwc = n;
-	return 0;
+	return dec_manager_kept(r->dm);
 }
 
 enum vnc_error rfb_check_desktop(uint32_t w, uint32_t h, unsigned bpp,
@@ -535,15 +235,11 @@ struct rfb_reader *rfb_reader_create(const struct pixfmt *fmt,
 	dec_fmt_init_rgba(&r->rgba);
 	dec_ctx_init(&r->dc, r->src, &r->fmt);
 	r->dc.chunks = r->chunks;
-	if (pthread_mutex_init(&r->lock, NULL) != 0)
-		goto fail_lock;
-	if (make_pool(r, 0) < 0)
-		goto fail_pool;
+	if (dec_manager_create(&r->dc, r->chunks, &manager_ops, r, &r->dm) < 0)
+		goto fail_manager;
 	return r;
 
-fail_pool:
-	pthread_mutex_destroy(&r->lock);
-fail_lock:
+fail_manager:
 	dec_chunks_destroy(r->chunks);
 fail_chunks:
 	free(r);
@@ -552,10 +248,7 @@ fail_chunks:
 
 int rfb_reader_set_threads(struct rfb_reader *r, unsigned threads)
 {
-	if (threads == decpool_threads(r->pool) ||
-	    (threads < 2 && decpool_threads(r->pool) == 0))
-		return 0;
-	return make_pool(r, threads);
+	return dec_manager_set_threads(r->dm, threads);
 }
 
 void rfb_reader_set_copies_direct(struct rfb_reader *r, bool direct)
@@ -565,27 +258,19 @@ void rfb_reader_set_copies_direct(struct rfb_reader *r, bool direct)
 
 unsigned rfb_reader_threads(const struct rfb_reader *r)
 {
-	return decpool_threads(r->pool);
+	return dec_manager_threads(r->dm);
 }
 
 uint64_t rfb_reader_cpu_ns(const struct rfb_reader *r)
 {
-	return decpool_cpu_ns(r->pool);
+	return dec_manager_cpu_ns(r->dm);
 }
 
 void rfb_reader_destroy(struct rfb_reader *r)
 {
 	if (!r)
 		return;
-	free_pool(r);
-	while (r->free) {
-		struct pjob *pj = r->free;
-
-		r->free = pj->next;
-		dec_buf_free(&pj->j.data);
-		free(pj);
-	}
-	pthread_mutex_destroy(&r->lock);
+	dec_manager_destroy(r->dm);
 	dec_ctx_finish(&r->dc);
 	dec_job_unref(&r->job);
 	dec_buf_free(&r->job.data);
@@ -623,21 +308,7 @@ const char *rfb_reader_name(const struct rfb_reader *r)
 
 /* --- FramebufferUpdate rectangles --- */
 
-__attribute__((format(printf, 3, 4))) static int
-bad_rect(struct rfb_reader *r, const struct hdr *h, const char *fmt, ...)
-{
-	char detail[220];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	rect_why(r->why, sizeof(r->why), h, DEC_BAD, detail);
-	r->err = VNC_ERR_PROTOCOL;
-	return -1;
-}
-
-static int resized(struct rfb_reader *r, const struct hdr *h)
+static int resized(struct rfb_reader *r, const struct dec_hdr *h)
 {
 	if (h->w == r->width && h->h == r->height)
 		return 0;
@@ -653,7 +324,7 @@ static int resized(struct rfb_reader *r, const struct hdr *h)
 	return 0;
 }
 
-static int ext_desktop_size(struct rfb_reader *r, const struct hdr *h)
+static int ext_desktop_size(struct rfb_reader *r, const struct dec_hdr *h)
 {
 	struct vnc_layout *l = &r->layout;
 	uint8_t head[4], b[16];
@@ -714,241 +385,7 @@ static int desktop_name(struct rfb_reader *r)
 	return 0;
 }
 
-/* A decoded shape to the session: pix (w*hh shadow pixels, then at
- * mask w*hh alpha bytes, one allocation the caller frees), cut down
- * around the hot spot when too large to show. */
-static void show_cursor(struct rfb_reader *r, uint32_t xhot, uint32_t yhot,
-			uint32_t w, uint32_t hh, uint8_t *pix, uint8_t *mask)
-{
-	const struct dec_fmt *f = &r->fmt;
-	uint32_t x0 = 0, y0 = 0, cw, ch;
-
-	if (xhot >= w || yhot >= hh) {
-		log_debug("ignoring a %ux%u cursor shape with its hot spot at "
-			  "%u,%u",
-			  w, hh, xhot, yhot);
-		return;
-	}
-	/* Too large to show: the part around the hot spot. */
-	cw = w < RFB_MAX_CURSOR ? w : RFB_MAX_CURSOR;
-	ch = hh < RFB_MAX_CURSOR ? hh : RFB_MAX_CURSOR;
-	if (cw < w) {
-		x0 = xhot > cw / 2 ? xhot - cw / 2 : 0;
-		x0 = x0 + cw > w ? w - cw : x0;
-	}
-	if (ch < hh) {
-		y0 = yhot > ch / 2 ? yhot - ch / 2 : 0;
-		y0 = y0 + ch > hh ? hh - ch : y0;
-	}
-	if (cw < w || ch < hh) {
-		for (uint32_t y = 0; y < ch; y++) {
-			memmove(pix + (size_t)y * cw * f->bpp,
-				pix + ((size_t)(y0 + y) * w + x0) * f->bpp,
-				(size_t)cw * f->bpp);
-		}
-		for (uint32_t y = 0; y < ch; y++)
-			memmove(pix + (size_t)cw * ch * f->bpp + (size_t)y * cw,
-				mask + (size_t)(y0 + y) * w + x0, cw);
-		mask = pix + (size_t)cw * ch * f->bpp;
-		log_debug("cursor shape %ux%u cut to %ux%u", w, hh, cw, ch);
-	}
-	r->ev.cursor_shape(r->ev.ctx, (int)(xhot - x0), (int)(yhot - y0),
-			   (int)cw, (int)ch, pix, mask);
-}
-
-static int cursor_shape(struct rfb_reader *r, const struct hdr *h)
-{
-	const struct dec_fmt *f = &r->fmt;
-	/* Its pixels come in the wire's format. */
-	const struct dec_fmt *wf = r->wired ? &r->wfmt : f;
-	struct dec_job *j = &r->job;
-	size_t body, n;
-	uint32_t w = h->w, hh = h->h;
-	uint8_t *pix, *wpix;
-	int err;
-
-	if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)
-		return bad_rect(r, h, "a cursor larger than %dx%d",
-				RFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);
-	body = dec_cursor_size(wf, h->enc, w, hh);
-	dec_job_unref(j);
-	j->in_place = false;
-	j->data.len = 0;
-	j->data.limit = 0;
-	if (body && !dec_take(&r->dc, j, body, &err))
-		return err == DEC_EOF
-			   ? closed(r)
-			   : fail(r, VNC_ERR_RESOURCE, "%s", r->dc.why);
-	if (!r->ev.cursor_shape || w == 0 || hh == 0)
-		return 0;
-	n = (size_t)w * hh;
-	pix = guard_calloc(n * (f->bpp + 1));
-	wpix = wf != f ? guard_calloc(n * (wf->bpp + 1)) : pix;
-	if (!pix || !wpix) {
-		if (wpix != pix)
-			guard_free(wpix);
-		guard_free(pix);
-		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
-	}
-	dec_cursor_shape(wf, h->enc, w, hh, j->data.p, wpix,
-			 wpix + n * wf->bpp);
-	if (wpix != pix) {
-		pixconv_row(&r->from_wire, pix, wpix, n);
-		memcpy(pix + n * f->bpp, wpix + n * wf->bpp, n);
-		guard_free(wpix);
-	}
-	show_cursor(r, h->x, h->y, w, hh, pix, pix + n * f->bpp);
-	guard_free(pix);
-	return 0;
-}
-
-/* CursorWithAlpha: a sub-encoding's number, then w x h RGBA pixels in
- * it, decoded by that encoding's decoder into a buffer of their own, in
- * stream order with the rectangles before (they may share its zlib
- * stream). */
-static int cursor_alpha(struct rfb_reader *r, const struct hdr *h)
-{
-	const struct dec_fmt *f = &r->fmt;
-	const struct decoder *d;
-	struct dec_fb fb = r->dc.fb;
-	uint32_t w = h->w, hh = h->h;
-	uint8_t encb[4], *rgba, *pix;
-	char name[16];
-	size_t n = (size_t)w * hh;
-	int32_t enc;
-	int ret;
-
-	if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)
-		return bad_rect(r, h, "a cursor larger than %dx%d",
-				RFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);
-	if (rd(r, encb, 4) < 0)
-		return -1;
-	enc = (int32_t)dec_be32(encb);
-	d = decoder_find(enc);
-	if (!dec_cursor_alpha_enc(enc))
-		return bad_rect(r, h, "its pixels in encoding %s, which cannot "
-				      "carry them",
-				decoder_name(enc, name, sizeof(name)));
-	/* Nothing else writes while the shape is drawn, and the streams
-	 * are where the rectangles before it left them. */
-	if (drain(r) < 0)
-		return -1;
-	/* 4 MiB at most (RFB_MAX_CURSOR_READ a side), its end at a guard
-	 * page where the build has them (guardmem.h). */
-	rgba = guard_calloc(n * 4);
-	if (!rgba)
-		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
-	r->dc.fb = (struct dec_fb){rgba, (size_t)w * 4, w, hh, &r->rgba};
-	r->job.enc = enc;
-	r->job.r = (struct rect){0, 0, (int32_t)w, (int32_t)hh};
-	r->job.src = (struct rect){0, 0, 0, 0};
-	r->dc.why[0] = '\0';
-	ret = dec_rect(&r->dc, d, &r->job);
-	dec_job_unref(&r->job);
-	r->dc.fb = fb;
-	if (ret != DEC_OK) {
-		char why[sizeof(r->dc.why) + 40];
-
-		guard_free(rgba);
-		if (ret == DEC_EOF)
-			return closed(r);
-		snprintf(why, sizeof(why), "%s pixels: %s",
-			 decoder_name(enc, name, sizeof(name)), r->dc.why);
-		rect_why(r->why, sizeof(r->why), h, ret, why);
-		r->err = ret == DEC_NOMEM ? VNC_ERR_RESOURCE : VNC_ERR_PROTOCOL;
-		return -1;
-	}
-	if (!r->ev.cursor_shape || n == 0) {
-		guard_free(rgba);
-		return 0;
-	}
-	pix = guard_calloc(n * (f->bpp + 1));
-	if (!pix) {
-		guard_free(rgba);
-		return fail(r, VNC_ERR_RESOURCE, "out of memory for a cursor");
-	}
-	dec_cursor_alpha(f, n, rgba, pix, pix + n * f->bpp);
-	guard_free(rgba);
-	show_cursor(r, h->x, h->y, w, hh, pix, pix + n * f->bpp);
-	guard_free(pix);
-	return 0;
-}
-
-/* A direct encoding, or a copy-bound one with copies_direct, reads and
- * draws on the main thread (the pool's submitter), once what it overlaps
- * is drawn. */
-static int direct_run(void *arg, unsigned worker, char *why, size_t len)
-{
-	struct rfb_reader *r = arg;
-	int ret = dec_rect(&r->dc, r->direct_d, &r->job);
-
-	if (ret != DEC_OK && ret != DEC_EOF)
-		rect_why(why, len, r->direct_h, ret, r->dc.why);
-	return ret;
-}
-
-static int direct(struct rfb_reader *r, const struct decoder *d,
-		  const struct hdr *h, const struct rect *rc)
-{
-	struct decpool_job pj = {.r = *rc, .run = direct_run, .arg = r};
-	int ret;
-
-	r->job.enc = h->enc;
-	r->job.r = *rc;
-	r->direct_d = d;
-	r->direct_h = h;
-	ret = decpool_direct(r->pool, &pj);
-	return ret < 0 ? pool_failed(r, ret) : 0;
-}
-
-/* Read on this thread, decoded by the pool. */
-static int deferred(struct rfb_reader *r, const struct decoder *d,
-		    const struct hdr *h, const struct rect *rc)
-{
-	struct pjob *pj = job_get(r);
-	struct decpool_job job;
-	int ret;
-
-	if (!pj)
-		return fail(r, VNC_ERR_RESOURCE,
-			    "ran vncfb out of memory with a %s rectangle "
-			    "%ux%u",
-			    h->name, h->w, h->h);
-	pj->d = d;
-	pj->h = *h;
-	if (h->name == h->encbuf)
-		pj->h.name = pj->h.encbuf;
-	pj->fb = r->dc.fb;
-	pj->j.enc = h->enc;
-	pj->j.r = *rc;
-	ret = dec_read_job(&r->dc, d, &pj->j);
-	if (ret != DEC_OK) {
-		char why[sizeof(r->why)];
-
-		job_put(r, pj);
-		rect_why(why, sizeof(why), h, ret, r->dc.why);
-		return rect_failed(r, ret, why);
-	}
-	r->upd_data += pj->j.data.len;
-	pj->upd = (unsigned)(r->upd_seq % UPD_RING);
-	pthread_mutex_lock(&r->lock);
-	r->upd_jobs[pj->upd]++;
-	pthread_mutex_unlock(&r->lock);
-	/* A job in the chunks holds its bytes there (data.cap 0). */
-	job = (struct decpool_job){
-	    .r = pj->j.r,
-	    .src = pj->j.src,
-	    .streams = pj->j.streams,
-	    .bytes = sizeof(*pj) +
-		     (pj->j.data.cap ? pj->j.data.cap : pj->j.data.len),
-	    .run = job_run,
-	    .release = job_release,
-	    .arg = pj};
-	ret = decpool_submit(r->pool, &job);
-	return ret < 0 ? pool_failed(r, ret) : 0;
-}
-
-static int pixels(struct rfb_reader *r, const struct hdr *h)
+static int pixels(struct rfb_reader *r, const struct dec_hdr *h)
 {
 	const struct decoder *d = decoder_find(h->enc);
 	struct rect rc;
@@ -965,15 +402,15 @@ static int pixels(struct rfb_reader *r, const struct hdr *h)
 	rc = (struct rect){(int32_t)h->x, (int32_t)h->y, (int32_t)h->w,
 			   (int32_t)h->h};
 	if (!d->decode || (d->copy_bound && r->copies_direct))
-		return direct(r, d, h, &rc);
-	return deferred(r, d, h, &rc);
+		return managed(r, dec_manager_direct(r->dm, d, h, &rc));
+	return managed(r, dec_manager_deferred(r->dm, d, h, &rc));
 }
 
 /* One rectangle; 1 after LastRect. */
 static int rectangle(struct rfb_reader *r)
 {
 	uint8_t b[12];
-	struct hdr h;
+	struct dec_hdr h;
 
 	if (rd(r, b, 12) < 0)
 		return -1;
@@ -988,9 +425,9 @@ static int rectangle(struct rfb_reader *r)
 		return 1;
 	case RFB_ENC_XCURSOR:
 	case RFB_ENC_RICHCURSOR:
-		return cursor_shape(r, &h);
+		return rfb_cursor_shape(r, &h);
 	case RFB_ENC_CURSOR_ALPHA:
-		return cursor_alpha(r, &h);
+		return rfb_cursor_alpha(r, &h);
 	case RFB_ENC_POINTERPOS:
 		if (r->ev.cursor_pos)
 			r->ev.cursor_pos(r->ev.ctx, (int)h.x, (int)h.y);
@@ -1020,21 +457,6 @@ static int rectangle(struct rfb_reader *r)
 	}
 }
 
-/* What the pool decoded so far, without waiting; 0 or -1. */
-static int report_ready(struct rfb_reader *r)
-{
-	const char *why;
-	int err;
-
-	if (r->upd_shown == r->upd_seq)
-		return 0;
-	err = decpool_error(r->pool, &why);
-	if (err < 0)
-		return rect_failed(r, err, why);
-	report(r);
-	return 0;
-}
-
 static int fb_update(struct rfb_reader *r)
 {
 	uint8_t b[3];
@@ -1061,7 +483,7 @@ static int fb_update(struct rfb_reader *r)
 		 * whole, not when this one is. */
 		uint64_t at = dec_chunks_taken(r->chunks);
 
-		if (r->upd_shown != r->upd_seq && report_ready(r) < 0) {
+		if (dec_manager_behind(r->dm) && report_ready(r) < 0) {
 			ret = -1;
 		} else {
 			ret = rectangle(r);
@@ -1076,12 +498,12 @@ static int fb_update(struct rfb_reader *r)
 	}
 	/* After a failure nothing writes the shadow any more. */
 	if (ret < 0) {
-		decpool_drain(r->pool);
+		dec_manager_stop(r->dm);
 		return -1;
 	}
 	if (r->ops.update_end)
 		r->ops.update_end(r->ops_ctx, !r->upd_sized || r->upd_pixels);
-	r->upd_seq++;
+	dec_manager_update_end(r->dm);
 	/* What was read past the update is the source's again, for its
 	 * owner to see (more, and the poll before the next message). */
 	if (dec_chunks_settle(r->chunks) < 0)
@@ -1090,14 +512,14 @@ static int fb_update(struct rfb_reader *r)
 	/* The update is whole once every rectangle is decoded. The pool
 	 * goes on with it while the next message is read, if that is at
 	 * hand; else (the link is idle, waiting costs nothing) now. */
-	if (r->upd_seq - r->upd_shown < UPD_RING - 1 && r->ops.more &&
+	if (dec_manager_room(r->dm) && r->ops.more &&
 	    r->ops.more(r->ops_ctx)) {
 		if (report_ready(r) < 0)
 			return -1;
 	} else if (drain(r) < 0) {
 		return -1;
 	}
-	trim_free(r);
+	dec_manager_trim(r->dm);
 	return 0;
 }
 
@@ -1294,7 +716,7 @@ static int message(struct rfb_reader *r)
 	r->why[0] = '\0';
 	/* What finished decoding while the server said nothing shows
 	 * before the next message is waited for. */
-	if (r->upd_shown != r->upd_seq && report_ready(r) < 0)
+	if (dec_manager_behind(r->dm) && report_ready(r) < 0)
 		return -1;
 	if (rd(r, &type, 1) < 0)
 		return -1;

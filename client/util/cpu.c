@@ -13,6 +13,8 @@ bool cpu_has(enum cpu_feature f)
 		return __builtin_cpu_supports("ssse3");
 	case CPU_AVX2:
 		return __builtin_cpu_supports("avx2");
+	case CPU_AES:
+		return __builtin_cpu_supports("aes");
 	}
 #endif
 	(void)f;

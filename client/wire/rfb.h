@@ -63,9 +63,11 @@ enum {
 	 RFB_FENCE_REQUEST)
 #define RFB_FENCE_MAX_PAYLOAD 64
 
-/* Client messages vncfb writes itself: the pointer (for
- * ExtendedMouseButtons' form), QEMU's extended key event, SetDesktopSize
- * (the ExtendedDesktopSize extension). */
+/* Client messages vncfb writes itself: update requests, keys, the pointer
+ * (for ExtendedMouseButtons' form), QEMU's extended key event,
+ * SetDesktopSize (the ExtendedDesktopSize extension). */
+#define RFB_MSG_UPDATE_REQUEST 3
+#define RFB_MSG_KEY 4
 #define RFB_MSG_POINTER 5
 #define RFB_MSG_QEMU 255
 #define RFB_QEMU_KEY 0

@@ -1,15 +1,18 @@
 #!/bin/sh
 # The design rule: one thread and one set of files own libvncclient. The
 # wrapper is the files below: only they include rfb/rfbclient.h
-# (vnc_priv.h does, for all of them) or vnc_priv.h, the header that holds
+# (vnc_priv.h does, for all of them but vnc_source.c, whose header
+# vnc_priv.h includes) or vnc_priv.h, the header that holds
 # struct vnc_client; every other file sees the connection only through
 # client/net/vnc.h.
 src=${VNCFB_SOURCE_ROOT:?}
 wrapper='client/net/vnc_priv.h
 client/net/vnc.c
 client/net/vnc_failure.c
+client/net/vnc_rsaaes.c
 client/net/vnc_security.c
 client/net/vnc_send.c
+client/net/vnc_source.c
 client/tools/bench/bench_libvnc.c'
 status=0
 # Files under the program's directories that include $1 (a header name,
@@ -37,8 +40,8 @@ grep -qE '^#include <rfb/rfbclient\.h>' "$src/client/net/vnc_priv.h" || {
 }
 for f in $wrapper; do
 	[ "$f" = client/net/vnc_priv.h ] && continue
-	grep -q '^#include "net/vnc_priv.h"' "$src/$f" 2>/dev/null || {
-		echo "$f is listed as the wrapper but does not include vnc_priv.h: update this test"
+	grep -qE '^#include ("net/vnc_priv\.h"|<rfb/rfbclient\.h>)' "$src/$f" 2>/dev/null || {
+		echo "$f is listed as the wrapper but includes neither vnc_priv.h nor rfb/rfbclient.h: update this test"
 		status=1
 	}
 done

@@ -256,6 +256,33 @@ class Vncfb:
             self.p.wait()
 
 
+class Ra2Server:
+    """ra2server.py (the RSA-AES server in front of a backend, or a
+    hostile one with --evil): its READY port. args: its options."""
+
+    PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "ra2server.py")
+
+    def __init__(self, *args):
+        self.p = subprocess.Popen([sys.executable, self.PATH, *args],
+                                  stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True,
+                                  bufsize=1)
+        self.out = LineReader(self.p.stdout)
+        self.port = int(self.out.expect("READY ", 60).split()[1])
+
+    def close(self):
+        self.p.kill()
+        self.p.wait()
+
+
+def close_all(servers):
+    """Close every server in the list (a test's finally)."""
+    for s in servers:
+        s.close()
+
+
 def close_both(cl, srv):
     """A test's cleanup, for its finally: kill vncfb cl if one was started
     (None when not) and is still running, then close its server srv."""

@@ -5,7 +5,8 @@ never up; no two modules (a .c and its .h) include each other, directly or
 through others; the data path never includes client/tools/, which only
 main.c and the tools themselves include; fbdev/ and netbsd/ implement the
 platform interface and see no higher layer than output/, console/ and the
-input interface. Exit 0 when the tree keeps it, 1 naming each include that
+input interface, and client/ includes none of their headers (only
+client/platform/'s). Quoted and angle-bracket includes count alike. Exit 0 when the tree keeps it, 1 naming each include that
 breaks it."""
 import os
 import re
@@ -45,7 +46,9 @@ PLATFORM_MAY = {"util", "platform", "wire", "shadow", "view", "output",
 # rfbclient rule lists with the wrapper).
 PRIV_OUTSIDE = {("tools/bench/bench_libvnc.c", "net/vnc_priv.h")}
 
-INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# Quoted and angle-bracket includes alike: "app/session.h" and
+# <app/session.h> find the same file (client/ is on the include path).
+INC = re.compile(r'^\s*#\s*include\s+(["<])([^">]+)[">]', re.M)
 
 
 def layer_of(path):
@@ -66,8 +69,15 @@ def files(src, top):
 
 
 def includes(path):
+    """Every header path path includes, quoted or in angle brackets."""
     with open(path, encoding="utf-8") as f:
-        return INC.findall(f.read())
+        return [h for _, h in INC.findall(f.read())]
+
+
+def quoted(path):
+    """The quoted includes alone (a system header is never quoted)."""
+    with open(path, encoding="utf-8") as f:
+        return [h for q, h in INC.findall(f.read()) if q == '"']
 
 
 def problems(src):
@@ -75,6 +85,11 @@ def problems(src):
     bad = []
     client_headers = {rel for rel, _ in files(src, "client")
                       if rel.endswith(".h")}
+    # The platform folders' own headers (fbdev.h, drm_priv.h): client/
+    # sees the platform only through client/platform/.
+    platform_headers = {os.path.basename(rel)
+                        for top in ("fbdev", "netbsd")
+                        for rel, _ in files(src, top) if rel.endswith(".h")}
     unknown = {layer_of(h) for h in client_headers} - set(LAYERS) - {None}
     if unknown:
         bad.append(f"client/ folders not in LAYERS: {sorted(unknown)}")
@@ -91,8 +106,15 @@ def problems(src):
         mod = module(rel)
         src_layer = layer_of(rel)
         for h in includes(p):
+            if h not in client_headers and h in platform_headers:
+                bad.append(f"client/{rel}: includes \"{h}\", a header of "
+                           "fbdev/ or netbsd/ (client/ sees only "
+                           "platform/)")
+                continue
+        for h in includes(p):
             if h not in client_headers:
-                if "/" in h and not h.startswith(("rfb/", "sys/")):
+                if h in quoted(p) and "/" in h and not h.startswith(
+                        ("rfb/", "sys/")):
                     bad.append(f"client/{rel}: includes \"{h}\", "
                                "which is no client header")
                 continue
@@ -160,6 +182,9 @@ def self_test():
         "client/app/s.h": '#include "decode/d_priv.h"\n',
         "client/decode/d_priv.h": "",
         "fbdev/f.c": '#include "app/s.h"\n',
+        "fbdev/fpriv.h": "",
+        "client/util/b.h": "#include <app/s.h>\n",
+        "client/decode/e.c": '#include "fpriv.h"\n',
     }
     with tempfile.TemporaryDirectory() as d:
         for path, text in tree.items():
@@ -170,7 +195,9 @@ def self_test():
         got = "\n".join(problems(d))
     want = ["util/ is below decode/", "decode/x <-> decode/y",
             "fbdev/f.c: includes \"app/s.h\"",
-            "private to client/decode/"]
+            "private to client/decode/",
+            "client/util/b.h: includes \"app/s.h\": util/ is below app/",
+            "client/decode/e.c: includes \"fpriv.h\", a header of fbdev/"]
     missed = [w for w in want if w not in got]
     if missed:
         print("layering: the check missed", missed, "in its own bad tree:")

@@ -81,8 +81,6 @@ struct drm_conn_info {
 	int nmodes;
 };
 
-/* Whether want ([CARD:]NAME, any case) names connector c. */
-bool drm_conn_named(const struct drm_conn_info *c, const char *want);
 /* The one connector want names: its index, -ENOENT (none), -ENOTUNIQ
  * (want has no CARD, and connectors of several cards have its NAME). */
 int drm_find_connector(const struct drm_conn_info *c, int n, const char *want);

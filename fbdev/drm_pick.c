@@ -365,7 +365,8 @@ void drm_connector_name(uint32_t type, uint32_t type_id, char *buf, size_t len)
 	snprintf(buf, len, "%s-%u", t, type_id);
 }
 
-bool drm_conn_named(const struct drm_conn_info *c, const char *want)
+/* Whether want ([CARD:]NAME, any case) names connector c. */
+static bool drm_conn_named(const struct drm_conn_info *c, const char *want)
 {
 	size_t k = card_len(want);
 

@@ -289,7 +289,8 @@ int vt_event_fd(const struct vt *vt)
 	return vt->fd >= 0 ? vt->pipe[0] : -1;
 }
 
-enum vt_request vt_next_event(struct vt *vt)
+/* Next pending switch request, VT_EV_NONE when drained. */
+static enum vt_request vt_next_event(struct vt *vt)
 {
 	char c;
 
@@ -309,7 +310,9 @@ static const char *perm_hint(int err)
 	return "";
 }
 
-int vt_ack_release(struct vt *vt)
+/* Acknowledge a release (after drawing stopped) or an acquire (before
+ * drawing resumes). 0 or -errno (logged). */
+static int vt_ack_release(struct vt *vt)
 {
 	if (ioctl(vt->fd, VT_RELDISP, 1) < 0) {
 		int err = errno;
@@ -322,7 +325,7 @@ int vt_ack_release(struct vt *vt)
 	return 0;
 }
 
-int vt_ack_acquire(struct vt *vt)
+static int vt_ack_acquire(struct vt *vt)
 {
 	if (ioctl(vt->fd, VT_RELDISP, VT_ACKACQ) < 0) {
 		/* The kernel may have completed the switch already (another

@@ -43,12 +43,6 @@ void vt_close(struct vt *vt);
 void vt_emergency_restore(struct vt *vt);
 /* The fd to poll for switch requests, -1 without a VT. */
 int vt_event_fd(const struct vt *vt);
-/* Next pending switch request, VT_EV_NONE when drained. */
-enum vt_request vt_next_event(struct vt *vt);
-/* Acknowledge a release (after drawing stopped) or an acquire (before
- * drawing resumes). 0 or -errno (logged). */
-int vt_ack_release(struct vt *vt);
-int vt_ack_acquire(struct vt *vt);
 
 /* What an output does at a VT switch besides stopping and restarting the
  * blitter (both optional). */

@@ -595,11 +595,6 @@ struct blitter *pipeline_blitter(struct pipeline *p)
 	return p->nheads ? p->head[0].blit : NULL;
 }
 
-unsigned pipeline_nheads(const struct pipeline *p)
-{
-	return p->nheads;
-}
-
 struct blitter *pipeline_head_blitter(struct pipeline *p, unsigned i)
 {
 	return i < p->nheads ? p->head[i].blit : NULL;

@@ -116,9 +116,8 @@ uint64_t pipeline_update_pixels(const struct pipeline *p);
  * nothing is drawn); an output of several heads has one of each per
  * head. */
 struct blitter *pipeline_blitter(struct pipeline *p);
-unsigned pipeline_nheads(const struct pipeline *p);
 struct blitter *pipeline_head_blitter(struct pipeline *p, unsigned i);
-/* The heads' rectangles in the desktop (pipeline_nheads of them, room
+/* The heads' rectangles in the desktop (one per head, room
  * for OUTPUT_MAX_HEADS), what remote resize asks for. Returns how many. */
 unsigned pipeline_layout(const struct pipeline *p, struct rect *heads);
 /* Every head's blitter: blit_suspend, blit_resume (VT switches). */

@@ -29,7 +29,9 @@ struct loader {
 	int errors;
 };
 
-const char *conffile_system_path(void)
+/* The system file: $VNCFB_SYSTEM_CONFIG when set (tests, packaging
+ * checks), else VNCFB_SYSCONFDIR/vncfb.conf. */
+static const char *conffile_system_path(void)
 {
 	const char *env = getenv("VNCFB_SYSTEM_CONFIG");
 
@@ -38,7 +40,10 @@ const char *conffile_system_path(void)
 	return VNCFB_SYSCONFDIR "/vncfb.conf";
 }
 
-char *conffile_user_path(const struct options *o)
+/* The user file: o->config (--config FILE) when given, else
+ * $XDG_CONFIG_HOME/vncfb/config, else $HOME/.config/vncfb/config. NULL
+ * when there is no home to look in. malloc'd. */
+static char *conffile_user_path(const struct options *o)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	char *p;

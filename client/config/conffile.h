@@ -10,15 +10,6 @@
 
 #include "config/opts.h"
 
-/* The system file: $VNCFB_SYSTEM_CONFIG when set (tests, packaging
- * checks), else VNCFB_SYSCONFDIR/vncfb.conf. */
-const char *conffile_system_path(void);
-
-/* The user file: o->config (--config FILE) when given, else
- * $XDG_CONFIG_HOME/vncfb/config, else $HOME/.config/vncfb/config. NULL
- * when there is no home to look in. malloc'd. */
-char *conffile_user_path(const struct options *o);
-
 /* Read the system file, then the user file, so that the user file wins,
  * through opts_set(o, ..., from_cli = false) so that the command line wins
  * over both. A missing default file is skipped; a missing --config FILE is

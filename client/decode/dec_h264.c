@@ -240,11 +240,6 @@ void dec_h264_free(struct dec_h264 *t)
 	free(t);
 }
 
-unsigned dec_h264_contexts(const struct dec_h264 *t)
-{
-	return t ? t->n : 0;
-}
-
 static bool same_rect(const struct rect *a, const struct rect *b)
 {
 	return a->x == b->x && a->y == b->y && a->w == b->w && a->h == b->h;

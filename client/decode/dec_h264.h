@@ -21,8 +21,6 @@
 
 struct dec_h264;
 
-/* Live contexts (tests). NULL: 0. */
-unsigned dec_h264_contexts(const struct dec_h264 *t);
 /* "libavcodec 59.37.100, libswscale 6.7.100" (--version). */
 const char *dec_h264_version(void);
 /* The length of the Annex B access unit at the start of p[0..n): the

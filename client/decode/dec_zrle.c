@@ -245,8 +245,11 @@ static int one_tile(struct rle *s, uint32_t tx, uint32_t ty, uint32_t x,
 
 #undef TAKE
 
-int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
-		  unsigned tsize, bool trle, bool draw)
+/* The ZRLE/TRLE tile decoder over in, for tiles of tsize; without draw,
+ * it only walks the tiles (to find where they end). */
+static int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in,
+			 const struct rect *r, unsigned tsize, bool trle,
+			 bool draw)
 {
 	struct rle s = {
 		.c = c,

@@ -16,7 +16,9 @@
 
 int dec_jpeg_space(const struct pixfmt *pf);
 
-unsigned rfb_depth(const struct pixfmt *f)
+/* The depth vncfb announces for f in SetPixelFormat (and that Tight and
+ * ZRLE therefore key their pixel sizes on). */
+static unsigned rfb_depth(const struct pixfmt *f)
 {
 	unsigned d = (unsigned)f->r_bits + f->g_bits + f->b_bits;
 

@@ -70,9 +70,6 @@ struct dec_fmt {
 	struct pixconv from_cpixel; /* 3-byte CPIXELs -> shadow pixels */
 };
 
-/* The depth vncfb announces for f in SetPixelFormat (and that Tight and
- * ZRLE therefore key their pixel sizes on). */
-unsigned rfb_depth(const struct pixfmt *f);
 void dec_fmt_init(struct dec_fmt *f, const struct pixfmt *pf);
 
 /* Where pixels go: the shadow (or, in tests, any buffer). */

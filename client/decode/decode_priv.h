@@ -166,11 +166,6 @@ int dec_jpeg_draw(struct dec_ctx *c, const uint8_t *data, size_t len,
 		  const struct rect *r);
 void dec_jpeg_free(struct dec_jpeg *j);
 
-/* The ZRLE/TRLE tile decoder (dec_zrle.c) over in, for tiles of tsize;
- * without draw, it only walks the tiles (to find where they end). */
-int dec_rle_tiles(struct dec_ctx *c, struct dec_in *in, const struct rect *r,
-		  unsigned tsize, bool trle, bool draw);
-
 
 /* Open H.264's context table (dec_h264.c, built with libavcodec): freed
  * with the connection's streams, once no job can run. */

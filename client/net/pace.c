@@ -1,10 +1,13 @@
 /* Requests in flight and auto-select from the measured link (pace.h). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "net/pace.h"
+#include "net/pace_priv.h"
 
 /* An update shorter than this says little about the link's rate (it
  * fits in a few packets). */
@@ -16,6 +19,17 @@
 #define BUSY_SHARE 0.6
 /* Quality moves only past the threshold by this factor (hysteresis). */
 #define HYST 1.25
+
+int pace_create(struct pace **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+void pace_destroy(struct pace *p)
+{
+	free(p);
+}
 
 void pace_init(struct pace *p, uint64_t now)
 {
@@ -262,6 +276,14 @@ void pace_update_begin(struct pace *p, uint64_t now, bool queued)
 		p->target = cap(p);
 }
 
+void pace_update_pushed(struct pace *p, uint64_t now, bool queued)
+{
+	unsigned target = p->target;
+
+	pace_update_begin(p, now, queued);
+	p->target = target;
+}
+
 void pace_update_void(struct pace *p)
 {
 	if (p->u_took && p->n < PACE_MAX_INFLIGHT) {
@@ -310,6 +332,11 @@ void pace_update_end(struct pace *p, uint64_t now, uint64_t bytes,
 	}
 }
 
+bool pace_may_request(const struct pace *p)
+{
+	return p->n < p->target;
+}
+
 bool pace_request_due(const struct pace *p, uint64_t now)
 {
 	return pace_next_ns(p, now) == 0;
@@ -319,7 +346,7 @@ uint64_t pace_next_ns(const struct pace *p, uint64_t now)
 {
 	uint64_t gap, due;
 
-	if (p->n >= p->target)
+	if (!pace_may_request(p))
 		return stale_in(p, now);
 	if (!p->n)
 		return 0;
@@ -439,4 +466,49 @@ int pace_choose(struct pace *p, uint64_t now, char *why, size_t len)
 	p->quality = want;
 	p->low = low;
 	return want;
+}
+
+unsigned pace_inflight(const struct pace *p)
+{
+	return p->n;
+}
+
+unsigned pace_target(const struct pace *p)
+{
+	return p->target;
+}
+
+uint64_t pace_rtt_ns(const struct pace *p)
+{
+	return p->rtt_ns;
+}
+
+double pace_rate(const struct pace *p)
+{
+	return p->rate;
+}
+
+uint64_t pace_update_began(const struct pace *p)
+{
+	return p->u_begin;
+}
+
+bool pace_last_limited(const struct pace *p)
+{
+	return p->last_limited;
+}
+
+void pace_allow_low(struct pace *p, bool ok)
+{
+	p->low_ok = ok;
+}
+
+bool pace_low(const struct pace *p)
+{
+	return p->low;
+}
+
+void pace_auto_stop(struct pace *p)
+{
+	p->auto_on = false;
 }

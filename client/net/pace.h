@@ -1,6 +1,6 @@
-/* What the link carries, measured while the session runs, and what
- * follows from it: how many FramebufferUpdateRequests to keep in flight
- * for a server without continuous updates, and (when the user chose
+/* Requests in flight: how many FramebufferUpdateRequests to keep in
+ * flight for a server without continuous updates, from what the link
+ * carries, measured while the session runs; and (when the user chose
  * neither --encodings nor --quality) whether to stay lossless or move to
  * JPEG and at which quality. The rules are in doc/network.md.
  *
@@ -37,46 +37,11 @@
 /* Lossless quality, as vnc_config.quality has it. */
 #define PACE_LOSSLESS (-1)
 
-struct pace {
-	/* Send times of the requests in flight, oldest first (a ring). */
-	uint64_t sent[PACE_MAX_INFLIGHT];
-	unsigned first, n;
-	uint64_t last_sent;
-	unsigned target; /* requests to keep in flight */
-	/* Round trip: the least seen (request to the first byte of its
-	 * update), this window's least, when the window began. */
-	uint64_t rtt_ns, rtt_win, rtt_win_start;
-	uint64_t rtt_first; /* the first sample: a floor of twice less */
-	/* The least round trip of fence pings (0: none): the wire's alone,
-	 * where request samples also hold the server's encoding. */
-	uint64_t probe_ns;
-	double rate;	    /* bytes/s of link-limited updates, 0: none */
-	double upd_bytes;   /* average update size */
-	/* Average time from an update's first byte to its last, of those
-	 * whose bytes were not already waiting (0: none yet): how long
-	 * the slowest of the link, the server and vncfb takes over one
-	 * update. */
-	double upd_ns;
-	bool u_queued;	    /* the update being read was queued */
-	bool u_took;	    /* its beginning retired a request */
-	bool early;	    /* the last answer came sooner than a round trip */
-	bool last_limited;  /* the last update waited for the link */
-	/* The update being read; when the last one ended (0: none yet). */
-	uint64_t u_begin, u_end;
-	/* Auto-select's window: its start, the time spent in link-limited
-	 * updates, the quality in force. */
-	uint64_t w_start, w_busy;
-	/* This window's link-limited updates together: the bytes that
-	 * arrived while waiting, and the wait (updates too small for a
-	 * sample of their own add up; how 8-bit colour sees the link grow). */
-	uint64_t w_waited, w_wait;
-	int quality;
-	bool auto_on;
-	/* 8-bit colour may be chosen (the server has fences, the user
-	 * chose no format); it is in force. */
-	bool low_ok, low;
-	int best;	    /* the best quality the server serves */
-};
+struct pace;
+
+/* A pace, to pace_init before use: 0 or -ENOMEM. */
+int pace_create(struct pace **out);
+void pace_destroy(struct pace *p);
 
 void pace_init(struct pace *p, uint64_t now);
 /* The update being read answered no request after all (a desktop size
@@ -93,6 +58,13 @@ void pace_update_begin(struct pace *p, uint64_t now, bool queued);
  * spent waiting for the socket, during which waited bytes arrived. */
 void pace_update_end(struct pace *p, uint64_t now, uint64_t bytes,
 		     uint64_t waited, uint64_t wait_ns);
+/* Another request may go now that one is asked for (an update arrived):
+ * fewer are in flight than the target. */
+bool pace_may_request(const struct pace *p);
+/* An update's header was read at now, as pace_update_begin, of an
+ * update that answers no request of vncfb's pacing (continuous updates,
+ * or a pause): its round trip is timed, the target stays. */
+void pace_update_pushed(struct pace *p, uint64_t now, bool queued);
 /* Requests to send now (0 or 1: they go one at a time, spread over the
  * round trip, so that the server does not fold them into one). */
 bool pace_request_due(const struct pace *p, uint64_t now);
@@ -115,6 +87,22 @@ int pace_choose(struct pace *p, uint64_t now, char *why, size_t len);
  * a JPEG quality 0-9 for one that serves no lossless picture (PiKVM's
  * kvmd): auto-select goes no higher than q, where it would go lossless. */
 void pace_set_best(struct pace *p, int q);
+/* What the pace knows, for the trace and the log: requests in flight,
+ * the target, the least round trip (ns), the link's rate (bytes/s), when
+ * the update being read began, whether the last one waited for the
+ * link. */
+unsigned pace_inflight(const struct pace *p);
+unsigned pace_target(const struct pace *p);
+uint64_t pace_rtt_ns(const struct pace *p);
+double pace_rate(const struct pace *p);
+uint64_t pace_update_began(const struct pace *p);
+bool pace_last_limited(const struct pace *p);
+/* Auto-select may choose 8-bit colour (the server has fences, the user
+ * chose no format); whether it is in force; auto-select stops (the
+ * server could not take a change). */
+void pace_allow_low(struct pace *p, bool ok);
+bool pace_low(const struct pace *p);
+void pace_auto_stop(struct pace *p);
 /* Auto-select starts at quality q; its measurements start again at now
  * (after a change took effect). */
 void pace_auto_start(struct pace *p, int q, uint64_t now);

@@ -134,10 +134,14 @@ static struct vnc_client *client_new(const struct vnc_config *cfg,
 					      : vnc_default_encodings());
 	if (!vc->encodings)
 		goto err_free_vc;
+	if (pace_create(&vc->pace) < 0)
+		goto err_free_encodings;
 	tlsguard_init(&vc->tls, cfg->host ? cfg->host : "", vc->peer,
 		      cfg->insecure);
 	return vc;
 
+err_free_encodings:
+	free(vc->encodings);
 err_free_vc:
 	free(vc);
 err_nomem:
@@ -149,6 +153,7 @@ static void client_free(struct vnc_client *vc)
 {
 	tlsguard_finish(&vc->tls);
 	free(vc->encodings);
+	pace_destroy(vc->pace);
 	vnc_stream_free(&vc->stream);
 	free(vc);
 }
@@ -172,7 +177,7 @@ static void set_blocking(int fd)
 __attribute__((format(printf, 3, 4))) static void
 trace(struct vnc_client *vc, uint64_t now, const char *fmt, ...)
 {
-	const struct pace *p = &vc->pace;
+	const struct pace *p = vc->pace;
 	char what[120];
 	va_list ap;
 
@@ -184,8 +189,9 @@ trace(struct vnc_client *vc, uint64_t now, const char *fmt, ...)
 	fprintf(stderr,
 		"pace %.3f %s in-flight %u target %u rtt %.1f ms rate %.3g "
 		"Mbit/s\n",
-		(double)(now - vc->trace0) / 1e9, what, p->n, p->target,
-		(double)p->rtt_ns / 1e6, p->rate * 8 / 1e6);
+		(double)(now - vc->trace0) / 1e9, what, pace_inflight(p),
+		pace_target(p), (double)pace_rtt_ns(p) / 1e6,
+		pace_rate(p) * 8 / 1e6);
 }
 
 /* A request, counted in flight. */
@@ -197,7 +203,7 @@ static int send_request(struct vnc_client *vc, bool incremental)
 			incremental) < 0)
 		return -1;
 	now = monotonic_ns();
-	pace_sent(&vc->pace, now);
+	pace_sent(vc->pace, now);
 	trace(vc, now, "request%s", incremental ? "" : " full");
 	return 0;
 }
@@ -211,7 +217,7 @@ static int rd_request(void *ctx, bool incremental, uint32_t w, uint32_t h)
 
 	(void)w;
 	(void)h;
-	if (incremental && !vc->cfg.wrap_fd && vc->pace.n >= vc->pace.target)
+	if (incremental && !vc->cfg.wrap_fd && !pace_may_request(vc->pace))
 		return 0;
 	return send_request(vc, incremental);
 }
@@ -286,7 +292,7 @@ static int rd_fence_answer(void *ctx, uint32_t flags, const uint8_t *payload,
 		for (unsigned i = 0; i < 8; i++)
 			sent = sent << 8 | payload[sizeof(fence_tag) + 1 + i];
 		if (sent <= now)
-			pace_probe(&vc->pace, now - sent);
+			pace_probe(vc->pace, now - sent);
 		return 0;
 	}
 	if (len != sizeof(fence_tag) + 2 ||
@@ -297,30 +303,32 @@ static int rd_fence_answer(void *ctx, uint32_t flags, const uint8_t *payload,
 		return -1;
 	/* Updates from here on are in the new setting: measure those. */
 	vc->fence_q = -2;
-	pace_auto_start(&vc->pace, vc->cfg.quality, monotonic_ns());
+	pace_auto_start(vc->pace, vc->cfg.quality, monotonic_ns());
 	return 0;
 }
 
 static void rd_update_begin(void *ctx)
 {
 	struct vnc_client *vc = ctx;
-	unsigned before = vc->pace.target;
+	unsigned before = pace_target(vc->pace);
 
 	uint64_t now = monotonic_ns();
-	unsigned n = vc->pace.n;
+	unsigned n = pace_inflight(vc->pace);
 
-	pace_update_begin(&vc->pace, now, vc->last_more);
-	trace(vc, now, "update-begin%s retired %u",
-	      vc->last_more ? " queued" : "", n - vc->pace.n);
 	/* Pushed updates (or none asked for while paused) time the round
 	 * trip of what was in flight, but no requests follow from them. */
-	if (vc->paused || rfb_reader_continuous(vc->rd))
-		vc->pace.target = before;
-	else if (vc->pace.target != before)
+	if (rfb_reader_asks(vc->rd))
+		pace_update_begin(vc->pace, now, vc->last_more);
+	else
+		pace_update_pushed(vc->pace, now, vc->last_more);
+	trace(vc, now, "update-begin%s retired %u",
+	      vc->last_more ? " queued" : "", n - pace_inflight(vc->pace));
+	if (pace_target(vc->pace) != before)
 		log_debug("%u update requests in flight (round trip %.1f ms, "
 			  "%.3g Mbit/s)",
-			  vc->pace.target, (double)vc->pace.rtt_ns / 1e6,
-			  vc->pace.rate * 8 / 1e6);
+			  pace_target(vc->pace),
+			  (double)pace_rtt_ns(vc->pace) / 1e6,
+			  pace_rate(vc->pace) * 8 / 1e6);
 	vc->u_bytes0 = vc->stream.rx_bytes;
 	vc->u_waited0 = vc->stream.waited_bytes;
 	vc->u_wait0 = vc->stream.wait_ns;
@@ -365,9 +373,9 @@ static void set_quality(struct vnc_client *vc, int q, bool low, const char *why)
 	vnc_done(vc);
 	if (fence) {
 		vc->fence_q = q;
-		vc->pace.auto_on = false;
+		pace_auto_stop(vc->pace);
 	} else {
-		pace_auto_start(&vc->pace, q, monotonic_ns());
+		pace_auto_start(vc->pace, q, monotonic_ns());
 	}
 }
 
@@ -379,28 +387,29 @@ static void rd_update_end(void *ctx, bool answers)
 	int q;
 
 	if (!answers) {
-		pace_update_void(&vc->pace);
+		pace_update_void(vc->pace);
 		trace(vc, now, "update-void");
 	}
 
-	pace_update_end(&vc->pace, now, vc->stream.rx_bytes - vc->u_bytes0,
+	pace_update_end(vc->pace, now, vc->stream.rx_bytes - vc->u_bytes0,
 			vc->stream.waited_bytes - vc->u_waited0,
 			vc->stream.wait_ns - vc->u_wait0);
 	trace(vc, now,
 	      "update-end %llu bytes over %.1f ms waited %llu in %.1f ms%s",
 	      (unsigned long long)(vc->stream.rx_bytes - vc->u_bytes0),
-	      (double)(now - vc->pace.u_begin) / 1e6,
+	      (double)(now - pace_update_began(vc->pace)) / 1e6,
 	      (unsigned long long)(vc->stream.waited_bytes - vc->u_waited0),
 	      (double)(vc->stream.wait_ns - vc->u_wait0) / 1e6,
-	      vc->pace.last_limited ? " limited" : "");
+	      pace_last_limited(vc->pace) ? " limited" : "");
 	if (!vc->cfg.auto_select)
 		return;
 	/* 8-bit colour needs a fence to mark where the format changes,
 	 * and a user who did not ask for full colour. */
-	vc->pace.low_ok = rfb_reader_fences(vc->rd) && !vc->cfg.full_colour;
-	q = pace_choose(&vc->pace, now, why, sizeof(why));
-	if (q != vc->cfg.quality || vc->pace.low != vc->low)
-		set_quality(vc, q, vc->pace.low, why);
+	pace_allow_low(vc->pace, rfb_reader_fences(vc->rd) &&
+				     !vc->cfg.full_colour);
+	q = pace_choose(vc->pace, now, why, sizeof(why));
+	if (q != vc->cfg.quality || pace_low(vc->pace) != vc->low)
+		set_quality(vc, q, pace_low(vc->pace), why);
 }
 
 static void rd_qemu_keys(void *ctx)
@@ -480,16 +489,16 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 			return -1;
 		}
 	}
-	pace_init(&vc->pace, monotonic_ns());
+	pace_init(vc->pace, monotonic_ns());
 	if (vc->cfg.jpeg_needed)
-		pace_set_best(&vc->pace, VNC_JPEG_NEEDED_Q);
+		pace_set_best(vc->pace, VNC_JPEG_NEEDED_Q);
 	vc->trace = getenv("VNCFB_PACE_TRACE") != NULL;
-	vc->trace0 = vc->pace.u_begin;
+	vc->trace0 = pace_update_began(vc->pace);
 	vc->fence_q = -2;
 	/* A new connection starts in the shadow's format (handshake). */
 	vc->low = vc->wire_low = false;
 	if (vc->cfg.auto_select && vc->rd) {
-		pace_auto_start(&vc->pace, vc->cfg.quality, monotonic_ns());
+		pace_auto_start(vc->pace, vc->cfg.quality, monotonic_ns());
 		if (vc->cfg.jpeg_needed)
 			log_info("%s: JPEG quality %d to start with; "
 				 "auto-select follows the link up to it (the "
@@ -505,7 +514,7 @@ static int start_session(struct vnc_client *vc, enum vnc_error *err)
 	ok = vnc_send_format(vc) &&
 	     vnc_request(vc, 0, 0, cl->width, cl->height, false) == 0;
 	if (ok)
-		pace_sent(&vc->pace, monotonic_ns());
+		pace_sent(vc->pace, monotonic_ns());
 	if (!ok) {
 		*err = vnc_failure_classify(vc, true);
 		return -1;
@@ -672,8 +681,7 @@ void vnc_destroy(struct vnc_client *vc)
  * had when the last one was decoded, as the replay tables assume). */
 static bool paced(const struct vnc_client *vc)
 {
-	return vc->rd && !vc->paused && !vc->cfg.wrap_fd &&
-	       !rfb_reader_continuous(vc->rd);
+	return vc->rd && !vc->cfg.wrap_fd && rfb_reader_asks(vc->rd);
 }
 
 int vnc_poll_timeout(const struct vnc_client *vc, int timeout_ms)
@@ -693,7 +701,7 @@ int vnc_poll_timeout(const struct vnc_client *vc, int timeout_ms)
 	}
 	if (!paced(vc))
 		return timeout_ms;
-	next = pace_next_ns(&vc->pace, monotonic_ns());
+	next = pace_next_ns(vc->pace, monotonic_ns());
 	if (next == UINT64_MAX)
 		return timeout_ms;
 	next = (next + 999999) / 1000000;
@@ -724,7 +732,7 @@ int vnc_tick(struct vnc_client *vc, enum vnc_error *err)
 {
 	ping(vc, monotonic_ns());
 	while (!vc->write_failed && paced(vc) &&
-	       pace_request_due(&vc->pace, monotonic_ns()))
+	       pace_request_due(vc->pace, monotonic_ns()))
 		if (send_request(vc, true) < 0)
 			vc->write_failed = true;
 	if (!vc->write_failed)
@@ -737,10 +745,9 @@ int vnc_pause(struct vnc_client *vc, bool pause)
 {
 	int ret = 0;
 
-	if (!vc->rd || vc->paused == pause)
+	if (!vc->rd || rfb_reader_paused(vc->rd) == pause)
 		return 0;
-	vc->paused = pause;
-	pace_forget(&vc->pace);
+	pace_forget(vc->pace);
 	vnc_begin_timed(vc, "write");
 	if (rfb_reader_pause(vc->rd, pause) < 0) {
 		vc->write_failed = true;
@@ -748,16 +755,6 @@ int vnc_pause(struct vnc_client *vc, bool pause)
 	}
 	vnc_done(vc);
 	return ret;
-}
-
-bool vnc_continuous(const struct vnc_client *vc)
-{
-	return vc->rd && rfb_reader_continuous(vc->rd);
-}
-
-unsigned vnc_inflight_target(const struct vnc_client *vc)
-{
-	return vc->pace.target;
 }
 
 bool vnc_poll_ready(const struct vnc_client *vc, short revents)

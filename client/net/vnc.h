@@ -190,10 +190,6 @@ int vnc_tick(struct vnc_client *vc, enum vnc_error *err);
 /* The output is away (a VT switch): no updates while paused; resuming
  * asks for the whole desktop. 0 or -1. */
 int vnc_pause(struct vnc_client *vc, bool pause);
-/* Continuous updates are on (tests, -v). */
-bool vnc_continuous(const struct vnc_client *vc);
-/* Requests kept in flight now (the pacer's target). */
-unsigned vnc_inflight_target(const struct vnc_client *vc);
 /* For vncfb bench --record: fn(ctx) is called after each server message
  * vnc_dispatch has handled (never during the handshake); vnc_unread()
  * then counts the bytes read from the socket but not yet consumed, so

@@ -68,14 +68,13 @@ struct vnc_client {
 	/* The link meter (pace.h): the stream's bytes, wait and bytes
 	 * arrived while waiting when the update began; whether the next
 	 * message was at hand when the last update ended. */
-	struct pace pace;
+	struct pace *pace;
 	uint64_t u_bytes0, u_wait0, u_waited0;
 	/* Rectangle payload of the updates read so far (their bytes less
 	 * the headers), and the reader's header count when one began. */
 	uint64_t payload_bytes, u_hdr0;
 	bool last_more;
 	bool write_failed;	/* a paced write failed: dispatch says so */
-	bool paused;		/* vnc_pause */
 	int fence_q;		/* quality our fence carries, -2: none */
 	/* Auto-select's 8-bit colour: asked of the server (SetPixelFormat
 	 * sent); in force in the reader (the answer to the fence before it

@@ -467,6 +467,13 @@ static int open_impl(struct output *out, const struct output_impl *impl,
 {
 	int ret;
 
+	/* Every backend is taken into use here: its required hooks are
+	 * checked once, so that nothing else need test them. */
+	if (!impl->open || !impl->close) {
+		log_error("output %s has no %s hook", impl->name,
+			  impl->open ? "close" : "open");
+		return -ENOSYS;
+	}
 	memset(out, 0, sizeof(*out));
 	out->impl = impl;
 	out->fd = -1;

@@ -475,7 +475,7 @@ static int fb_update(struct rfb_reader *r)
 	 * may keep more requests in flight. Updates are applied in order;
 	 * a resize below asks for a full one. Continuous updates need no
 	 * asking, a paused session asks for nothing. */
-	if (!r->cu_on && !r->paused &&
+	if (rfb_reader_asks(r) &&
 	    r->ops.request(r->ops_ctx, true, r->width, r->height) < 0)
 		return closed(r);
 	for (unsigned i = 0; i < n; i++) {
@@ -684,6 +684,16 @@ int rfb_reader_pause(struct rfb_reader *r, bool pause)
 bool rfb_reader_continuous(const struct rfb_reader *r)
 {
 	return r->cu_on;
+}
+
+bool rfb_reader_asks(const struct rfb_reader *r)
+{
+	return !r->cu_on && !r->paused;
+}
+
+bool rfb_reader_paused(const struct rfb_reader *r)
+{
+	return r->paused;
 }
 
 bool rfb_reader_fences(const struct rfb_reader *r)

@@ -116,6 +116,12 @@ int rfb_reader_set_wire(struct rfb_reader *r, const struct pixfmt *wire);
 int rfb_reader_pause(struct rfb_reader *r, bool pause);
 /* Continuous updates are on (the server pushes, requests are ignored). */
 bool rfb_reader_continuous(const struct rfb_reader *r);
+/* The one place that knows whether updates come because they are asked
+ * for: not while continuous updates are on, nor while paused (then the
+ * reader asks for none, and the owner's pacing stands still). */
+bool rfb_reader_asks(const struct rfb_reader *r);
+/* rfb_reader_pause's state. */
+bool rfb_reader_paused(const struct rfb_reader *r);
 /* The server has shown it knows fences (it sent one). */
 bool rfb_reader_fences(const struct rfb_reader *r);
 /* Bytes of rectangle payload read so far: each rectangle's (and

@@ -144,13 +144,6 @@ void damage_stop(struct damage *d)
 	pthread_mutex_unlock(&d->lock);
 }
 
-void damage_restart(struct damage *d)
-{
-	pthread_mutex_lock(&d->lock);
-	d->stop = false;
-	pthread_mutex_unlock(&d->lock);
-}
-
 int damage_take(struct damage *d, struct damage_set *out, int timeout_ms)
 {
 	struct timespec deadline;

@@ -51,9 +51,6 @@ void damage_kick(struct damage *d);
 void damage_add_kick(struct damage *d, const struct rect *r);
 /* Ask damage_take to return -1 from now on. */
 void damage_stop(struct damage *d);
-/* Undo damage_stop once its worker is joined, for a new worker (the
- * output re-made after a hot-plug). */
-void damage_restart(struct damage *d);
 
 /* Block until kicked (or stopped, or timeout_ms passes when >= 0), then move
  * the set into *out and clear it. Returns the number of rectangles (0 on

@@ -154,14 +154,19 @@ static int write_atomic(const char *path, const struct image *im,
 	return 0;
 }
 
-int ppm_write(const char *path, uint32_t w, uint32_t h, const uint8_t *rgb)
+/* Write w x h RGB (3 bytes/pixel) atomically (temp file + rename).
+ * 0 or -errno (logged). */
+static int ppm_write(const char *path, uint32_t w, uint32_t h,
+		     const uint8_t *rgb)
 {
 	struct image im = { w, h, rgb };
 
 	return write_atomic(path, &im, put_ppm);
 }
 
-int png_write(const char *path, uint32_t w, uint32_t h, const uint8_t *rgb)
+/* The same as PNG (8-bit RGB, zlib-compressed). */
+static int png_write(const char *path, uint32_t w, uint32_t h,
+		     const uint8_t *rgb)
 {
 	struct image im = { w, h, rgb };
 

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""The layering of client/ (doc/design.md, "Layers"): every include of a
+"""The layering of client/ (doc/design.md, "Parts"): every include of a
 client header goes from a folder to one of its own or a lower layer's,
 never up; no two modules (a .c and its .h) include each other, directly or
 through others; the data path never includes client/tools/, which only
 main.c and the tools themselves include; fbdev/ and netbsd/ implement the
 platform interface and see no higher layer than output/, console/ and the
-input interface. Exit 0 when the tree keeps it, 1 naming each include that
-breaks it."""
+input interface, and client/ includes none of their headers (only
+client/platform/'s). Quoted and angle-bracket includes count alike.
+doc/design.md's "Parts" table names every file of each folder. Exit 0
+when the tree keeps it, 1 naming each include (or table row) that breaks
+it."""
 import os
 import re
 import sys
@@ -45,7 +48,9 @@ PLATFORM_MAY = {"util", "platform", "wire", "shadow", "view", "output",
 # rfbclient rule lists with the wrapper).
 PRIV_OUTSIDE = {("tools/bench/bench_libvnc.c", "net/vnc_priv.h")}
 
-INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# Quoted and angle-bracket includes alike: "app/session.h" and
+# <app/session.h> find the same file (client/ is on the include path).
+INC = re.compile(r'^\s*#\s*include\s+(["<])([^">]+)[">]', re.M)
 
 
 def layer_of(path):
@@ -66,8 +71,15 @@ def files(src, top):
 
 
 def includes(path):
+    """Every header path path includes, quoted or in angle brackets."""
     with open(path, encoding="utf-8") as f:
-        return INC.findall(f.read())
+        return [h for _, h in INC.findall(f.read())]
+
+
+def quoted(path):
+    """The quoted includes alone (a system header is never quoted)."""
+    with open(path, encoding="utf-8") as f:
+        return [h for q, h in INC.findall(f.read()) if q == '"']
 
 
 def problems(src):
@@ -75,6 +87,11 @@ def problems(src):
     bad = []
     client_headers = {rel for rel, _ in files(src, "client")
                       if rel.endswith(".h")}
+    # The platform folders' own headers (fbdev.h, drm_priv.h): client/
+    # sees the platform only through client/platform/.
+    platform_headers = {os.path.basename(rel)
+                        for top in ("fbdev", "netbsd")
+                        for rel, _ in files(src, top) if rel.endswith(".h")}
     unknown = {layer_of(h) for h in client_headers} - set(LAYERS) - {None}
     if unknown:
         bad.append(f"client/ folders not in LAYERS: {sorted(unknown)}")
@@ -91,8 +108,15 @@ def problems(src):
         mod = module(rel)
         src_layer = layer_of(rel)
         for h in includes(p):
+            if h not in client_headers and h in platform_headers:
+                bad.append(f"client/{rel}: includes \"{h}\", a header of "
+                           "fbdev/ or netbsd/ (client/ sees only "
+                           "platform/)")
+                continue
+        for h in includes(p):
             if h not in client_headers:
-                if "/" in h and not h.startswith(("rfb/", "sys/")):
+                if h in quoted(p) and "/" in h and not h.startswith(
+                        ("rfb/", "sys/")):
                     bad.append(f"client/{rel}: includes \"{h}\", "
                                "which is no client header")
                 continue
@@ -149,6 +173,46 @@ def problems(src):
     return bad
 
 
+def table_problems(src):
+    """doc/design.md's "Parts" table against the tree: each folder's row
+    names every .c file the folder has and no other, and every header
+    with no .c of its own but a private one (NAME_priv.h)."""
+    bad = []
+    path = os.path.join(src, "doc", "design.md")
+    if not os.path.exists(path):
+        return ["doc/design.md is missing"]
+    with open(path, encoding="utf-8") as f:
+        rows = re.findall(r"^\| `([a-z/]+/)` \| ([^|]*) \|([^\n]*)$",
+                          f.read(), re.M)
+    seen = set()
+    for folder, names, job in rows:
+        d = os.path.join(src, "client", folder)
+        seen.add(folder.rstrip("/"))
+        if not os.path.isdir(d):
+            bad.append(f"doc/design.md: no folder client/{folder}")
+            continue
+        have = set(os.listdir(d))
+        listed = set(re.findall(r"`([a-z0-9_]+\.c)`", names))
+        for c in sorted({f for f in have if f.endswith(".c")} - listed):
+            bad.append(f"doc/design.md: client/{folder}{c} is not in "
+                       "its folder's row")
+        for c in sorted(listed - have):
+            bad.append(f"doc/design.md: client/{folder}{c} is listed "
+                       "but not there")
+        for h in sorted(f for f in have if f.endswith(".h")
+                        and f[:-2] + ".c" not in have
+                        and not f.endswith("_priv.h")):
+            if f"`{h}`" not in names + job:
+                bad.append(f"doc/design.md: client/{folder}{h} (no .c "
+                           "of its own) is not in its folder's row")
+    for rel, _ in files(src, "client"):
+        folder = os.path.dirname(rel)
+        if folder and folder not in seen and folder != "tools":
+            bad.append(f"doc/design.md: client/{folder}/ has no row")
+            seen.add(folder)
+    return bad
+
+
 def self_test():
     """The check must be able to fail: a tree with an upward include, a
     cycle and a platform file reaching too high is refused on each."""
@@ -160,6 +224,9 @@ def self_test():
         "client/app/s.h": '#include "decode/d_priv.h"\n',
         "client/decode/d_priv.h": "",
         "fbdev/f.c": '#include "app/s.h"\n',
+        "fbdev/fpriv.h": "",
+        "client/util/b.h": "#include <app/s.h>\n",
+        "client/decode/e.c": '#include "fpriv.h"\n',
     }
     with tempfile.TemporaryDirectory() as d:
         for path, text in tree.items():
@@ -167,10 +234,19 @@ def self_test():
                         exist_ok=True)
             with open(os.path.join(d, path), "w") as f:
                 f.write(text)
-        got = "\n".join(problems(d))
+        os.makedirs(os.path.join(d, "doc"))
+        with open(os.path.join(d, "doc", "design.md"), "w") as f:
+            f.write("| `decode/` | `gone.c` | the decoders |\n")
+        got = "\n".join(problems(d) + table_problems(d))
     want = ["util/ is below decode/", "decode/x <-> decode/y",
             "fbdev/f.c: includes \"app/s.h\"",
-            "private to client/decode/"]
+            "private to client/decode/",
+            "client/util/b.h: includes \"app/s.h\": util/ is below app/",
+            "client/decode/e.c: includes \"fpriv.h\", a header of fbdev/",
+            "client/decode/e.c is not in its folder's row",
+            "client/decode/gone.c is listed but not there",
+            "client/decode/x.h (no .c of its own) is not in",
+            "client/app/ has no row"]
     missed = [w for w in want if w not in got]
     if missed:
         print("layering: the check missed", missed, "in its own bad tree:")
@@ -182,7 +258,7 @@ def self_test():
 def main():
     if not self_test():
         return 1
-    bad = problems(SRC)
+    bad = problems(SRC) + table_problems(SRC)
     for b in bad:
         print(b)
     if bad:
@@ -190,7 +266,8 @@ def main():
         return 1
     n = sum(1 for _ in files(SRC, "client"))
     print(f"ok: {n} files of client/ keep the layers "
-          + " < ".join(LAYERS) + ", no module cycles")
+          + " < ".join(LAYERS) + ", no module cycles; doc/design.md's "
+          "table names every file")
     return 0
 
 

@@ -9,6 +9,7 @@
 #include "../check.h"
 #include "rfbgen.h"
 #include "net/pace.h"
+#include "net/pace_priv.h"
 #include "util/log.h"
 
 struct lfix {

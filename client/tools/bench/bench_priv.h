@@ -161,4 +161,30 @@ const char *bench_workload_name(const struct run *r);
 /* "pipeline", "memcpy" or "bare". */
 const char *bench_kind_name(const struct run *r);
 
+/* bench_report.c, for bench_targets.c: ns in milliseconds; a run's core
+ * ("core 2", "unpinned"); what the "run" column says (LABEL_LEN bytes);
+ * the CPU the run's threads used, in per cent of one core. */
+#define LABEL_LEN 64
+double bench_ms(uint64_t ns);
+void bench_cpu_label(const struct run *r, char *buf, size_t len);
+void bench_run_label(const struct bench *b, const struct run *r, char *buf,
+		     size_t len);
+double bench_cpu_pct(const struct run *r);
+
+/* A target the report checks: what, the value measured against the
+ * limit (at most or at least), and whether it was met. */
+struct target {
+	char what[160];
+	double value, limit;
+	bool at_most;
+	bool met;
+};
+
+/* bench_targets.c: r's latency histogram on rep; the targets of b's runs
+ * into t (max of them), their number; them, printed on rep. */
+void bench_print_histogram(const struct bench *b, FILE *rep,
+			   const struct run *r);
+int bench_collect_targets(struct bench *b, struct target *t, int max);
+void bench_print_targets(FILE *rep, const struct target *t, int n);
+
 #endif

@@ -18,12 +18,11 @@
 #include "util/stats.h"
 #include "view/view.h"
 
-#define HIST_ROWS 24
 /* Width of the "run" column, at least. */
 #define LABEL_MIN 15
 #define NS_PER_MS 1e6
 
-static double ms(uint64_t ns)
+double bench_ms(uint64_t ns)
 {
 	return (double)ns / NS_PER_MS;
 }
@@ -42,9 +41,7 @@ const char *bench_kind_name(const struct run *r)
 				       : "pipeline";
 }
 
-#define LABEL_LEN 64
-
-static void cpu_label(const struct run *r, char *buf, size_t len)
+void bench_cpu_label(const struct run *r, char *buf, size_t len)
 {
 	if (r->cpu < 0)
 		snprintf(buf, len, "unpinned");
@@ -54,8 +51,8 @@ static void cpu_label(const struct run *r, char *buf, size_t len)
 
 /* What the "run" column says: the kind and core, and for the fit
  * workload which desktop went onto which screen. */
-static void run_label(const struct bench *b, const struct run *r, char *buf,
-		      size_t len)
+void bench_run_label(const struct bench *b, const struct run *r, char *buf,
+		     size_t len)
 {
 	const char *pre = r->kind == RUN_MEMCPY ? "memcpy " : "";
 	char where[24], view[48] = "";
@@ -77,7 +74,7 @@ static void run_label(const struct bench *b, const struct run *r, char *buf,
 		snprintf(buf, len, "bare decode");
 		return;
 	}
-	cpu_label(r, where, sizeof(where));
+	bench_cpu_label(r, where, sizeof(where));
 	snprintf(buf, len, "%s%s%s", pre, view, where);
 }
 
@@ -87,7 +84,7 @@ static void run_label_ran(const struct bench *b, const struct run *r, char *buf,
 {
 	size_t k;
 
-	run_label(b, r, buf, len);
+	bench_run_label(b, r, buf, len);
 	k = strlen(buf);
 	if (r->kind == RUN_PIPELINE && r->cpu >= 0 && r->actual_cpu >= 0 &&
 	    r->actual_cpu != r->cpu && k < len)
@@ -117,7 +114,7 @@ static double mbps(const struct run *r)
 	return r->window_s > 0 ? (double)r->bytes_out / r->window_s / 1e6 : 0;
 }
 
-static double cpu_pct(const struct run *r)
+double bench_cpu_pct(const struct run *r)
 {
 	return r->window_s > 0 ? (double)(r->cpu_main_ns + r->cpu_blit_ns) /
 				     (r->window_s * 1e9) * 100
@@ -142,7 +139,7 @@ static void fmt_num(char *buf, size_t len, double v, bool sig)
 /* v of the summary s in ms, "-" where s holds no samples. */
 static double summary_ms(const struct summary *s, uint64_t v)
 {
-	return s->n ? ms(v) : NAN;
+	return s->n ? bench_ms(v) : NAN;
 }
 
 static void fmt_ms(char *buf, size_t len, const struct summary *s, uint64_t v)
@@ -241,7 +238,7 @@ static void print_link_table(struct bench *b, FILE *rep, int lw)
 
 		if (r->kind != RUN_PIPELINE)
 			continue;
-		run_label(b, r, lab, sizeof(lab));
+		bench_run_label(b, r, lab, sizeof(lab));
 		if (b->link)
 			snprintf(c[0], 24, "%.3f", link_bps(b, r) / 1e6);
 		else
@@ -310,7 +307,7 @@ static void print_fit_table(struct bench *b, int lw)
 
 		if (r->workload != BENCH_FIT || r->kind != RUN_PIPELINE)
 			continue;
-		run_label(b, r, lab, sizeof(lab));
+		bench_run_label(b, r, lab, sizeof(lab));
 		fmt_ms3(c[0], 24, &r->s_full_cpu, r->s_full_cpu.median);
 		fmt_ms3(c[1], 24, &r->s_full_cpu, r->s_full_cpu.p99);
 		fmt_ms3(c[2], 24, &r->s_full, r->s_full.median);
@@ -355,7 +352,7 @@ static void print_flip_table(struct bench *b, int lw)
 
 		if (!r->flips)
 			continue;
-		run_label(b, r, lab, sizeof(lab));
+		bench_run_label(b, r, lab, sizeof(lab));
 		snprintf(c[0], 24, "%.1f",
 			 r->window_s > 0 ? (double)r->flips / r->window_s : 0);
 		fmt_ms3(c[1], 24, &r->s_flip, r->s_flip.median);
@@ -427,7 +424,7 @@ static void print_latency(struct bench *b, FILE *rep, int lw)
 		char lab[LABEL_LEN], c[8][24];
 		bool bare = r->kind == RUN_BARE;
 
-		run_label(b, r, lab, sizeof(lab));
+		bench_run_label(b, r, lab, sizeof(lab));
 		fmt_ms(c[0], 24, &r->s_total, r->s_total.min);
 		fmt_ms(c[1], 24, &r->s_total, r->s_total.median);
 		fmt_ms(c[2], 24, &r->s_total, r->s_total.p95);
@@ -472,7 +469,7 @@ static void print_throughput(struct bench *b, FILE *rep, int lw)
 		fprintf(rep, "%-9s %-*s %8.1f %8.1f %10s %10.1f %7.2f %7s\n",
 			bench_workload_name(r), lw, lab, ups(r), mbps(r), c[1],
 			r->updates ? cpu_us_per_update(r, r->cpu_blit_ns) : 0.0,
-			cpu_pct(r), c[0]);
+			bench_cpu_pct(r), c[0]);
 	}
 	fprintf(rep,
 		"(upd/s: updates whose first byte came in the window; MB/s: "
@@ -500,7 +497,7 @@ static void print_blit(struct bench *b, FILE *rep, int lw)
 
 		if (r->kind == RUN_BARE || !r->s_pass.n)
 			continue;
-		run_label(b, r, lab, sizeof(lab));
+		bench_run_label(b, r, lab, sizeof(lab));
 		fmt_ms3(c[0], 24, &r->s_pass, r->s_pass.median);
 		fmt_ms3(c[1], 24, &r->s_pass_cpu, r->s_pass_cpu.median);
 		snprintf(c[2], 24, "-");
@@ -541,7 +538,7 @@ static void print_encodings(struct bench *b, FILE *rep, int lw)
 		struct run *r = &b->runs[i];
 		char lab[LABEL_LEN];
 
-		run_label(b, r, lab, sizeof(lab));
+		bench_run_label(b, r, lab, sizeof(lab));
 		fprintf(rep, "  %-9s %-*s %s\n", bench_workload_name(r), lw,
 			lab, r->encoding);
 	}
@@ -567,179 +564,6 @@ static void print_tables(struct bench *b)
 	print_encodings(b, b->rep, lw);
 }
 
-static void print_histogram(const struct bench *b, FILE *rep,
-			    const struct run *r)
-{
-	/* Log-spaced buckets from the fastest sample to the slowest, at
-	 * least a quarter-octave wide. */
-	uint64_t counts[HIST_ROWS], maxc = 0;
-	double lo, step;
-	int i, first = HIST_ROWS, last = -1, shown;
-	char lab[LABEL_LEN];
-	size_t k;
-
-	if (!r->s_total.n)
-		return;
-	lo = (double)r->s_total.min;
-	if (lo < 1000)
-		lo = 1000;
-	step = pow((double)r->s_total.max / lo, 1.0 / HIST_ROWS) * 1.0001;
-	if (step < pow(2.0, 0.25))
-		step = pow(2.0, 0.25);
-	memset(counts, 0, sizeof(counts));
-	for (k = 0; k < r->total.n; k++) {
-		double v = (double)r->total.v[k];
-		int bkt = v <= lo ? 0 : (int)floor(log(v / lo) / log(step));
-
-		if (bkt >= HIST_ROWS)
-			bkt = HIST_ROWS - 1;
-		counts[bkt]++;
-	}
-	for (i = 0; i < HIST_ROWS; i++) {
-		if (counts[i] > maxc)
-			maxc = counts[i];
-		if (counts[i] && i < first)
-			first = i;
-		if (counts[i])
-			last = i;
-	}
-	run_label(b, r, lab, sizeof(lab));
-	fprintf(rep, "\n%s, %s: latency histogram (%zu updates)\n",
-		bench_workload_name(r), lab, r->s_total.n);
-	for (i = first, shown = 0; i <= last; i++, shown++) {
-		double a = lo * pow(step, i), z = lo * pow(step, i + 1);
-		int bar = (int)((counts[i] * 50 + maxc - 1) / maxc);
-
-		if (i == HIST_ROWS - 1)
-			fprintf(rep, "  %8.3f -    more ms |", ms((uint64_t)a));
-		else
-			fprintf(rep, "  %8.3f - %8.3f ms |", ms((uint64_t)a),
-				ms((uint64_t)z));
-		fprintf(rep, "%.*s%*s %llu\n", bar,
-			"##################################################",
-			50 - bar, "", (unsigned long long)counts[i]);
-	}
-}
-
-struct target {
-	char what[160];
-	double value, limit;
-	bool at_most;
-	bool met;
-};
-
-static void add_target(struct target *t, int *n, int max, double value,
-		       double limit, bool at_most, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
-
-static void add_target(struct target *t, int *n, int max, double value,
-		       double limit, bool at_most, const char *fmt, ...)
-{
-	struct target *x;
-	va_list ap;
-
-	if (*n >= max || isnan(value))
-		return;
-	x = &t[(*n)++];
-	x->value = value;
-	x->limit = limit;
-	x->at_most = at_most;
-	x->met = at_most ? value <= limit : value >= limit;
-	va_start(ap, fmt);
-	vsnprintf(x->what, sizeof(x->what), fmt, ap);
-	va_end(ap);
-}
-
-static int collect_targets(struct bench *b, struct target *t, int max)
-{
-	int n = 0, i, j;
-	bool is1080 = b->out.impl == &output_mem_impl && b->out.width == 1920 &&
-		      b->out.height == 1080 && b->out.fmt.bpp == 32;
-
-	for (i = 0; i < b->n_runs; i++) {
-		struct run *r = &b->runs[i];
-		char lab[LABEL_LEN], where[24];
-
-		if (r->kind != RUN_PIPELINE)
-			continue;
-		run_label(b, r, lab, sizeof(lab));
-		cpu_label(r, where, sizeof(where));
-		/* Unpinned may land on the slow core: no target then. */
-		if (b->out.slow_cpu >= 0 && r->cpu < 0)
-			continue;
-		if (r->workload == BENCH_FULLFRAME &&
-		    r->cpu != b->out.slow_cpu) {
-			add_target(t, &n, max, r->r_memcpy, 1.05, true,
-				   "fullframe blit/memcpy wall, %s%s", lab,
-				   is1080 ? " (1080p mem)" : "");
-			add_target(t, &n, max, r->r_memcpy_cpu, 1.05, true,
-				   "fullframe blit/memcpy cpu, %s%s", lab,
-				   is1080 ? " (1080p mem)" : "");
-		}
-		if (r->workload != BENCH_IDLE && r->cpu >= 0 &&
-		    r->cpu != b->out.slow_cpu)
-			add_target(t, &n, max, r->r_bare, 0.95, false,
-				   "%s updates/s pinned/bare, %s",
-				   bench_workload_name(r), lab);
-		if (r->workload == BENCH_IDLE)
-			add_target(t, &n, max, cpu_pct(r), 0.5, true,
-				   "idle CPU %% of a core, %s", lab);
-		/* Issue 8: scaling 1080p to 720p costs at most twice a
-		 * 720p blit, both measured here in the same rounds. Not on
-		 * the slow-cpu core, where the writes hide the scaler. */
-		if (r->workload == BENCH_FIT && r->scaled &&
-		    r->cpu != b->out.slow_cpu)
-			add_target(t, &n, max, r->r_fit_cpu, FIT_TARGET, true,
-				   "fit %d:%d full-frame blit cpu "
-				   "scaled/unscaled, %s",
-				   FIT_NUM, FIT_DEN, where);
-	}
-	/* The slow core against the fastest other pinned core. */
-	for (i = 0; b->out.slow_cpu >= 0 && i < b->n_runs; i++) {
-		struct run *r = &b->runs[i];
-		const struct run *best = NULL;
-
-		if (r->kind != RUN_PIPELINE || r->cpu != b->out.slow_cpu ||
-		    !r->s_pass.n)
-			continue;
-		for (j = 0; j < b->n_runs; j++) {
-			struct run *o = &b->runs[j];
-
-			if (o->kind == RUN_PIPELINE &&
-			    o->workload == r->workload &&
-			    o->scaled == r->scaled && o->cpu >= 0 &&
-			    o->cpu != r->cpu && o->s_pass.n &&
-			    (!best || o->s_pass.median < best->s_pass.median))
-				best = o;
-		}
-		if (best)
-			add_target(t, &n, max,
-				   (double)r->s_pass.median /
-				       (double)best->s_pass.median,
-				   5, false,
-				   "%s %sblit core %d (slow-cpu) / core %d",
-				   bench_workload_name(r),
-				   r->workload != BENCH_FIT ? ""
-				   : r->scaled		    ? "scaled "
-							    : "1:1 ",
-				   r->cpu, best->cpu);
-	}
-	return n;
-}
-
-static void print_targets(FILE *rep, const struct target *t, int n)
-{
-	int i;
-
-	if (!n)
-		return;
-	fprintf(rep, "\nTargets\n");
-	for (i = 0; i < n; i++)
-		fprintf(rep, "  %-58s %8.3f %s %-5g %s\n", t[i].what,
-			t[i].value, t[i].at_most ? "<=" : ">=", t[i].limit,
-			t[i].met ? "met" : "NOT MET");
-}
-
 static void json_summary(FILE *f, const char *name, const struct summary *s,
 			 bool comma)
 {
@@ -749,8 +573,8 @@ static void json_summary(FILE *f, const char *name, const struct summary *s,
 		fprintf(f,
 			"\"%s\": {\"n\": %zu, \"min\": %.6f, \"median\": "
 			"%.6f, \"p95\": %.6f, \"p99\": %.6f, \"max\": %.6f}",
-			name, s->n, ms(s->min), ms(s->median), ms(s->p95),
-			ms(s->p99), ms(s->max));
+			name, s->n, bench_ms(s->min), bench_ms(s->median),
+			bench_ms(s->p95), bench_ms(s->p99), bench_ms(s->max));
 	if (comma)
 		fputs(", ", f);
 }
@@ -773,7 +597,7 @@ static void write_json_run(struct bench *b, FILE *f, struct run *r)
 	fprintf(f, "    {\"workload\": \"%s\", \"kind\": \"%s\", ",
 		bench_workload_name(r), bench_kind_name(r));
 	snprintf(lab, sizeof(lab), "%s ", bench_workload_name(r));
-	run_label(b, r, lab + strlen(lab), sizeof(lab) - strlen(lab));
+	bench_run_label(b, r, lab + strlen(lab), sizeof(lab) - strlen(lab));
 	fprintf(f, "\"label\": ");
 	json_write_string(f, lab);
 	fprintf(f,
@@ -840,13 +664,13 @@ static void write_json_run(struct bench *b, FILE *f, struct run *r)
 		(unsigned long long)r->ref_bytes);
 	json_summary(f, "ms", &r->s_memcpy, false);
 	fprintf(f, "},\n     \"cpu_time\": {");
-	json_num(f, "main_ms", ms(r->cpu_main_ns), true);
-	json_num(f, "blit_ms", ms(r->cpu_blit_ns), true);
-	json_num(f, "process_ms", ms(r->cpu_proc_ns), true);
+	json_num(f, "main_ms", bench_ms(r->cpu_main_ns), true);
+	json_num(f, "blit_ms", bench_ms(r->cpu_blit_ns), true);
+	json_num(f, "process_ms", bench_ms(r->cpu_proc_ns), true);
 	json_num(f, "us_per_update",
 		 cpu_us_per_update(r, r->cpu_main_ns + r->cpu_blit_ns),
 		 true);
-	json_num(f, "pct_of_core", cpu_pct(r), false);
+	json_num(f, "pct_of_core", bench_cpu_pct(r), false);
 	fprintf(f, "},\n     \"ratios\": {");
 	json_num(f, "blit_vs_memcpy", r->r_memcpy, true);
 	json_num(f, "blit_vs_memcpy_cpu", r->r_memcpy_cpu, true);
@@ -996,12 +820,12 @@ static void write_csv(struct bench *b, FILE *f)
 		csv_ms(f, &r->s_memcpy, r->s_memcpy.median);
 		csv_num(f,
 			cpu_us_per_update(r, r->cpu_main_ns + r->cpu_blit_ns));
-		csv_num(f, cpu_pct(r));
+		csv_num(f, bench_cpu_pct(r));
 		csv_num(f, r->r_memcpy);
 		csv_num(f, r->r_memcpy_cpu);
 		csv_num(f, r->r_bare);
 		csv_num(f, r->r_best);
-		run_label(b, r, lab, sizeof(lab));
+		bench_run_label(b, r, lab, sizeof(lab));
 		fprintf(f, ",%s %s,%u,%u,%s,%zu", bench_workload_name(r), lab,
 			r->desk_w, r->desk_h,
 			r->kind == RUN_BARE
@@ -1053,13 +877,13 @@ void bench_report(struct bench *b)
 	print_tables(b);
 	for (i = 0; i < b->n_runs; i++)
 		if (b->runs[i].kind == RUN_PIPELINE)
-			print_histogram(b, b->rep, &b->runs[i]);
+			bench_print_histogram(b, b->rep, &b->runs[i]);
 	max_targets = 4 * b->n_runs + 1;
 	targets = calloc((size_t)max_targets, sizeof(*targets));
-	nt = targets ? collect_targets(b, targets, max_targets) : 0;
+	nt = targets ? bench_collect_targets(b, targets, max_targets) : 0;
 	if (b->replay)
 		replaysrv_report(b->replay, b->rep);
-	print_targets(b->rep, targets, nt);
+	bench_print_targets(b->rep, targets, nt);
 	fflush(b->rep);
 	if (b->json_f)
 		write_json(b, b->json_f, targets, nt);

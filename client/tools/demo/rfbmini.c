@@ -58,7 +58,8 @@ int rfbmini_put(int fd, const void *p, size_t n)
 	return rfbmini_xfer(fd, p, NULL, n, NULL);
 }
 
-int rfbmini_get(int fd, void *p, size_t n, const atomic_bool *stop)
+/* All n bytes: 0, or -1 (the peer went, an error, or stop). */
+static int rfbmini_get(int fd, void *p, size_t n, const atomic_bool *stop)
 {
 	return rfbmini_xfer(fd, NULL, p, n, stop);
 }

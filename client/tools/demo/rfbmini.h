@@ -33,9 +33,8 @@ struct rfbmini_in {
 
 /* A rectangle header: x, y, w, h, encoding. */
 void rfbmini_rect(uint8_t b[12], int x, int y, int w, int h, int32_t enc);
-/* All n bytes: 0, or -1 (the peer went, an error, or stop). */
+/* All n bytes: 0, or -1 (the peer went, or an error). */
 int rfbmini_put(int fd, const void *p, size_t n);
-int rfbmini_get(int fd, void *p, size_t n, const atomic_bool *stop);
 /* Version, security None, ClientInit, ServerInit of a w x h desktop in
  * xrgb8888 (little-endian) named name: 0 or -1. */
 int rfbmini_handshake(int fd, int w, int h, const char *name,

@@ -148,7 +148,8 @@ void link_describe(const struct link_config *cfg, char *buf, size_t len)
 				    : "kbit/s");
 }
 
-double link_capacity_bytes(const struct link_config *cfg, double sec)
+/* Bytes the link carries at its rate in sec seconds (0: no rate). */
+static double link_capacity_bytes(const struct link_config *cfg, double sec)
 {
 	return (double)cfg->rate_bps / 8 * sec;
 }

@@ -31,8 +31,6 @@ int link_parse(const char *spec, struct link_config *cfg, char *why,
 	       size_t why_len);
 /* "60 ms round trip, 50 Mbit/s each way" */
 void link_describe(const struct link_config *cfg, char *buf, size_t len);
-/* Bytes the link carries at its rate in sec seconds (0: no rate). */
-double link_capacity_bytes(const struct link_config *cfg, double sec);
 
 struct link;
 

@@ -74,7 +74,9 @@ size_t replaysrv_updates(const struct replaysrv *s)
 	return s->updates;
 }
 
-void replaysrv_output_spec(const struct replaysrv *s, char *buf, size_t len)
+/* An output spec matching the recording: "mem:WxH:FORMAT". */
+static void replaysrv_output_spec(const struct replaysrv *s, char *buf,
+				  size_t len)
 {
 	char name[64];
 
@@ -82,7 +84,9 @@ void replaysrv_output_spec(const struct replaysrv *s, char *buf, size_t len)
 		 pixfmt_name(&s->h->client_fmt, name, sizeof(name)));
 }
 
-int replaysrv_check_format(const struct replaysrv *s, const struct pixfmt *fmt)
+/* 0 when a client in fmt can be served; else -EINVAL, logged. */
+static int replaysrv_check_format(const struct replaysrv *s,
+				  const struct pixfmt *fmt)
 {
 	char a[64], b[64];
 

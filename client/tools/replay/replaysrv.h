@@ -40,10 +40,6 @@ struct replaysrv *replaysrv_open(const char *path);
 void replaysrv_close(struct replaysrv *s);
 
 size_t replaysrv_updates(const struct replaysrv *s);
-/* An output spec matching the recording: "mem:WxH:FORMAT". */
-void replaysrv_output_spec(const struct replaysrv *s, char *buf, size_t len);
-/* 0 when a client in fmt can be served; else -EINVAL, logged. */
-int replaysrv_check_format(const struct replaysrv *s, const struct pixfmt *fmt);
 
 /* How updates go out (enum push_mode; before replaysrv_start): requests
  * offers neither continuous updates nor fences and answers each request

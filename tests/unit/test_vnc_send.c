@@ -38,6 +38,7 @@ int main(void)
 	}
 	vc->cl = rfbGetClient(8, 3, 4);
 	vc->cl->sock = sv[0];
+	vnc_stream_init(&vc->stream, vc->cl, NULL);
 
 	{
 		static const uint8_t want[] = {248,  0,    0,   0,   0x80, 0x01,
@@ -73,6 +74,7 @@ int main(void)
 		expect_bytes("EnableContinuousUpdates", want, sizeof(want));
 	}
 	vc->cl->sock = -1;
+	vnc_stream_free(&vc->stream);
 	rfbClientCleanup(vc->cl);
 	free(vc);
 	close(sv[0]);

@@ -260,6 +260,11 @@ static void in_motion_abs(void *ctx, double fx, double fy)
 		fx = 1;
 	if (fy > 1)
 		fy = 1;
+	/* The device lies on the panel: where it points, upright. */
+	rotate_fraction(pipeline_head_rotation(s->pipe, s->touch_missing
+							       ? NULL
+							       : s->opt->touch_head),
+			fx, fy, &fx, &fy);
 	sx = a.x + (int)lround(fx * (a.w > 0 ? a.w - 1 : 0));
 	sy = a.y + (int)lround(fy * (a.h > 0 ? a.h - 1 : 0));
 	pipeline_screen_to_remote(s->pipe, sx, sy, &s->px, &s->py);
@@ -828,6 +833,7 @@ static int open_view(struct session *s)
 	    .scale = (enum scale_mode)o->scale_mode,
 	    .zoom = o->scale_zoom,
 	    .layout = o->layout,
+	    .rotate = o->rotate,
 	    .ev = {.ctx = s,
 		   .resized = ev_resized,
 		   .update_done = ev_update_done,

@@ -40,6 +40,8 @@ enum key_id {
 	K_REMOTE_RESIZE,
 	K_LAYOUT,
 	K_TOUCH_HEAD,
+	/* Signage: --rotate. */
+	K_ROTATE,
 	K_COUNT
 };
 _Static_assert(K_COUNT <= OPTS_MAX_KEYS, "cli_set and origin[] per key");

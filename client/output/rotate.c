@@ -159,6 +159,17 @@ void rotate_fraction(enum rotation rot, double fx, double fy, double *lx,
  * long enough for streaming stores (output_copy_stream). */
 #define TILE 64
 
+static void prefetch_block(const uint8_t *p, size_t stride, size_t bytes,
+			   uint32_t rows)
+{
+	uint32_t r;
+	size_t k;
+
+	for (r = 0; r < rows; r++, p += stride)
+		for (k = 0; k < bytes; k += 64)
+			__builtin_prefetch(p + k);
+}
+
 void rotout_put(struct rotout *r, int32_t x, int32_t y, const uint8_t *src,
 		size_t sstride, uint32_t w, uint32_t h)
 {
@@ -181,6 +192,17 @@ void rotout_put(struct rotout *r, int32_t x, int32_t y, const uint8_t *src,
 			size_t tstride = (size_t)pr.w * bpp;
 			int32_t row;
 
+			/* The next tile's source: its rows are as many
+			 * streams as the prefetcher follows at most, so
+			 * ask for them while this one is turned. */
+			if (bx + TILE < w)
+				prefetch_block(src + by * sstride +
+						       (size_t)(bx + TILE) * bpp,
+					       sstride,
+					       (w - bx - TILE < TILE ? w - bx - TILE
+								     : TILE) *
+						       bpp,
+					       bh);
 			rotate_block(tile, tstride,
 				     src + by * sstride + (size_t)bx * bpp,
 				     sstride, bw, bh, bpp, (unsigned)r->rot);

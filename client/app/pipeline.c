@@ -706,6 +706,25 @@ bool pipeline_head_rect(const struct pipeline *p, const char *name,
 	return false;
 }
 
+bool pipeline_progressing(struct pipeline *p, uint64_t now,
+			  uint64_t limit_ns)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nheads; i++) {
+		uint64_t t = damage_waiting_since(&p->head[i].damage);
+
+		if (t && t + limit_ns < now)
+			return false;
+	}
+	return true;
+}
+
+uint64_t pipeline_passes(struct pipeline *p)
+{
+	return p->nheads ? blit_passes(p->head[0].blit) : 0;
+}
+
 enum rotation pipeline_head_rotation(const struct pipeline *p,
 				     const char *name)
 {

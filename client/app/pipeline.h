@@ -155,6 +155,12 @@ bool pipeline_head_rect(const struct pipeline *p, const char *name,
  * device that spans them all). */
 enum rotation pipeline_head_rotation(const struct pipeline *p,
 				     const char *name);
+/* Whether every head's blitter keeps up: none has left a kick waiting
+ * since before now - limit_ns (the service watchdog pings only then). */
+bool pipeline_progressing(struct pipeline *p, uint64_t now,
+			  uint64_t limit_ns);
+/* Passes the first head has drawn (0 with none). */
+uint64_t pipeline_passes(struct pipeline *p);
 void pipeline_get_view(const struct pipeline *p, struct view *v);
 /* The scale mode (blit_set_scale), kept for heads made later (a
  * hot-plug); with a desktop, every head's view recomputed. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blit/blit.h"
 #include "util/clock.h"
@@ -608,10 +609,21 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 	atomic_fetch_add(&b->bytes_total, bytes);
 }
 
+/* The test hook VNCFB_TEST_BLIT_STALL=N (doc/testing.md): the worker
+ * hangs after N passes, as on a driver that never returns, for the
+ * service watchdog's test. 0: never. */
+static uint64_t stall_after(void)
+{
+	const char *v = getenv("VNCFB_TEST_BLIT_STALL");
+
+	return v && *v ? strtoull(v, NULL, 10) : 0;
+}
+
 static void *worker(void *arg)
 {
 	struct blitter *b = arg;
 	struct damage_set set;
+	uint64_t stall = stall_after();
 
 	platform_name_thread("vncfb-blit");
 	atomic_store(&b->actual_cpu, platform_current_cpu());
@@ -626,8 +638,19 @@ static void *worker(void *arg)
 		atomic_store(&b->actual_cpu, platform_current_cpu());
 		if (b->on_pass)
 			b->on_pass(b->on_pass_ctx, &st);
+		if (stall && atomic_load(&b->passes) >= stall) {
+			log_warn("VNCFB_TEST_BLIT_STALL: the blit thread "
+				 "hangs here");
+			for (;;)
+				sleep(3600);
+		}
 	}
 	return NULL;
+}
+
+uint64_t blit_passes(struct blitter *b)
+{
+	return atomic_load(&b->passes);
 }
 
 int blit_start(struct blitter *b)

@@ -22,39 +22,8 @@
 #include "shadow/shadow.h"
 #include "view/view.h"
 #include "../check.h"
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint32_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 16);
-}
-
-/* A buffer of n bytes whose last byte sits right before a PROT_NONE
- * page: a kernel that reads or writes past it faults at once. */
-struct guarded {
-	uint8_t *base;
-	size_t len;
-};
-
-static uint8_t *guarded_alloc(struct guarded *g, size_t n)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t body = (n + page - 1) / page * page;
-
-	g->len = body + page;
-	g->base = mmap(NULL, g->len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (g->base == MAP_FAILED || mprotect(g->base + body, page,
-					      PROT_NONE) < 0) {
-		perror("mmap");
-		exit(1);
-	}
-	return g->base + body - n;
-}
+#include "../blitrig.h"
+#include "../guarded.h"
 
 /* Where source pixel (i, j) of a w x h block goes, in the words of the
  * issue: turned clockwise by rot quarter turns. */
@@ -129,8 +98,8 @@ static void test_kernel(const char *name)
 				      "kernel %s bpp %u rot %u %ux%u: %d "
 				      "pixels wrong",
 				      name, bpp, rot, w, h, bad);
-				munmap(gs.base, gs.len);
-				munmap(gd.base, gd.len);
+				guarded_free(&gs);
+				guarded_free(&gd);
 			}
 	rotkern_force(NULL);
 }
@@ -210,57 +179,6 @@ static void test_geometry(void)
 	}
 }
 
-struct rig {
-	struct output out;	/* the panel (mem) */
-	struct rotout rot;
-	struct shadow sh;
-	struct damage dmg;
-	struct blitter *b;
-};
-
-static void rig_open(struct rig *r, const char *spec, enum rotation rot,
-		     uint32_t rw, uint32_t rh, enum scale_mode mode)
-{
-	struct output *o = &r->out;
-	struct pixfmt f;
-
-	memset(r, 0, sizeof(*r));
-	if (output_open(o, spec) < 0)
-		exit(1);
-	if (rot != ROT_0) {
-		rotout_init(&r->rot, &r->out, rot);
-		o = &r->rot.out;
-	}
-	pixfmt_shadow_for(&o->fmt, &f);
-	if (shadow_init(&r->sh, &f) < 0 || damage_init(&r->dmg) < 0 ||
-	    !shadow_resize(&r->sh, rw, rh) ||
-	    !(r->b = blit_create(o, &r->sh, &r->dmg, -1)))
-		exit(1);
-	blit_set_scale(r->b, mode, 1);
-	blit_reset_view(r->b);
-}
-
-static void rig_close(struct rig *r)
-{
-	blit_destroy(r->b);
-	damage_finish(&r->dmg);
-	shadow_finish(&r->sh);
-	output_close(&r->out);
-}
-
-static void pass(struct rig *r, const struct rect *rects, int n)
-{
-	struct damage_set set;
-	struct blit_stats st;
-	int i;
-
-	memset(&set, 0, sizeof(set));
-	for (i = 0; i < n; i++)
-		set.rects[i] = rects[i];
-	set.n = n;
-	blit_pass(r->b, &set, &st);
-}
-
 static void fill_random(struct rig *r, const struct rect *a)
 {
 	unsigned bpp = pixfmt_bytes(&r->sh.fmt);
@@ -313,8 +231,8 @@ static void test_blit(uint32_t pw, uint32_t ph, const char *fmt,
 	rotate_size(rot, pw, ph, &lw, &lh);
 	snprintf(ps, sizeof(ps), "mem:%ux%u:%s", pw, ph, fmt);
 	snprintf(us, sizeof(us), "mem:%ux%u:%s", lw, lh, fmt);
-	rig_open(&t, ps, rot, rw, rh, mode);
-	rig_open(&u, us, ROT_0, rw, rh, mode);
+	rig_open_rot(&t, ps, rot, rw, rh, mode, 1);
+	rig_open(&u, us, rw, rh, mode, 1);
 	CHECK(rot == ROT_0 || (t.rot.out.width == lw && t.rot.out.height == lh));
 	fill_random(&t, &all);
 	memcpy(u.sh.pix, t.sh.pix, t.sh.stride * rh);

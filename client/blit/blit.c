@@ -116,10 +116,16 @@ struct blitter *blit_create(struct output *out, struct shadow *sh,
 	atomic_init(&b->bytes_total, 0);
 	b->full = true;
 	pixconv_init(&b->conv, &out->fmt, &sh->fmt);
-	/* One output row: conversion buffer and source of black. */
+	/* One output row: conversion buffer and source of black (on a
+	 * turned output, of the panel's rows too: fill_black). */
 	b->row_size = out->stride > (size_t)out->width * 4
 			      ? out->stride
 			      : (size_t)out->width * 4;
+	if (rotout_of(out) && b->row_size < rotout_of(out)->phys->stride)
+		b->row_size = rotout_of(out)->phys->stride;
+	if (rotout_of(out) &&
+	    b->row_size < (size_t)rotout_of(out)->phys->width * 4)
+		b->row_size = (size_t)rotout_of(out)->phys->width * 4;
 	b->row = calloc(1, b->row_size);
 	/* The scaler writes its rows in 32-byte stores: cache-line
 	 * alignment keeps each within one line. */

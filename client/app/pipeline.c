@@ -18,6 +18,8 @@
 #include "app/pipeline.h"
 #include "platform/platform.h"
 #include "placement/probe.h"
+#include "output/rotate.h"
+#include "output/rotkern.h"
 #include "shadow/shadow.h"
 #include "view/layout.h"
 #include "net/vnc.h"
@@ -29,7 +31,10 @@
 /* One head of the output: its own damage set, blitter (a worker pinned
  * to the core that writes its mapping fastest) and cursor. */
 struct pipeline_head {
+	/* What the blitter draws on: the head's output, or rot.out when
+	 * --rotate turns it (rot.phys the head's output then). */
 	struct output *out;
+	struct rotout rot;
 	int cpu; /* asked of the worker, -1: unpinned */
 	struct damage damage;
 	struct blitter *blit;
@@ -251,6 +256,19 @@ static void verify_cpu(struct pipeline_head *h)
 
 /* The layout of the output's heads: the spec given, else side by side
  * (the server's screens may move them later). 0 or -1 (logged). */
+/* The turn --rotate asks of head o (the spec was checked with the
+ * options: a bad one is no turn). */
+static enum rotation head_rotation(const struct pipeline *p,
+				   const struct output *o)
+{
+	enum rotation rot;
+	char why[160];
+
+	if (rotate_lookup(p->cfg.rotate, o->name, &rot, why, sizeof(why)) < 0)
+		return ROT_0;
+	return rot;
+}
+
 static int make_layout(struct pipeline *p)
 {
 	char names[OUTPUT_MAX_HEADS][LAYOUT_NAME_LEN], why[192], d[160];
@@ -262,8 +280,8 @@ static int make_layout(struct pipeline *p)
 
 		snprintf(names[i], sizeof(names[i]), "%s",
 			 o->name[0] ? o->name : "screen");
-		w[i] = o->width;
-		h[i] = o->height;
+		rotate_size(head_rotation(p, o), o->width, o->height, &w[i],
+			    &h[i]);
 	}
 	if (layout_side_by_side(&p->layout, names, w, h, n, why, sizeof(why)) <
 		0 ||
@@ -312,13 +330,25 @@ static int head_create(struct pipeline *p, unsigned i)
 	struct pipeline_head *h = &p->head[i];
 	int err;
 
-	h->out = output_head(p->cfg.out, i);
-	h->cpu = p->cfg.choose_cpu ? prev_cpu(p, h->out) : p->cfg.cpu;
+	struct output *phys = output_head(p->cfg.out, i);
+	enum rotation rot = head_rotation(p, phys);
+
+	h->out = phys;
+	h->cpu = p->cfg.choose_cpu ? prev_cpu(p, phys) : p->cfg.cpu;
 	if (h->cpu == CPU_PROBE)
-		h->cpu = probe_pick_core(h->out, p->cfg.samples);
-	memcpy(h->name, h->out->name, sizeof(h->name));
-	h->w = h->out->width;
-	h->h = h->out->height;
+		h->cpu = probe_pick_core(phys, p->cfg.samples);
+	memcpy(h->name, phys->name, sizeof(h->name));
+	h->w = phys->width;
+	h->h = phys->height;
+	if (rot != ROT_0) {
+		rotout_init(&h->rot, phys, rot);
+		h->out = &h->rot.out;
+		log_debug("%s%s%u x %u turned %u degrees by the blitter "
+			  "(kernel %s): %u x %u",
+			  phys->name, *phys->name ? ": " : "", phys->width,
+			  phys->height, rotate_degrees(rot), rotkern_name(),
+			  h->out->width, h->out->height);
+	}
 	err = damage_init(&h->damage);
 	if (err < 0) {
 		log_error("cannot set up the damage set: %s", strerror(-err));
@@ -657,8 +687,14 @@ void pipeline_resume(struct pipeline *p)
 void pipeline_screen_size(const struct pipeline *p, uint32_t *w,
 			  uint32_t *h)
 {
-	*w = p->nheads > 1 ? p->layout.width : p->cfg.out->width;
-	*h = p->nheads > 1 ? p->layout.height : p->cfg.out->height;
+	const struct output *o = p->cfg.out;
+
+	if (p->nheads > 1) {
+		*w = p->layout.width;
+		*h = p->layout.height;
+		return;
+	}
+	rotate_size(head_rotation(p, o), o->width, o->height, w, h);
 }
 
 bool pipeline_head_rect(const struct pipeline *p, const char *name,
@@ -671,11 +707,44 @@ bool pipeline_head_rect(const struct pipeline *p, const char *name,
 			*r = p->nheads > 1
 				 ? p->layout.head[i].r
 				 : (struct rect){0, 0,
-						 (int32_t)p->cfg.out->width,
-						 (int32_t)p->cfg.out->height};
+						 (int32_t)p->head[0].out->width,
+						 (int32_t)p->head[0].out->height};
 			return true;
 		}
 	return false;
+}
+
+bool pipeline_progressing(struct pipeline *p, uint64_t now,
+			  uint64_t limit_ns)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nheads; i++) {
+		uint64_t t = damage_waiting_since(&p->head[i].damage);
+
+		if (t && t + limit_ns < now)
+			return false;
+	}
+	return true;
+}
+
+uint64_t pipeline_passes(struct pipeline *p)
+{
+	return p->nheads ? blit_passes(p->head[0].blit) : 0;
+}
+
+enum rotation pipeline_head_rotation(const struct pipeline *p,
+				     const char *name)
+{
+	unsigned i, n = output_nheads(p->cfg.out);
+
+	for (i = 0; i < n; i++) {
+		const struct output *o = output_head(p->cfg.out, i);
+
+		if ((!name && n == 1) || (name && !strcasecmp(o->name, name)))
+			return head_rotation(p, o);
+	}
+	return ROT_0;
 }
 
 void pipeline_get_view(const struct pipeline *p, struct view *v)

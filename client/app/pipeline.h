@@ -18,6 +18,7 @@
 #include "blit/blit.h"
 #include "shadow/damage.h"
 #include "output/output.h"
+#include "output/rotate.h"
 #include "view/view.h"
 #include "shadow/shadow.h"
 #include "net/vnc.h"
@@ -73,6 +74,8 @@ struct pipeline_config {
 	/* Where the output's heads sit ("NAME:X,Y ...", layout.h); NULL:
 	 * side by side, or as the server's screens are. */
 	const char *layout;
+	/* --rotate: how each head is turned (rotate.h's spec), NULL: none. */
+	const char *rotate;
 	/* Optional: called on the worker after each pass (vncfb bench). */
 	void (*on_pass)(void *ctx, const struct blit_stats *st);
 	void *on_pass_ctx;
@@ -146,6 +149,17 @@ bool pipeline_head_rect(const struct pipeline *p, const char *name,
 			struct rect *r);
 /* The first head's view (struct view: its sizes and pan are every
  * head's). */
+/* How the head a touch screen or tablet lies on is turned (--rotate):
+ * the head named (NULL: the only one; on several, none is turned for a
+ * device that spans them all). */
+enum rotation pipeline_head_rotation(const struct pipeline *p,
+				     const char *name);
+/* Whether every head's blitter keeps up: none has left a kick waiting
+ * since before now - limit_ns (the service watchdog pings only then). */
+bool pipeline_progressing(struct pipeline *p, uint64_t now,
+			  uint64_t limit_ns);
+/* Passes the first head has drawn (0 with none). */
+uint64_t pipeline_passes(struct pipeline *p);
 void pipeline_get_view(const struct pipeline *p, struct view *v);
 /* The scale mode (blit_set_scale), kept for heads made later (a
  * hot-plug); with a desktop, every head's view recomputed. */

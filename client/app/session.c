@@ -22,6 +22,7 @@
 #include "platform/platform.h"
 #include "util/ppm.h"
 #include "console/privs.h"
+#include "console/sdnotify.h"
 #include "placement/probe.h"
 #include "app/reconnect.h"
 #include "app/remote_resize.h"
@@ -37,6 +38,13 @@
 
 struct session {
 	struct options *opt;
+	/* The service manager (Type=notify): READY=1 once the first
+	 * picture is drawn (a pass after the first update: passes_at),
+	 * STATUS=, and WATCHDOG=1 every ping_ns while the pipeline keeps
+	 * up (next at sd_ping_at). */
+	struct sdnotify sd;
+	bool sd_updated, sd_stalled;
+	uint64_t sd_passes_at, sd_ping_at;
 	struct output out;
 	struct pipeline *pipe;
 	/* The pipeline's parts the session works with. */
@@ -119,6 +127,10 @@ static void ev_update_done(void *ctx)
 	struct session *s = ctx;
 
 	s->updates++;
+	if (!s->sd_updated) {
+		s->sd_updated = true;
+		s->sd_passes_at = pipeline_passes(s->pipe);
+	}
 	remote_resize_update(&s->rr, monotonic_ns());
 }
 
@@ -142,8 +154,45 @@ static int rr_send(void *ctx, uint32_t w, uint32_t h,
  * message: it is the one thing a kiosk user there needs to know. */
 static void set_status(struct session *s, const char *text)
 {
-	pipeline_set_status(s->pipe,
-			    s->no_display && s->out.waiting ? s->out.why : text);
+	char conn_text[160];
+	const char *shown = s->no_display && s->out.waiting ? s->out.why : text;
+
+	pipeline_set_status(s->pipe, shown);
+	/* The service manager hears the same; no line: connected. */
+	if (!shown || !*shown) {
+		snprintf(conn_text, sizeof(conn_text), "connected to %s",
+			 s->opt->target ? s->opt->target : s->opt->host);
+		shown = conn_text;
+	}
+	sdnotify_status(&s->sd, shown);
+}
+
+/* READY=1 once a pass has followed the first update, and the watchdog's
+ * pings while every blitter takes its kicks within a ping's time: a
+ * pipeline that stalls (a hung driver, a blocked page flip) stops them,
+ * and the service manager restarts vncfb. That this loop runs at all is
+ * the connection thread's progress. */
+static void sd_tick(struct session *s, uint64_t now)
+{
+	uint64_t every = sdnotify_ping_ns(&s->sd);
+
+	if (!sdnotify_active(&s->sd))
+		return;
+	if (s->sd_updated && !s->sd.ready &&
+	    pipeline_passes(s->pipe) > s->sd_passes_at)
+		sdnotify_ready(&s->sd);
+	if (!every || now < s->sd_ping_at)
+		return;
+	s->sd_ping_at = now + every;
+	if (pipeline_progressing(s->pipe, now, every)) {
+		sdnotify_watchdog(&s->sd);
+		s->sd_stalled = false;
+	} else if (!s->sd_stalled) {
+		log_warn("the picture has not been drawn for %llu ms: no "
+			 "watchdog pings until it is",
+			 (unsigned long long)(every / 1000000u));
+		s->sd_stalled = true;
+	}
 }
 
 /* Auto-select changed the quality: said on the status line a while. */
@@ -261,6 +310,11 @@ static void in_motion_abs(void *ctx, double fx, double fy)
 		fx = 1;
 	if (fy > 1)
 		fy = 1;
+	/* The device lies on the panel: where it points, upright. */
+	rotate_fraction(pipeline_head_rotation(s->pipe, s->touch_missing
+							       ? NULL
+							       : s->opt->touch_head),
+			fx, fy, &fx, &fy);
 	sx = a.x + (int)lround(fx * (a.w > 0 ? a.w - 1 : 0));
 	sy = a.y + (int)lround(fy * (a.h > 0 ? a.h - 1 : 0));
 	pipeline_screen_to_remote(s->pipe, sx, sy, &s->px, &s->py);
@@ -574,6 +628,7 @@ static int session_tick(struct session *s)
 	uint64_t wait = (uint64_t)s->vcfg.read_timeout_s * 1000000000u;
 	enum vnc_error err;
 
+	sd_tick(s, now);
 	edge_tick(s, now);
 	if (!conn(s)) {
 		if (s->stopping)
@@ -642,6 +697,16 @@ static int session_timeout(const struct session *s, int timeout)
 		if (e < due)
 			due = e;
 	}
+	if (sdnotify_ping_ns(&s->sd)) {
+		uint64_t e = s->sd_ping_at > now ? s->sd_ping_at - now : 0;
+
+		if (e < due)
+			due = e;
+	}
+	/* The first picture's pass, soon after its update. */
+	if (sdnotify_active(&s->sd) && s->sd_updated && !s->sd.ready &&
+	    due > 20000000u)
+		due = 20000000u;
 	ms = due / 1000000u + 1;
 	if (timeout >= 0 && (uint64_t)timeout < ms)
 		return timeout;
@@ -855,6 +920,7 @@ static int open_view(struct session *s)
 	    .scale = (enum scale_mode)o->scale_mode,
 	    .zoom = o->scale_zoom,
 	    .layout = o->layout,
+	    .rotate = o->rotate,
 	    .ev = {.ctx = s,
 		   .resized = ev_resized,
 		   .update_done = ev_update_done,
@@ -900,6 +966,7 @@ static int first_connect(struct session *s)
 {
 	struct options *o = s->opt;
 	enum vnc_error verr;
+	char text[160];
 	int err;
 
 	pipeline_vnc_config(s->pipe, o, &s->vcfg);
@@ -922,10 +989,16 @@ static int first_connect(struct session *s)
 	reconnect_init(&s->rc, o->reconnect);
 	if (setup_remote_resize(s) < 0)
 		return -1;
+	/* The service manager hears what a reconnect shows on the screen;
+	 * a first connect leaves the screen as it is. */
+	snprintf(text, sizeof(text), "connecting to %s ...", server_name(s));
+	sdnotify_status(&s->sd, text);
 	log_set_context(opts_origin(o, "server"));
 	err = pipeline_connect(s->pipe, &s->vcfg, &verr);
 	log_set_context(NULL);
 	if (err == 0) {
+		snprintf(text, sizeof(text), "connected to %s", server_name(s));
+		sdnotify_status(&s->sd, text);
 		remote_resize_connected(&s->rr, s->shadow->width,
 					s->shadow->height);
 		pause_if_no_display(s);
@@ -954,6 +1027,7 @@ int session_run(struct options *o, const struct session_server *srv)
 	memset(&s, 0, sizeof(s));
 	s.opt = o;
 	s.in.fd = -1;
+	sdnotify_init(&s.sd);
 
 	/* The files, the core and the devices were checked before (see
 	 * preflight.h); what still fails is named with the config file's
@@ -1013,5 +1087,7 @@ out_view:
 	console_close(&s.out);
 	if (s.password)
 		passwd_free(s.password);
+	sdnotify_send(&s.sd, "STOPPING=1");
+	sdnotify_finish(&s.sd);
 	return ret;
 }

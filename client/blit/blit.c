@@ -5,14 +5,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blit/blit.h"
 #include "util/clock.h"
 #include "blit/cursor.h"
 #include "util/log.h"
+#include "output/rotate.h"
 #include "platform/platform.h"
 #include "view/scale.h"
 #include "blit/statusline.h"
+
+/* Rows a turned output is drawn in at once (rotout_put's tile side). */
+#define BAND 64
 
 struct blitter {
 	struct output *out;
@@ -41,6 +46,9 @@ struct blitter {
 	struct pixconv conv;
 	uint8_t *srow;		/* one scaled row in the shadow's format */
 	size_t row_size;
+	/* A turned output (rotate.h): BAND rows in the output's format,
+	 * which rotout_put turns a tile at a time. NULL otherwise. */
+	uint8_t *band;
 	/* Optional hook, called on the worker after each pass
 	 * (blit_set_on_pass). */
 	void (*on_pass)(void *ctx, const struct blit_stats *st);
@@ -108,10 +116,16 @@ struct blitter *blit_create(struct output *out, struct shadow *sh,
 	atomic_init(&b->bytes_total, 0);
 	b->full = true;
 	pixconv_init(&b->conv, &out->fmt, &sh->fmt);
-	/* One output row: conversion buffer and source of black. */
+	/* One output row: conversion buffer and source of black (on a
+	 * turned output, of the panel's rows too: fill_black). */
 	b->row_size = out->stride > (size_t)out->width * 4
 			      ? out->stride
 			      : (size_t)out->width * 4;
+	if (rotout_of(out) && b->row_size < rotout_of(out)->phys->stride)
+		b->row_size = rotout_of(out)->phys->stride;
+	if (rotout_of(out) &&
+	    b->row_size < (size_t)rotout_of(out)->phys->width * 4)
+		b->row_size = (size_t)rotout_of(out)->phys->width * 4;
 	b->row = calloc(1, b->row_size);
 	/* The scaler writes its rows in 32-byte stores: cache-line
 	 * alignment keeps each within one line. */
@@ -130,7 +144,9 @@ struct blitter *blit_create(struct output *out, struct shadow *sh,
 		.draw_screen = target_draw_screen,
 		.screen_row = target_screen_row,
 	};
-	if (!b->row || !b->srow) {
+	if (rotout_of(out))
+		b->band = aligned_alloc(64, BAND * b->row_size);
+	if (!b->row || !b->srow || (rotout_of(out) && !b->band)) {
 		blit_destroy(b);
 		goto fail;
 	}
@@ -152,6 +168,7 @@ void blit_destroy(struct blitter *b)
 	scaler_destroy(b->scaler);
 	free(b->row);
 	free(b->srow);
+	free(b->band);
 	pthread_mutex_destroy(&b->lock);
 	free(b);
 }
@@ -191,12 +208,21 @@ int blit_cpu_clock(struct blitter *b, clockid_t *id)
 	return -pthread_getcpuclockid(b->thread, id);
 }
 
-static void fill_black(struct blitter *b, const struct rect *r)
+static void fill_black(struct blitter *b, const struct rect *lr)
 {
 	struct output *o = b->out;
+	struct rotout *rot = rotout_of(o);
 	unsigned bpp = pixfmt_bytes(&o->fmt);
+	struct rect pr;
+	const struct rect *r = lr;
 	int32_t y;
 
+	/* Black is black whichever way up: fill the panel's rectangle. */
+	if (rot) {
+		pr = rotate_rect(rot->rot, o->width, o->height, lr);
+		r = &pr;
+		o = rot->phys;
+	}
 	memset(b->row, 0, (size_t)r->w * bpp);
 	for (y = r->y; y < r->y + r->h; y++)
 		output_write_row(o, o->map + (size_t)y * o->stride +
@@ -210,6 +236,57 @@ static bool view_current(const struct blitter *b)
 {
 	return !b->blank && b->shadow->pix && b->view.rw == b->shadow->width &&
 	       b->view.rh == b->shadow->height;
+}
+
+/* draw_desktop on a turned output: BAND rows at a time, straight from
+ * the shadow when the view is 1:1 in the output's format, else made in
+ * the band first (scaled, converted), then turned onto the panel a tile
+ * at a time. */
+static uint64_t draw_turned(struct blitter *b, const struct rect *scr)
+{
+	struct output *o = b->out;
+	struct shadow *s = b->shadow;
+	const struct view *v = &b->view;
+	unsigned obpp = pixfmt_bytes(&o->fmt), sbpp = pixfmt_bytes(&s->fmt);
+	bool same = pixfmt_equal(&o->fmt, &s->fmt);
+	uint32_t dx0 = (uint32_t)(scr->x - v->dx);
+	int32_t y, k;
+
+	for (y = scr->y; y < scr->y + scr->h; y += BAND) {
+		int32_t n = scr->y + scr->h - y < BAND ? scr->y + scr->h - y
+						       : BAND;
+		uint32_t dy0 = (uint32_t)(y - v->dy);
+
+		if (!b->scaler && same) {
+			rotout_put(rotout_of(o), scr->x, y,
+				   s->pix + (size_t)dy0 * s->stride +
+					   (size_t)dx0 * sbpp,
+				   s->stride, (uint32_t)scr->w, (uint32_t)n);
+			continue;
+		}
+		for (k = 0; k < n; k++) {
+			uint8_t *dst = b->band + (size_t)k * b->row_size;
+			const uint8_t *src;
+
+			if (b->scaler)
+				src = scaler_row(b->scaler, s->pix, s->stride,
+						 dy0 + (uint32_t)k, dx0,
+						 dx0 + (uint32_t)scr->w,
+						 same ? dst : b->srow);
+			else
+				src = s->pix + (size_t)(dy0 + (uint32_t)k) *
+						       s->stride +
+				      (size_t)dx0 * sbpp;
+			if (!same)
+				pixconv_row(&b->conv, dst, src,
+					    (size_t)scr->w);
+			else if (src != dst)
+				memcpy(dst, src, (size_t)scr->w * obpp);
+		}
+		rotout_put(rotout_of(o), scr->x, y, b->band, b->row_size,
+			   (uint32_t)scr->w, (uint32_t)n);
+	}
+	return (uint64_t)scr->w * scr->h * obpp;
 }
 
 /* Draw screen rectangle scr, which lies inside the desktop's part of the
@@ -230,6 +307,8 @@ static uint64_t draw_desktop(struct blitter *b, const struct rect *scr)
 
 	if (b->scaler)
 		scaler_start(b->scaler);
+	if (rotout_of(o))
+		return draw_turned(b, scr);
 	for (y = scr->y; y < scr->y + scr->h; y++) {
 		uint32_t dx0 = (uint32_t)(scr->x - v->dx);
 		uint32_t dy0 = (uint32_t)(y - v->dy);
@@ -536,10 +615,21 @@ void blit_pass(struct blitter *b, const struct damage_set *set,
 	atomic_fetch_add(&b->bytes_total, bytes);
 }
 
+/* The test hook VNCFB_TEST_BLIT_STALL=N (doc/testing.md): the worker
+ * hangs after N passes, as on a driver that never returns, for the
+ * service watchdog's test. 0: never. */
+static uint64_t stall_after(void)
+{
+	const char *v = getenv("VNCFB_TEST_BLIT_STALL");
+
+	return v && *v ? strtoull(v, NULL, 10) : 0;
+}
+
 static void *worker(void *arg)
 {
 	struct blitter *b = arg;
 	struct damage_set set;
+	uint64_t stall = stall_after();
 
 	platform_name_thread("vncfb-blit");
 	atomic_store(&b->actual_cpu, platform_current_cpu());
@@ -554,8 +644,19 @@ static void *worker(void *arg)
 		atomic_store(&b->actual_cpu, platform_current_cpu());
 		if (b->on_pass)
 			b->on_pass(b->on_pass_ctx, &st);
+		if (stall && atomic_load(&b->passes) >= stall) {
+			log_warn("VNCFB_TEST_BLIT_STALL: the blit thread "
+				 "hangs here");
+			for (;;)
+				sleep(3600);
+		}
 	}
 	return NULL;
+}
+
+uint64_t blit_passes(struct blitter *b)
+{
+	return atomic_load(&b->passes);
 }
 
 int blit_start(struct blitter *b)

@@ -69,6 +69,9 @@ int blit_actual_cpu(struct blitter *b);
 /* The worker's CPU-time clock (pthread_getcpuclockid), for vncfb bench.
  * 0, or -ESRCH when no worker runs. */
 int blit_cpu_clock(struct blitter *b, clockid_t *id);
+/* Passes drawn so far (the first picture is on the screen once one
+ * follows it). Any thread. */
+uint64_t blit_passes(struct blitter *b);
 /* Start the worker (pinned when its core is set). 0 or -errno (logged). */
 int blit_start(struct blitter *b);
 /* Stop and join the worker; then draw what is still damaged from the

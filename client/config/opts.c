@@ -19,6 +19,7 @@
 #include "config/opts_priv.h"
 #include "output/output.h"
 #include "view/layout.h"
+#include "output/rotate.h"
 #include "view/view.h"
 #include "net/sectype.h"
 #include "net/trust.h"
@@ -57,6 +58,7 @@ void opts_free(struct options *o)
 	free(o->input);
 	free(o->keymap);
 	free(o->touch_head);
+	free(o->rotate);
 	free(o->json_file);
 	free(o->csv_file);
 	free(o->workloads);
@@ -225,6 +227,25 @@ static int set_layout(struct options *o, const char *v, const char **why)
 		return -ENOMEM;
 	free(o->layout);
 	o->layout = s;
+	return 0;
+}
+
+/* Signage: --rotate's grammar here, the names against the heads once
+ * they are open. */
+static int set_rotate(struct options *o, const char *v, const char **why)
+{
+	static char msg[160];
+	char *s;
+
+	if (rotate_check(v, msg, sizeof(msg)) < 0) {
+		*why = msg;
+		return -EINVAL;
+	}
+	s = *v ? strdup(v) : NULL;
+	if (*v && !s)
+		return -ENOMEM;
+	free(o->rotate);
+	o->rotate = s;
 	return 0;
 }
 
@@ -441,6 +462,7 @@ static const struct key keys[K_COUNT] = {
     [K_SECURITY] = {"security", T_FN, .set = set_security},
     [K_KNOWN_HOSTS] = {"known-hosts", T_PATH, F(known_hosts),
 		       .why = "expected a file name"},
+    [K_ROTATE] = {"rotate", T_FN, .set = set_rotate},
 };
 
 #undef F

@@ -67,6 +67,9 @@ struct options {
 	/* --touch-head NAME: the head tablets and touch screens point on,
 	 * NULL: the whole desktop (every head). */
 	char *touch_head;
+	/* Signage: --rotate "ANGLE" or "NAME:ANGLE ..." (output/rotate.h),
+	 * NULL: upright. */
+	char *rotate;
 	bool server_cursor;
 	/* --scale none|fit|fill|N (enum scale_mode in view.h) */
 	int scale_mode;

@@ -107,6 +107,7 @@ static const struct alias aliases[] = {
     {"mode", "mode", true},
     {"layout", "layout", true},
     {"touch-head", "touch-head", true},
+    {"rotate", "rotate", true},
 };
 
 /* vncfb bench's recorder and replay options, command line only (name

@@ -45,6 +45,8 @@ enum key_id {
 	K_FINGERPRINT,
 	K_SECURITY,
 	K_KNOWN_HOSTS,
+	/* Signage: --rotate. */
+	K_ROTATE,
 	K_COUNT
 };
 _Static_assert(K_COUNT <= OPTS_MAX_KEYS, "cli_set and origin[] per key");

@@ -128,6 +128,16 @@ void damage_kick(struct damage *d)
 	pthread_mutex_unlock(&d->lock);
 }
 
+uint64_t damage_waiting_since(struct damage *d)
+{
+	uint64_t t;
+
+	pthread_mutex_lock(&d->lock);
+	t = d->kicked ? d->set.kick_ns : 0;
+	pthread_mutex_unlock(&d->lock);
+	return t;
+}
+
 void damage_add_kick(struct damage *d, const struct rect *r)
 {
 	pthread_mutex_lock(&d->lock);

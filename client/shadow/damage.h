@@ -49,6 +49,10 @@ void damage_set_early(struct damage *d, uint64_t px);
 void damage_kick(struct damage *d);
 /* add + kick in one locked step. */
 void damage_add_kick(struct damage *d, const struct rect *r);
+/* When the oldest kick the blitter has not taken yet came (monotonic
+ * ns), 0 when none waits: a blitter that leaves one waiting long has
+ * stalled (the service watchdog's test). Any thread. */
+uint64_t damage_waiting_since(struct damage *d);
 /* Ask damage_take to return -1 from now on. */
 void damage_stop(struct damage *d);
 

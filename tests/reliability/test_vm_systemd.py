@@ -11,7 +11,13 @@ packed into the guest and run as PID 1 of a PID namespace there):
 * stopping the unit gives tty7 back in text mode;
 * a configuration error (exit 2: a bad line, a missing file) is not
   restarted and its journal names the file and line; a device missing
-  (exit 1) is restarted after RestartSec.
+  (exit 1) is restarted after RestartSec;
+* Type=notify: the unit is "activating" while the server is not up and
+  "active" once the picture shows, its status line is systemctl's
+  StatusText; and a vncfb whose blit thread hangs (the test hook
+  VNCFB_TEST_BLIT_STALL, a drop-in shortening WatchdogSec to 4 s) stops
+  its pings, is killed by the watchdog and restarted, and tty7 is back in
+  text mode in between.
 
 Skips (77) without qemu, a guest kernel or systemd on this machine."""
 import os
@@ -84,6 +90,7 @@ waitlog() {  # waitlog INSTANCE REGEX SECONDS
 	done
 }
 show() { sd systemctl show -p ActiveState -p NRestarts -p MainPID -p ExecMainStatus vncfb@$1 | tr '\n' ' '; echo; }
+status() { sd systemctl show -p StatusText --value vncfb@$1; }
 # Booted with no server up: vncfb waits, and keeps waiting.
 waitlog wall 'reconnecting to' 120
 sleep 4
@@ -92,6 +99,7 @@ testserver --port 5901 --colour ff8000 --size 1024x768 > /tmp/srv.log 2>&1 &
 waitlog wall 'connected to' 60
 sleep 1
 echo "SHOWN $(show wall)"
+echo "STATUSTEXT $(status wall)"
 kdprobe /dev/tty7 | sed 's/^/DURING /'
 echo "STAGE shown"
 sleep 5
@@ -109,6 +117,23 @@ settled() {  # settled INSTANCE: failed, or (gone) restarted
 	*) show $1 | grep -q 'ActiveState=failed' ;;
 	esac
 }
+# The watchdog: the blit thread hangs after its 5th pass; 4 s later
+# systemd kills vncfb (SIGABRT), the console comes back, and the unit
+# starts again.
+mkdir -p /etc/systemd/system/vncfb@stall.service.d
+printf '[Service]\nEnvironment=VNCFB_TEST_BLIT_STALL=5\nWatchdogSec=4s\nRestartSec=3s\n' > /etc/systemd/system/vncfb@stall.service.d/stall.conf
+cp @CONFDIR@/wall.conf @CONFDIR@/stall.conf
+sd systemctl daemon-reload
+sd systemctl start --no-block vncfb@stall
+waitlog stall 'VNCFB_TEST_BLIT_STALL' 60
+echo "STALLED $(show stall)"
+i=0; while ! sd journalctl -u vncfb@stall --no-pager | grep -q 'Watchdog timeout' && [ $i -lt 100 ]; do i=$((i+1)); sleep 0.2; done
+sleep 1
+kdprobe /dev/tty7 | sed 's/^/AFTERWATCHDOG /'
+i=0; while ! show stall | grep -q 'NRestarts=[1-9]' && [ $i -lt 100 ]; do i=$((i+1)); sleep 0.2; done
+echo "RESTARTED $(show stall)"
+sd journalctl -u vncfb@stall --no-pager -o cat | grep -i 'watchdog' | sed 's/^/LOG stall /'
+sd systemctl stop vncfb@stall
 for n in bad nope gone; do
 	sd systemctl start vncfb@$n
 	[ $n = gone ] && t=75 || t=20
@@ -165,14 +190,28 @@ def main():
                         if "=" in kv) if m_ else {}
 
         w, s_ = props("WAITING"), props("SHOWN")
-        if w.get("ActiveState") != "active" or \
+        # Type=notify: ready with the first picture.
+        if w.get("ActiveState") != "activating" or \
                 s_.get("ActiveState") != "active":
-            fails.append("the unit was not active while waiting and after "
-                         "(%r, %r)" % (w, s_))
+            fails.append("the unit was not activating while waiting and "
+                         "active once shown (%r, %r)" % (w, s_))
         elif w.get("NRestarts") != "0" or s_.get("NRestarts") != "0" or \
                 w.get("MainPID") != s_.get("MainPID"):
             fails.append("the unit restarted while waiting for the server "
                          "(%r -> %r)" % (w, s_))
+        want(r"^STATUSTEXT connected to 127\.0\.0\.1:1$",
+             "systemctl's StatusText is not the connection's state")
+        sl, rs = props("STALLED"), props("RESTARTED")
+        if sl.get("ActiveState") != "active" or \
+                not rs.get("NRestarts", "0").isdigit() or \
+                int(rs.get("NRestarts", "0")) < 1 or \
+                rs.get("MainPID") == sl.get("MainPID"):
+            fails.append("a hung blit thread was not restarted by the "
+                         "watchdog (%r -> %r)" % (sl, rs))
+        want(r"^LOG stall .*[Ww]atchdog timeout",
+             "no watchdog timeout in the journal")
+        want(r"^AFTERWATCHDOG KDMODE text VTMODE auto",
+             "tty7 not given back after the watchdog's kill")
         st = props("STOPPED")
         if st.get("ActiveState") != "inactive":
             fails.append("not stopped: %r" % st)

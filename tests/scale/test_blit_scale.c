@@ -17,6 +17,7 @@
 #include "view/view.h"
 #include "shadow/shadow.h"
 #include "../check.h"
+#include "../blitrig.h"
 
 static uint32_t seed = 1;
 
@@ -24,50 +25,6 @@ static uint8_t rnd8(void)
 {
 	seed = seed * 1103515245u + 12345u;
 	return (uint8_t)(seed >> 16);
-}
-
-struct rig {
-	struct output out;
-	struct shadow sh;
-	struct damage dmg;
-	struct blitter *b;
-};
-
-static void rig_open(struct rig *r, const char *spec, uint32_t rw, uint32_t rh,
-		     enum scale_mode mode, unsigned zoom)
-{
-	struct pixfmt f;
-
-	if (output_open(&r->out, spec) < 0)
-		exit(1);
-	pixfmt_shadow_for(&r->out.fmt, &f);
-	if (shadow_init(&r->sh, &f) < 0 || damage_init(&r->dmg) < 0 ||
-	    !shadow_resize(&r->sh, rw, rh) ||
-	    !(r->b = blit_create(&r->out, &r->sh, &r->dmg, -1)))
-		exit(1);
-	blit_set_scale(r->b, mode, zoom);
-	blit_reset_view(r->b);
-}
-
-static void rig_close(struct rig *r)
-{
-	blit_destroy(r->b);
-	damage_finish(&r->dmg);
-	shadow_finish(&r->sh);
-	output_close(&r->out);
-}
-
-static void pass(struct rig *r, const struct rect *rects, int n)
-{
-	struct damage_set set;
-	struct blit_stats st;
-	int i;
-
-	memset(&set, 0, sizeof(set));
-	for (i = 0; i < n; i++)
-		set.rects[i] = rects[i];
-	set.n = n;
-	blit_pass(r->b, &set, &st);
 }
 
 static uint8_t *screen(struct rig *r)

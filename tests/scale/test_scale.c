@@ -15,49 +15,7 @@
 #include "view/scale.h"
 #include "view/view.h"
 #include "../check.h"
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint32_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 16);
-}
-
-/* A buffer whose last byte sits right before a PROT_NONE page, so that a
- * scaler reading past the picture faults at once. */
-struct guarded {
-	uint8_t *base;
-	size_t len;
-	uint8_t *p;
-};
-
-static uint8_t *guarded_alloc(struct guarded *g, size_t n)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t body = (n + page - 1) / page * page;
-
-	g->len = body + page;
-	g->base = mmap(NULL, g->len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (g->base == MAP_FAILED) {
-		perror("mmap");
-		exit(1);
-	}
-	if (mprotect(g->base + body, page, PROT_NONE) < 0) {
-		perror("mprotect");
-		exit(1);
-	}
-	g->p = g->base + body - n;
-	return g->p;
-}
-
-static void guarded_free(struct guarded *g)
-{
-	munmap(g->base, g->len);
-}
+#include "../guarded.h"
 
 /* The reference's own check: a flat picture stays flat, and a 2:1
  * reduction of a known 2x2 block is its mean. */

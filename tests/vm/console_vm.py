@@ -585,6 +585,30 @@ def compare(path, ref):
     return bad, first
 
 
+def turn_back(path, angle):
+    """The screendump at path turned back by angle (the picture vncfb
+    --rotate ANGLE turned clockwise on the panel): logical pixel (x, y) of
+    a W x H picture is on the panel at (H-1-y, x) for 90, (W-1-x, H-1-y)
+    for 180, (y, W-1-x) for 270."""
+    pw, ph, pix = read_ppm(path)
+    lw, lh = (ph, pw) if angle in (90, 270) else (pw, ph)
+    out = bytearray(lw * lh * 3)
+    for y in range(lh):
+        for x in range(lw):
+            if angle == 90:
+                px, py = lh - 1 - y, x
+            elif angle == 180:
+                px, py = lw - 1 - x, lh - 1 - y
+            elif angle == 270:
+                px, py = y, lw - 1 - x
+            else:
+                px, py = x, y
+            i = (py * pw + px) * 3
+            o = (y * lw + x) * 3
+            out[o:o + 3] = pix[i:i + 3]
+    return lw, lh, bytes(out)
+
+
 def main():
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
         print('usage: console_vm.py %s' % '|'.join(CASES), file=sys.stderr)
@@ -700,6 +724,14 @@ def run_case(name, case):
             want = read_ppm(other)
             if part:
                 want = crop(want, *part)
+        if isinstance(same, tuple) and same[0] == 'rot':
+            # vncfb --rotate: the panel's picture turned back is the
+            # server's.
+            lw, lh, got = turn_back(path, same[1])
+            tb = os.path.join(tmp, d + '-back.ppm')
+            with open(tb, 'wb') as f:
+                f.write(b'P6\n%d %d\n255\n' % (lw, lh) + got)
+            path = tb
         bad, why = compare(path, with_cursor(want, pos) if pos else want)
         if bad is None:
             fails.append('screendump %s: %s' % (d, why))

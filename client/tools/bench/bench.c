@@ -593,6 +593,8 @@ int bench_run(struct options *o)
 
 	if (o->record_file)
 		return recorder_run(o);
+	if (o->rotate)
+		return bench_rotate(o);
 	memset(&b, 0, sizeof(b));
 	if (o->link && bench_parse_link(o->link, &b.link_cfg) < 0)
 		return 2;

@@ -145,6 +145,9 @@ struct bench {
 
 /* --link SPEC: 0, or -EINVAL after a one-line usage error. */
 int bench_parse_link(const char *spec, struct link_config *cfg);
+/* bench_rotate.c: vncfb bench --rotate ANGLE, a turned full-frame pass
+ * against the upright one. The exit status. */
+int bench_rotate(struct options *o);
 
 /* Measure one connection of seg_s seconds of run r and add it to r
  * (bench_meter.c). 0, -EINTR after a quit signal, -1 on failure

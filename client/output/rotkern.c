@@ -1,0 +1,128 @@
+/* The rotation kernels: the reference in C and the choice of one. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "output/rotkern.h"
+#include "util/cpu.h"
+
+#ifdef VNCFB_SIMD_X86
+rotate_block_fn rotate_block_sse2;
+#endif
+
+/* One pixel of bpp bytes. */
+static inline void put_px(uint8_t *d, const uint8_t *s, unsigned bpp)
+{
+	switch (bpp) {
+	case 4:
+		memcpy(d, s, 4);
+		break;
+	case 2:
+		memcpy(d, s, 2);
+		break;
+	case 3:
+		memcpy(d, s, 3);
+		break;
+	default:
+		*d = *s;
+	}
+}
+
+void rotate_block_c(uint8_t *dst, size_t dstride, const uint8_t *src,
+		    size_t sstride, uint32_t w, uint32_t h, unsigned bpp,
+		    unsigned rot)
+{
+	uint32_t i, j;
+
+	for (j = 0; j < h; j++) {
+		const uint8_t *s = src + (size_t)j * sstride;
+
+		for (i = 0; i < w; i++, s += bpp) {
+			uint32_t dx, dy;
+
+			switch (rot & 3) {
+			case 1:
+				dx = h - 1 - j;
+				dy = i;
+				break;
+			case 2:
+				dx = w - 1 - i;
+				dy = h - 1 - j;
+				break;
+			case 3:
+				dx = j;
+				dy = w - 1 - i;
+				break;
+			default:
+				dx = i;
+				dy = j;
+			}
+			put_px(dst + (size_t)dy * dstride + (size_t)dx * bpp,
+			       s, bpp);
+		}
+	}
+}
+
+static const struct {
+	const char *name;
+	rotate_block_fn *fn;
+	bool (*usable)(void);
+} kernels[] = {
+	{ "c", rotate_block_c, NULL },
+#ifdef VNCFB_SIMD_X86
+	{ "sse2", rotate_block_sse2, NULL },
+#endif
+};
+
+#define NKERNELS (sizeof(kernels) / sizeof(kernels[0]))
+
+/* Index into kernels, -1 until picked. */
+static _Atomic int chosen = -1;
+
+static int best(void)
+{
+	int i = (int)NKERNELS;
+
+	while (--i > 0 && kernels[i].usable && !kernels[i].usable())
+		;
+	return i;
+}
+
+void rotate_block(uint8_t *dst, size_t dstride, const uint8_t *src,
+		  size_t sstride, uint32_t w, uint32_t h, unsigned bpp,
+		  unsigned rot)
+{
+	int k = chosen;
+
+	if (k < 0) {
+		k = best();
+		chosen = k;
+	}
+	kernels[k].fn(dst, dstride, src, sstride, w, h, bpp, rot);
+}
+
+const char *rotkern_name(void)
+{
+	int k = chosen;
+
+	return kernels[k < 0 ? best() : k].name;
+}
+
+int rotkern_force(const char *name)
+{
+	size_t i;
+
+	if (!name) {
+		chosen = best();
+		return 0;
+	}
+	for (i = 0; i < NKERNELS; i++)
+		if (!strcmp(kernels[i].name, name) &&
+		    (!kernels[i].usable || kernels[i].usable())) {
+			chosen = (int)i;
+			return 0;
+		}
+	return -ENOENT;
+}

@@ -2,7 +2,9 @@
  * the one place that asks (the scaler's kernel sets, view/scale.c; the
  * pixel converters, shadow/pixconv.c). Each kernel file is built with its
  * own instruction set (the client_simd list of the folders' meson.build
- * files) and called only where these say the CPU has it.
+ * files) and called only where these say the CPU has it: SSSE3 and AVX2
+ * on x86-64 (VNCFB_SIMD_X86), NEON (Advanced SIMD) on AArch64
+ * (VNCFB_SIMD_NEON).
  *
  * Threads: any. */
 #ifndef VNCFB_CPU_H
@@ -13,10 +15,12 @@
 enum cpu_feature {
 	CPU_SSSE3,
 	CPU_AVX2,
+	CPU_NEON,
 };
 
-/* Whether this CPU has f; false for every feature on a build without
- * x86-64 kernels (VNCFB_SIMD_X86 unset). */
+/* Whether this CPU has f; false for every feature the build has no
+ * kernels for (x86-64's without VNCFB_SIMD_X86, NEON without
+ * VNCFB_SIMD_NEON). */
 bool cpu_has(enum cpu_feature f);
 
 #endif

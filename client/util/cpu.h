@@ -23,4 +23,19 @@ enum cpu_feature {
  * VNCFB_SIMD_NEON). */
 bool cpu_has(enum cpu_feature f);
 
+/* big.LITTLE: a core's class among the system's, from the kernel's
+ * capacities (platform_cpu_capacity). */
+enum cpu_class {
+	CPU_CLASS_SAME,	  /* all cores alike, or the system does not say */
+	CPU_CLASS_LITTLE, /* the lowest capacity */
+	CPU_CLASS_MID,	  /* between (three or more kinds of core) */
+	CPU_CLASS_BIG,	  /* the highest */
+};
+
+/* cls[i] for the n capacities cap[i] (-1: unknown, which stays SAME):
+ * SAME for all when fewer than two capacities differ. */
+void cpu_classify(const int *cap, int n, enum cpu_class *cls);
+/* "big", "mid", "little", or NULL for CPU_CLASS_SAME. */
+const char *cpu_class_name(enum cpu_class c);
+
 #endif

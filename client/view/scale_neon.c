@@ -298,6 +298,21 @@ static struct chan16_neon chan16_neon(unsigned bits, unsigned shift)
 	return c;
 }
 
+/* The three channels of a 16 bpp format. */
+struct rgb16_neon {
+	struct chan16_neon r, g, b;
+};
+
+static struct rgb16_neon rgb16_neon(const struct pixfmt *f)
+{
+	struct rgb16_neon k;
+
+	k.r = chan16_neon(f->r_bits, f->r_shift);
+	k.g = chan16_neon(f->g_bits, f->g_shift);
+	k.b = chan16_neon(f->b_bits, f->b_shift);
+	return k;
+}
+
 static inline uint16x8_t expand_neon(uint16x8_t v, const struct chan16_neon *k)
 {
 	uint16x8_t c = vandq_u16(vshlq_u16(v, k->down), k->mask);
@@ -308,17 +323,15 @@ static inline uint16x8_t expand_neon(uint16x8_t v, const struct chan16_neon *k)
 static void unpack16_neon(uint32_t *d, const uint8_t *src, uint32_t n,
 			  const struct pixfmt *f)
 {
-	const struct chan16_neon r = chan16_neon(f->r_bits, f->r_shift),
-				 g = chan16_neon(f->g_bits, f->g_shift),
-				 b = chan16_neon(f->b_bits, f->b_shift);
+	const struct rgb16_neon k = rgb16_neon(f);
 	uint32_t i = 0;
 
 	for (; i + 8 <= n; i += 8) {
 		uint16x8_t v = vld1q_u16((const uint16_t *)(const void *)(
 		    src + (size_t)i * 2));
-		uint16x8_t rr = expand_neon(v, &r);
-		uint16x8_t gb =
-		    vorrq_u16(expand_neon(v, &b), vshlq_n_u16(expand_neon(v, &g), 8));
+		uint16x8_t rr = expand_neon(v, &k.r);
+		uint16x8_t gb = vorrq_u16(expand_neon(v, &k.b),
+					  vshlq_n_u16(expand_neon(v, &k.g), 8));
 
 		/* Lane pairs (gb, r): g << 8 | b in the low half. */
 		vst1q_u16((uint16_t *)(void *)(d + i), vzip1q_u16(gb, rr));
@@ -343,18 +356,16 @@ static inline uint16x8_t round_neon(uint16x8_t c, const struct chan16_neon *k)
 static void pack16_neon(uint8_t *out, const uint32_t *s, uint32_t n,
 			const struct pixfmt *f)
 {
-	const struct chan16_neon r = chan16_neon(f->r_bits, f->r_shift),
-				 g = chan16_neon(f->g_bits, f->g_shift),
-				 b = chan16_neon(f->b_bits, f->b_shift);
+	const struct rgb16_neon k = rgb16_neon(f);
 	uint32_t i = 0;
 
 	for (; i + 8 <= n; i += 8) {
 		/* Byte k of each pixel in plane k (little-endian). */
 		uint8x8x4_t p = vld4_u8((const uint8_t *)(const void *)(s + i));
 		uint16x8_t v = vorrq_u16(
-		    vorrq_u16(round_neon(vmovl_u8(p.val[2]), &r),
-			      round_neon(vmovl_u8(p.val[1]), &g)),
-		    round_neon(vmovl_u8(p.val[0]), &b));
+		    vorrq_u16(round_neon(vmovl_u8(p.val[2]), &k.r),
+			      round_neon(vmovl_u8(p.val[1]), &k.g)),
+		    round_neon(vmovl_u8(p.val[0]), &k.b));
 
 		vst1q_u16((uint16_t *)(void *)(out + (size_t)i * 2), v);
 	}

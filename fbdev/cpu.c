@@ -1,10 +1,12 @@
-/* Linux CPUs: online set from sysfs, pinning with cpu_set_t. */
+/* Linux CPUs: online set and capacities from sysfs, pinning with
+ * cpu_set_t. */
 #include "config.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "platform/platform.h"
@@ -58,6 +60,22 @@ int platform_pin_thread(pthread_t t, int cpu)
 	return -pthread_setaffinity_np(t, sizeof(set), &set);
 }
 
+int platform_pin_thread_set(pthread_t t, const int *cpus, int n)
+{
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < n; i++) {
+		if (cpus[i] < 0 || cpus[i] >= CPU_SETSIZE)
+			return -EINVAL;
+		CPU_SET(cpus[i], &set);
+	}
+	if (!n)
+		return -EINVAL;
+	return -pthread_setaffinity_np(t, sizeof(set), &set);
+}
+
 int platform_unpin_thread(pthread_t t)
 {
 	cpu_set_t set;
@@ -72,6 +90,26 @@ int platform_unpin_thread(pthread_t t)
 int platform_current_cpu(void)
 {
 	return sched_getcpu();
+}
+
+int platform_cpu_capacity(int cpu)
+{
+	const char *dir = getenv("VNCFB_SYSFS_CPU");
+	char path[256];
+	FILE *f;
+	int cap;
+
+	if (cpu < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/cpu%d/cpu_capacity",
+		 dir && *dir ? dir : "/sys/devices/system/cpu", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &cap) != 1 || cap < 1 || cap > 1024)
+		cap = -1;
+	fclose(f);
+	return cap;
 }
 
 void platform_name_thread(const char *name)

@@ -145,6 +145,32 @@ int platform_unpin_thread(pthread_t t)
 	return set_affinity(t, 0, platform_cpu_count() - 1);
 }
 
+int platform_pin_thread_set(pthread_t t, const int *cpus, int n)
+{
+	cpuset_t *cs = cpuset_create();
+	int i, ret;
+
+	if (!cs)
+		return -ENOMEM;
+	cpuset_zero(cs);
+	for (i = 0; i < n; i++) {
+		if (cpus[i] < 0 || cpuset_set((cpuid_t)cpus[i], cs) < 0) {
+			cpuset_destroy(cs);
+			return -EINVAL;
+		}
+	}
+	ret = n ? pthread_setaffinity_np(t, cpuset_size(cs), cs) : EINVAL;
+	cpuset_destroy(cs);
+	return -ret;
+}
+
+/* NetBSD does not say how fast each core is. */
+int platform_cpu_capacity(int cpu)
+{
+	(void)cpu;
+	return -1;
+}
+
 void platform_name_thread(const char *name)
 {
 	/* NetBSD's takes a printf format and one argument. */

@@ -11,6 +11,8 @@
 
 #include "decode/decpool.h"
 #include "util/clock.h"
+#include "util/cpu.h"
+#include "util/log.h"
 #include "platform/platform.h"
 
 /* A queued or running job, on the list in submission order. */
@@ -187,6 +189,50 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* On a big.LITTLE system, let the workers run on the online big cores
+ * only (a little core decodes at a fraction of a big one's speed). A
+ * failure to pin costs speed, not correctness: said at debug level. */
+static void workers_on_big(struct decpool *p)
+{
+	int n = platform_cpu_count(), nbig = 0, i;
+	int *cap = calloc((size_t)n, 2 * sizeof(int));
+	enum cpu_class *cls = calloc((size_t)n, sizeof(*cls));
+	int *big = cap ? cap + n : NULL;
+	char list[128];
+	size_t used = 0;
+
+	if (!cap || !cls)
+		goto out;
+	for (i = 0; i < n; i++)
+		cap[i] = platform_cpu_online(i) ? platform_cpu_capacity(i) : -1;
+	cpu_classify(cap, n, cls);
+	for (i = 0; i < n; i++) {
+		if (cls[i] != CPU_CLASS_BIG)
+			continue;
+		big[nbig++] = i;
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used,
+						 sizeof(list) - used, "%s%d",
+						 used ? "," : "", i);
+	}
+	if (!nbig)
+		goto out;
+	for (unsigned w = 0; w < p->threads; w++) {
+		int err = platform_pin_thread_set(p->workers[w].thread, big,
+						  nbig);
+
+		if (err < 0) {
+			log_debug("decode: cannot keep the workers on the big "
+				  "cores %s: %s", list, strerror(-err));
+			goto out;
+		}
+	}
+	log_info("decode: %u workers on the big cores %s", p->threads, list);
+out:
+	free(cap);
+	free(cls);
+}
+
 int decpool_create(const struct decpool_config *cfg, struct decpool **out)
 {
 	struct decpool *p;
@@ -226,6 +272,7 @@ int decpool_create(const struct decpool_config *cfg, struct decpool **out)
 				goto fail_threads;
 			p->threads++;
 		}
+		workers_on_big(p);
 	}
 	*out = p;
 	return 0;

@@ -19,7 +19,9 @@
  * Threads: 0 or 1 asks for no threads at all: every job runs inline on
  * the submitting thread, in order. With N >= 2 the pool starts N workers,
  * unpinned (they inherit the creating thread's affinity, which is never
- * the blit thread's pin). One thread (the one that owns the connection)
+ * the blit thread's pin), but on a big.LITTLE system (cores of different
+ * capacity, platform_cpu_capacity) each may run on the big cores only:
+ * decoding is the pipeline's heaviest work. One thread (the one that owns the connection)
  * calls everything here; run, release and done run on the workers or on
  * that thread, with run's worker index naming the scratch state it may
  * use (decpool_slots). */

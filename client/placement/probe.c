@@ -309,6 +309,31 @@ static int confirm_slow(struct job *j, struct probe_result *res, double best)
 	return 0;
 }
 
+void probe_classify(struct probe_result *res)
+{
+	int *cap = calloc((size_t)res->ncores, sizeof(int));
+	enum cpu_class *cls = calloc((size_t)res->ncores, sizeof(*cls));
+	int i;
+
+	for (i = 0; i < res->ncores; i++) {
+		res->cores[i].capacity = platform_cpu_capacity(res->cores[i].cpu);
+		res->cores[i].cls = CPU_CLASS_SAME;
+	}
+	if (!cap || !cls) {
+		/* Only the classes are lost: every core "alike". */
+		free(cap);
+		free(cls);
+		return;
+	}
+	for (i = 0; i < res->ncores; i++)
+		cap[i] = res->cores[i].capacity;
+	cpu_classify(cap, res->ncores, cls);
+	for (i = 0; i < res->ncores; i++)
+		res->cores[i].cls = cls[i];
+	free(cap);
+	free(cls);
+}
+
 bool probe_measured(const struct probe_core *c)
 {
 	return c->state == PROBE_MEASURED || c->state == PROBE_STOPPED;
@@ -391,6 +416,9 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 		  probe_online_count(), res->samples,
 		  res->budgeted ? " at most" : "", j.stripe_rows);
 
+	for (i = 0; i < res->ncores; i++)
+		res->cores[i].cpu = i;
+	probe_classify(res);
 	for (i = 0; i < res->ncores; i++) {
 		struct probe_core *c = &res->cores[i];
 
@@ -423,6 +451,7 @@ int probe_run(struct output *out, int samples, struct probe_result *res)
 		res->ncores = 1;
 		res->cores[0].cpu = -1;
 		res->cores[0].ran_on = -1;
+		res->cores[0].capacity = -1;
 		j.cpu = -1;
 		j.res = &res->cores[0];
 		j.best_row_ns = 0;

@@ -15,6 +15,7 @@
 
 #include "output/output.h"
 #include "platform/platform.h"
+#include "util/cpu.h"
 
 
 /* Samples per core when the caller does not ask for a number; then a time
@@ -65,6 +66,10 @@ struct probe_core {
 	double ram_frame_ms;	/* ram_ms scaled the same way */
 	double elapsed_ms;	/* time spent on this core, warm-up included */
 	bool slow;		/* ratio far above the chosen core's */
+	/* big.LITTLE: the kernel's capacity (1..1024, -1 unknown) and the
+	 * class it makes among the cores (util/cpu.h). */
+	int capacity;
+	enum cpu_class cls;
 	/* Timed in wall time although the result's cpu_clock says thread
 	 * CPU time: that clock did not resolve on this core. */
 	bool wall_clock;
@@ -107,6 +112,10 @@ void probe_free(struct probe_result *res);
 /* The choice alone, from res->cores and res->main_cpu: sets res->chosen,
  * res->reason and each core's slow flag. Exposed for tests. */
 void probe_choose(struct probe_result *res);
+
+/* Each core's capacity and class (platform_cpu_capacity, cpu_classify):
+ * probe_run calls it; exposed for tests. */
+void probe_classify(struct probe_result *res);
 
 /* Whether c holds a measurement (measured, or stopped early as slow). */
 bool probe_measured(const struct probe_core *c);

@@ -221,6 +221,7 @@ void probe_print_table(const struct probe_result *res,
 {
 	char fbuf[64], vbuf[96], why[PROBE_PIN_REASON_LEN];
 	double maxf = 0;
+	bool classes = false;
 	int i;
 
 	fprintf(f, "output %s %ux%u %s; stripe of %u rows (%.2f MiB); ",
@@ -233,24 +234,41 @@ void probe_print_table(const struct probe_result *res,
 	else
 		fprintf(f, "%d sample%s per core\n\n", res->samples,
 			res->samples == 1 ? "" : "s");
-	fprintf(f, "%4s %10s %10s %8s %12s %12s  %s\n", "core", "fb ms",
-		"RAM ms", "fb/RAM", "fb ms/frame", "RAM ms/frame", "verdict");
+	/* big.LITTLE: a class column (class and the kernel's capacity),
+	 * only where the cores differ. */
+	for (i = 0; i < res->ncores; i++)
+		if (cpu_class_name(res->cores[i].cls))
+			classes = true;
+	fprintf(f, "%4s", "core");
+	if (classes)
+		fprintf(f, " %-11s", "class");
+	fprintf(f, " %10s %10s %8s %12s %12s  %s\n", "fb ms", "RAM ms",
+		"fb/RAM", "fb ms/frame", "RAM ms/frame", "verdict");
 	for (i = 0; i < res->ncores; i++) {
 		const struct probe_core *c = &res->cores[i];
-		char core[16];
+		char core[16], cls[16];
 
 		if (c->cpu < 0)
 			snprintf(core, sizeof(core), "any");
 		else
 			snprintf(core, sizeof(core), "%d", c->cpu);
+		fprintf(f, "%4s", core);
+		if (classes) {
+			if (cpu_class_name(c->cls))
+				snprintf(cls, sizeof(cls), "%s %d",
+					 cpu_class_name(c->cls), c->capacity);
+			else
+				snprintf(cls, sizeof(cls), "-");
+			fprintf(f, " %-11s", cls);
+		}
 		if (!probe_measured(c)) {
-			fprintf(f, "%4s %10s %10s %8s %12s %12s  %s\n", core,
-				"-", "-", "-", "-", "-",
+			fprintf(f, " %10s %10s %8s %12s %12s  %s\n", "-", "-",
+				"-", "-", "-",
 				verdict(res, c, vbuf, sizeof(vbuf)));
 			continue;
 		}
-		fprintf(f, "%4s %10.3f %10.3f %7.1fx %12.2f %12.2f  %s\n",
-			core, c->fb_ms, c->ram_ms, c->ratio, c->frame_ms,
+		fprintf(f, " %10.3f %10.3f %7.1fx %12.2f %12.2f  %s\n",
+			c->fb_ms, c->ram_ms, c->ratio, c->frame_ms,
 			c->ram_frame_ms, verdict(res, c, vbuf, sizeof(vbuf)));
 		if (c->frame_ms > maxf)
 			maxf = c->frame_ms;
@@ -394,6 +412,14 @@ void probe_print_json(const struct probe_result *res,
 
 		fprintf(f, "%s\n    {\"cpu\": %d, \"state\": \"%s\"",
 			i ? "," : "", c->cpu, state_name(c->state));
+		if (c->capacity > 0)
+			fprintf(f, ", \"capacity\": %d", c->capacity);
+		else
+			fprintf(f, ", \"capacity\": null");
+		if (cpu_class_name(c->cls))
+			fprintf(f, ", \"class\": \"%s\"", cpu_class_name(c->cls));
+		else
+			fprintf(f, ", \"class\": null");
 		if (c->state == PROBE_PIN_FAILED) {
 			fprintf(f, ", \"error\": ");
 			json_write_string(f, strerror(-c->pin_error));

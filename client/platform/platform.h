@@ -18,8 +18,16 @@ bool platform_cpu_online(int cpu);
 int platform_pin_thread(pthread_t t, int cpu);
 /* Remove any pinning of thread t. 0 or -errno. */
 int platform_unpin_thread(pthread_t t);
+/* Let thread t run on any of the n cores in cpus[]. 0 or -errno. */
+int platform_pin_thread_set(pthread_t t, const int *cpus, int n);
 /* The cpu the calling thread runs on now, or -1 when unknown. */
 int platform_current_cpu(void);
+/* The kernel's relative capacity of cpu, 1..1024 (the fastest core of a
+ * big.LITTLE system 1024, its little ones less), or -1 when the system
+ * does not say. Linux: /sys/devices/system/cpu/cpuN/cpu_capacity (on
+ * arm and arm64 with a device tree or ACPI that gives it), whose folder
+ * $VNCFB_SYSFS_CPU replaces for tests. */
+int platform_cpu_capacity(int cpu);
 /* Name the calling thread (at most 15 characters show) for top -H, ps
  * and perf. Best effort. */
 void platform_name_thread(const char *name);

@@ -26,13 +26,6 @@ static void conv_copy(const struct pixconv *c, uint8_t *dst, const uint8_t *src,
 	memcpy(dst, src, n * c->dbytes);
 }
 
-/* The memory byte that holds bits [shift, shift + 8) of a pixel of n
- * bytes in the given order. */
-static unsigned byte_at(unsigned shift, unsigned n, bool big)
-{
-	return big ? n - 1 - shift / 8 : shift / 8;
-}
-
 /* 32 -> 24 bpp is the blitter's case for packed outputs: unrolled. */
 static void shuffle_4_3(const struct pixconv *c, uint8_t *dst,
 			const uint8_t *src, size_t n)
@@ -136,8 +129,8 @@ static void init_shuffle(struct pixconv *c, const struct pixfmt *df,
 
 	memset(c->pos, 0xff, sizeof(c->pos));
 	for (int k = 0; k < 3; k++)
-		c->pos[byte_at(ds[k], c->dbytes, c->dbig)] =
-		    (uint8_t)byte_at(ss[k], c->sbytes, c->sbig);
+		c->pos[pixconv_byte_at(ds[k], c->dbytes, c->dbig)] =
+		    (uint8_t)pixconv_byte_at(ss[k], c->sbytes, c->sbig);
 	c->row = c->sbytes == 4 && c->dbytes == 3 ? shuffle_4_3 : shuffle_any;
 	c->kind = "shuffle";
 	if (c->dbytes == 4) {
@@ -160,7 +153,34 @@ static void init_shuffle(struct pixconv *c, const struct pixfmt *df,
 	if (c->sbytes == 3 && c->dbytes == 4 && cpu_has(CPU_SSSE3))
 		c->row = pixconv_shuffle_3_4_ssse3;
 #endif
+#ifdef VNCFB_SIMD_NEON
+	if (cpu_has(CPU_NEON))
+		c->row = pixconv_shuffle_neon(c->sbytes, c->dbytes);
+#endif
 }
+
+#ifdef VNCFB_SIMD_NEON
+/* Whether the tables are plain truncation of 8-bit source channels to
+ * 16 bpp, which pixconv_to16_neon computes. */
+static bool tables_truncate(const struct pixconv *c, const struct pixfmt *sf)
+{
+	if (!byte_aligned(sf) || c->dbytes != 2)
+		return false;
+	for (int ch = 0; ch < 3; ch++) {
+		const uint32_t m = c->tab[ch][0xff];
+		const int bits = __builtin_popcount(m);
+		const int at = m ? __builtin_ctz(m) : 0;
+
+		if (c->mask[ch] != 0xff || !bits || bits > 8 ||
+		    m != ((1u << bits) - 1) << at)
+			return false;
+		for (uint32_t v = 0; v < 256; v++)
+			if (c->tab[ch][v] != (v >> (8 - bits)) << at)
+				return false;
+	}
+	return true;
+}
+#endif
 
 /* The value bits of channel value v (bits wide) in df at the channel's
  * place: the same expansion and truncation as pixfmt_unpack/pack. */
@@ -198,6 +218,10 @@ static void init_tables(struct pixconv *c, const struct pixfmt *df,
 	c->row = table_fns[c->sbytes - 1][c->dbytes - 1];
 	c->row_c = c->row;
 	c->kind = "table";
+#ifdef VNCFB_SIMD_NEON
+	if (cpu_has(CPU_NEON) && tables_truncate(c, sf))
+		c->row = pixconv_to16_neon(c->sbytes);
+#endif
 }
 
 void pixconv_init(struct pixconv *c, const struct pixfmt *df,

@@ -1,10 +1,10 @@
 /* Row converters between two true-colour pixel formats, chosen once per
  * pair: a copy when they are equal, a byte shuffle when every channel is
  * 8 bits on a byte boundary (24 and 32 bpp), per-channel tables for the
- * rest, SSSE3 for R,G,B bytes into 32 bpp. Every path gives exactly what
- * pixfmt_convert_row gives (the
- * specification, and the tests' reference); pixfmt_convert_row itself is
- * not for per-frame use.
+ * rest; SSSE3 for R,G,B bytes into 32 bpp on x86-64, NEON for the
+ * shuffles and 8-bit channels into 16 bpp on AArch64. Every path gives
+ * exactly what pixfmt_convert_row gives (the specification, and the
+ * tests' reference); pixfmt_convert_row itself is not for per-frame use.
  *
  * Threads: pixconv_init on one thread; a converter is read-only after it,
  * so any number of threads may use one. */

@@ -77,6 +77,13 @@ static bool has_avx2(void)
 }
 #endif
 
+#ifdef VNCFB_SIMD_NEON
+static bool has_neon(void)
+{
+	return cpu_has(CPU_NEON);
+}
+#endif
+
 /* Every set by name, and what it needs of the CPU (NULL: nothing). */
 static const struct {
 	const struct scale_kernels *k;
@@ -87,6 +94,9 @@ static const struct {
     {&scale_kernels_sse2, NULL},
     {&scale_kernels_ssse3, has_ssse3},
     {&scale_kernels_avx2, has_avx2},
+#endif
+#ifdef VNCFB_SIMD_NEON
+    {&scale_kernels_neon, has_neon},
 #endif
 };
 

@@ -47,7 +47,7 @@ enum scaler_path {
 };
 
 enum scaler_path scaler_path(const struct scaler *sc);
-/* The kernel set it draws with: "c", "sse2", "ssse3" or "avx2". */
+/* The kernel set it draws with: "c", "sse2", "ssse3", "avx2" or "neon". */
 const char *scaler_kernels(const struct scaler *sc);
 
 /* Draw desktop row y (0 <= y < dh), columns [x0, x1) (x1 - x0 pixels in
@@ -71,7 +71,8 @@ unsigned scaler_direct(struct scaler *sc, const uint8_t *src, size_t stride,
 		       size_t ostride, uint32_t rows);
 
 /* Which kernels the scalers made from now on use: "c", "sse2", "ssse3",
- * "avx2" (x86-64 only), or "auto" (the best the CPU has, the default).
+ * "avx2" (x86-64 only), "neon" (AArch64 only), or "auto" (the best the
+ * CPU has, the default).
  * For tests and benchmarks. 0, or -ENOTSUP when this CPU/build lacks it.
  * Not thread-safe: call before scaling starts. */
 int scale_simd_set(const char *name);

@@ -1,6 +1,6 @@
 /* The scaler's kernels in C: the specification of every path (each SIMD
- * version computes the same integers), the only set off x86-64, and the
- * tails of the SIMD kernels (scale_kern.h). */
+ * version computes the same integers), the only set off x86-64 and
+ * AArch64, and the tails of the SIMD kernels (scale_kern.h). */
 #include "config.h"
 
 #include <string.h>
@@ -49,8 +49,8 @@ static void hx_group_c(int16_t *h, const uint8_t *row,
 		h[(size_t)g * 16 + i] = (int16_t)acc[i];
 }
 
-static void hx_c(int16_t *h, const uint8_t *row, uint32_t rw,
-		 const struct scale_exact *e, uint32_t g0, uint32_t g1)
+void scale_hx_c(int16_t *h, const uint8_t *row, uint32_t rw,
+		const struct scale_exact *e, uint32_t g0, uint32_t g1)
 {
 	uint32_t g;
 
@@ -101,8 +101,8 @@ static void hxw_group_c(uint16_t *h, const uint8_t *row,
 		h[(size_t)g * 16 + i] = (uint16_t)(acc[i] >> 7);
 }
 
-static void hxw_c(int16_t *h, const uint8_t *row, uint32_t rw,
-		  const struct scale_exact *e, uint32_t g0, uint32_t g1)
+void scale_hxw_c(int16_t *h, const uint8_t *row, uint32_t rw,
+		 const struct scale_exact *e, uint32_t g0, uint32_t g1)
 {
 	uint32_t g;
 
@@ -274,9 +274,9 @@ const struct scale_kernels scale_kernels_c = {
     .name = "c",
     .vsum = scale_vsum_c,
     .hsum = scale_hsum_c,
-    .hx = hx_c,
+    .hx = scale_hx_c,
     .vx = scale_vx_c,
-    .hxw = hxw_c,
+    .hxw = scale_hxw_c,
     .vxw = scale_vxw_c,
     .unpack16 = scale_unpack16_c,
     .pack16 = scale_pack16_c,

@@ -3,8 +3,8 @@
  * table per instruction set. scale_c.c holds the C versions, which
  * specify every path; scale_sse2.c, scale_ssse3.c and scale_avx2.c
  * (x86-64 only, each built with its own -m flag, see client/meson.build)
- * compute the same integers, so they agree bit for bit (tests/scale
- * checks it).
+ * and scale_neon.c (AArch64 only) compute the same integers, so they
+ * agree bit for bit (tests/scale checks it).
  *
  * Fixed point (vsum, hsum): a vertical sum holds a channel value times
  * 256 (8.8), each tap contributing floor(p * 256 * w / 65536); the
@@ -28,9 +28,13 @@
 
 #include "shadow/pixfmt.h"
 
-/* meson builds the x86 kernel files where this is set (config.h). */
+/* meson builds the x86 kernel files where this is set (config.h), the
+ * NEON ones where VNCFB_SIMD_NEON is. */
 #if defined(VNCFB_SIMD_X86) && !defined(__x86_64__)
 #error "VNCFB_SIMD_X86 set for a compiler that does not target x86-64"
+#endif
+#if defined(VNCFB_SIMD_NEON) && !defined(__aarch64__)
+#error "VNCFB_SIMD_NEON set for a compiler that does not target AArch64"
 #endif
 
 /* The gather path, for reductions up to about 5:3 (and any enlargement):
@@ -153,6 +157,10 @@ void scale_vsum_c(uint16_t *v, const uint8_t *const *rows, const uint16_t *w,
 		  unsigned n, size_t from, size_t to);
 void scale_hsum_c(uint8_t *out, const uint16_t *v, const int32_t *start,
 		  const uint16_t *hw, unsigned taps, uint32_t x0, uint32_t x1);
+void scale_hx_c(int16_t *h, const uint8_t *row, uint32_t rw,
+		const struct scale_exact *e, uint32_t g0, uint32_t g1);
+void scale_hxw_c(int16_t *h, const uint8_t *row, uint32_t rw,
+		 const struct scale_exact *e, uint32_t g0, uint32_t g1);
 void scale_vx_c(uint8_t *out, const int16_t *const *rows, const uint16_t *w,
 		unsigned n, const struct scale_exact *e, size_t from,
 		size_t to);
@@ -189,6 +197,12 @@ void scale_dup2_sse2(uint8_t *out, const uint8_t *s, uint32_t n);
 /* scale_ssse3.c and scale_avx2.c: only where the CPU has them. */
 extern const struct scale_kernels scale_kernels_ssse3;
 extern const struct scale_kernels scale_kernels_avx2;
+#endif
+
+#ifdef VNCFB_SIMD_NEON
+/* scale_neon.c (AArch64's baseline): every path but the gather's
+ * horizontal pass, which stays in C (it needs a per-lane gather). */
+extern const struct scale_kernels scale_kernels_neon;
 #endif
 
 #endif

@@ -1,5 +1,5 @@
 /* Scaler pixel tests against a reference box filter written here, for
- * every kernel set (c, sse2, ssse3, avx2) at xrgb8888, bgrx8888 and rgb565, plus
+ * every kernel set (c, sse2, ssse3, avx2, neon) at xrgb8888, bgrx8888 and rgb565, plus
  * the view's pointer mapping round trips and panning. */
 #include "config.h"
 
@@ -246,7 +246,8 @@ done:
 static void test_scalers(void)
 {
 	static const char *const fmts[] = {"xrgb8888", "bgrx8888", "rgb565"};
-	static const char *const simds[] = {"c", "sse2", "ssse3", "avx2"};
+	static const char *const simds[] = {"c", "sse2", "ssse3", "avx2",
+						   "neon"};
 	size_t fi, si, k;
 	int pat;
 
@@ -291,13 +292,19 @@ static void test_scalers(void)
 	}
 	scale_simd_set("auto");
 	fprintf(stderr, "scalers checked; auto picks %s\n", scale_simd_name());
+#ifdef __aarch64__
+	/* AArch64 always has NEON: the checks above compared its kernels. */
+	CHECK(!strcmp(scale_simd_name(), "neon"), "auto picks %s on AArch64",
+	      scale_simd_name());
+#endif
 }
 
 /* Random sizes (fixed seed) up and down, every kernel set, against the
  * reference: whichever path each ratio takes. */
 static void test_random_sizes(void)
 {
-	static const char *const simds[] = {"c", "sse2", "ssse3", "avx2"};
+	static const char *const simds[] = {"c", "sse2", "ssse3", "avx2",
+						   "neon"};
 	uint64_t saved;
 	int i, ex;
 	size_t si;

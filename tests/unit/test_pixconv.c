@@ -1,6 +1,7 @@
 /* The converters chosen once per format pair against pixfmt_convert_row
  * (their specification), byte for byte, for every pair of the named
- * formats, their other byte order and R,G,B bytes; and the kind chosen. */
+ * formats, their other byte order and R,G,B bytes; and the kind chosen
+ * (on AArch64, that the NEON kernels are the ones compared). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -84,6 +85,21 @@ int main(void)
 		CHECK(!strcmp(c.kind, "shuffle"));
 		pixconv_init(&c, &p, &x);
 		CHECK(!strcmp(c.kind, "table"));
+#ifdef __aarch64__
+		/* The NEON kernels the comparisons above checked: the
+		 * shuffles, and 8-bit channels into 16 bpp either order. */
+		CHECK(c.row != c.row_c, "xrgb8888 -> rgb565: no NEON kernel");
+		p.big_endian = true;
+		pixconv_init(&c, &p, &x);
+		CHECK(c.row != c.row_c, "xrgb8888 -> rgb565 be: no NEON");
+		pixconv_init(&c, &t, &x);
+		CHECK(c.row != c.row_c, "xrgb8888 -> rgb888: no NEON kernel");
+		pixconv_init(&c, &b, &x);
+		CHECK(c.row != c.row_c, "xrgb8888 -> bgrx8888: no NEON");
+		pixconv_rgb_bytes(&t);
+		pixconv_init(&c, &x, &t);
+		CHECK(c.row != c.row_c, "R,G,B -> xrgb8888: no NEON kernel");
+#endif
 	}
 	/* And against pixels worked out by hand, not by the pack and
 	 * unpack the converters and their specification share: a 5- or

@@ -40,7 +40,7 @@ esac
 pkgs="libc6-dev libvncserver-dev libgnutls28-dev libturbojpeg0-dev"
 pkgs="$pkgs libjpeg62-turbo-dev zlib1g-dev libisal-dev libevdev-dev"
 pkgs="$pkgs libxkbcommon-dev liblzo2-dev libdrm-dev libavcodec-dev"
-pkgs="$pkgs libswscale-dev libavutil-dev"
+pkgs="$pkgs libswscale-dev libavutil-dev nettle-dev libgmp-dev"
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/vncfb-$arch
 root=$cache/sysroot

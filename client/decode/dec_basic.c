@@ -313,11 +313,15 @@ hex_subrects(uint8_t *t, unsigned bpp, const uint8_t *p, unsigned n,
 			uint8_t *b = sw > 1 ? a + bpp : spare;
 			uint8_t *cc = sh > 1 ? a + 16 * bpp : spare;
 			uint8_t *d = (sw & sh) > 1 ? a + 17 * bpp : spare;
+			/* In a register: a store through uint8_t may alias
+			 * the colour's bytes, which would be read again. */
+			uint32_t v = 0;
 
-			memcpy(d, col, bpp);
-			memcpy(cc, col, bpp);
-			memcpy(b, col, bpp);
-			memcpy(a, col, bpp);
+			memcpy(&v, col, bpp);
+			memcpy(d, &v, bpp);
+			memcpy(cc, &v, bpp);
+			memcpy(b, &v, bpp);
+			memcpy(a, &v, bpp);
 			continue;
 		}
 		hex_tile_fill(t + (sy * 16u + sx) * bpp, bpp, sw, sh, col);

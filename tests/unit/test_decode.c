@@ -200,6 +200,27 @@ static void test_rre(const char *fmt)
 
 /* --- hextile --- */
 
+/* n coloured subrectangles of a tw x th tile at x,y, drawn into want:
+ * small, most of them 2x2 and less (text's), else of any size. */
+static void hex_coloured(struct buf *s, struct pic *want, uint32_t x,
+			 uint32_t y, uint32_t tw, uint32_t th, uint8_t *fg,
+			 unsigned n, bool small)
+{
+	u8(s, n);
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t most = small && rnd() % 8 ? 2 : 16;
+		uint32_t sw = 1 + rnd() % (tw < most ? tw : most);
+		uint32_t sh = 1 + rnd() % (th < most ? th : most);
+		uint32_t sx = rnd() % (tw - sw + 1), sy = rnd() % (th - sh + 1);
+
+		rndpx(&want->pf, fg);
+		put_px(s, want, fg);
+		u8(s, sx << 4 | sy);
+		u8(s, (sw - 1) << 4 | (sh - 1));
+		pic_fill(want, x + sx, y + sy, sw, sh, fg);
+	}
+}
+
 /* One tile of kind k at x,y (tw x th), drawn into want as encoded. */
 static void hex_tile(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
 		     uint32_t tw, uint32_t th, unsigned k, uint8_t *bg,
@@ -250,40 +271,14 @@ static void hex_tile(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
 		 * four pixels (each shape of 2x2 and less), overlapping */
 		u8(s, 8 | 16);
 		pic_fill(want, x, y, tw, th, bg);
-		n = 1 + rnd() % 255;
-		u8(s, n);
-		for (unsigned i = 0; i < n; i++) {
-			uint32_t most = rnd() % 8 ? 2 : 16;
-			uint32_t sw = 1 + rnd() % (tw < most ? tw : most);
-			uint32_t sh = 1 + rnd() % (th < most ? th : most);
-			uint32_t sx = rnd() % (tw - sw + 1),
-				 sy = rnd() % (th - sh + 1);
-
-			rndpx(&want->pf, fg);
-			put_px(s, want, fg);
-			u8(s, sx << 4 | sy);
-			u8(s, (sw - 1) << 4 | (sh - 1));
-			pic_fill(want, x + sx, y + sy, sw, sh, fg);
-		}
+		hex_coloured(s, want, x, y, tw, th, fg, 1 + rnd() % 255, true);
 		return;
 	default: /* coloured subrectangles, with a new background */
 		u8(s, 2 | 8 | 16);
 		rndpx(&want->pf, bg);
 		put_px(s, want, bg);
 		pic_fill(want, x, y, tw, th, bg);
-		n = 1 + rnd() % 30;
-		u8(s, n);
-		for (unsigned i = 0; i < n; i++) {
-			uint32_t sw = 1 + rnd() % tw, sh = 1 + rnd() % th;
-			uint32_t sx = rnd() % (tw - sw + 1),
-				 sy = rnd() % (th - sh + 1);
-
-			rndpx(&want->pf, fg);
-			put_px(s, want, fg);
-			u8(s, sx << 4 | sy);
-			u8(s, (sw - 1) << 4 | (sh - 1));
-			pic_fill(want, x + sx, y + sy, sw, sh, fg);
-		}
+		hex_coloured(s, want, x, y, tw, th, fg, 1 + rnd() % 30, false);
 		return;
 	}
 }

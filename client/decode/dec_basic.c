@@ -409,8 +409,9 @@ static int hextile_tiles(struct dec_ctx *c, const struct dec_fb *fb,
 				TAKE(1);
 				n = *p;
 				if (n)
-					TAKE((size_t)n *
-					     (sub & HEX_COLOURED ? bpp + 2 : 2));
+					TAKE((size_t)n * (sub & HEX_COLOURED
+							      ? bpp + 2
+							      : 2));
 			}
 			if (!fb)
 				continue;
@@ -418,8 +419,9 @@ static int hextile_tiles(struct dec_ctx *c, const struct dec_fb *fb,
 					n && (sub & HEX_COLOURED), tw, th, fg);
 			if (done < n) {
 				const uint8_t *g =
-				    p + (size_t)done *
-					    (sub & HEX_COLOURED ? bpp + 2 : 2) +
+				    p +
+				    (size_t)done *
+					(sub & HEX_COLOURED ? bpp + 2 : 2) +
 				    (sub & HEX_COLOURED ? bpp : 0);
 				uint32_t sx = g[0] >> 4, sy = g[0] & 15;
 				uint32_t sw = (g[1] >> 4) + 1u;

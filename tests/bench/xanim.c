@@ -230,13 +230,29 @@ struct font {
 	uint8_t cov[GLYPHS][PHASES][GH][GW];
 };
 
+/* The share of output pixel x,y (at phase ph quarter pixels) that the
+ * 5x7 cell, scaled by 1.4, covers: 4x4 samples, 0-255. */
+static uint8_t glyph_cover(const uint8_t cell[7][5], int x, int y, int ph)
+{
+	int hits = 0, sx, sy;
+
+	for (sy = 0; sy < 4; sy++)
+		for (sx = 0; sx < 4; sx++) {
+			int cu = (int)((x + ph / 4.0 + (sx + 0.5) / 4) / 1.4);
+			int cv = (int)((y + (sy + 0.5) / 4) / 1.4);
+
+			hits += cu < 5 && cv < 7 && cell[cv][cu];
+		}
+	return (uint8_t)(hits * 255 / 16);
+}
+
 /* Glyphs of 5x7 cells from the generator (a vertical stroke in each, so
  * they look like letters to an encoder), scaled by 1.4 and supersampled
- * 4x4 at each quarter-pixel phase. */
+ * at each quarter-pixel phase. */
 static void text_font(struct font *f, uint64_t seed)
 {
 	struct rng r = {seed ^ 0x9e3779b97f4a7c15ull};
-	int g, ph, x, y, sx, sy;
+	int g, ph, x, y;
 
 	for (g = 0; g < GLYPHS; g++) {
 		uint8_t cell[7][5];
@@ -247,26 +263,9 @@ static void text_font(struct font *f, uint64_t seed)
 				cell[y][x] = x == stem || next(&r) % 3 == 0;
 		for (ph = 0; ph < PHASES; ph++)
 			for (y = 0; y < GH; y++)
-				for (x = 0; x < GW; x++) {
-					int hits = 0;
-
-					for (sy = 0; sy < 4; sy++)
-						for (sx = 0; sx < 4; sx++) {
-							double u = (x + ph / 4.0 +
-								    (sx + 0.5) / 4) /
-								   1.4;
-							double v = (y + (sy + 0.5) /
-									 4) /
-								   1.4;
-							int cu = (int)u, cv = (int)v;
-
-							if (cu < 5 && cv < 7 &&
-							    cell[cv][cu])
-								hits++;
-						}
+				for (x = 0; x < GW; x++)
 					f->cov[g][ph][y][x] =
-					    (uint8_t)(hits * 255 / 16);
-				}
+					    glyph_cover(cell, x, y, ph);
 	}
 }
 
@@ -292,8 +291,10 @@ static uint32_t *text_photo(int w, int h, uint64_t seed)
 			double b = noise(grid[1], 16, u, v);
 
 			t[(size_t)y * w + x] =
-			    (uint32_t)clamp8(255 * (0.5 + 0.5 * sin(5 * a))) << 16 |
-			    (uint32_t)clamp8(255 * (0.4 + 0.4 * sin(4 * a + 3 * b)))
+			    (uint32_t)clamp8(255 * (0.5 + 0.5 * sin(5 * a)))
+				<< 16 |
+			    (uint32_t)clamp8(255 *
+					     (0.4 + 0.4 * sin(4 * a + 3 * b)))
 				<< 8 |
 			    clamp8(255 * (0.5 + 0.5 * sin(3 * b - 2 * a)));
 		}
@@ -319,8 +320,7 @@ static uint32_t blend(uint32_t bg, uint32_t fg, unsigned a)
 static void text_frame(uint32_t *pix, int w, int h, long k,
 		       const struct font *f, const uint32_t *photo)
 {
-	static const uint32_t ink[4] = {0x101010, 0xf0f0f0, 0x1840a0,
-					0xa02010};
+	static const uint32_t ink[4] = {0x101010, 0xf0f0f0, 0x1840a0, 0xa02010};
 	int x, y;
 
 	for (y = 0; y < h; y++) {
@@ -341,7 +341,7 @@ static void text_frame(uint32_t *pix, int w, int h, long k,
 		long line = y / LINE_H + k;
 		struct rng r = {(uint64_t)line * 0x2545f4914f6cdd1dull + 1};
 		uint32_t c = ink[line & 3];
-		int q = 4 * 4;	/* in quarter pixels: 1 px margin */
+		int q = 4 * 4; /* in quarter pixels: 1 px margin */
 
 		while (q / 4 + GW < w) {
 			int word = 2 + (int)(next(&r) % 8), i, gy, gx;
@@ -351,15 +351,14 @@ static void text_frame(uint32_t *pix, int w, int h, long k,
 				    f->cov[next(&r) % GLYPHS][q & 3];
 
 				for (gy = 0; gy < GH; gy++) {
-					uint32_t *o = pix +
-						      (size_t)(y + gy) * w +
-						      q / 4;
+					uint32_t *o =
+					    pix + (size_t)(y + gy) * w + q / 4;
 
 					for (gx = 0; gx < GW; gx++)
 						if (g[gy][gx])
-							o[gx] = blend(
-							    o[gx], c,
-							    g[gy][gx]);
+							o[gx] =
+							    blend(o[gx], c,
+								  g[gy][gx]);
 				}
 				q += 27; /* 6.75 px a glyph */
 			}

@@ -214,10 +214,13 @@ static inline bool hex_rows64(uint8_t *d, size_t stride, const uint8_t *p,
 	return true;
 }
 
-/* A raw tile: rows of the tile's width; the full tiles of the common
- * formats in fixed-size copies the compiler turns into a few moves. */
+/* A tile's rows, pitch bytes apart at p, into the shadow: a raw tile's
+ * (pitch its width) or a tile drawn in hex_tile's buffer (pitch 16
+ * pixels); the full tiles of the common formats in fixed-size copies the
+ * compiler turns into a few moves. */
 static inline void hex_raw_tile(const struct dec_fb *fb, uint32_t x, uint32_t y,
-				uint32_t tw, uint32_t th, const uint8_t *p)
+				uint32_t tw, uint32_t th, const uint8_t *p,
+				size_t pitch)
 {
 	const unsigned bpp = fb->fmt->bpp;
 	uint8_t *d = dec_fb_at(fb, x, y);
@@ -231,7 +234,126 @@ static inline void hex_raw_tile(const struct dec_fb *fb, uint32_t x, uint32_t y,
 		for (uint32_t i = 0; i < th; i++, d += fb->stride, p += 32)
 			memcpy(d, p, 32);
 	} else {
-		dec_copy_rows(fb, x, y, tw, th, p, (size_t)tw * bpp);
+		dec_copy_rows(fb, x, y, tw, th, p, pitch);
+	}
+}
+
+/* A tile drawn in a buffer of its own (hex_tile), then copied to the
+ * shadow as a raw tile is: its background and subrectangles are stores
+ * into a 16-pixel-wide buffer in the L1 cache, with the pixel's width
+ * known to the compiler, and the shadow's lines are written once each,
+ * with streaming stores where they are whole (hex_rows64). Most tiles of
+ * text and anti-aliased edges carry dozens of one- and two-pixel
+ * coloured subrectangles: drawn by dec_fill into the shadow each cost a
+ * call, a loop of memcpy per pixel and the shadow line's read. */
+#define HEX_PITCH(bpp) (16u * (bpp))
+/* The pixel past a tile's 16 x 16 in its buffer: a store not needed. */
+#define HEX_SPARE 256u
+
+/* Fill sw x sh pixels at t (pitch 16 pixels) with the colour at px. */
+static inline __attribute__((always_inline)) void
+hex_tile_fill(uint8_t *t, unsigned bpp, uint32_t sw, uint32_t sh,
+	      const uint8_t *px)
+{
+	if (bpp == 4) {
+		uint32_t v;
+
+		memcpy(&v, px, 4);
+		/* A column (the most common subrectangle of text): one store
+		 * a row, no loop across it. */
+		if (sw == 1) {
+			for (uint32_t j = 0; j < sh; j++, t += 64)
+				memcpy(t, &v, 4);
+			return;
+		}
+		for (uint32_t j = 0; j < sh; j++, t += 64)
+			for (uint32_t i = 0; i < sw; i++)
+				memcpy(t + 4 * i, &v, 4);
+	} else if (bpp == 2) {
+		uint16_t v;
+
+		memcpy(&v, px, 2);
+		for (uint32_t j = 0; j < sh; j++, t += 32)
+			for (uint32_t i = 0; i < sw; i++)
+				memcpy(t + 2 * i, &v, 2);
+	} else {
+		for (uint32_t j = 0; j < sh; j++, t += 16)
+			memset(t, px[0], sw);
+	}
+}
+
+/* The n subrectangles at p into the tile buffer t of a tw x th tile,
+ * coloured (each its own colour first) or all in fg; fg ends as the last
+ * colour drawn. Returns n when all were inside the tile, else the index
+ * of the first that was not (nothing of it drawn). */
+static inline __attribute__((always_inline)) unsigned
+hex_subrects(uint8_t *t, unsigned bpp, const uint8_t *p, unsigned n,
+	     bool coloured, uint32_t tw, uint32_t th, uint8_t *fg)
+{
+	const uint8_t *col = fg;
+	const size_t step = coloured ? bpp + 2u : 2u;
+
+	for (unsigned k = 0; k < n; k++, p += step) {
+		const uint8_t *g = coloured ? p + bpp : p;
+		uint32_t sx = g[0] >> 4, sy = g[0] & 15;
+		uint32_t sw = (g[1] >> 4) + 1u, sh = (g[1] & 15) + 1u;
+
+		if (coloured)
+			col = p;
+		if (sx + sw > tw || sy + sh > th)
+			return k;
+		/* Up to 2x2 (nearly all of them in text): four stores, each
+		 * to its pixel or, where the subrectangle does not reach, to
+		 * the spare pixel past the tile, chosen without a branch: a
+		 * loop over one or two pixels mispredicts its end half the
+		 * time, and that was most of such a tile's cost. */
+		if ((g[1] & 0xee) == 0) {
+			uint8_t *a = t + (sy * 16u + sx) * bpp;
+			uint8_t *spare = t + HEX_SPARE * bpp;
+			uint8_t *b = sw > 1 ? a + bpp : spare;
+			uint8_t *cc = sh > 1 ? a + 16 * bpp : spare;
+			uint8_t *d = (sw & sh) > 1 ? a + 17 * bpp : spare;
+			/* In a register: a store through uint8_t may alias
+			 * the colour's bytes, which would be read again. */
+			uint32_t v = 0;
+
+			memcpy(&v, col, bpp);
+			memcpy(d, &v, bpp);
+			memcpy(cc, &v, bpp);
+			memcpy(b, &v, bpp);
+			memcpy(a, &v, bpp);
+			continue;
+		}
+		hex_tile_fill(t + (sy * 16u + sx) * bpp, bpp, sw, sh, col);
+	}
+	/* As TigerVNC and libvncclient do: the last subrectangle's colour
+	 * is the next tile's foreground. */
+	if (coloured && n)
+		memcpy(fg, col, bpp);
+	return n;
+}
+
+/* A tile of a background and subrectangles (n of them at p, bounds
+ * unchecked yet) drawn in t, for each pixel width the compiler's own
+ * copy. Returns n, or the index of the first subrectangle outside the
+ * tw x th tile. */
+static unsigned hex_tile(uint8_t *t, unsigned bpp, const uint8_t *bg,
+			 const uint8_t *p, unsigned n, bool coloured,
+			 uint32_t tw, uint32_t th, uint8_t *fg)
+{
+	switch (bpp) {
+	case 4:
+		hex_tile_fill(t, 4, 16, th, bg);
+		return coloured ? hex_subrects(t, 4, p, n, true, tw, th, fg)
+				: hex_subrects(t, 4, p, n, false, tw, th, fg);
+	case 2:
+		hex_tile_fill(t, 2, 16, th, bg);
+		return coloured ? hex_subrects(t, 2, p, n, true, tw, th, fg)
+				: hex_subrects(t, 2, p, n, false, tw, th, fg);
+	default:
+		hex_tile_fill(t, 1, 16, th, bg);
+		return coloured ? hex_subrects(t, 1, p, n, true, tw, th, fg)
+				: hex_subrects(t, 1, p, n, false, tw, th, fg);
 	}
 }
 
@@ -244,6 +366,8 @@ static int hextile_tiles(struct dec_ctx *c, const struct dec_fb *fb,
 	uint32_t w = (uint32_t)r->w, h = (uint32_t)r->h;
 	uint32_t x0 = (uint32_t)r->x, y0 = (uint32_t)r->y;
 	uint8_t bg[4] = {0}, fg[4] = {0};
+	/* hex_tile's buffer: 16 x 16 pixels and a spare, on a cache line. */
+	uint8_t tile[(HEX_SPARE + 1) * 4] __attribute__((aligned(64)));
 	const uint8_t *p;
 
 #define TAKE(n)                                                                \
@@ -261,14 +385,15 @@ static int hextile_tiles(struct dec_ctx *c, const struct dec_fb *fb,
 		for (uint32_t tx = 0; tx < w; tx += 16) {
 			uint32_t tw = w - tx < 16 ? w - tx : 16;
 			uint32_t x = x0 + tx, y = y0 + ty;
-			unsigned sub, n;
+			unsigned sub, n, done;
 
 			TAKE(1);
 			sub = *p;
 			if (sub & HEX_RAW) {
 				TAKE((size_t)tw * th * bpp);
 				if (fb)
-					hex_raw_tile(fb, x, y, tw, th, p);
+					hex_raw_tile(fb, x, y, tw, th, p,
+						     (size_t)tw * bpp);
 				continue;
 			}
 			if (sub & HEX_BG) {
@@ -279,38 +404,36 @@ static int hextile_tiles(struct dec_ctx *c, const struct dec_fb *fb,
 				TAKE(bpp);
 				memcpy(fg, p, bpp);
 			}
-			if (fb)
-				dec_fill(fb, x, y, tw, th, bg);
-			if (!(sub & HEX_SUBRECTS))
-				continue;
-			TAKE(1);
-			n = *p;
-			if (n == 0)
-				continue;
-			TAKE((size_t)n * (sub & HEX_COLOURED ? bpp + 2 : 2));
+			n = 0;
+			if (sub & HEX_SUBRECTS) {
+				TAKE(1);
+				n = *p;
+				if (n)
+					TAKE((size_t)n * (sub & HEX_COLOURED
+							      ? bpp + 2
+							      : 2));
+			}
 			if (!fb)
 				continue;
-			for (; n > 0; n--) {
-				uint32_t sx, sy, sw, sh;
+			done = hex_tile(tile, bpp, bg, p, n,
+					n && (sub & HEX_COLOURED), tw, th, fg);
+			if (done < n) {
+				const uint8_t *g =
+				    p +
+				    (size_t)done *
+					(sub & HEX_COLOURED ? bpp + 2 : 2) +
+				    (sub & HEX_COLOURED ? bpp : 0);
+				uint32_t sx = g[0] >> 4, sy = g[0] & 15;
+				uint32_t sw = (g[1] >> 4) + 1u;
+				uint32_t sh = (g[1] & 15) + 1u;
 
-				if (sub & HEX_COLOURED) {
-					/* As TigerVNC and libvncclient do:
-					 * the last subrectangle's colour is
-					 * the next tile's foreground. */
-					memcpy(fg, p, bpp);
-					p += bpp;
-				}
-				sx = p[0] >> 4, sy = p[0] & 15;
-				sw = (p[1] >> 4) + 1u, sh = (p[1] & 15) + 1u;
-				p += 2;
-				if (sx + sw > tw || sy + sh > th)
-					return dec_bad(
-					    c,
-					    "subrectangle %ux%u at %u,%u is "
-					    "outside its %ux%u tile at %u,%u",
-					    sw, sh, sx, sy, tw, th, tx, ty);
-				dec_fill(fb, x + sx, y + sy, sw, sh, fg);
+				return dec_bad(c,
+					       "subrectangle %ux%u at %u,%u "
+					       "is outside its %ux%u tile at "
+					       "%u,%u",
+					       sw, sh, sx, sy, tw, th, tx, ty);
 			}
+			hex_raw_tile(fb, x, y, tw, th, tile, HEX_PITCH(bpp));
 		}
 		if (fb && dec_check(c) != DEC_OK)
 			return DEC_EOF;

@@ -4,8 +4,10 @@ TigerVNC's Xvnc at 1920x1080 showing tests/bench/xanim, recorded by
 vncfb bench --record in each encoding and format of the table. The
 scene (--scene) is xanim's: clouds (the default: a full-screen animation
 whose every pixel changes in every frame), gradient (a smooth full-screen
-gradient moving every frame) or desktop (a scrolling terminal and moving
-windows: small updates, CopyRect asked for as every viewer does). Files
+gradient moving every frame), desktop (a scrolling terminal and moving
+windows: small updates, CopyRect asked for as every viewer does) or text
+(small anti-aliased text over a gradient and a soft picture, moving every
+frame: hextile's coloured-subrect tiles). Files
 are OUTDIR/NAME.rec for the clouds, OUTDIR/SCENE-NAME.rec for the others.
 
 The content is deterministic (the same frames on every run); which frames
@@ -13,7 +15,7 @@ land in which update depends on the server's speed, but at the default
 10 frames per second (25 for the JPEG sets, whose pauses Xvnc fills with
 a lossless refresh in small updates) each update is one whole frame.
 
-usage: replay_record.py [--scene clouds|gradient|desktop] [--updates N]
+usage: replay_record.py [--scene clouds|gradient|desktop|text] [--updates N]
                         [--size WxH] [--fps F] [--only NAME,...] OUTDIR
 
 Run from the source tree after a build (ninja -C build); VNCFB and XANIM
@@ -76,7 +78,7 @@ def main():
                     "25 for the JPEG sets)")
     ap.add_argument("--only")
     ap.add_argument("--scene", default="clouds",
-                    choices=["clouds", "gradient", "desktop"])
+                    choices=["clouds", "gradient", "desktop", "text"])
     a = ap.parse_args()
     if a.only is None:
         # The other scenes in the formats vncviewer plays too.

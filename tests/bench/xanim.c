@@ -18,8 +18,17 @@
  *             moving over a plain background on the right, each copied to
  *             the screen where it was and where it is (a few small
  *             rectangles per update, not whole frames).
+ *   text      small anti-aliased text over a stepped gradient and over a
+ *             soft photograph-like picture, every line scrolling a line
+ *             a frame and the backgrounds moving: most hextile tiles then
+ *             carry many one- and two-pixel coloured subrectangles (the
+ *             glyphs' blended edges), as a KVM box's or an older server's
+ *             desktop does; drawn and copied whole like the clouds. The
+ *             glyphs are the program's own (5x7 cells from its random
+ *             generator, drawn at 1.4x with 4x4 supersampling), so no font
+ *             is needed and the frames are the same on every machine.
  *
- * usage: xanim [--scene clouds|gradient|desktop] [--fps F] [--frames N]
+ * usage: xanim [--scene clouds|gradient|desktop|text] [--fps F] [--frames N]
  *              [--seed S] [--bell N]
  *   --fps F     frames per second (default 10); 0: as fast as X takes them
  *   --frames N  stop after N frames and keep the last one on the screen
@@ -212,6 +221,152 @@ static void gradient_frame(uint32_t *pix, int w, int h, long k, uint8_t *tx,
 	}
 }
 
+/* --- the text scene --- */
+
+enum { GLYPHS = 40, GW = 8, GH = 11, LINE_H = 12, PHASES = 4 };
+
+/* Coverage (0-255) of each glyph at each quarter-pixel phase, GW x GH. */
+struct font {
+	uint8_t cov[GLYPHS][PHASES][GH][GW];
+};
+
+/* The share of output pixel x,y (at phase ph quarter pixels) that the
+ * 5x7 cell, scaled by 1.4, covers: 4x4 samples, 0-255. */
+static uint8_t glyph_cover(const uint8_t cell[7][5], int x, int y, int ph)
+{
+	int hits = 0, sx, sy;
+
+	for (sy = 0; sy < 4; sy++)
+		for (sx = 0; sx < 4; sx++) {
+			int cu = (int)((x + ph / 4.0 + (sx + 0.5) / 4) / 1.4);
+			int cv = (int)((y + (sy + 0.5) / 4) / 1.4);
+
+			hits += cu < 5 && cv < 7 && cell[cv][cu];
+		}
+	return (uint8_t)(hits * 255 / 16);
+}
+
+/* Glyphs of 5x7 cells from the generator (a vertical stroke in each, so
+ * they look like letters to an encoder), scaled by 1.4 and supersampled
+ * at each quarter-pixel phase. */
+static void text_font(struct font *f, uint64_t seed)
+{
+	struct rng r = {seed ^ 0x9e3779b97f4a7c15ull};
+	int g, ph, x, y;
+
+	for (g = 0; g < GLYPHS; g++) {
+		uint8_t cell[7][5];
+		int stem = (int)(next(&r) % 5);
+
+		for (y = 0; y < 7; y++)
+			for (x = 0; x < 5; x++)
+				cell[y][x] = x == stem || next(&r) % 3 == 0;
+		for (ph = 0; ph < PHASES; ph++)
+			for (y = 0; y < GH; y++)
+				for (x = 0; x < GW; x++)
+					f->cov[g][ph][y][x] =
+					    glyph_cover(cell, x, y, ph);
+	}
+}
+
+/* A soft picture (two octaves of noise, no grain), w x h, to pan. */
+static uint32_t *text_photo(int w, int h, uint64_t seed)
+{
+	uint32_t *t = malloc((size_t)w * h * 4);
+	float grid[2][16 * 16];
+	struct rng r = {seed + 7};
+	int x, y, i;
+
+	if (!t)
+		return NULL;
+	for (i = 0; i < 16 * 16; i++) {
+		grid[0][i] = (float)unit(&r);
+		grid[1][i] = (float)unit(&r);
+	}
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++) {
+			double u = (double)x * 8 / w, v = (double)y * 8 / h;
+			double a = noise(grid[0], 16, u, v) +
+				   0.5 * noise(grid[0], 16, 2 * u, 2 * v);
+			double b = noise(grid[1], 16, u, v);
+
+			t[(size_t)y * w + x] =
+			    (uint32_t)clamp8(255 * (0.5 + 0.5 * sin(5 * a)))
+				<< 16 |
+			    (uint32_t)clamp8(255 *
+					     (0.4 + 0.4 * sin(4 * a + 3 * b)))
+				<< 8 |
+			    clamp8(255 * (0.5 + 0.5 * sin(3 * b - 2 * a)));
+		}
+	return t;
+}
+
+static uint32_t blend(uint32_t bg, uint32_t fg, unsigned a)
+{
+	uint32_t o = 0;
+	int s;
+
+	for (s = 0; s < 24; s += 8) {
+		unsigned b = bg >> s & 255, c = fg >> s & 255;
+
+		o |= (uint32_t)((b * (255 - a) + c * a + 127) / 255) << s;
+	}
+	return o;
+}
+
+/* Frame k: the left half a gradient in 4x4 steps, the right half the
+ * photo panned; lines of text over both, each line the text of line
+ * (i + k), words of 2-9 glyphs, in one of four colours. */
+static void text_frame(uint32_t *pix, int w, int h, long k,
+		       const struct font *f, const uint32_t *photo)
+{
+	static const uint32_t ink[4] = {0x101010, 0xf0f0f0, 0x1840a0, 0xa02010};
+	int x, y;
+
+	for (y = 0; y < h; y++) {
+		uint32_t *row = pix + (size_t)y * w;
+		int py = (int)((y + 2 * k) % h);
+
+		for (x = 0; x < w / 2; x++) {
+			int qx = (x + 3 * (int)k) / 4, qy = y / 4;
+
+			row[x] = (uint32_t)tri(6L * qx) << 16 |
+				 (uint32_t)tri(5L * qy + qx) << 8 |
+				 tri(4L * (qx + qy) + 7);
+		}
+		for (; x < w; x++)
+			row[x] = photo[(size_t)py * w + (x + 5 * k) % w];
+	}
+	for (y = 2; y + GH <= h; y += LINE_H) {
+		long line = y / LINE_H + k;
+		struct rng r = {(uint64_t)line * 0x2545f4914f6cdd1dull + 1};
+		uint32_t c = ink[line & 3];
+		int q = 4 * 4; /* in quarter pixels: 1 px margin */
+
+		while (q / 4 + GW < w) {
+			int word = 2 + (int)(next(&r) % 8), i, gy, gx;
+
+			for (i = 0; i < word && q / 4 + GW < w; i++) {
+				const uint8_t(*g)[GW] =
+				    f->cov[next(&r) % GLYPHS][q & 3];
+
+				for (gy = 0; gy < GH; gy++) {
+					uint32_t *o =
+					    pix + (size_t)(y + gy) * w + q / 4;
+
+					for (gx = 0; gx < GW; gx++)
+						if (g[gy][gx])
+							o[gx] =
+							    blend(o[gx], c,
+								  g[gy][gx]);
+				}
+				q += 27; /* 6.75 px a glyph */
+			}
+			q += 4 * 5;
+		}
+	}
+}
+
 /* --- the desktop scene --- */
 
 #define DESK_WINDOWS 3
@@ -394,6 +549,7 @@ int main(int argc, char **argv)
 	const char *scene = "clouds";
 	uint8_t *tx = NULL, *ty = NULL, *td = NULL;
 	XFontStruct *font = NULL;
+	struct font *glyphs = NULL;
 	struct desk_win win[DESK_WINDOWS];
 	double fps = 10, t0;
 	long frames = 0, k;
@@ -421,13 +577,13 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[++i], NULL, 10);
 		else {
 			fprintf(stderr, "usage: xanim [--scene clouds|gradient|"
-					"desktop] [--fps F] [--frames N] "
+					"desktop|text] [--fps F] [--frames N] "
 					"[--seed S] [--bell N]\n");
 			return 2;
 		}
 	}
 	if (strcmp(scene, "clouds") && strcmp(scene, "gradient") &&
-	    strcmp(scene, "desktop")) {
+	    strcmp(scene, "desktop") && strcmp(scene, "text")) {
 		fprintf(stderr, "xanim: unknown scene %s\n", scene);
 		return 2;
 	}
@@ -452,6 +608,13 @@ int main(int argc, char **argv)
 	th = 2 * h;
 	if (!strcmp(scene, "clouds")) {
 		tex = make_texture(tw, th, seed);
+	} else if (!strcmp(scene, "text")) {
+		tex = text_photo(w, h, seed);
+		glyphs = malloc(sizeof(*glyphs));
+		if (glyphs)
+			text_font(glyphs, seed);
+		else
+			tex = NULL;
 	} else {
 		tex = malloc(4);
 		tx = malloc((size_t)w + h);
@@ -499,6 +662,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(scene, "gradient")) {
 			gradient_frame(pix, w, h, k, tx, ty, td);
+			goto put;
+		}
+		if (!strcmp(scene, "text")) {
+			text_frame(pix, w, h, k, glyphs, tex);
 			goto put;
 		}
 		for (y = 0; y < h; y++) {

@@ -200,6 +200,27 @@ static void test_rre(const char *fmt)
 
 /* --- hextile --- */
 
+/* n coloured subrectangles of a tw x th tile at x,y, drawn into want:
+ * small, most of them 2x2 and less (text's), else of any size. */
+static void hex_coloured(struct buf *s, struct pic *want, uint32_t x,
+			 uint32_t y, uint32_t tw, uint32_t th, uint8_t *fg,
+			 unsigned n, bool small)
+{
+	u8(s, n);
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t most = small && rnd() % 8 ? 2 : 16;
+		uint32_t sw = 1 + rnd() % (tw < most ? tw : most);
+		uint32_t sh = 1 + rnd() % (th < most ? th : most);
+		uint32_t sx = rnd() % (tw - sw + 1), sy = rnd() % (th - sh + 1);
+
+		rndpx(&want->pf, fg);
+		put_px(s, want, fg);
+		u8(s, sx << 4 | sy);
+		u8(s, (sw - 1) << 4 | (sh - 1));
+		pic_fill(want, x + sx, y + sy, sw, sh, fg);
+	}
+}
+
 /* One tile of kind k at x,y (tw x th), drawn into want as encoded. */
 static void hex_tile(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
 		     uint32_t tw, uint32_t th, unsigned k, uint8_t *bg,
@@ -207,7 +228,7 @@ static void hex_tile(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
 {
 	unsigned n;
 
-	switch (k % 6) {
+	switch (k % 7) {
 	case 0: /* raw */
 		u8(s, 1);
 		for (uint32_t j = 0; j < th; j++)
@@ -228,8 +249,8 @@ static void hex_tile(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
 		return;
 	case 3: /* new foreground, mono subrectangles */
 	case 4: /* the last foreground */
-		u8(s, (k % 6 == 3 ? 4 : 0) | 8);
-		if (k % 6 == 3) {
+		u8(s, (k % 7 == 3 ? 4 : 0) | 8);
+		if (k % 7 == 3) {
 			rndpx(&want->pf, fg);
 			put_px(s, want, fg);
 		}
@@ -246,24 +267,18 @@ static void hex_tile(struct buf *s, struct pic *want, uint32_t x, uint32_t y,
 			pic_fill(want, x + sx, y + sy, sw, sh, fg);
 		}
 		return;
+	case 5: /* text: up to 255 coloured subrectangles, most of one to
+		 * four pixels (each shape of 2x2 and less), overlapping */
+		u8(s, 8 | 16);
+		pic_fill(want, x, y, tw, th, bg);
+		hex_coloured(s, want, x, y, tw, th, fg, 1 + rnd() % 255, true);
+		return;
 	default: /* coloured subrectangles, with a new background */
 		u8(s, 2 | 8 | 16);
 		rndpx(&want->pf, bg);
 		put_px(s, want, bg);
 		pic_fill(want, x, y, tw, th, bg);
-		n = 1 + rnd() % 30;
-		u8(s, n);
-		for (unsigned i = 0; i < n; i++) {
-			uint32_t sw = 1 + rnd() % tw, sh = 1 + rnd() % th;
-			uint32_t sx = rnd() % (tw - sw + 1),
-				 sy = rnd() % (th - sh + 1);
-
-			rndpx(&want->pf, fg);
-			put_px(s, want, fg);
-			u8(s, sx << 4 | sy);
-			u8(s, (sw - 1) << 4 | (sh - 1));
-			pic_fill(want, x + sx, y + sy, sw, sh, fg);
-		}
+		hex_coloured(s, want, x, y, tw, th, fg, 1 + rnd() % 30, false);
 		return;
 	}
 }
@@ -282,7 +297,7 @@ static void hextile_rect(struct buf *s, struct pic *want, uint32_t x,
 
 			/* The first tile sets a background. */
 			hex_tile(s, want, x + tx, y + ty, tw, th,
-				 tx == 0 && ty == 0 && k % 6 == 2 ? k + 1 : k,
+				 tx == 0 && ty == 0 && k % 7 == 2 ? k + 1 : k,
 				 bg, fg);
 			k++;
 		}

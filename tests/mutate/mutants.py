@@ -27,6 +27,7 @@ class M:
 
 
 READER = "client/reader/rfbread.c"
+CURSOR = "client/reader/rfbcursor.c"
 BASIC = "client/decode/dec_basic.c"
 TIGHT = "client/decode/dec_tight.c"
 ZRLE = "client/decode/dec_zrle.c"
@@ -70,7 +71,7 @@ MUTANTS = [
     M("reader-fence-payload-one-past", READER,
       "if (len > RFB_FENCE_MAX_PAYLOAD)\n\t\treturn fail(r,",
       "if (len > RFB_FENCE_MAX_PAYLOAD + 1)\n\t\treturn fail(r,", BOUNDS),
-    M("reader-cursor-no-h", READER,
+    M("reader-cursor-no-h", CURSOR,
       "if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)\n"
       "\t\treturn bad_rect(r, h, \"a cursor larger than %dx%d\",\n"
       "\t\t\t\tRFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);\n\tbody",
@@ -78,7 +79,7 @@ MUTANTS = [
       "\t\treturn bad_rect(r, h, \"a cursor larger than %dx%d\",\n"
       "\t\t\t\tRFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);\n\tbody",
       BOUNDS),
-    M("reader-cursor-no-w", READER,
+    M("reader-cursor-no-w", CURSOR,
       "if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)\n"
       "\t\treturn bad_rect(r, h, \"a cursor larger than %dx%d\",\n"
       "\t\t\t\tRFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);\n\tbody",
@@ -86,7 +87,7 @@ MUTANTS = [
       "\t\treturn bad_rect(r, h, \"a cursor larger than %dx%d\",\n"
       "\t\t\t\tRFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);\n\tbody",
       BOUNDS),
-    M("reader-cursor-alpha-no-h", READER,
+    M("reader-cursor-alpha-no-h", CURSOR,
       "if (w > RFB_MAX_CURSOR_READ || hh > RFB_MAX_CURSOR_READ)\n"
       "\t\treturn bad_rect(r, h, \"a cursor larger than %dx%d\",\n"
       "\t\t\t\tRFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);\n"
@@ -95,9 +96,9 @@ MUTANTS = [
       "\t\treturn bad_rect(r, h, \"a cursor larger than %dx%d\",\n"
       "\t\t\t\tRFB_MAX_CURSOR_READ, RFB_MAX_CURSOR_READ);\n"
       "\tif (rd(r, encb, 4) < 0)", BOUNDS),
-    M("reader-hot-spot-no-y", READER,
+    M("reader-hot-spot-no-y", CURSOR,
       "if (xhot >= w || yhot >= hh) {", "if (xhot >= w) {", BOUNDS),
-    M("reader-hot-spot-x-one-past", READER,
+    M("reader-hot-spot-x-one-past", CURSOR,
       "if (xhot >= w || yhot >= hh) {", "if (xhot > w || yhot >= hh) {",
       BOUNDS),
     M("reader-desktop-no-h", READER,
@@ -286,10 +287,10 @@ MUTANTS = [
 
     # --- passwords ---
     M("passwd-not-regular", "client/net/passwd.c",
-      "if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {",
-      "if (fstat(fd, &st) < 0) {", ["unit-passwd"]),
+      "if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {",
+      "if (fstat(fd, st) < 0) {", ["unit-passwd"]),
     M("passwd-group-readable", "client/net/passwd.c",
-      "if (st.st_mode & 077) {", "if (st.st_mode & 007) {", ["unit-passwd"]),
+      "if (st->st_mode & 077) {", "if (st->st_mode & 007) {", ["unit-passwd"]),
 
     # --- logging: no control character reaches the terminal ---
     M("log-lets-del-through", "client/util/log.c",
@@ -315,8 +316,8 @@ MUTANTS = [
 
     # --- security ---
     M("security-anonymous-tls", "client/net/vnc_security.c",
-      "if (tls_anonymous(cl) && !vc->cfg.insecure)",
-      "if (tls_anonymous(cl) && vc->cfg.insecure)", ["tls"]),
+      "if (tls_anonymous(cl) && !vc->cfg.insecure &&",
+      "if (tls_anonymous(cl) && vc->cfg.insecure &&", ["tls"]),
     M("tls-verified-whatever-the-status", "client/net/tlsguard.c",
       "if (ret == 0 && status == 0) {", "if (ret == 0) {", ["tls"]),
     M("tls-verification-skipped-always", "client/net/tlsguard.c",

@@ -330,4 +330,24 @@ MUTANTS = [
       "VeNCrypt alone, and the only VeNCrypt subtype without TLS, Plain, "
       "is refused first as unsupported; once Plain is supported a test "
       "of --ca against Plain without TLS must kill it"),
+
+    # --- RSA-AES and the known-hosts store (issue 41's new checks) ---
+    M("rsaaes-key-no-max", "client/net/rsaaes.c",
+      "if (s->srv_bits < KEY_MIN_BITS || s->srv_bits > KEY_MAX_BITS) {",
+      "if (s->srv_bits < KEY_MIN_BITS) {", ["rsaaes-hostile"]),
+    M("rsaaes-key-no-min", "client/net/rsaaes.c",
+      "if (s->srv_bits < KEY_MIN_BITS || s->srv_bits > KEY_MAX_BITS) {",
+      "if (s->srv_bits > KEY_MAX_BITS) {", ["rsaaes-hostile"]),
+    M("rsaaes-mac-unchecked", "client/net/rsaaes.c",
+      "if (!memeql_sec(mac, want, RSAAES_MAC)) {",
+      "if (!memeql_sec(mac, want, 0)) {", ["unit-rsaaes", "rsaaes-hostile"]),
+    M("rsaaes-keys-hash-unchecked", "client/net/rsaaes.c",
+      "if (!memeql_sec(theirs, want, hlen)) {",
+      "if (!memeql_sec(theirs, want, 0)) {", ["rsaaes-hostile"]),
+    M("trust-changed-accepted", "client/net/trust.c",
+      "if (memcmp(known, fp, TRUST_FP_LEN) == 0) {\n\t\t\tlog_debug",
+      "if (memcmp(known, fp, 1) == 0) {\n\t\t\tlog_debug", ["unit-trust"]),
+    M("trust-pin-unchecked", "client/net/trust.c",
+      "if (trust_parse(o->pin, known) == 0 &&\n\t\t    memcmp(known, fp, TRUST_FP_LEN) == 0) {",
+      "if (trust_parse(o->pin, known) == 0) {", ["unit-trust", "login"]),
 ]

@@ -130,9 +130,11 @@ class Build:
             ["meson", "introspect", "--targets", self.dir], check=True,
             stdout=subprocess.PIPE).stdout)
         files = {}
+        files_by_name = set()
         for t in targets:
             files[t["id"]] = [os.path.relpath(f, self.dir)
                               for f in t["filename"]]
+            files_by_name.update(os.path.basename(f) for f in t["filename"])
         for t in tests:
             outs = []
             for d in t.get("depends", []):
@@ -140,6 +142,12 @@ class Build:
             exe = t["cmd"][0]
             if exe.startswith(self.dir + os.sep):
                 outs.append(os.path.relpath(exe, self.dir))
+            # A script's program given in its environment (VNCFB=...):
+            # the integration tests run the built vncfb that way.
+            for v in (t.get("env") or {}).values():
+                if isinstance(v, str) and v.startswith(self.dir + os.sep) \
+                        and os.path.basename(v) in files_by_name:
+                    outs.append(os.path.relpath(v, self.dir))
             # Only what is built: not the scripts a test runs.
             outs = [o for o in outs if not o.startswith("..")]
             self.tests[t["name"]] = {"suite": t["suite"], "outs": outs}

@@ -38,7 +38,7 @@ static void test_store(void)
 {
 	char path[300], want[400], text[TRUST_FP_TEXT], before[4096];
 	struct trust_opts o = {0};
-	uint8_t a[TRUST_FP_LEN], b[TRUST_FP_LEN];
+	uint8_t a[TRUST_FP_LEN], b[TRUST_FP_LEN], c[TRUST_FP_LEN];
 	const char *s;
 	FILE *f;
 
@@ -63,6 +63,10 @@ static void test_store(void)
 	/* Changed: refused, the store as it was. */
 	CHECK_EQ(trust_check(&o, "10.0.0.7", 5900, "certificate", b), -EPERM);
 	CHECK_EQ(trust_check(&o, "::1", 5900, "RSA key", a), -EPERM);
+	/* Changed in its last byte alone: every byte is compared. */
+	memcpy(c, a, sizeof(c));
+	c[TRUST_FP_LEN - 1] ^= 1;
+	CHECK_EQ(trust_check(&o, "10.0.0.7", 5900, "certificate", c), -EPERM);
 	s = slurp(path);
 	CHECK(s && !strcmp(s, before), "store changed: '%s'", s ? s : "");
 	/* A pin: only that key, the store untouched. */

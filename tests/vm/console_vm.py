@@ -53,8 +53,11 @@ GUEST_PRELUDE = GUEST_HELPERS + r'''
 $SRV $SRVARGS > /tmp/srv.log 2>&1 &
 waitfor /tmp/srv.log READY 20 || exit 1
 P=$(sed -n 's/^READY //p' /tmp/srv.log)
-start_vncfb() {  # start_vncfb LOG N: waits for the N-th first update
+start_vncfb() {  # start_vncfb LOG N: waits for its first update
 	: > $1
+	# The server's SENT lines so far (N-1 unless an earlier client left
+	# before its first update): this one's is the next.
+	n0=$(grep -c '^SENT' /tmp/srv.log)
 	# As after a login on tty1 (or systemd's TTYPath): the VT is stdin
 	# and the controlling terminal, which lets vncfb switch VTs after it
 	# has dropped root.
@@ -67,7 +70,7 @@ start_vncfb() {  # start_vncfb LOG N: waits for the N-th first update
 	# Its log on the console too, for the event script's waits.
 	tail -f $1 &
 	i=0
-	while [ "$(grep -c '^SENT' /tmp/srv.log)" -lt $2 ]; do
+	while [ "$(grep -c '^SENT' /tmp/srv.log)" -le $n0 ]; do
 		i=$((i + 1)); [ $i -gt 300 ] && { log "TIMEOUT vncfb $2"; break; }
 		sleep 0.1
 	done
@@ -91,12 +94,11 @@ def picture_case(mode, srv, fmt, before='', probes=None, exits=None,
         'guest': before + r'''
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
-sleep 2
+hostwait drawn
 kill -TERM $V; wait $V; log "EXIT1 $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERTERM /'
 ''',
-        'events': ['wait STAGE drawn', 'sleep 2.5',
-                   'screendump {tmp}/a.ppm'],
+        'events': ['wait STAGE drawn', 'shot a', 'ack drawn'],
         'dumps': {'a': True},
         'keys': [],
         'ptrs': [],
@@ -187,13 +189,12 @@ i=0; while [ -n "$(pidof vncfb)" ] && [ $i -lt 100 ]; do i=$((i+1)); sleep 0.1; 
 kdprobe /dev/tty1 | sed 's/^/AFTERSEGV /'
 ''',
         'events': [
-            'wait STAGE drawn', 'sleep 2.5', 'screendump {tmp}/a.ppm',
+            'wait STAGE drawn', 'shot a',
             'type Hi', 'rel 10 5', 'sleep 0.3', 'click left',
             'wheel up', 'sleep 0.3',
             'key ctrl alt f2', 'wait VT 1 released timeout=60', 'sleep 1',
             'screendump {tmp}/b.ppm',
-            'key ctrl alt f1', 'wait VT 1 acquired timeout=60', 'sleep 2',
-            'screendump {tmp}/c.ppm',
+            'key ctrl alt f1', 'wait VT 1 acquired timeout=60', 'shot c',
             'type z',
         ],
         # z: after the crash, the text console is back on the screen.
@@ -250,9 +251,8 @@ wait $V; log "EXIT1 $?"
 kdprobe /dev/tty1 | sed 's/^/AFTERQUIT /'
 ''',
         'events': [
-            'wait STAGE drawn', 'sleep 2.5', 'screendump {tmp}/a.ppm',
-            'abs 16384 8192', 'sleep 0.3', 'click right', 'sleep 1.5',
-            'screendump {tmp}/d.ppm',
+            'wait STAGE drawn', 'shot a',
+            'abs 16384 8192', 'sleep 0.3', 'click right', 'shot d',
             'qmp {"execute": "device_add", "arguments": '
             '{"driver": "usb-kbd", "id": "k2"}}',
             'wait USB Keyboard.* keyboard timeout=60', 'sleep 0.5',
@@ -332,11 +332,11 @@ log "SCALETEST $? $(grep -o 'auto picks [a-z0-9]*' /tmp/ts.log)"
 VARGS='--scale fit'
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
-sleep 2
+hostwait drawn
 kill -TERM $V; wait $V; log "EXIT1 $?"
 ''',
         'events': ['wait STAGE drawn', 'sleep 2.5',
-                   'screendump {tmp}/a.ppm'],
+                   'screendump {tmp}/a.ppm', 'ack drawn'],
         'dumps': {'a': 'fit'},
         'keys': [],
         'ptrs': [],
@@ -397,7 +397,7 @@ sleep 1
 kill -TERM $V; wait $V; log "EXIT1 $?"
 ''',
         'events': ['wait STAGE drawn', 'sleep 2', 'abs 32767 16384',
-                   'sleep 5', 'screendump {tmp}/a.ppm', 'click left'],
+                   'shot a', 'click left'],
         'dumps': {'a': True},
         # The view at the desktop's right end: its columns 576..1599.
         'crop': {'a': (576, 0, 1024, 768)},
@@ -422,7 +422,7 @@ VARGS='--scale fit'
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
 waitfor /tmp/v1.log 'scale fit (Ctrl' 120
-sleep 2
+hostwait done 240
 kill -TERM $V; wait $V; log "EXIT1 $?"
 ''',
         'events': ['wait STAGE drawn', 'sleep 2.5',
@@ -432,7 +432,7 @@ kill -TERM $V; wait $V; log "EXIT1 $?"
                    'sleep 2', 'screendump {tmp}/b.ppm',
                    'key ctrl alt shift s',
                    r'wait scale fit \(Ctrl timeout=60', 'sleep 2',
-                   'screendump {tmp}/c.ppm'],
+                   'screendump {tmp}/c.ppm', 'ack done'],
         'dumps': {'a': 'fit', 'b': True, 'c': 'fit'},
         'crop': {'b': lambda out: centred_on_pointer(out, 1536, 1152,
                                                      1024, 768)},
@@ -590,23 +590,84 @@ def turn_back(path, angle):
     --rotate ANGLE turned clockwise on the panel): logical pixel (x, y) of
     a W x H picture is on the panel at (H-1-y, x) for 90, (W-1-x, H-1-y)
     for 180, (y, W-1-x) for 270."""
-    pw, ph, pix = read_ppm(path)
-    lw, lh = (ph, pw) if angle in (90, 270) else (pw, ph)
-    out = bytearray(lw * lh * 3)
-    for y in range(lh):
-        for x in range(lw):
-            if angle == 90:
-                px, py = lh - 1 - y, x
-            elif angle == 180:
-                px, py = lw - 1 - x, lh - 1 - y
-            elif angle == 270:
-                px, py = y, lw - 1 - x
-            else:
-                px, py = x, y
-            i = (py * pw + px) * 3
-            o = (y * lw + x) * 3
-            out[o:o + 3] = pix[i:i + 3]
-    return lw, lh, bytes(out)
+    return turn(read_ppm(path), (360 - angle) % 360)
+
+
+def turn(pic, angle):
+    """pic turned clockwise by angle: the panel's picture of pic with
+    vncfb --rotate ANGLE (turn_back's inverse). Whole columns at a time,
+    a channel a slice."""
+    w, h, pix = pic
+    if angle == 0:
+        return pic
+    out = bytearray(len(pix))
+    if angle == 180:
+        for c in range(3):
+            out[c::3] = pix[c::3][::-1]
+        return w, h, bytes(out)
+    # 90: the panel's row x is the picture's column x, bottom to top;
+    # 270: its row w-1-x, top to bottom.
+    for x in range(w):
+        row = w - 1 - x if angle == 270 else x
+        o = row * h * 3
+        for c in range(3):
+            col = pix[x * 3 + c::w * 3]
+            out[o + c:o + h * 3:3] = col[::-1] if angle == 90 else col
+    return h, w, bytes(out)
+
+
+def expected(case, d, ref, srv, tmp, out=None):
+    """The server's picture screendump d must show (a dumps entry that is
+    True or ('rot', ANGLE)), as the logical picture: cropped, with the
+    cursor, another size of the server's. None when it depends on the
+    guest's output and out is None (a crop computed from it)."""
+    part = case.get('crop', {}).get(d)
+    if callable(part):
+        if out is None:
+            return None
+        part = part(out)
+    want = ref
+    if d in case.get('refs', {}):
+        # Another picture of the server's (a desktop resized).
+        other = os.path.join(tmp, 'ref-%s.ppm' % d)
+        if not os.path.exists(other):
+            subprocess.run([srv, '--dump', other] + case['refs'][d],
+                           check=True)
+        want = read_ppm(other)
+    if part:
+        want = crop(want, *part)
+    pos = case.get('cursor', {}).get(d)
+    return with_cursor(want, pos) if pos else want
+
+
+def shots(case, ref, srv, tmp):
+    """The event lines with each `shot D [head=N]` made a screendump that
+    waits for its picture: until= the expected one, written to
+    tmp/want-D.ppm, where the case says what it is (dumps' True or
+    ('rot', ANGLE)), else until the picture is stable."""
+    lines = []
+    for ev in case['events']:
+        op, _, rest = ev.partition(' ')
+        if op != 'shot':
+            lines.append(ev.replace('{tmp}', tmp))
+            continue
+        d, _, opts = rest.partition(' ')
+        same = case['dumps'].get(d)
+        want = None
+        if same is True or (isinstance(same, tuple) and same[0] == 'rot'):
+            want = expected(case, d, ref, srv, tmp)
+        if want is not None and isinstance(same, tuple):
+            want = turn(want, same[1])
+        line = 'screendump %s %s' % (os.path.join(tmp, d + '.ppm'), opts)
+        if want is not None:
+            path = os.path.join(tmp, 'want-%s.ppm' % d)
+            with open(path, 'wb') as f:
+                f.write(b'P6\n%d %d\n255\n' % want[:2] + want[2])
+            line += ' until=' + path
+        else:
+            line += ' stable'
+        lines.append(' '.join(line.split()))
+    return lines
 
 
 def main():
@@ -619,41 +680,101 @@ def main():
 def run_case(name, case):
     """Boot the VM for case (a CASES entry; drm_vm.py has more), check
     what it asks for. 0 pass, 1 fail (exits 77 without a VM)."""
+    return run_cases(name, [(name, case)])
+
+
+# Between two scenarios of one boot: the last one's programs gone, its
+# logs and variables too, so that the next starts as on a fresh guest.
+SCENARIO_END = r'''
+kill $(jobs -p) 2>/dev/null; wait
+rm -f /tmp/srv*.log /tmp/v*.log
+unset VARGS V P P2 VNCFB_DRM_HOTPLUG VNCFB_NO_SUPERVISOR
+'''
+
+
+def run_cases(name, scenarios):
+    """One boot for scenarios ([(NAME, case)], cases of one guest: the
+    same 'vm' and 'env'), one after another in the guest, each checked
+    on its own part of the output and its own screendumps, with a PASS
+    or FAIL line of its own. 0 when all pass, 1 otherwise (exits 77
+    without a VM)."""
     vmrun = vm_run_or_skip()
     build = os.environ['VNCFB_BUILD_ROOT']
     vncfb = os.environ['VNCFB']
-    # 'server': another server than testserver (no picture to compare).
-    srv = os.path.join(build, case.get('server', 'tests/vm/testserver'))
     probe = os.path.join(build, 'tests', 'vm', 'kdprobe')
-    tmp = tempfile.mkdtemp(prefix='vncfb-vm-')
-    ref_path = os.path.join(tmp, 'ref.ppm')
-    ref = None
-    if 'server' not in case:
-        subprocess.run([srv, '--dump', ref_path] + case['srv'], check=True)
-        ref = read_ppm(ref_path)
-
-    guest = ('SRV=%s\nSRVARGS="%s"\n' % (os.path.basename(srv),
-                                         ' '.join(case['srv'])) +
-             GUEST_PRELUDE +
-             case['guest'] + GUEST_END)
     peek = os.path.join(build, 'tests', 'vm', 'fbpeek')
-    cmd = [vmrun, '--bin', vncfb, '--bin', srv, '--bin', probe,
-           '--bin', peek,
-           '--file', '/usr/share/X11/xkb:/usr/share/X11/xkb',
-           '--timeout', '240', '--cmd', guest] + [
-               a.replace('{tmp}', tmp) for a in case['vm']]
-    for b in case.get('bins', []):
-        cmd += ['--bin', os.path.join(build, b)]
-    for f in case.get('files', []):
-        cmd += ['--file', f.replace('{ref}', ref_path)]
-    for ev in case['events']:
-        cmd += ['--event', ev.replace('{tmp}', tmp)]
+    top = tempfile.mkdtemp(prefix='vncfb-vm-')
+    vm, env = scenarios[0][1]['vm'], scenarios[0][1].get('env', {})
+    guest, events, bins, files, preps = '', [], [vncfb, probe, peek], [], []
+    for k, (sub, case) in enumerate(scenarios):
+        if case['vm'] != vm or case.get('env', {}) != env:
+            raise ValueError('%s: not the guest of %s' % (sub,
+                                                          scenarios[0][0]))
+        tmp = os.path.join(top, sub) if len(scenarios) > 1 else top
+        os.makedirs(tmp, exist_ok=True)
+        # 'server': another server than testserver (no picture to
+        # compare).
+        srv = os.path.join(build, case.get('server', 'tests/vm/testserver'))
+        ref_path = os.path.join(tmp, 'ref.ppm')
+        ref = None
+        if 'server' not in case:
+            subprocess.run([srv, '--dump', ref_path] + case['srv'],
+                           check=True)
+            ref = read_ppm(ref_path)
+        preps.append((sub, case, tmp, srv, ref_path, ref))
+        mark = '=== scenario %s' % sub
+        guest += ('echo "%s"\nSRV=%s\nSRVARGS="%s"\n' % (
+            mark, os.path.basename(srv), ' '.join(case['srv'])) +
+            GUEST_PRELUDE + case['guest'] + GUEST_END +
+            (SCENARIO_END if k + 1 < len(scenarios) else ''))
+        # Each scenario's waits read the output from its own start on.
+        events += ['from ^%s$' % mark] + shots(case, ref, srv, tmp)
+        bins += [srv] + [os.path.join(build, b)
+                         for b in case.get('bins', [])]
+        files += [f.replace('{ref}', ref_path)
+                  for f in case.get('files', [])]
+    cmd = [vmrun, '--file', '/usr/share/X11/xkb:/usr/share/X11/xkb',
+           '--timeout', str(240 * len(scenarios)), '--cmd', guest] + [
+               a.replace('{tmp}', top) for a in vm]
+    for b in dict.fromkeys(bins):
+        cmd += ['--bin', b]
+    for f in files:
+        cmd += ['--file', f]
+    for ev in events:
+        cmd += ['--event', ev]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, errors='replace',
-                       env=dict(os.environ, **case.get('env', {})))
-    out = r.stdout
-    fails = run_failures(r)
+                       env=dict(os.environ, **env))
+    whole = run_failures(r)
+    failed = 0
+    for k, (sub, case, tmp, srv, ref_path, ref) in enumerate(preps):
+        # This scenario's part of the output: from its mark to the next.
+        start = r.stdout.find('=== scenario %s\n' % sub)
+        end = r.stdout.find('=== scenario %s\n' % preps[k + 1][0]) \
+            if k + 1 < len(preps) else -1
+        out = r.stdout[max(start, 0):end if end >= 0 else None]
+        fails = list(whole)
+        if start < 0:
+            fails.append('the guest never began this scenario')
+        fails += check_case(case, out, tmp, srv, ref, build)
+        failed += report(sub, fails, out, r.stderr, tmp,
+                         keep=len(preps) > 1)
+    if len(preps) > 1:
+        if failed:
+            print('(files in %s)' % top)
+        else:
+            shutil.rmtree(top, ignore_errors=True)
+        print('%s %s: %d of %d scenarios passed' % (
+            'FAIL' if failed else 'PASS', name, len(preps) - failed,
+            len(preps)))
+    return 1 if failed else 0
 
+
+def check_case(case, out, tmp, srv, ref, build):
+    """What case asks of its output out and its screendumps in tmp: the
+    failures."""
+    ref_path = os.path.join(tmp, 'ref.ppm')
+    fails = []
     # Screendumps that must be the same picture (the console before
     # vncfb and after it).
     for a, b in case.get('same_dumps', []):
@@ -690,11 +811,6 @@ def run_case(name, case):
                 print('screendump %s: the box filter of the server '
                       'picture (%s)' % (d, r.stdout.strip()))
             continue
-        pos = case.get('cursor', {}).get(d)
-        part = case.get('crop', {}).get(d)
-        if callable(part):
-            part = part(out)
-        want = crop(ref, *part) if part else ref
         if same == 'status':
             # Black with the status line along the bottom (the bar's
             # colours, client/blit/statusline.h), nothing else.
@@ -716,14 +832,7 @@ def run_case(name, case):
                 print('screendump %s: the text console (%d text pixels)' %
                       (d, text))
             continue
-        if d in case.get('refs', {}):
-            # Another picture of the server's (a desktop resized).
-            other = os.path.join(tmp, 'ref-%s.ppm' % d)
-            subprocess.run([srv, '--dump', other] + case['refs'][d],
-                           check=True)
-            want = read_ppm(other)
-            if part:
-                want = crop(want, *part)
+        want = expected(case, d, ref, srv, tmp, out)
         if isinstance(same, tuple) and same[0] == 'rot':
             # vncfb --rotate: the panel's picture turned back is the
             # server's.
@@ -732,7 +841,7 @@ def run_case(name, case):
             with open(tb, 'wb') as f:
                 f.write(b'P6\n%d %d\n255\n' % (lw, lh) + got)
             path = tb
-        bad, why = compare(path, with_cursor(want, pos) if pos else want)
+        bad, why = compare(path, want)
         if bad is None:
             fails.append('screendump %s: %s' % (d, why))
         elif same and bad:
@@ -804,7 +913,7 @@ def run_case(name, case):
         if want not in out:
             fails.append('vncfb did not log "%s"' % want)
 
-    return report(name, fails, out, r.stderr, tmp)
+    return fails
 
 
 def run_failures(r):
@@ -824,20 +933,32 @@ def run_failures(r):
     return fails
 
 
-def report(name, fails, out, err, tmp):
+def report(name, fails, out, err, tmp, keep=False):
     """The case's verdict: with failures, the guest's output, vmrun's
-    messages and each failure, the files kept; else the files go. The
-    exit status (0 pass, 1 fail)."""
+    messages and each failure, the files kept; else the files go (keep:
+    the caller removes them). The exit status (0 pass, 1 fail)."""
     if fails:
         print(out)
         print(err, file=sys.stderr)
+        profile(err)
         for f in fails:
             print('FAIL %s: %s' % (name, f))
         print('(files in %s)' % tmp)
         return 1
-    shutil.rmtree(tmp, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(tmp, ignore_errors=True)
+    profile(err)
     print('PASS %s' % name)
     return 0
+
+
+def profile(err):
+    """vmrun.py's lines on where the time went (the initramfs, the boot,
+    the command, each waited-for screendump), kept in the test's log."""
+    for line in err.splitlines():
+        if re.match(r'vmrun: +[0-9.]+ (timing:|initramfs|screendump -> '
+                    r'.*after|kernel)', line):
+            print(line)
 
 
 if __name__ == '__main__':

@@ -95,7 +95,7 @@ CASES = {
 drmpeek crtc | sed 's/^/BEFORE /'
 kdprobe /dev/tty1 | sed 's/^/BEFOREVT /'
 log STAGE pre
-sleep 3
+hostwait pre
 # Each error: one line, exit 1, the console as it was.
 vncfb -o drm:/dev/dri/card9 127.0.0.1::$P 2>&1; log "NODEV $?"
 vncfb --connector HDMI-A-1 127.0.0.1::$P 2>&1; log "NOCONN $?"
@@ -127,7 +127,7 @@ kill -TERM $V; wait $V; log "EXIT1 $?"
 drmpeek crtc | sed 's/^/AFTERTERM /'
 kdprobe /dev/tty1 | sed 's/^/AFTERTERMVT /'
 log STAGE term
-sleep 3
+hostwait term
 start_vncfb /tmp/v2.log 3
 kill -KILL $V; wait $V; log "EXIT2 $?"
 ''' + WAIT_GONE + r'''
@@ -135,14 +135,13 @@ drmpeek crtc | sed 's/^/AFTERKILL /'
 kdprobe /dev/tty1 | sed 's/^/AFTERKILLVT /'
 ''',
         'events': [
-            'wait STAGE pre', 'screendump {tmp}/pre.ppm',
-            'wait STAGE drawn', 'sleep 2.5', 'screendump {tmp}/a.ppm',
+            'wait STAGE pre', 'shot pre', 'ack pre',
+            'wait STAGE drawn', 'shot a',
             'key ctrl alt f2', 'wait VT 1 released timeout=60', 'sleep 1',
             'screendump {tmp}/b.ppm',
-            'key ctrl alt f1', 'wait VT 1 acquired timeout=60', 'sleep 2',
-            'screendump {tmp}/c.ppm',
+            'key ctrl alt f1', 'wait VT 1 acquired timeout=60', 'shot c',
             'type z',
-            'wait STAGE term', 'screendump {tmp}/t.ppm',
+            'wait STAGE term', 'shot t', 'ack term',
         ],
         # b: the other VT's text console, not the picture; t and z:
         # fbcon's picture as before vncfb (after SIGTERM, SIGKILL).
@@ -189,7 +188,7 @@ kdprobe /dev/tty1 | sed 's/^/AFTERKILLVT /'
         'guest': TEXT + r'''
 drmpeek crtc | sed 's/^/BEFORE /'
 log STAGE pre
-sleep 3
+hostwait pre
 # Waits for it (no other display it could say so on: Virtual-1's one
 # CRTC is the console's).
 vncfb --connector Virtual-2 --exit-after 3 127.0.0.1::$P 2>&1; log "NOTCONN $?"
@@ -203,13 +202,12 @@ VARGS='--connector virtual-1 --mode 800x600'
 start_vncfb /tmp/v1.log 1
 log STAGE drawn
 waitfor /tmp/srv.log 'PTR 700 500 0' 60
-sleep 2
 log STAGE moved
 waitfor /tmp/srv.log 'KEY 0 0x71' 60
 kill -TERM $V; wait $V; log "EXIT1 $?"
 drmpeek crtc | sed 's/^/AFTERTERM /'
 log STAGE term
-sleep 3
+hostwait term
 # One buffer, DIRTYFB, the desktop scaled to fit 640x480; a server
 # without the cursor, so the picture is the server's alone.
 testserver --size 800x600 > /tmp/srv2.log 2>&1 &
@@ -246,14 +244,14 @@ for sig in TERM KILL; do
 done
 ''',
         'events': [
-            'wait STAGE pre', 'screendump {tmp}/pre.ppm',
-            'wait STAGE drawn', 'sleep 2.5', 'screendump {tmp}/a.ppm',
+            'wait STAGE pre', 'shot pre', 'ack pre',
+            'wait STAGE drawn', 'shot a',
             # The tablet's 0..32767 over 0..799 and 0..599: the last is
             # 700,500.
             'abs 8192 8192', 'sleep 0.5', 'abs 16384 24576', 'sleep 0.5',
             'abs 28707 27352', 'wait STAGE moved timeout=60',
-            'screendump {tmp}/d.ppm', 'key q',
-            'wait STAGE term', 'screendump {tmp}/t.ppm',
+            'shot d', 'key q',
+            'wait STAGE term', 'shot t', 'ack term',
             'wait STAGE single', 'screendump {tmp}/s.ppm', 'key w',
         ],
         'dumps': {'a': True, 'd': True, 's': 'fit'},

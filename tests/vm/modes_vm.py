@@ -82,13 +82,12 @@ grep -c 'connected to' /tmp/v1.log | sed 's/^/CONNECTS /'
 
 EVENTS = [
     'wait STAGE pre', 'head 0 1024x768',
-    'wait STAGE drawn', 'sleep 3', 'screendump {tmp}/a.ppm head=0',
+    'wait STAGE drawn', 'shot a head=0',
     # Plugged at 1024x768, its preferred mode: shown at 800x600.
-    'head 1 1024x768', 'wait STAGE plugged timeout=60', 'sleep 2',
-    'screendump {tmp}/b.ppm head=0', 'screendump {tmp}/c.ppm head=1',
+    'head 1 1024x768', 'wait STAGE plugged timeout=60', 'shot b head=0',
+    'shot c head=1',
     'key q',
-    'wait STAGE both timeout=90', 'sleep 2',
-    'screendump {tmp}/d.ppm head=0', 'screendump {tmp}/e.ppm head=1',
+    'wait STAGE both timeout=90', 'shot d head=0', 'shot e head=1',
     'key q',
 ]
 

@@ -20,16 +20,15 @@ def case(vm, output, w, h):
     for k, a in enumerate(ANGLES):
         guest += r'''
 VARGS="%s --rotate %d" start_vncfb /tmp/v%d.log %d
-sleep 4
 log STAGE r%d
-# The host's screendump comes 2 s after that line.
-sleep 8
+# Until the host has its screendump of the turned picture.
+hostwait r%d
 kill -TERM $V; wait $V; log "EXIT%d $?"
-''' % (output, a, a, k + 1, a, a)
+''' % (output, a, a, k + 1, a, a, a)
     events = []
     for a in ANGLES:
-        events += ['wait STAGE r%d timeout=200' % a, 'sleep 2',
-                   'screendump {tmp}/r%d.ppm' % a]
+        events += ['wait STAGE r%d timeout=200' % a, 'shot r%d' % a,
+                   'ack r%d' % a]
     turned = {a: ['--size', '%dx%d' % ((h, w) if a in (90, 270) else (w, h)),
                   '--resize'] for a in ANGLES}
     return {

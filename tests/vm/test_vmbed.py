@@ -16,6 +16,7 @@ usage: test_vmbed.py CASE
            shadow pages), USB tablet: the same with absolute motion
 Exit 0 pass, 1 fail, 77 (boots only) when qemu or a kernel is absent.
 """
+import glob
 import os
 import re
 import shutil
@@ -184,6 +185,30 @@ def unit_initramfs(tmp):
     check(e.get('vm/env', (0, b''))[1] == b"export K='it'\"'\"'s'\n",
           'initramfs: --env quoted for sh')
     check('vm/unbind_fbcon' in e, 'initramfs: fbcon unbound')
+    # Cached: the programs, files and modules kept in the cache once, the
+    # boot's own part appended after them; a changed program another.
+    cache, msgs = os.path.join(tmp, 'cache'), []
+    for cmd in ('echo one', 'echo two'):
+        vminitramfs.build(path, dict(spec, cmd=cmd), kernel, msgs.append,
+                          cache)
+        e2 = vminitramfs.read_cpio(path)
+        check({k: v for k, v in e2.items() if k != 'vm/cmd'} ==
+              {k: v for k, v in e.items() if k != 'vm/cmd'} and
+              e2['vm/cmd'][1] == cmd.encode() + b'\n',
+              'initramfs: cached, the same entries and this boot\'s '
+              'command (%s)' % cmd)
+    check(['built and cached' in msgs[0], 'from the cache' in msgs[1]] ==
+          [True, True] and len(glob.glob(os.path.join(cache, '*.cpio')))
+          == 1, 'initramfs: built once, then from the cache: %s' % msgs)
+    other = os.path.join(tmp, 'other')
+    shutil.copy(true, other)
+    vminitramfs.build(path, dict(spec, bins=[(other, '/usr/local/bin/t')]),
+                      kernel, msgs.append, cache)
+    check('built and cached' in msgs[-1] and
+          len(glob.glob(os.path.join(cache, '*.cpio'))) == 2,
+          'initramfs: another program, another cached part: %s' % msgs)
+    check(e.get('bin/hostwait', (0, b''))[0] & 0o111,
+          'initramfs: /bin/hostwait for the host\'s acks')
     try:
         vminitramfs.build(path, dict(spec, modules=['nosuch']), kernel)
         check(False, 'initramfs: an unknown module accepted')
@@ -249,6 +274,75 @@ def unit_kernel(tmp):
             os.environ.pop('VNCFB_VM_KERNEL_PKG', None)
         else:
             os.environ['VNCFB_VM_KERNEL_PKG'] = saved[2]
+
+
+class DumpQMP(FakeQMP):
+    """screendump writes the next of pictures (the last again when they
+    run out)."""
+
+    def __init__(self, pictures):
+        super().__init__()
+        self.pictures, self.n = pictures, 0
+
+    def cmd(self, name, **arguments):
+        if name != 'screendump':
+            return super().cmd(name, **arguments)
+        w, h, pix = self.pictures[min(self.n, len(self.pictures) - 1)]
+        self.n += 1
+        with open(arguments['filename'], 'wb') as f:
+            f.write(b'P6\n%d %d\n255\n' % (w, h) + pix)
+        return {}
+
+
+def unit_dumps(tmp):
+    """screendump ... until=REF: dumps until two in a row are REF's
+    picture; stable: until one is unchanged for a second; the last dump
+    kept when time runs out; ack sends its word to the guest."""
+    a, b = (2, 1, b'\1' * 6), (2, 1, b'\2' * 6)
+    ref = os.path.join(tmp, 'ref.ppm')
+    with open(ref, 'wb') as f:
+        f.write(b'P6\n2 1\n255\n' + b[2])
+    saved = vmio.DUMP_POLL_S, vmio.STABLE_S
+    vmio.DUMP_POLL_S, vmio.STABLE_S = 0.01, 0.1
+    try:
+        for seq, line, want_n, want in [
+                ([a, a, b, a, b, b], 'until=' + ref, 6, b),
+                ([a, b, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a],
+                 'stable', None, a),
+                ([a], 'until=%s timeout=0.2' % ref, None, a)]:
+            qmp, msgs = DumpQMP(seq), []
+            s = vmio.Script(qmp, FakeOutput(''), 1e18,
+                            lambda p, head=None, log=None:
+                            vmio.screendump(qmp, p, log or msgs.append),
+                            msgs.append)
+            out = os.path.join(tmp, 'd.ppm')
+            ok = s.run(['screendump %s %s' % (out, line)])
+            got = vmio.read_ppm(out)
+            check(ok and got == want and
+                  (want_n is None or qmp.n == want_n) and
+                  ('TIMED OUT' in msgs[-1]) == ('timeout' in line),
+                  'script: screendump %s: %d dumps, kept %r: %s' % (
+                      line, qmp.n, got, msgs[-1]))
+    finally:
+        vmio.DUMP_POLL_S, vmio.STABLE_S = saved
+    sent = []
+    out = FakeOutput('')
+    out.send = sent.append
+    s = vmio.Script(FakeQMP(), out, 1e18, None, msgs.append)
+    check(s.run(['ack r90']) and sent == [b'r90\n'],
+          'script: ack sends its word: %r' % sent)
+
+
+def unit_from():
+    """from: the waits after it read the output from its match on (the
+    next scenario of a boot does not see the last one's lines)."""
+    msgs = []
+    s = vmio.Script(FakeQMP(), FakeOutput('STAGE x\n=== b\nSTAGE y\n'),
+                    1e18, None, msgs.append)
+    check(s.run(['wait STAGE x', 'from ^=== b$', 'wait STAGE y']) and
+          not s.run(['wait STAGE x timeout=0.1']),
+          'script: from: a wait after it misses what came before: %s' %
+          msgs)
 
 
 def unit_script():
@@ -383,6 +477,8 @@ def unit():
         unit_initramfs(tmp)
         unit_kernel(tmp)
         unit_script()
+        unit_dumps(tmp)
+        unit_from()
         unit_heads(tmp)
         unit_picture()
     finally:

@@ -5,12 +5,18 @@ for with the libraries ldd names, its files, the kernel modules and an
 powers off.
 
 The archive is written directly (no cpio(1)); vmrun.py builds one per
-boot. The protocol /init speaks on the second serial port is read by
+boot from two: the programs, libraries, files and modules, cached in
+VNCFB_VM_CACHE/initramfs across boots, and the boot's own /init and
+command appended. The protocol /init speaks on the second serial port is read by
 vmqmp.GuestOutput.
 """
+import fcntl
+import glob
+import hashlib
 import os
 import re
 import shlex
+import shutil
 import stat
 import subprocess
 import time
@@ -23,9 +29,11 @@ class Cpio:
     written later replace earlier ones of the same name when the kernel
     unpacks, so defaults go first."""
 
-    def __init__(self, path):
-        self.f = open(path, 'wb')
-        self.ino = 1000
+    def __init__(self, path, append=False):
+        # Appended: another archive after the one in path, which the
+        # kernel unpacks next.
+        self.f = open(path, 'ab' if append else 'wb')
+        self.ino = 1000000 if append else 1000
         self.dirs = set()
 
     def _header(self, name, mode, size, nlink=1, rdev=(0, 0)):
@@ -108,7 +116,13 @@ def read_cpio(path):
         body = data[pos:pos + size]
         pos = (pos + size + 3) & ~3
         if name == 'TRAILER!!!':
-            return entries
+            # Another archive may follow (the boot's own part), after
+            # zeros, as the kernel reads it.
+            while pos < len(data) and data[pos] == 0:
+                pos += 1
+            if pos >= len(data):
+                return entries
+            continue
         entries[name] = (mode, body, (v[9], v[10]))
 
 
@@ -187,18 +201,79 @@ cd /root
 sh /vm/cmd </dev/null >&3 2>&3 3>&-
 rc=$?
 mark RC $rc $(up)
-read -t 120 -r ack <&3
+# The host's word, once its last screendump is taken; an ack no hostwait
+# took is skipped.
+while read -t 120 -r ack <&3; do
+	[ "$ack" = POWEROFF ] && break
+done
 sync
 poweroff -f
 '''
 
 
-def build(path, spec, kernel, log=lambda msg: None):
-    """Write the initramfs for one boot to path. spec: busybox, bins
-    ([(src, dst)]), files ([(src, dst)]), modules (['name param=v']),
-    waits (shell lines), cmd, env ([(k, v)]), unbind_fbcon. Raises
-    ValueError for a missing file, library or module."""
-    t = time.monotonic()
+# /bin/hostwait WORD [SECONDS]: until the host's event script says `ack
+# WORD` on ttyS1 (what a guest script waits on instead of sleeping while
+# the host takes its screendump); 1 and a TIMEOUT line after SECONDS
+# (120). Other words are skipped.
+HOSTWAIT = r'''#!/bin/busybox sh
+end=$(($(cut -d. -f1 /proc/uptime) + ${2:-120}))
+while :; do
+	left=$((end - $(cut -d. -f1 /proc/uptime)))
+	[ $left -gt 0 ] || { echo "TIMEOUT hostwait $1"; exit 1; }
+	read -t $left -r w < /dev/ttyS1 || continue
+	[ "$w" = "$1" ] && exit 0
+done
+'''
+
+
+# The cached part's format: a change to what _write_base writes bumps it.
+BASE_VERSION = 1
+# Cached parts kept (the most recently used); each is mostly vncfb's
+# libraries, about 165 MB.
+BASE_KEEP = 8
+
+
+def _base_inputs(spec, kernel):
+    """What the cached part holds, as [(src, dst, mode)] and the module
+    files in load order; raises ValueError for a missing file, library
+    or module."""
+    entries, libs = [], {}
+    for src, dst in [(spec['busybox'], '/bin/busybox')] + spec['bins']:
+        if not os.path.isfile(src):
+            raise ValueError('--bin %s: no such file' % src)
+        entries.append((src, dst, 0o755))
+        for lib in ldd_libs(src):
+            libs[lib] = True
+    entries += [(os.path.realpath(lib), lib, 0o755) for lib in libs]
+    for src, dst in spec['files']:
+        if not os.path.exists(src):
+            raise ValueError('--file %s: no such file' % src)
+        entries.append((src, dst, None))
+    mods = vmkernel.Modules(kernel['moddir'])
+    try:
+        files = mods.closure([m.split()[0] for m in spec['modules']])
+    except KeyError as e:
+        raise ValueError(e.args[0])
+    entries += [(os.path.join(kernel['moddir'], p), 'lib/modules/' + p,
+                 None) for p in files]
+    return entries, files, len(libs)
+
+
+def _stamp(src):
+    """What says that src (a file, or a folder and all under it) is as
+    it was: each path's size and modification time."""
+    out = []
+    for root, dirs, names in [('', [], [src])] if not os.path.isdir(src) \
+            else os.walk(src):
+        dirs.sort()
+        for n in sorted(names):
+            st = os.stat(os.path.join(root, n))
+            out.append('%s %d %d' % (os.path.join(root, n), st.st_size,
+                                     st.st_mtime_ns))
+    return out
+
+
+def _write_base(path, entries):
     c = Cpio(path)
     for d in ('bin', 'sbin', 'usr/bin', 'usr/sbin', 'usr/local/bin', 'proc',
               'sys', 'dev', 'tmp', 'run', 'root', 'etc', 'vm', 'lib/modules'):
@@ -209,31 +284,85 @@ def build(path, spec, kernel, log=lambda msg: None):
     c.add_data('etc/group', b'root:x:0:\n')
     c.add_data('etc/hosts', b'127.0.0.1 localhost\n::1 localhost\n')
     c.add_data('etc/hostname', b'vncfb-vm\n')
-    libs = {}
-    for src, dst in [(spec['busybox'], '/bin/busybox')] + spec['bins']:
-        if not os.path.isfile(src):
-            raise ValueError('--bin %s: no such file' % src)
-        c.add_file(dst, src, 0o755)
-        for lib in ldd_libs(src):
-            libs[lib] = True
-    for lib in libs:
-        c.add_file(lib, os.path.realpath(lib), 0o755)
-    for src, dst in spec['files']:
-        if not os.path.exists(src):
-            raise ValueError('--file %s: no such file' % src)
-        c.add_tree(dst, src)
-    mods = vmkernel.Modules(kernel['moddir'])
+    for src, dst, mode in entries:
+        if mode is None:
+            c.add_tree(dst, src)
+        else:
+            c.add_file(dst, src, mode)
+    c.close()
+
+
+def _cached_base(cache, entries, log):
+    """The path of the cached part holding entries: built once under a
+    lock (parallel tests asking for the same one wait for the first),
+    found again by the names, sizes and times of everything in it."""
+    key = hashlib.sha256(('%d\n' % BASE_VERSION + '\n'.join(
+        '%s -> %s %s\n%s' % (src, dst, mode, '\n'.join(_stamp(src)))
+        for src, dst, mode in entries)).encode()).hexdigest()[:24]
+    os.makedirs(cache, exist_ok=True)
+    path = os.path.join(cache, key + '.cpio')
+    with open(path + '.lock', 'w') as lk:
+        fcntl.flock(lk, fcntl.LOCK_EX)
+        if os.path.exists(path):
+            os.utime(path)
+            return path, True
+        _write_base(path + '.tmp', entries)
+        os.replace(path + '.tmp', path)
+    old = sorted(glob.glob(os.path.join(cache, '*.cpio')),
+                 key=os.path.getmtime)[:-BASE_KEEP]
+    for p in old:
+        for q in (p, p + '.lock'):
+            try:
+                os.unlink(q)
+            except OSError:
+                pass
+    return path, False
+
+
+def copy(src, dst):
+    """src's bytes to dst, in the kernel where it can."""
+    with open(src, 'rb') as a, open(dst, 'wb') as b:
+        left = os.fstat(a.fileno()).st_size
+        try:
+            while left > 0:
+                n = os.copy_file_range(a.fileno(), b.fileno(), left)
+                if n <= 0:
+                    break
+                left -= n
+        except (AttributeError, OSError):
+            pass
+        if left > 0:
+            a.seek(0)
+            b.seek(0)
+            b.truncate()
+            shutil.copyfileobj(a, b, 1 << 22)
+
+
+def build(path, spec, kernel, log=lambda msg: None, cache=None):
+    """Write the initramfs for one boot to path. spec: busybox, bins
+    ([(src, dst)]), files ([(src, dst)]), modules (['name param=v']),
+    waits (shell lines), cmd, env ([(k, v)]), unbind_fbcon. Raises
+    ValueError for a missing file, library or module.
+
+    With cache (a folder), the programs, libraries, files and modules
+    are one archive kept there across boots and runs, copied, and the
+    boot's own part (/init, the command, the module list) appended: the
+    kernel unpacks concatenated archives in turn."""
+    t = time.monotonic()
+    entries, files, nlibs = _base_inputs(spec, kernel)
+    how = 'built'
+    if cache:
+        base, hit = _cached_base(cache, entries, log)
+        how = 'from the cache' if hit else 'built and cached'
+        copy(base, path)
+        c = Cpio(path, append=True)
+    else:
+        _write_base(path, entries)
+        c = Cpio(path, append=True)
     params = {vmkernel.module_name(m.split()[0]): ' '.join(m.split()[1:])
               for m in spec['modules']}
-    try:
-        files = mods.closure([m.split()[0] for m in spec['modules']])
-    except KeyError as e:
-        raise ValueError(e.args[0])
-    lines = []
-    for p in files:
-        c.add_file('lib/modules/' + p, os.path.join(kernel['moddir'], p))
-        lines.append((p + ' ' + params.get(vmkernel.module_name(p),
-                                           '')).strip())
+    lines = [(p + ' ' + params.get(vmkernel.module_name(p), '')).strip()
+             for p in files]
     c.add_data('vm/modules', ('\n'.join(lines) + '\n').encode())
     c.add_data('vm/cmd', (spec['cmd'] + '\n').encode())
     if spec['env']:
@@ -242,9 +371,10 @@ def build(path, spec, kernel, log=lambda msg: None):
             for k, v in spec['env']).encode())
     if spec['unbind_fbcon']:
         c.add_data('vm/unbind_fbcon', b'')
+    c.add_data('bin/hostwait', HOSTWAIT.encode(), 0o755)
     c.add_data('init', INIT.replace('@WAITS@', '\n'.join(spec['waits']))
                .encode(), 0o755)
     c.close()
-    log('initramfs %.1f MB (%d modules, %d libs) built in %.2fs' % (
-        os.path.getsize(path) / 1e6, len(lines), len(libs),
+    log('initramfs %.1f MB (%d modules, %d libs) %s in %.2fs' % (
+        os.path.getsize(path) / 1e6, len(lines), nlibs, how,
         time.monotonic() - t))

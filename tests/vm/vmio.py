@@ -166,10 +166,14 @@ def keys_for(text):
 
 class Script:
     """The input script: lines of `op args` run in order while the
-    command runs. Ops: wait REGEX [timeout=S], sleep S, key K.. (a
+    command runs. Ops: wait REGEX [timeout=S], from REGEX [timeout=S]
+    (a wait, and the waits after it read the output from its match on),
+    sleep S, key K.. (a
     chord), keydown K.., keyup K.., type TEXT, rel DX DY, abs X Y
     (0..32767), click|btndown|btnup [left|right|middle], wheel up|down
-    [N], screendump FILE [head=N], head N WxH|off, qmp {JSON}. Keys are
+    [N], screendump FILE [head=N] [until=REF.ppm|stable] [timeout=S],
+    ack WORD (the guest's `hostwait WORD` returns), head N WxH|off,
+    qmp {JSON}. Keys are
     QEMU qcodes. A head is N on the first display device, D.N on
     another (head_key). heads maps a head's key to the socket of the
     VNC display bound to it (set_head)."""
@@ -178,6 +182,7 @@ class Script:
         self.qmp, self.out, self.deadline = qmp, out, deadline
         self.screendump, self.log = screendump, log
         self.heads = heads or {}
+        self.since = 0
 
     def _send(self, *events):
         self.qmp.cmd('input-send-event', events=list(events))
@@ -205,14 +210,23 @@ class Script:
         ValueError for a line that means nothing."""
         op, _, rest = line.partition(' ')
         a = rest.split()
-        if op == 'wait':
+        if op in ('wait', 'from'):
             pat, tmo = rest, max(0, self.deadline - time.monotonic())
             m = re.match(r'(.*?)\s+timeout=(\d+(\.\d+)?)$', rest)
             if m:
                 pat, tmo = m.group(1), float(m.group(2))
-            rx = re.compile(pat)
-            if not self.out.wait(lambda: rx.search(self.out.text), tmo):
+            rx = re.compile(pat, re.M)
+            found = []
+
+            def seen():
+                found[:] = [rx.search(self.out.text, self.since)]
+                return found[0]
+            if not self.out.wait(seen, tmo):
                 raise TimeoutError('no output matching /%s/' % pat)
+            if op == 'from':
+                # The waits after it read the output from here on (one
+                # scenario of several in a boot).
+                self.since = found[0].start()
         elif op == 'sleep':
             time.sleep(float(a[0]))
         elif op == 'key':
@@ -239,11 +253,16 @@ class Script:
                 self._send(self._btn(b, True))
                 self._send(self._btn(b, False))
         elif op == 'screendump':
-            m = re.match(r'(.*?)\s+head=(\d+(?:\.\d+)?)$', rest)
-            if m:
-                self.screendump(m.group(1), head_key(m.group(2)))
+            path, opts = dump_options(a)
+            if opts['until'] or opts['stable']:
+                self.dump_when(path, opts)
+            elif opts['head'] is None:
+                self.screendump(path)
             else:
-                self.screendump(rest)
+                self.screendump(path, opts['head'])
+        elif op == 'ack':
+            # The guest's `hostwait WORD` returns (vminitramfs.HOSTWAIT).
+            self.out.send(a[0].encode() + b'\n')
         elif op == 'head':
             n = head_key(a[0])
             if n not in self.heads:
@@ -257,6 +276,44 @@ class Script:
             self.log('qmp %s -> %s' % (j['execute'], json.dumps(r)))
         else:
             raise ValueError('unknown op %r' % op)
+
+    def dump_when(self, path, opts):
+        """The screendump once the picture is there: with until=REF, when
+        two dumps in a row are REF's picture; with stable, when the
+        picture has not changed for STABLE_S over three dumps or more.
+        At timeout= (DUMP_TIMEOUT_S) the last dump is kept, for the
+        test's own check to say what differs."""
+        want = read_ppm(opts['until']) if opts['until'] else None
+        t0 = time.monotonic()
+        end = min(t0 + opts['timeout'], self.deadline)
+        tries = path + '.try.ppm'
+        prev, since, n, agreed = None, t0, 0, 0
+        quiet = lambda msg: None
+        while True:
+            self.screendump(tries, opts['head'], log=quiet)
+            n += 1
+            now = time.monotonic()
+            try:
+                got = read_ppm(tries)
+            except (OSError, ValueError):
+                got = None
+            if want is not None:
+                agreed = agreed + 1 if got == want else 0
+                done = agreed >= 2
+            else:
+                if got is None or got != prev:
+                    since, agreed = now, 0
+                agreed += 1
+                done = agreed >= 3 and now - since >= STABLE_S
+            prev = got
+            if done or now >= end:
+                break
+            time.sleep(DUMP_POLL_S)
+        if os.path.exists(tries):
+            os.replace(tries, path)
+        self.log('screendump -> %s: %s after %.2fs (%d dumps)' % (
+            path, ('the picture' if want is not None else 'stable')
+            if done else 'TIMED OUT, the last dump kept', now - t0, n))
 
     def run(self, lines):
         """True when every line succeeded. A failed line is logged and
@@ -277,6 +334,37 @@ class Script:
                 self.log('event %r failed: %s' % (line, e))
                 ok = False
         return ok
+
+
+# screendump ... stable: unchanged this long; ... until=/stable: every
+# DUMP_POLL_S, at most DUMP_TIMEOUT_S unless timeout= says.
+STABLE_S = 1.0
+DUMP_POLL_S = 0.15
+DUMP_TIMEOUT_S = 60.0
+
+
+def dump_options(words):
+    """A screendump line's FILE and its options: head=N, until=REF.ppm
+    (wait for that picture), stable (wait until it stops changing),
+    timeout=S. ValueError for anything else."""
+    if not words:
+        raise ValueError('screendump: no file')
+    opts = {'head': None, 'until': None, 'stable': False,
+            'timeout': DUMP_TIMEOUT_S}
+    for w in words[1:]:
+        k, eq, v = w.partition('=')
+        if k == 'head' and eq:
+            opts['head'] = head_key(v)
+        elif k == 'until' and eq and v:
+            opts['until'] = v
+        elif k == 'timeout' and eq:
+            opts['timeout'] = float(v)
+        elif w == 'stable':
+            opts['stable'] = True
+        else:
+            raise ValueError('screendump: %r: not head=, until=, stable '
+                             'or timeout=' % w)
+    return words[0], opts
 
 
 def head_key(text):

@@ -365,7 +365,7 @@ def run_vm(args, kernel, initrd, tmp, accel, probing):
     out.start()
     deadline = t_start + args.timeout
 
-    def dump(path, head=None):
+    def dump(path, head=None, log=log):
         # (1, N): head N of --fb2's device.
         if isinstance(head, tuple):
             vmio.screendump(qmp, path, log, head[1], SECOND_DEVICE)
@@ -464,10 +464,14 @@ def run_vm(args, kernel, initrd, tmp, accel, probing):
 # ----------------------------------------------------------------------
 EPILOG = '''event script (--event/--events), one op per line:
   wait REGEX [timeout=S]   wait until the command's output matches REGEX
+  from REGEX [timeout=S]   the same, and later waits read from its match on
   sleep S | key K [K..] (chord) | keydown K.. | keyup K.. | type TEXT
   rel DX DY | abs X Y (0..32767) | click [left|right|middle]
   btndown B | btnup B | wheel up|down [N] | screendump FILE(.ppm|.png)
-  [head=N] | head N WxH|off (--heads: plug/resize or unplug head N);
+  [head=N] [until=REF.ppm | stable] [timeout=S] (until: dumps until two
+  in a row are REF's picture; stable: until unchanged for 1 s) |
+  ack WORD (the command's `hostwait WORD` returns) |
+  head N WxH|off (--heads: plug/resize or unplug head N);
   1.N for head N of the second device (--fb2), as head=1.N and head 1.N
   qmp {"execute": ...}
 key names are QEMU qcodes: a, 1, ret, spc, esc, tab, shift, ctrl, alt,
@@ -613,7 +617,7 @@ def run(args):
         initrd = os.path.join(tmp, 'initrd.cpio')
         try:
             vminitramfs.build(initrd, initramfs_spec(args, busybox), kernel,
-                              log)
+                              log, os.path.join(vmkernel.CACHE, 'initramfs'))
         except ValueError as e:
             raise Failure(str(e))
         accel = choose_accel(args.accel, kernel, initrd, tmp)

@@ -335,8 +335,7 @@ log STAGE drawn
 hostwait drawn
 kill -TERM $V; wait $V; log "EXIT1 $?"
 ''',
-        'events': ['wait STAGE drawn', 'sleep 2.5',
-                   'screendump {tmp}/a.ppm', 'ack drawn'],
+        'events': ['wait STAGE drawn', 'shot a', 'ack drawn'],
         'dumps': {'a': 'fit'},
         'keys': [],
         'ptrs': [],
@@ -425,14 +424,13 @@ waitfor /tmp/v1.log 'scale fit (Ctrl' 120
 hostwait done 240
 kill -TERM $V; wait $V; log "EXIT1 $?"
 ''',
-        'events': ['wait STAGE drawn', 'sleep 2.5',
-                   'screendump {tmp}/a.ppm',
+        'events': ['wait STAGE drawn', 'shot a',
                    'abs 16384 16384', 'sleep 1',
                    'key ctrl alt shift s', 'wait scale none timeout=60',
                    'sleep 2', 'screendump {tmp}/b.ppm',
                    'key ctrl alt shift s',
-                   r'wait scale fit \(Ctrl timeout=60', 'sleep 2',
-                   'screendump {tmp}/c.ppm', 'ack done'],
+                   r'wait scale fit \(Ctrl timeout=60', 'shot c',
+                   'ack done'],
         'dumps': {'a': 'fit', 'b': True, 'c': 'fit'},
         'crop': {'b': lambda out: centred_on_pointer(out, 1536, 1152,
                                                      1024, 768)},
@@ -640,11 +638,12 @@ def expected(case, d, ref, srv, tmp, out=None):
     return with_cursor(want, pos) if pos else want
 
 
-def shots(case, ref, srv, tmp):
+def shots(case, ref, srv, tmp, build):
     """The event lines with each `shot D [head=N]` made a screendump that
     waits for its picture: until= the expected one, written to
     tmp/want-D.ppm, where the case says what it is (dumps' True or
-    ('rot', ANGLE)), else until the picture is stable."""
+    ('rot', ANGLE)); for 'fit', until tests/scale/boxcmp passes on it;
+    else until the picture is stable."""
     lines = []
     for ev in case['events']:
         op, _, rest = ev.partition(' ')
@@ -664,6 +663,10 @@ def shots(case, ref, srv, tmp):
             with open(path, 'wb') as f:
                 f.write(b'P6\n%d %d\n255\n' % want[:2] + want[2])
             line += ' until=' + path
+        elif same == 'fit':
+            line += ' check=%s,%s,{},fit' % (
+                os.path.join(build, 'tests', 'scale', 'boxcmp'),
+                os.path.join(tmp, 'ref.ppm'))
         else:
             line += ' stable'
         lines.append(' '.join(line.split()))
@@ -728,7 +731,7 @@ def run_cases(name, scenarios):
             GUEST_PRELUDE + case['guest'] + GUEST_END +
             (SCENARIO_END if k + 1 < len(scenarios) else ''))
         # Each scenario's waits read the output from its own start on.
-        events += ['from ^%s$' % mark] + shots(case, ref, srv, tmp)
+        events += ['from ^%s$' % mark] + shots(case, ref, srv, tmp, build)
         bins += [srv] + [os.path.join(build, b)
                          for b in case.get('bins', [])]
         files += [f.replace('{ref}', ref_path)

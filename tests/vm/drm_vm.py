@@ -252,7 +252,7 @@ done
             'abs 28707 27352', 'wait STAGE moved timeout=60',
             'shot d', 'key q',
             'wait STAGE term', 'shot t', 'ack term',
-            'wait STAGE single', 'screendump {tmp}/s.ppm', 'key w',
+            'wait STAGE single', 'shot s', 'key w',
         ],
         'dumps': {'a': True, 'd': True, 's': 'fit'},
         'cursor': {'a': (0, 0), 'd': (700, 500)},

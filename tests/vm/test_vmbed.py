@@ -309,7 +309,9 @@ def unit_dumps(tmp):
                 ([a, a, b, a, b, b], 'until=' + ref, 6, b),
                 ([a, b, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a],
                  'stable', None, a),
-                ([a], 'until=%s timeout=0.2' % ref, None, a)]:
+                ([a], 'until=%s timeout=0.2' % ref, None, a),
+                # check=: the command passes on the dump ({} its path).
+                ([a, b, a, b, b], 'check=cmp,%s,{}' % ref, 5, b)]:
             qmp, msgs = DumpQMP(seq), []
             s = vmio.Script(qmp, FakeOutput(''), 1e18,
                             lambda p, head=None, log=None:

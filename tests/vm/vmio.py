@@ -12,6 +12,7 @@ import os
 import re
 import socket
 import struct
+import subprocess
 import threading
 import time
 import zlib
@@ -254,7 +255,7 @@ class Script:
                 self._send(self._btn(b, False))
         elif op == 'screendump':
             path, opts = dump_options(a)
-            if opts['until'] or opts['stable']:
+            if opts['until'] or opts['stable'] or opts['check']:
                 self.dump_when(path, opts)
             elif opts['head'] is None:
                 self.screendump(path)
@@ -279,11 +280,14 @@ class Script:
 
     def dump_when(self, path, opts):
         """The screendump once the picture is there: with until=REF, when
-        two dumps in a row are REF's picture; with stable, when the
+        two dumps in a row are REF's picture; with check=CMD,ARG,.. when
+        the command passes on two in a row ({} in an argument is the
+        dump's path); with stable, when the
         picture has not changed for STABLE_S over three dumps or more.
         At timeout= (DUMP_TIMEOUT_S) the last dump is kept, for the
         test's own check to say what differs."""
         want = read_ppm(opts['until']) if opts['until'] else None
+        check = opts['check']
         t0 = time.monotonic()
         end = min(t0 + opts['timeout'], self.deadline)
         tries = path + '.try.ppm'
@@ -297,8 +301,13 @@ class Script:
                 got = read_ppm(tries)
             except (OSError, ValueError):
                 got = None
-            if want is not None:
-                agreed = agreed + 1 if got == want else 0
+            if want is not None or check:
+                right = got == want if want is not None else \
+                    got is not None and subprocess.run(
+                        [a.replace('{}', tries) for a in check],
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL).returncode == 0
+                agreed = agreed + 1 if right else 0
                 done = agreed >= 2
             else:
                 if got is None or got != prev:
@@ -312,7 +321,8 @@ class Script:
         if os.path.exists(tries):
             os.replace(tries, path)
         self.log('screendump -> %s: %s after %.2fs (%d dumps)' % (
-            path, ('the picture' if want is not None else 'stable')
+            path, ('the picture' if want is not None or check else
+                   'stable')
             if done else 'TIMED OUT, the last dump kept', now - t0, n))
 
     def run(self, lines):
@@ -345,11 +355,12 @@ DUMP_TIMEOUT_S = 60.0
 
 def dump_options(words):
     """A screendump line's FILE and its options: head=N, until=REF.ppm
-    (wait for that picture), stable (wait until it stops changing),
-    timeout=S. ValueError for anything else."""
+    (wait for that picture), check=CMD,ARG,.. (wait until the command
+    passes on the dump, {} its path), stable (wait until it stops
+    changing), timeout=S. ValueError for anything else."""
     if not words:
         raise ValueError('screendump: no file')
-    opts = {'head': None, 'until': None, 'stable': False,
+    opts = {'head': None, 'until': None, 'stable': False, 'check': None,
             'timeout': DUMP_TIMEOUT_S}
     for w in words[1:]:
         k, eq, v = w.partition('=')
@@ -357,6 +368,8 @@ def dump_options(words):
             opts['head'] = head_key(v)
         elif k == 'until' and eq and v:
             opts['until'] = v
+        elif k == 'check' and eq and v:
+            opts['check'] = v.split(',')
         elif k == 'timeout' and eq:
             opts['timeout'] = float(v)
         elif w == 'stable':

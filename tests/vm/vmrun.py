@@ -468,8 +468,9 @@ EPILOG = '''event script (--event/--events), one op per line:
   sleep S | key K [K..] (chord) | keydown K.. | keyup K.. | type TEXT
   rel DX DY | abs X Y (0..32767) | click [left|right|middle]
   btndown B | btnup B | wheel up|down [N] | screendump FILE(.ppm|.png)
-  [head=N] [until=REF.ppm | stable] [timeout=S] (until: dumps until two
-  in a row are REF's picture; stable: until unchanged for 1 s) |
+  [head=N] [until=REF.ppm | check=CMD,ARG,.. | stable] [timeout=S]
+  (until: dumps until two in a row are REF's picture; check: until CMD
+  passes on two, {} the dump; stable: until unchanged for 1 s) |
   ack WORD (the command's `hostwait WORD` returns) |
   head N WxH|off (--heads: plug/resize or unplug head N);
   1.N for head N of the second device (--fb2), as head=1.N and head 1.N

@@ -708,7 +708,12 @@ def run_cases(name, scenarios):
     peek = os.path.join(build, 'tests', 'vm', 'fbpeek')
     top = tempfile.mkdtemp(prefix='vncfb-vm-')
     vm, env = scenarios[0][1]['vm'], scenarios[0][1].get('env', {})
-    guest, events, bins, files, preps = '', [], [vncfb, probe, peek], [], []
+    # The same programs in every boot, so that one cached initramfs part
+    # serves them all (vminitramfs).
+    guest, events, files, preps = '', [], [], []
+    bins = [vncfb, probe, peek] + [os.path.join(build, b) for b in (
+        'tests/vm/testserver', 'tests/vm/ptrserver', 'tests/vm/drmpeek',
+        'tests/scale/test_scale')]
     for k, (sub, case) in enumerate(scenarios):
         if case['vm'] != vm or case.get('env', {}) != env:
             raise ValueError('%s: not the guest of %s' % (sub,

@@ -5,9 +5,9 @@ for with the libraries ldd names, its files, the kernel modules and an
 powers off.
 
 The archive is written directly (no cpio(1)); vmrun.py builds one per
-boot from two: the programs, libraries, files and modules, cached in
-VNCFB_VM_CACHE/initramfs across boots, and the boot's own /init and
-command appended. The protocol /init speaks on the second serial port is read by
+boot from two: the programs, libraries and files, cached in
+VNCFB_VM_CACHE/initramfs across boots, and the boot's own modules, /init
+and command appended. The protocol /init speaks on the second serial port is read by
 vmqmp.GuestOutput.
 """
 import fcntl
@@ -227,15 +227,16 @@ done
 
 
 # The cached part's format: a change to what _write_base writes bumps it.
-BASE_VERSION = 1
+BASE_VERSION = 2
 # Cached parts kept (the most recently used); each is mostly vncfb's
 # libraries, about 165 MB.
 BASE_KEEP = 8
 
 
 def _base_inputs(spec, kernel):
-    """What the cached part holds, as [(src, dst, mode)] and the module
-    files in load order; raises ValueError for a missing file, library
+    """What the cached part holds, as [(src, dst, mode)], and the module
+    files in load order (in the boot's own part: one cached part serves
+    every display and mouse); raises ValueError for a missing file, library
     or module."""
     entries, libs = [], {}
     for src, dst in [(spec['busybox'], '/bin/busybox')] + spec['bins']:
@@ -254,8 +255,6 @@ def _base_inputs(spec, kernel):
         files = mods.closure([m.split()[0] for m in spec['modules']])
     except KeyError as e:
         raise ValueError(e.args[0])
-    entries += [(os.path.join(kernel['moddir'], p), 'lib/modules/' + p,
-                 None) for p in files]
     return entries, files, len(libs)
 
 
@@ -344,10 +343,10 @@ def build(path, spec, kernel, log=lambda msg: None, cache=None):
     waits (shell lines), cmd, env ([(k, v)]), unbind_fbcon. Raises
     ValueError for a missing file, library or module.
 
-    With cache (a folder), the programs, libraries, files and modules
-    are one archive kept there across boots and runs, copied, and the
-    boot's own part (/init, the command, the module list) appended: the
-    kernel unpacks concatenated archives in turn."""
+    With cache (a folder), the programs, libraries and files are one
+    archive kept there across boots and runs, copied, and the boot's own
+    part (the kernel modules, /init, the command) appended: the kernel
+    unpacks concatenated archives in turn."""
     t = time.monotonic()
     entries, files, nlibs = _base_inputs(spec, kernel)
     how = 'built'
@@ -359,6 +358,8 @@ def build(path, spec, kernel, log=lambda msg: None, cache=None):
     else:
         _write_base(path, entries)
         c = Cpio(path, append=True)
+    for p in files:
+        c.add_file('lib/modules/' + p, os.path.join(kernel['moddir'], p))
     params = {vmkernel.module_name(m.split()[0]): ' '.join(m.split()[1:])
               for m in spec['modules']}
     lines = [(p + ' ' + params.get(vmkernel.module_name(p), '')).strip()

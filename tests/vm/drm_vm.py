@@ -213,7 +213,8 @@ hostwait term
 testserver --size 800x600 > /tmp/srv2.log 2>&1 &
 waitfor /tmp/srv2.log READY 20
 P2=$(sed -n 's/^READY //p' /tmp/srv2.log)
-setsid -c vncfb -v -o drm:buffers=1 --mode 640x480 --scale fit \
+setsid -c vncfb -v --encodings copyrect,tight,zrle,hextile,raw \
+	-o drm:buffers=1 --mode 640x480 --scale fit \
 	127.0.0.1::$P2 < /dev/tty1 > /tmp/v2.log 2>&1 &
 V=$!
 waitfor /tmp/srv2.log SENT 60

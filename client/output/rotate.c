@@ -159,15 +159,41 @@ void rotate_fraction(enum rotation rot, double fx, double fy, double *lx,
  * long enough for streaming stores (output_copy_stream). */
 #define TILE 64
 
-static void prefetch_block(const uint8_t *p, size_t stride, size_t bytes,
-			   uint32_t rows)
+/* Turn the logical w x h at src straight onto the panel with streaming
+ * stores (rotate_block_stream): the panel is plain memory the blitter
+ * alone writes (output_direct). A half turn in one go, its rows read in
+ * order; a quarter turn a tile at a time, the tile's source rows in the
+ * first-level cache. false when the kernel in use cannot. */
+static bool put_stream(struct rotout *r, int32_t x, int32_t y,
+		       const uint8_t *src, size_t sstride, uint32_t w,
+		       uint32_t h)
 {
-	uint32_t r;
-	size_t k;
+	struct output *p = r->phys;
+	unsigned bpp = r->bpp;
+	uint32_t bx, by, th = r->rot == ROT_180 ? h : TILE;
+	uint32_t tw = r->rot == ROT_180 ? w : TILE;
 
-	for (r = 0; r < rows; r++, p += stride)
-		for (k = 0; k < bytes; k += 64)
-			__builtin_prefetch(p + k);
+	for (by = 0; by < h; by += th) {
+		uint32_t bh = h - by < th ? h - by : th;
+
+		for (bx = 0; bx < w; bx += tw) {
+			uint32_t bw = w - bx < tw ? w - bx : tw;
+			struct rect lr = { x + (int32_t)bx, y + (int32_t)by,
+					   (int32_t)bw, (int32_t)bh };
+			struct rect pr = rotate_rect(r->rot, r->out.width,
+						     r->out.height, &lr);
+
+			if (!rotate_block_stream(
+				    p->map + (size_t)pr.y * p->stride +
+					    (size_t)pr.x * bpp,
+				    p->stride,
+				    src + by * sstride + (size_t)bx * bpp,
+				    sstride, bw, bh, bpp, (unsigned)r->rot))
+				return false;
+		}
+	}
+	output_copy_stream_end();
+	return true;
 }
 
 void rotout_put(struct rotout *r, int32_t x, int32_t y, const uint8_t *src,
@@ -180,6 +206,8 @@ void rotout_put(struct rotout *r, int32_t x, int32_t y, const uint8_t *src,
 	unsigned bpp = r->bpp;
 	uint32_t bx, by;
 
+	if (output_direct(p) && put_stream(r, x, y, src, sstride, w, h))
+		return;
 	for (by = 0; by < h; by += TILE) {
 		uint32_t bh = h - by < TILE ? h - by : TILE;
 
@@ -192,17 +220,6 @@ void rotout_put(struct rotout *r, int32_t x, int32_t y, const uint8_t *src,
 			size_t tstride = (size_t)pr.w * bpp;
 			int32_t row;
 
-			/* The next tile's source: its rows are as many
-			 * streams as the prefetcher follows at most, so
-			 * ask for them while this one is turned. */
-			if (bx + TILE < w)
-				prefetch_block(src + by * sstride +
-						       (size_t)(bx + TILE) * bpp,
-					       sstride,
-					       (w - bx - TILE < TILE ? w - bx - TILE
-								     : TILE) *
-						       bpp,
-					       bh);
 			rotate_block(tile, tstride,
 				     src + by * sstride + (size_t)bx * bpp,
 				     sstride, bw, bh, bpp, (unsigned)r->rot);

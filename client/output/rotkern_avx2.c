@@ -181,44 +181,155 @@ static void quarter32(uint8_t *dst, size_t dstride, const uint8_t *src,
 	}
 }
 
+/* transpose8x16 in each 128-bit lane: eight rows of 16 pixels become
+ * r[k] = column k (low lane) and column 8 + k (high lane). */
+static inline void transpose8x16x2(__m256i r[8])
+{
+	__m256i a0 = _mm256_unpacklo_epi16(r[0], r[1]);
+	__m256i a1 = _mm256_unpackhi_epi16(r[0], r[1]);
+	__m256i a2 = _mm256_unpacklo_epi16(r[2], r[3]);
+	__m256i a3 = _mm256_unpackhi_epi16(r[2], r[3]);
+	__m256i a4 = _mm256_unpacklo_epi16(r[4], r[5]);
+	__m256i a5 = _mm256_unpackhi_epi16(r[4], r[5]);
+	__m256i a6 = _mm256_unpacklo_epi16(r[6], r[7]);
+	__m256i a7 = _mm256_unpackhi_epi16(r[6], r[7]);
+	__m256i b0 = _mm256_unpacklo_epi32(a0, a2);
+	__m256i b1 = _mm256_unpackhi_epi32(a0, a2);
+	__m256i b2 = _mm256_unpacklo_epi32(a1, a3);
+	__m256i b3 = _mm256_unpackhi_epi32(a1, a3);
+	__m256i b4 = _mm256_unpacklo_epi32(a4, a6);
+	__m256i b5 = _mm256_unpackhi_epi32(a4, a6);
+	__m256i b6 = _mm256_unpacklo_epi32(a5, a7);
+	__m256i b7 = _mm256_unpackhi_epi32(a5, a7);
+
+	r[0] = _mm256_unpacklo_epi64(b0, b4);
+	r[1] = _mm256_unpackhi_epi64(b0, b4);
+	r[2] = _mm256_unpacklo_epi64(b1, b5);
+	r[3] = _mm256_unpackhi_epi64(b1, b5);
+	r[4] = _mm256_unpacklo_epi64(b2, b6);
+	r[5] = _mm256_unpackhi_epi64(b2, b6);
+	r[6] = _mm256_unpacklo_epi64(b3, b7);
+	r[7] = _mm256_unpackhi_epi64(b3, b7);
+}
+
+/* Destination row k of the 2-byte square at source (i, j). */
+static inline uint8_t *row16(uint8_t *dst, size_t dstride, uint32_t w,
+			     uint32_t h, unsigned rot, uint32_t i, uint32_t j,
+			     unsigned k)
+{
+	if (rot == 1)
+		return dst + (size_t)(i + k) * dstride + (size_t)(h - 8 - j) * 2;
+	return dst + (size_t)(w - 1 - i - k) * dstride + (size_t)j * 2;
+}
+
+/* The 16 x 8 pixels at p transposed (transpose8x16x2), rows bottom up
+ * for rot 1, the next line of each row fetched meanwhile. */
+static inline void square16x2(const uint8_t *p, size_t sstride,
+			      unsigned rot, __m256i r[8])
+{
+	unsigned k;
+
+	for (k = 0; k < 8; k++) {
+		const uint8_t *q = p + (rot == 1 ? 7 - k : k) * sstride;
+
+		r[k] = _mm256_loadu_si256((const __m256i *)q);
+		_mm_prefetch((const char *)q + 64, _MM_HINT_T0);
+	}
+	transpose8x16x2(r);
+}
+
+/* 16 x 32 source pixels at (i, j): 16 destination rows of 64 bytes, a
+ * whole line each. Four register sets' worth, more than the registers
+ * hold: turned into a cached stage first, then each row's line stored
+ * at once (16-byte stores of the squares straight to the panel would
+ * leave 16 lines open at a time, which the write-combining buffers
+ * flush half-full). */
+static void lines16(uint8_t *dst, size_t dstride, const uint8_t *src,
+		    size_t sstride, uint32_t w, uint32_t h, unsigned rot,
+		    uint32_t i, uint32_t j, bool nt)
+{
+	uint8_t stage[16][64] __attribute__((aligned(64)));
+	unsigned s, k;
+
+	for (s = 0; s < 4; s++) {
+		/* rot 1: the lowest square leftmost. */
+		unsigned at = (rot == 1 ? 3 - s : s) * 16;
+		__m256i r[8];
+
+		square16x2(src + (size_t)(j + 8 * s) * sstride +
+				   (size_t)i * 2,
+			   sstride, rot, r);
+		for (k = 0; k < 8; k++) {
+			_mm_store_si128((__m128i *)&stage[k][at],
+					_mm256_castsi256_si128(r[k]));
+			_mm_store_si128((__m128i *)&stage[8 + k][at],
+					_mm256_extracti128_si256(r[k], 1));
+		}
+	}
+	for (k = 0; k < 16; k++) {
+		/* rot 1: the stage's row starts at the lowest square's
+		 * place; rot 3 at the first's. */
+		uint8_t *d = row16(dst, dstride, w, h, rot, i, j + (rot == 1
+									 ? 24
+									 : 0),
+				   k);
+
+		put256(d, _mm256_load_si256((const __m256i *)&stage[k][0]),
+		       nt);
+		put256(d + 32,
+		       _mm256_load_si256((const __m256i *)&stage[k][32]), nt);
+	}
+}
+
+/* 16 x 8 pixels a register set (two 8 x 8 squares side by side, one a
+ * lane), then the odd 8 columns a square in 128-bit registers. */
 static void quarter16(uint8_t *dst, size_t dstride, const uint8_t *src,
 		      size_t sstride, uint32_t w, uint32_t h, unsigned rot,
 		      bool nt)
 {
 	uint32_t w8 = w & ~7u, h8 = h & ~7u, i, j;
 	unsigned k;
+	/* The lines' 32-byte stores: where the first of each is. */
+	bool nt32 = nt && h8 >= 32 &&
+		    aligned(rot == 1 ? dst + (size_t)(h - 32) * 2 : dst, dstride,
+			    32);
 
 	if (w8 && h8)
 		nt = nt && aligned(rot == 1 ? dst + (size_t)(h - 8) * 2 : dst,
 				   dstride, 16);
+	for (i = 0; i + 16 <= w8; i += 16) {
+		for (j = 0; j + 32 <= h8; j += 32)
+			lines16(dst, dstride, src, sstride, w, h, rot, i, j,
+				nt32);
+		for (; j < h8; j += 8) {
+			__m256i r[8];
 
-	for (i = 0; i < w8; i += 8) {
+			square16x2(src + (size_t)j * sstride + (size_t)i * 2,
+				   sstride, rot, r);
+			for (k = 0; k < 8; k++) {
+				put128(row16(dst, dstride, w, h, rot, i, j, k),
+				       _mm256_castsi256_si128(r[k]), nt);
+				put128(row16(dst, dstride, w, h, rot, i + 8, j,
+					     k),
+				       _mm256_extracti128_si256(r[k], 1), nt);
+			}
+		}
+	}
+	for (; i < w8; i += 8) {
 		for (j = 0; j < h8; j += 8) {
 			const uint8_t *p = src + (size_t)j * sstride +
 					   (size_t)i * 2;
 			__m128i r[8];
-			uint8_t *d;
 
-			for (k = 0; k < 8; k++) {
-				const uint8_t *q = p + (rot == 1 ? 7 - k : k) *
-							       sstride;
-
-				r[k] = _mm_loadu_si128((const __m128i *)q);
-				_mm_prefetch((const char *)q + 64,
-					     _MM_HINT_T0);
-			}
+			for (k = 0; k < 8; k++)
+				r[k] = _mm_loadu_si128(
+					(const __m128i *)(p +
+							  (rot == 1 ? 7 - k : k) *
+								  sstride));
 			transpose8x16(r);
-			if (rot == 1) {
-				d = dst + (size_t)i * dstride +
-				    (size_t)(h - 8 - j) * 2;
-				for (k = 0; k < 8; k++)
-					put128(d + k * dstride, r[k], nt);
-			} else {
-				d = dst + (size_t)(w - 1 - i) * dstride +
-				    (size_t)j * 2;
-				for (k = 0; k < 8; k++)
-					put128(d - k * dstride, r[k], nt);
-			}
+			for (k = 0; k < 8; k++)
+				put128(row16(dst, dstride, w, h, rot, i, j, k),
+				       r[k], nt);
 		}
 	}
 }

@@ -159,19 +159,24 @@ void rotate_fraction(enum rotation rot, double fx, double fy, double *lx,
  * long enough for streaming stores (output_copy_stream). */
 #define TILE 64
 
-/* Turn the logical w x h at src straight onto the panel with streaming
- * stores (rotate_block_stream): the panel is plain memory the blitter
- * alone writes (output_direct). A half turn in one go, its rows read in
- * order; a quarter turn a tile at a time, the tile's source rows in the
- * first-level cache. false when the kernel in use cannot. */
-static bool put_stream(struct rotout *r, int32_t x, int32_t y,
-		       const uint8_t *src, size_t sstride, uint32_t w,
-		       uint32_t h)
+void rotout_put(struct rotout *r, int32_t x, int32_t y, const uint8_t *src,
+		size_t sstride, uint32_t w, uint32_t h)
 {
 	struct output *p = r->phys;
+	/* Aligned for the kernels' 16-byte stores. */
+	static _Thread_local uint8_t tile[TILE * TILE * 4]
+		__attribute__((aligned(64)));
 	unsigned bpp = r->bpp;
-	uint32_t bx, by, th = r->rot == ROT_180 ? h : TILE;
-	uint32_t tw = r->rot == ROT_180 ? w : TILE;
+	/* Straight onto a panel of plain memory that the blitter alone
+	 * writes (output_direct), with streaming stores, where the kernel
+	 * can (rotate_block_stream): a half turn in one go, its rows read
+	 * in order. Else into the tile, whose rows the panel's writer
+	 * takes. A quarter turn a tile at a time either way: the tile's
+	 * source rows stay in the first-level cache. */
+	bool stream = output_direct(p) && rotate_can_stream(bpp);
+	uint32_t th = stream && r->rot == ROT_180 ? h : TILE;
+	uint32_t tw = stream && r->rot == ROT_180 ? w : TILE;
+	uint32_t bx, by;
 
 	for (by = 0; by < h; by += th) {
 		uint32_t bh = h - by < th ? h - by : th;
@@ -182,57 +187,29 @@ static bool put_stream(struct rotout *r, int32_t x, int32_t y,
 					   (int32_t)bw, (int32_t)bh };
 			struct rect pr = rotate_rect(r->rot, r->out.width,
 						     r->out.height, &lr);
-
-			if (!rotate_block_stream(
-				    p->map + (size_t)pr.y * p->stride +
-					    (size_t)pr.x * bpp,
-				    p->stride,
-				    src + by * sstride + (size_t)bx * bpp,
-				    sstride, bw, bh, bpp, (unsigned)r->rot))
-				return false;
-		}
-	}
-	output_copy_stream_end();
-	return true;
-}
-
-void rotout_put(struct rotout *r, int32_t x, int32_t y, const uint8_t *src,
-		size_t sstride, uint32_t w, uint32_t h)
-{
-	struct output *p = r->phys;
-	/* Aligned for the kernels' 16-byte stores. */
-	static _Thread_local uint8_t tile[TILE * TILE * 4]
-		__attribute__((aligned(64)));
-	unsigned bpp = r->bpp;
-	uint32_t bx, by;
-
-	if (output_direct(p) && put_stream(r, x, y, src, sstride, w, h))
-		return;
-	for (by = 0; by < h; by += TILE) {
-		uint32_t bh = h - by < TILE ? h - by : TILE;
-
-		for (bx = 0; bx < w; bx += TILE) {
-			uint32_t bw = w - bx < TILE ? w - bx : TILE;
-			struct rect lr = { x + (int32_t)bx, y + (int32_t)by,
-					   (int32_t)bw, (int32_t)bh };
-			struct rect pr = rotate_rect(r->rot, r->out.width,
-						     r->out.height, &lr);
+			const uint8_t *s = src + by * sstride +
+					   (size_t)bx * bpp;
+			uint8_t *d = p->map + (size_t)pr.y * p->stride +
+				     (size_t)pr.x * bpp;
 			size_t tstride = (size_t)pr.w * bpp;
 			int32_t row;
 
-			rotate_block(tile, tstride,
-				     src + by * sstride + (size_t)bx * bpp,
-				     sstride, bw, bh, bpp, (unsigned)r->rot);
+			if (stream) {
+				rotate_block_stream(d, p->stride, s, sstride,
+						    bw, bh, bpp,
+						    (unsigned)r->rot);
+				continue;
+			}
+			rotate_block(tile, tstride, s, sstride, bw, bh, bpp,
+				     (unsigned)r->rot);
 			for (row = 0; row < pr.h; row++)
-				output_write_row(p,
-						 p->map +
-							 (size_t)(pr.y + row) *
-								 p->stride +
-							 (size_t)pr.x * bpp,
+				output_write_row(p, d + (size_t)row * p->stride,
 						 tile + (size_t)row * tstride,
 						 tstride);
 		}
 	}
+	if (stream)
+		output_copy_stream_end();
 }
 
 /* A logical row at dst (inside the logical mapping) goes to the panel. */

@@ -148,17 +148,20 @@ void rotate_block(uint8_t *dst, size_t dstride, const uint8_t *src,
 	kernels[pick()].fn(dst, dstride, src, sstride, w, h, bpp, rot);
 }
 
+bool rotate_can_stream(unsigned bpp)
+{
+	/* The streaming kernels turn 2- and 4-byte pixels in registers;
+	 * the rest would be the reference's pixel stores. */
+	return kernels[pick()].nt && (bpp == 2 || bpp == 4);
+}
+
 bool rotate_block_stream(uint8_t *dst, size_t dstride, const uint8_t *src,
 			 size_t sstride, uint32_t w, uint32_t h, unsigned bpp,
 			 unsigned rot)
 {
-	int k = pick();
-
-	/* The streaming kernels turn 2- and 4-byte pixels in registers;
-	 * the rest would be the reference's pixel stores. */
-	if (!kernels[k].nt || (bpp != 2 && bpp != 4))
+	if (!rotate_can_stream(bpp))
 		return false;
-	kernels[k].nt(dst, dstride, src, sstride, w, h, bpp, rot);
+	kernels[pick()].nt(dst, dstride, src, sstride, w, h, bpp, rot);
 	return true;
 }
 

@@ -46,6 +46,8 @@ void rotate_block(uint8_t *dst, size_t dstride, const uint8_t *src,
 bool rotate_block_stream(uint8_t *dst, size_t dstride, const uint8_t *src,
 			 size_t sstride, uint32_t w, uint32_t h, unsigned bpp,
 			 unsigned rot);
+/* Whether rotate_block_stream takes pixels of bpp bytes. */
+bool rotate_can_stream(unsigned bpp);
 /* Which kernel rotate_block uses ("c", "sse2", "avx2"), and forcing one
  * ("c" for tests and vncfb bench; NULL: the best). 0 or -ENOENT. */
 const char *rotkern_name(void);

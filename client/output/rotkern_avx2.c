@@ -73,38 +73,6 @@ static inline void transpose8x32(__m256i r[8])
 	r[7] = _mm256_permute2x128_si256(b3, b7, 0x31);
 }
 
-/* The same for eight 16-bit pixels a row. */
-static inline void transpose8x16(__m128i r[8])
-{
-	__m128i a0 = _mm_unpacklo_epi16(r[0], r[1]);
-	__m128i a1 = _mm_unpackhi_epi16(r[0], r[1]);
-	__m128i a2 = _mm_unpacklo_epi16(r[2], r[3]);
-	__m128i a3 = _mm_unpackhi_epi16(r[2], r[3]);
-	__m128i a4 = _mm_unpacklo_epi16(r[4], r[5]);
-	__m128i a5 = _mm_unpackhi_epi16(r[4], r[5]);
-	__m128i a6 = _mm_unpacklo_epi16(r[6], r[7]);
-	__m128i a7 = _mm_unpackhi_epi16(r[6], r[7]);
-	/* b0: columns 0 and 1 of rows 0-3, b4 of rows 4-7, and so on. */
-	__m128i b0 = _mm_unpacklo_epi32(a0, a2);
-	__m128i b1 = _mm_unpackhi_epi32(a0, a2);
-	__m128i b2 = _mm_unpacklo_epi32(a1, a3);
-	__m128i b3 = _mm_unpackhi_epi32(a1, a3);
-	__m128i b4 = _mm_unpacklo_epi32(a4, a6);
-	__m128i b5 = _mm_unpackhi_epi32(a4, a6);
-	__m128i b6 = _mm_unpacklo_epi32(a5, a7);
-	__m128i b7 = _mm_unpackhi_epi32(a5, a7);
-
-	r[0] = _mm_unpacklo_epi64(b0, b4);
-	r[1] = _mm_unpackhi_epi64(b0, b4);
-	r[2] = _mm_unpacklo_epi64(b1, b5);
-	r[3] = _mm_unpackhi_epi64(b1, b5);
-	r[4] = _mm_unpacklo_epi64(b2, b6);
-	r[5] = _mm_unpackhi_epi64(b2, b6);
-	r[6] = _mm_unpacklo_epi64(b3, b7);
-	r[7] = _mm_unpackhi_epi64(b3, b7);
-}
-
-/* Quarter turns (rot 1 or 3) of the whole 8 x 8 squares. */
 /* The 8 x 8 square at p transposed into r, its rows read bottom up for
  * rot 1 (so that r[k] is a destination row as it stands). The next line
  * of each row, two squares to the right (the next tile's at its right
@@ -181,8 +149,8 @@ static void quarter32(uint8_t *dst, size_t dstride, const uint8_t *src,
 	}
 }
 
-/* transpose8x16 in each 128-bit lane: eight rows of 16 pixels become
- * r[k] = column k (low lane) and column 8 + k (high lane). */
+/* Eight rows of 16 16-bit pixels transposed in each 128-bit lane: r[k]
+ * becomes column k (low lane) and column 8 + k (high lane). */
 static inline void transpose8x16x2(__m256i r[8])
 {
 	__m256i a0 = _mm256_unpacklo_epi16(r[0], r[1]);
@@ -319,17 +287,18 @@ static void quarter16(uint8_t *dst, size_t dstride, const uint8_t *src,
 		for (j = 0; j < h8; j += 8) {
 			const uint8_t *p = src + (size_t)j * sstride +
 					   (size_t)i * 2;
-			__m128i r[8];
+			__m256i r[8];
 
+			/* The low lanes alone: the row may end here. */
 			for (k = 0; k < 8; k++)
-				r[k] = _mm_loadu_si128(
+				r[k] = _mm256_castsi128_si256(_mm_loadu_si128(
 					(const __m128i *)(p +
 							  (rot == 1 ? 7 - k : k) *
-								  sstride));
-			transpose8x16(r);
+								  sstride)));
+			transpose8x16x2(r);
 			for (k = 0; k < 8; k++)
 				put128(row16(dst, dstride, w, h, rot, i, j, k),
-				       r[k], nt);
+				       _mm256_castsi256_si128(r[k]), nt);
 		}
 	}
 }

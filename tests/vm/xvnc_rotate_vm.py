@@ -12,15 +12,11 @@ guest needs are absent, 1 fail.
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 
 from console_vm import compare, report, run_failures, turn_back
-from vmskip import skip, vm_run_or_skip
-from xvnc_vm import (BG, EMPTY_XBM, END, FALLBACK, FG, PORT, PRELUDE,
-                     X_PROGRAMS, check_screens, picture, tile, xbm)
+from xvnc_vm import FALLBACK, check_screens, picture, vm_command
 
 PANEL = (1024, 768)
 ANGLE = 90
@@ -47,36 +43,8 @@ LOG = ['remote desktop is now 768x1024',
 
 
 def main():
-    vmrun = vm_run_or_skip()
-    progs = {}
-    for p in X_PROGRAMS:
-        progs[p] = shutil.which(p)
-        if not progs[p]:
-            skip('%s is not installed (package %s)' % (p, X_PROGRAMS[p]))
-    if not os.path.isdir('/usr/share/X11/xkb'):
-        skip('/usr/share/X11/xkb is not installed (xkb-data)')
-    tmp = tempfile.mkdtemp(prefix='vncfb-vm-')
-    rows = tile()
-    with open(os.path.join(tmp, 'tile.xbm'), 'w') as f:
-        f.write(xbm(rows))
-    with open(os.path.join(tmp, 'empty.xbm'), 'w') as f:
-        f.write(EMPTY_XBM)
-    guest = (PRELUDE + GUEST + END).replace('@PORT@', str(PORT))
-    for k, c in (('@FG@', FG), ('@BG@', BG)):
-        guest = guest.replace(k, '#%02x%02x%02x' % c)
-    cmd = [vmrun, '--fb', 'virtio', '--mouse', 'usb',
-           '--bin', os.environ['VNCFB'],
-           '--bin', '%s:%s' % (progs['xkbcomp'], progs['xkbcomp']),
-           '--file', '/usr/share/X11/xkb:/usr/share/X11/xkb',
-           '--file', os.path.join(tmp, 'tile.xbm'),
-           '--file', os.path.join(tmp, 'empty.xbm'),
-           '--timeout', '300', '--cmd', guest,
-           '--heads', '1', '--res', '%dx%d' % PANEL]
-    for p in X_PROGRAMS:
-        if p != 'xkbcomp':
-            cmd += ['--bin', progs[p]]
-    for ev in EVENTS:
-        cmd += ['--event', ev.replace('{tmp}', tmp)]
+    cmd, tmp, rows = vm_command(GUEST, ['--heads', '1', '--res',
+                                        '%dx%d' % PANEL], EVENTS)
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, errors='replace')
     out = r.stdout

@@ -296,6 +296,10 @@ def test(tmp):
                 env=creds)
         r.picture("--security Plain")
         srv.out.expect("AUTH 256 %s ok" % USER)
+        # --ca wants X509 TLS, even where --security names Plain.
+        r = Run(tmp, home, srv.port, *user, "--ca", tmp("one.crt"),
+                "--security", "Plain", env=creds)
+        r.refused("--ca against Plain", 1, "--ca requires X509 TLS")
     finally:
         srv.close()
 

@@ -479,11 +479,13 @@ static ssize_t read_frame(struct rsaaes *s, uint8_t *dst)
 	return len;
 }
 
-/* Whole frames straight into dst, which wants n >= RSAAES_FRAME_MAX
- * bytes (the caller needs them all, so waiting for them is no stall):
- * on AES-NI, as many full frames as n has room for, up to four, their
- * MACs' chains side by side (eax_kern.h); else one. The bytes
- * decrypted, or -1. */
+/* Frames for a caller that wants n >= RSAAES_FRAME_MAX bytes in dst:
+ * on AES-NI, up to four read at once, whole ones straight into dst and
+ * the one the caller needs only a part of (the last) into s->plain, its
+ * rest kept there; four full frames, or two or three, are decrypted
+ * together, their MACs' chains side by side (eax_kern.h). Every frame
+ * read holds bytes the caller needs, so waiting for it is no stall.
+ * Without AES-NI one frame. The bytes given to dst, or -1. */
 static ssize_t read_frames(struct rsaaes *s, uint8_t *dst, size_t n)
 {
 #ifdef VNCFB_SIMD_X86
@@ -491,52 +493,60 @@ static ssize_t read_frames(struct rsaaes *s, uint8_t *dst, size_t n)
 	uint8_t want[EAX_OPEN_MAX][RSAAES_MAC], nonce[EAX_OPEN_MAX][16];
 	uint8_t *at[EAX_OPEN_MAX];
 	struct eax_dir *d = &s->in;
-	size_t total = 0, fit = n / RSAAES_FRAME_MAX;
-	int i, nf;
+	size_t total = 0, len[EAX_OPEN_MAX], k;
+	bool tail = false, full = true;
+	int i, nf = 0;
 
-	if (!d->use_fast || fit < 2)
+	if (!d->use_fast)
 		return read_frame(s, dst);
-	nf = fit < EAX_OPEN_MAX ? (int)fit : EAX_OPEN_MAX;
-	for (i = 0; i < nf; i++) {
-		ssize_t len;
+	while (nf < EAX_OPEN_MAX && total < n) {
+		ssize_t got;
 
-		at[i] = dst + total;
-		len = take_frame(s, hdr[i], at[i], mac[i]);
-		if (len < 0) {
-			rsaaes_wipe(dst, total);
-			return -1;
-		}
-		total += (size_t)len;
-		if (len != RSAAES_FRAME_MAX)
+		tail = n - total < RSAAES_FRAME_MAX;
+		at[nf] = tail ? s->plain : dst + total;
+		got = take_frame(s, hdr[nf], at[nf], mac[nf]);
+		if (got < 0)
+			goto bad;
+		len[nf] = (size_t)got;
+		full = full && len[nf] == RSAAES_FRAME_MAX;
+		nf++;
+		if (tail || !full)
 			break;
+		total += (size_t)got;
 	}
-	if (i < nf) {
-		/* A shorter frame ended the burst: one at a time. */
-		int k;
-
-		for (k = 0; k <= i; k++) {
-			size_t len = (size_t)hdr[k][0] << 8 | hdr[k][1];
-
-			eax_frame(d, false, hdr[k], at[k], at[k], len,
-				  want[k]);
-			if (mac_check(s, mac[k], want[k], len) < 0)
-				goto bad;
+	if (full && nf > 1) {
+		for (i = 0; i < nf; i++) {
+			memcpy(nonce[i], d->nonce, 16);
 			nonce_next(d->nonce);
 		}
-		return (ssize_t)total;
+		eax_aesni_open(&d->fast, nf, (const uint8_t(*)[16])nonce,
+			       (const uint8_t(*)[2])hdr, at, RSAAES_FRAME_MAX,
+			       want);
+	} else {
+		for (i = 0; i < nf; i++) {
+			eax_frame(d, false, hdr[i], at[i], at[i], len[i],
+				  want[i]);
+			nonce_next(d->nonce);
+		}
 	}
-	for (i = 0; i < nf; i++) {
-		memcpy(nonce[i], d->nonce, 16);
-		nonce_next(d->nonce);
-	}
-	eax_aesni_open(&d->fast, nf, (const uint8_t(*)[16])nonce,
-		       (const uint8_t(*)[2])hdr, at, RSAAES_FRAME_MAX, want);
 	for (i = 0; i < nf; i++)
-		if (mac_check(s, mac[i], want[i], RSAAES_FRAME_MAX) < 0)
+		if (mac_check(s, mac[i], want[i], len[i]) < 0)
 			goto bad;
-	return (ssize_t)total;
+	if (!tail)
+		return (ssize_t)(total + (full ? 0 : len[nf - 1]));
+	/* The last frame went to plain: what the caller wants of it. */
+	k = n - total < len[nf - 1] ? n - total : len[nf - 1];
+	memcpy(dst + total, s->plain, k);
+	rsaaes_wipe(s->plain, k);
+	s->plain_off = k;
+	s->plain_len = len[nf - 1] - k;
+	return (ssize_t)(total + k);
 bad:
-	rsaaes_wipe(dst, total);
+	/* Decrypted, not authenticated: none of it stays. */
+	rsaaes_wipe(dst, n < total + RSAAES_FRAME_MAX
+				 ? n
+				 : total + RSAAES_FRAME_MAX);
+	rsaaes_wipe(s->plain, sizeof(s->plain));
 	return -1;
 #else
 	(void)n;

@@ -82,10 +82,11 @@ static uint8_t ckey_msg[4 + 2 * CLIENT_KEY_BYTES]; /* as sent */
 
 void rsaaes_wipe(void *p, size_t n)
 {
-	volatile uint8_t *v = p;
-
-	while (n--)
-		*v++ = 0;
+	/* memset at its speed (a volatile byte loop took 8 % of a raw
+	 * replay), kept by the barrier: the compiler must assume the
+	 * zeroes are read. */
+	memset(p, 0, n);
+	__asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
 bool rsaaes_type_known(uint32_t type)

@@ -340,7 +340,7 @@ MUTANTS = [
       "if (memeql_sec(mac, want, RSAAES_MAC))",
       "if (memeql_sec(mac, want, 0))", ["unit-rsaaes", "rsaaes-hostile"]),
     M("eax-batch-chains-crossed", "client/net/eax_aesni.c",
-      "f[i].x = s[nf + i];", "f[i].x = s[i];", ["unit-rsaaes"]),
+      "f[i].x = s[nf + i];", "f[i].x = s[i];", ["unit-rsaaes", "rsaaes"]),
     M("rsaaes-keys-hash-unchecked", "client/net/rsaaes.c",
       "if (!memeql_sec(theirs, want, hlen)) {",
       "if (!memeql_sec(theirs, want, 0)) {", ["rsaaes-hostile"]),

@@ -87,12 +87,14 @@ static void rnd(void *ctx, size_t n, uint8_t *dst)
 	}
 }
 
-static int get(int fd, void *buf, size_t n)
+/* All n bytes read into buf (out false) or written from it: 0, or -1
+ * when the peer closed or failed. */
+static int xfer(int fd, void *buf, size_t n, bool out)
 {
 	uint8_t *p = buf;
 
 	while (n > 0) {
-		ssize_t k = read(fd, p, n);
+		ssize_t k = out ? write(fd, p, n) : read(fd, p, n);
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -104,21 +106,14 @@ static int get(int fd, void *buf, size_t n)
 	return 0;
 }
 
+static int get(int fd, void *buf, size_t n)
+{
+	return xfer(fd, buf, n, false);
+}
+
 static int put(int fd, const void *buf, size_t n)
 {
-	const uint8_t *p = buf;
-
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
+	return xfer(fd, (void *)(uintptr_t)buf, n, true);
 }
 
 static void dir_init(struct dir *d, int bits, const uint8_t *key)

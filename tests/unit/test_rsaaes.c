@@ -187,8 +187,8 @@ static void open_against_nettle(int nf)
 			for (f = 0; f < nf; f++) {
 				bool spoilt = len == 8192 && f == nf - 1;
 
-				CHECK(spoilt ||
-					      memcmp(buf[f], plain[f], len) == 0,
+				CHECK(spoilt || memcmp(buf[f], plain[f],
+						       len) == 0,
 				      "AES-%u open %d: frame %d, %zu bytes",
 				      keylen * 8, nf, f, len);
 				CHECK((memcmp(got[f], want[f], 16) == 0) ==

@@ -34,6 +34,9 @@ static int raw_read(struct dec_ctx *c, struct dec_job *j)
 
 const struct decoder dec_raw = {
     .enc = RFB_ENC_RAW,
+    .name = "raw",
+    .label = "raw",
+    .rank = 9,
     .read = raw_read,
 };
 
@@ -86,6 +89,10 @@ static int copyrect_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_copyrect = {
     .enc = RFB_ENC_COPYRECT,
+    .name = "copyrect",
+    .label = "CopyRect",
+    .rank = 1,
+    .flags = DEC_NO_CURSOR,
     .read = copyrect_read,
     .decode = copyrect_decode,
     .in_place = true,
@@ -177,6 +184,9 @@ static int corre_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_rre = {
     .enc = RFB_ENC_RRE,
+    .name = "rre",
+    .label = "RRE",
+    .rank = 8,
     .read = rre_read,
     .decode = rre_decode,
     .in_place = true,
@@ -184,6 +194,9 @@ const struct decoder dec_rre = {
 
 const struct decoder dec_corre = {
     .enc = RFB_ENC_CORRE,
+    .name = "corre",
+    .label = "CoRRE",
+    .rank = 7,
     .read = corre_read,
     .decode = corre_decode,
     .in_place = true,
@@ -507,6 +520,9 @@ static int hextile_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_hextile = {
     .enc = RFB_ENC_HEXTILE,
+    .name = "hextile",
+    .label = "hextile",
+    .rank = 5,
     .read = hextile_read,
     .decode = hextile_decode,
     .read_draw = hextile_read_draw,

@@ -678,8 +678,15 @@ static int h264_decode(struct dec_ctx *c, const struct dec_job *j)
 	return ret;
 }
 
+/* First after CopyRect in the default list: a server that sends it
+ * chooses it for video-like content. Lossy, so offered from the default
+ * list only with --quality. */
 const struct decoder dec_h264 = {
     .enc = RFB_ENC_H264,
+    .name = "h264",
+    .label = "Open H.264",
+    .rank = 2,
+    .flags = DEC_LOSSY | DEC_OWN,
     .read = h264_read,
     .decode = h264_decode,
 };

@@ -221,8 +221,13 @@ struct rfb_reader *rfb_reader_create(const struct pixfmt *fmt,
 				     const struct rfb_reader_ops *ops,
 				     void *ops_ctx)
 {
-	struct rfb_reader *r = calloc(1, sizeof(*r));
+	struct rfb_reader *r;
 
+	/* The decoders are taken into use here: each one's required
+	 * hooks and names checked once (logged). */
+	if (decoders_check() < 0)
+		return NULL;
+	r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
 	if (dec_chunks_create(src, &r->chunks) < 0)

@@ -165,7 +165,7 @@ def run_suite(arch, root, bdir, part):
         if exe.startswith(bdir + os.sep):
             targets.append(os.path.relpath(exe, bdir))
     if part == "integration":
-        targets.append("tests/integration/testserver")
+        targets.append("tests/server/testserver")
     build(bdir, targets)
     env = dict(os.environ, QEMU_LD_PREFIX=root)
     names = [t["name"] for t in tests]

@@ -20,7 +20,7 @@ import time
 VNCFB = os.environ.get("VNCFB", "vncfb")
 BUILD = os.environ.get("VNCFB_BUILD_ROOT", ".")
 SOURCE = os.environ.get("VNCFB_SOURCE_ROOT", ".")
-TESTSERVER = os.path.join(BUILD, "tests", "integration", "testserver")
+TESTSERVER = os.path.join(BUILD, "tests", "server", "testserver")
 
 SKIP = 77
 
@@ -83,7 +83,7 @@ class LineReader:
 
 
 class Server:
-    """The test server (tests/integration/testserver.c)."""
+    """The test server (tests/server/testserver.c)."""
 
     def __init__(self, tmp, *args):
         self.tmp = tmp

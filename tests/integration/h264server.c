@@ -55,6 +55,7 @@
 
 #include "config.h"
 
+#include "testlib.h"
 #include "tools/demo/h264enc.h"
 #include "tools/demo/rfbmini.h"
 #include "util/be.h"
@@ -247,15 +248,10 @@ static int send_frame(int fd, bool first)
 
 static void dump(const char *path)
 {
-	FILE *f = fopen(path, "wb");
-
-	if (!f) {
+	if (testlib_ppm_write(path, W, H, cur) < 0) {
 		printf("ERROR cannot write %s\n", path);
 		return;
 	}
-	fprintf(f, "P6\n%d %d\n255\n", W, H);
-	fwrite(cur, 3, (size_t)W * H, f);
-	fclose(f);
 	printf("DUMPED %s\n", path);
 }
 
@@ -321,10 +317,8 @@ static int commands(void)
 
 int main(int argc, char **argv)
 {
-	struct sockaddr_in a = {.sin_family = AF_INET};
-	socklen_t al = sizeof(a);
 	double timeout = 300, start = now();
-	int ls, one = 1;
+	int ls, port = 0, one = 1;
 	bool quit = false;
 
 	for (int i = 1; i < argc; i++) {
@@ -353,15 +347,12 @@ int main(int argc, char **argv)
 	if (!cur || !big || new_encoder(W, H) < 0)
 		return 1;
 	printf("ENCODER %s\n", h264enc_name(enc));
-	ls = socket(AF_INET, SOCK_STREAM, 0);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (ls < 0 || bind(ls, (struct sockaddr *)&a, sizeof(a)) < 0 ||
-	    listen(ls, 1) < 0 || getsockname(ls, (struct sockaddr *)&a, &al)) {
-		perror("h264server: listen");
+	ls = testlib_listen(false, &port);
+	if (ls < 0) {
+		fprintf(stderr, "h264server: listen: %s\n", strerror(-ls));
 		return 1;
 	}
-	printf("READY %u\n", ntohs(a.sin_port));
+	printf("READY %d\n", port);
 	while (!quit) {
 		struct pollfd pf[2] = {{.fd = 0, .events = POLLIN},
 				       {.fd = ls, .events = POLLIN}};

@@ -19,6 +19,10 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from testlib import pixfmt32  # noqa: E402
+
 VNCFB = os.environ["VNCFB"]
 failures = []
 # "Within 100 ms", measured from outside on a noisy shared 2-core VM:
@@ -34,11 +38,6 @@ def check(cond, msg):
         failures.append(msg)
         print("FAIL:", msg, file=sys.stderr)
     return cond
-
-
-def pixfmt32():
-    return struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255, 255, 255,
-                       16, 8, 0)
 
 
 def hello(w, h):

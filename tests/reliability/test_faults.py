@@ -17,6 +17,10 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import testlib  # noqa: E402
+
 VNCFB = os.environ["VNCFB"]
 SERVER = os.environ["VNCFB_TESTSERVER"]
 W, H = 64, 48
@@ -34,7 +38,7 @@ def check(cond, msg):
 class Server:
     def __init__(self, port=0, colour="ff0000", password=None):
         args = [SERVER, "--port", str(port), "--colour", colour,
-                "--size", f"{W}x{H}"]
+                "--size", f"{W}x{H}", "--keep", "--timeout", "0"]
         if password:
             args += ["--password", password]
         self.p = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
@@ -123,10 +127,8 @@ class Client:
 
 
 def read_ppm(path):
-    data = open(path, "rb").read()
-    parts = data.split(b"\n", 3)
-    w, h = map(int, parts[1].split())
-    pix = parts[3]
+    """The screenshot as a function of (x, y) giving (r, g, b)."""
+    w, _, pix = testlib.read_ppm(path)
     return lambda x, y: tuple(pix[(y * w + x) * 3:(y * w + x) * 3 + 3])
 
 

@@ -721,8 +721,8 @@ def run_case(name, case):
         if d in case.get('refs', {}):
             # Another picture of the server's (a desktop resized).
             other = os.path.join(tmp, 'ref-%s.ppm' % d)
-            subprocess.run([srv, '--dump', other] + case['refs'][d],
-                           check=True)
+            subprocess.run([srv, '--console', '--dump', other] +
+                           case['refs'][d], check=True)
             want = read_ppm(other)
             if part:
                 want = crop(want, *part)

@@ -25,7 +25,7 @@ TESTSERVER = os.path.join(BUILD, "tests", "server", "testserver")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
 import testlib  # noqa: E402
-from testlib import free_port, write_ppm  # noqa: E402,F401
+from testlib import free_port, pixfmt32, write_ppm  # noqa: E402,F401
 
 SKIP = 77
 
@@ -497,9 +497,7 @@ class ScriptServer:
         self.read(1)
         c.sendall(b"\x00\x00\x00\x00")
         self.read(1)                   # ClientInit
-        c.sendall(struct.pack(">HH", w, h) +
-                  struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255, 255, 255,
-                              16, 8, 0) +
+        c.sendall(struct.pack(">HH", w, h) + pixfmt32() +
                   struct.pack(">I", len(name)) + name)
 
     def _serve(self):

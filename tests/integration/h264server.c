@@ -74,14 +74,6 @@ static bool paused, want_big, want_small, want_cut, want_reset, want_resetall;
 static int want_contexts;
 static bool h264_ok;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int fbu_hdr(int fd, unsigned n)
 {
 	uint8_t b[4] = {0, 0, 0, 0};
@@ -317,7 +309,7 @@ static int commands(void)
 
 int main(int argc, char **argv)
 {
-	double timeout = 300, start = now();
+	double timeout = 300, start = testlib_now();
 	int ls, port = 0, one = 1;
 	bool quit = false;
 
@@ -360,7 +352,7 @@ int main(int argc, char **argv)
 		bool first = true, pending = false;
 		double next = 0;
 
-		if (timeout > 0 && now() - start > timeout)
+		if (timeout > 0 && testlib_now() - start > timeout)
 			break;
 		if (poll(pf, 2, 500) <= 0)
 			continue;
@@ -386,12 +378,12 @@ int main(int argc, char **argv)
 					       {.fd = fd, .events = POLLIN}};
 			int wait = 500;
 
-			if (timeout > 0 && now() - start > timeout) {
+			if (timeout > 0 && testlib_now() - start > timeout) {
 				quit = true;
 				break;
 			}
 			if (pending && !paused) {
-				double d = next - now();
+				double d = next - testlib_now();
 
 				wait = d > 0 ? (int)(d * 1000) + 1 : 0;
 			}
@@ -410,13 +402,13 @@ int main(int argc, char **argv)
 				if (r == 1)
 					pending = true;
 			}
-			if (pending && (first || (!paused && now() >= next))) {
+			if (pending && (first || (!paused && testlib_now() >= next))) {
 				bool cut = want_cut;
 
 				if (send_frame(fd, first) < 0 || cut)
 					break;
 				first = pending = false;
-				next = now() + 1.0 / fps;
+				next = testlib_now() + 1.0 / fps;
 			}
 		}
 		close(fd);

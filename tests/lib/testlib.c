@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -101,4 +102,12 @@ void testlib_pixfmt32(uint8_t out[16])
 				       0, 255, 16, 8, 0, 0, 0, 0};
 
 	memcpy(out, pf, sizeof(pf));
+}
+
+double testlib_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }

@@ -1,6 +1,6 @@
 /* The C tests' shared helpers (the Python tests' are testlib.py beside
  * this): a loopback listener on a free or given port, binary PPM files,
- * RFB's 32-bit pixel format. Not part of vncfb: the test servers and
+ * RFB's 32-bit pixel format, the monotonic clock. Not part of vncfb: the test servers and
  * tools use it, which do not link the client (tests/lib/meson.build).
  *
  * Threads: any thread; nothing here keeps state. */
@@ -24,5 +24,8 @@ int testlib_ppm_read(const char *path, int *w, int *h, uint8_t **rgb);
 /* RFB's PIXEL_FORMAT (16 bytes) for 32 bits a pixel, depth 24,
  * little-endian, true colour, red at bit 16, green 8, blue 0. */
 void testlib_pixfmt32(uint8_t out[16]);
+
+/* CLOCK_MONOTONIC in seconds. */
+double testlib_now(void);
 
 #endif

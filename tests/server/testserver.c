@@ -143,14 +143,6 @@ static enum { CUR_EMPTY, CUR_NONE, CUR_ARROW } cursor = CUR_EMPTY;
 static bool console_lines;
 static bool sent_once;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void quiet(const char *fmt, ...)
 {
 	(void)fmt;
@@ -303,7 +295,7 @@ static enum rfbNewClientAction on_client(rfbClientPtr cl)
 	cl->clientGoneHook = on_gone;
 	cl->clientData = NULL;
 	if (first_client < 0)
-		first_client = now();
+		first_client = testlib_now();
 	emit("CLIENT connected");
 	return RFB_CLIENT_ACCEPT;
 }
@@ -656,7 +648,7 @@ static void set_cursor(void)
 int main(int argc, char **argv)
 {
 	bool v6 = false, keep = false, in_open = true, display = false;
-	double timeout = 300, start = now();
+	double timeout = 300, start = testlib_now();
 	int i, lfd, port = 0, argc0 = 0;
 	const char *dump_path = NULL;
 	bool qemu_keys = false;
@@ -815,7 +807,7 @@ int main(int argc, char **argv)
 	for (;;) {
 		struct pollfd pfd[2] = {{lfd, POLLIN, 0}, {0, POLLIN, 0}};
 
-		if (timeout > 0 && now() - start > timeout) {
+		if (timeout > 0 && testlib_now() - start > timeout) {
 			fprintf(stderr, "testserver: timeout, leaving\n");
 			break;
 		}
@@ -856,7 +848,7 @@ int main(int argc, char **argv)
 			struct after *af = &afters[i];
 
 			if (!af->done && first_client >= 0 &&
-			    now() - first_client >= af->secs) {
+			    testlib_now() - first_client >= af->secs) {
 				af->done = true;
 				if (!command(af->cmd))
 					goto out;

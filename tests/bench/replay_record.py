@@ -25,9 +25,12 @@ are large (up to 8 MB an update at 1080p): keep them out of git.
 """
 import argparse
 import os
-import socket
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from testlib import free_port  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -48,14 +51,6 @@ SETS = {
     "tight-q5-rgb565": ("tight", 5, "rgb565"),
     "zrle-rgb565": ("zrle", None, "rgb565"),
 }
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def start_xvnc(size, port, log):
@@ -94,7 +89,8 @@ def main():
         if n not in SETS:
             sys.exit("unknown set %s (known: %s)" % (n, ", ".join(SETS)))
     log = open(os.path.join(a.outdir, "xvnc.log"), "w")
-    port = free_port()
+    s, port = free_port()
+    s.close()
     x, disp = start_xvnc(a.size, port, log)
     env = dict(os.environ, DISPLAY=":%d" % disp)
     anim = None

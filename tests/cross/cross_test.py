@@ -29,6 +29,10 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import testlib  # noqa: E402
+
 sys.dont_write_bytecode = True
 
 SRC = os.environ.get("VNCFB_SOURCE_ROOT") or os.path.abspath(
@@ -165,7 +169,7 @@ def run_suite(arch, root, bdir, part):
         if exe.startswith(bdir + os.sep):
             targets.append(os.path.relpath(exe, bdir))
     if part == "integration":
-        targets.append("tests/integration/testserver")
+        targets.append("tests/server/testserver")
     build(bdir, targets)
     env = dict(os.environ, QEMU_LD_PREFIX=root)
     names = [t["name"] for t in tests]
@@ -180,20 +184,10 @@ def run_suite(arch, root, bdir, part):
 
 
 def read_ppm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    fields, pos = [], 0
-    while len(fields) < 4:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        start = pos
-        while not data[pos:pos + 1].isspace():
-            pos += 1
-        fields.append(data[start:pos])
-    if fields[0] != b"P6" or fields[3] != b"255":
-        fail("screenshot is not a P6 PPM")
-    w, h = int(fields[1]), int(fields[2])
-    return w, h, data[pos + 1:pos + 1 + w * h * 3]
+    try:
+        return testlib.read_ppm(path)
+    except testlib.PpmError as e:
+        fail("screenshot: %s" % e)
 
 
 BARS = [(255, 255, 255), (0, 255, 255), (255, 255, 0), (0, 255, 0),

@@ -623,17 +623,19 @@ def run_case(name, case):
     build = os.environ['VNCFB_BUILD_ROOT']
     vncfb = os.environ['VNCFB']
     # 'server': another server than testserver (no picture to compare).
-    srv = os.path.join(build, case.get('server', 'tests/vm/testserver'))
+    srv = os.path.join(build, case.get('server', 'tests/server/testserver'))
     probe = os.path.join(build, 'tests', 'vm', 'kdprobe')
     tmp = tempfile.mkdtemp(prefix='vncfb-vm-')
     ref_path = os.path.join(tmp, 'ref.ppm')
     ref = None
+    srv_args = case['srv']
     if 'server' not in case:
-        subprocess.run([srv, '--dump', ref_path] + case['srv'], check=True)
+        srv_args = ['--console'] + srv_args
+        subprocess.run([srv, '--dump', ref_path] + srv_args, check=True)
         ref = read_ppm(ref_path)
 
     guest = ('SRV=%s\nSRVARGS="%s"\n' % (os.path.basename(srv),
-                                         ' '.join(case['srv'])) +
+                                         ' '.join(srv_args)) +
              GUEST_PRELUDE +
              case['guest'] + GUEST_END)
     peek = os.path.join(build, 'tests', 'vm', 'fbpeek')
@@ -719,8 +721,8 @@ def run_case(name, case):
         if d in case.get('refs', {}):
             # Another picture of the server's (a desktop resized).
             other = os.path.join(tmp, 'ref-%s.ppm' % d)
-            subprocess.run([srv, '--dump', other] + case['refs'][d],
-                           check=True)
+            subprocess.run([srv, '--console', '--dump', other] +
+                           case['refs'][d], check=True)
             want = read_ppm(other)
             if part:
                 want = crop(want, *part)

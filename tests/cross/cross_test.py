@@ -98,14 +98,6 @@ LEFT_OUT = {
     # build codes a little differently: 6.21 against a limit of 6.0 on
     # one frame (the decoder is libavcodec's either way).
     "unit-h264", "unit-h264-threads",
-    # NOT understood yet (found at the end of the sitting that merged
-    # issue 42's fix with the arm64 build): with 3 decode workers, the
-    # last 7 columns (1016-1022) of a 1023-wide Open H.264 rectangle in
-    # rgb565 stay unwritten under qemu-user in 5 runs of 6; the same
-    # test without workers passes, as do all 132 checks on x86-64 (TSan
-    # too). Left out so that the rest of the arm64 subset guards what it
-    # can; the next sitting on issue 44 starts here.
-    "unit-h264-format-threads",
     # Their server asks for a screenshot (SIGUSR1) as soon as /proc says
     # vncfb catches SIGUSR1; under qemu-user that is qemu's own handler,
     # from the start, and vncfb may not have its own yet: killed.

@@ -18,6 +18,8 @@ there with QEMU_LD_PREFIX pointing qemu-user at the sysroot's libraries:
                programs ARCH binaries
   demo         vncfb --demo on a mem output: its picture, checked pixel
                for pixel against the demo's scene, within 10 s of start
+  vm-drm       (arm64) vncfb on an arm64 guest's console, its DRM card
+  vm-fbdev     and its fbdev: tests/cross/cross_vm.py
 
 Skips (77) only when the sysroot cannot be made here (no mmdebstrap, no
 binfmt_misc for ARCH: mksysroot.sh says which) or the cross compiler is
@@ -278,7 +280,8 @@ def demo(arch, root, bdir):
 
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in TRIPLET or \
-            sys.argv[2] not in ("unit", "pixels", "integration", "demo"):
+            sys.argv[2] not in ("unit", "pixels", "integration", "demo",
+                                "vm-drm", "vm-fbdev"):
         print(__doc__, file=sys.stderr)
         return 2
     arch, part = sys.argv[1], sys.argv[2]
@@ -286,6 +289,11 @@ def main():
     bdir = setup(arch, root)
     if part == "demo":
         return demo(arch, root, bdir)
+    if part.startswith("vm-"):
+        if arch != "arm64":
+            fail("the guest is arm64's alone")
+        import cross_vm
+        return cross_vm.run(part, root, bdir, build)
     return run_suite(arch, root, bdir, part)
 
 

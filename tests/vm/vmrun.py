@@ -477,7 +477,8 @@ key names are QEMU qcodes: a, 1, ret, spc, esc, tab, shift, ctrl, alt,
 f1, up, ...
 environment: VNCFB_VM_CACHE (default ~/.cache/vncfb-vm), VNCFB_VM_KERNEL_PKG
 (pin a linux-image package), VNCFB_VM_KERNEL_TTL, VNCFB_VM_CPU (qemu -cpu),
-VNCFB_VM_BUSYBOX, VNCFB_VM_KVM_PROBE_S.'''
+VNCFB_VM_BUSYBOX, VNCFB_VM_KVM_PROBE_S, VNCFB_VM_SYSROOT (--arch arm64:
+the sysroot its programs' libraries come from).'''
 
 
 def parse_args(argv):

@@ -151,8 +151,8 @@ mount -t tmpfs tmpfs /run
 echo 0 > /proc/sys/kernel/ctrl-alt-del
 trap 'echo "vm: ctrl-alt-del ignored"' INT
 up() { read u _ < /proc/uptime; echo $u; }
-exec 3<>/dev/ttyS1
-stty -F /dev/ttyS1 raw -echo
+exec 3<>@CHANNEL@
+stty -F @CHANNEL@ raw -echo
 mark() { printf '\002VM:%s\003' "$*" >&3; }
 mark BOOT $(up)
 while read -r m p; do
@@ -196,8 +196,11 @@ poweroff -f
 def build(path, spec, kernel, log=lambda msg: None):
     """Write the initramfs for one boot to path. spec: busybox, bins
     ([(src, dst)]), files ([(src, dst)]), modules (['name param=v']),
-    waits (shell lines), cmd, env ([(k, v)]), unbind_fbcon. Raises
-    ValueError for a missing file, library or module."""
+    waits (shell lines), cmd, env ([(k, v)]), unbind_fbcon; for another
+    architecture's guest (vmarm64.py) channel, /init's marker tty
+    (default /dev/ttyS1), and libs_of, a program's libraries as [(path
+    in the guest, file)] (default: ldd's). Raises ValueError for a
+    missing file, library or module."""
     t = time.monotonic()
     c = Cpio(path)
     for d in ('bin', 'sbin', 'usr/bin', 'usr/sbin', 'usr/local/bin', 'proc',
@@ -210,14 +213,16 @@ def build(path, spec, kernel, log=lambda msg: None):
     c.add_data('etc/hosts', b'127.0.0.1 localhost\n::1 localhost\n')
     c.add_data('etc/hostname', b'vncfb-vm\n')
     libs = {}
+    libs_of = spec.get('libs_of') or (
+        lambda p: [(lib, os.path.realpath(lib)) for lib in ldd_libs(p)])
     for src, dst in [(spec['busybox'], '/bin/busybox')] + spec['bins']:
         if not os.path.isfile(src):
             raise ValueError('--bin %s: no such file' % src)
         c.add_file(dst, src, 0o755)
-        for lib in ldd_libs(src):
-            libs[lib] = True
-    for lib in libs:
-        c.add_file(lib, os.path.realpath(lib), 0o755)
+        for lib, real in libs_of(src):
+            libs[lib] = real
+    for lib, real in libs.items():
+        c.add_file(lib, real, 0o755)
     for src, dst in spec['files']:
         if not os.path.exists(src):
             raise ValueError('--file %s: no such file' % src)
@@ -243,6 +248,7 @@ def build(path, spec, kernel, log=lambda msg: None):
     if spec['unbind_fbcon']:
         c.add_data('vm/unbind_fbcon', b'')
     c.add_data('init', INIT.replace('@WAITS@', '\n'.join(spec['waits']))
+               .replace('@CHANNEL@', spec.get('channel', '/dev/ttyS1'))
                .encode(), 0o755)
     c.close()
     log('initramfs %.1f MB (%d modules, %d libs) built in %.2fs' % (

@@ -1,5 +1,5 @@
 /* Why a device node would not open, in the words the console outputs
- * share (fbdev.h). */
+ * share (devnode.h). */
 #include "config.h"
 
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fbdev.h"
+#include "devnode.h"
 
 void devnode_open_error(const char *path, int err, const char *what,
 			const char *absent_hint, char *buf, size_t len)

@@ -5,7 +5,9 @@
 
 #include <stddef.h>
 
-#include "fbdev.h"
+#include "fb/fb.h"
+#include "drm/drm.h"
+#include "evdev/evdev.h"
 #include "platform/input.h"
 #include "output/output.h"
 #include "platform/platform.h"

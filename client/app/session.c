@@ -942,6 +942,11 @@ static int open_view(struct session *s)
 		  pixfmt_name(&s->out.fmt, fbuf, sizeof(fbuf)), s->out.stride);
 	if (!platform_input || o->view_only || s->out.impl == &output_mem_impl)
 		return 0;
+	if (input_impl_missing(platform_input)) {
+		log_error("input %s has no %s hook", platform_input->name,
+			  input_impl_missing(platform_input));
+		return -1;
+	}
 	s->in.impl = platform_input;
 	log_set_context(opts_origin(o, o->input ? "input" : "keymap"));
 	err = platform_input->open(&s->in, &icfg);

@@ -264,6 +264,8 @@ static int set_encodings(struct options *o, const char *v, const char **why)
 		if (!strcasecmp(bad, "h264"))
 			*why = "h264 needs a vncfb built with libavcodec "
 			       "(vncfb --version says)";
+		else
+			*why = vnc_encodings_expected();
 		return -EINVAL;
 	}
 	return opts_set_str(&o->encodings, v);
@@ -407,14 +409,8 @@ static const struct key keys[K_COUNT] = {
 		      .why = "expected a file name ending in .ppm or .png"},
     [K_EXIT_AFTER] = {"exit-after", T_SECONDS, F(exit_after),
 		      .why = "expected a positive number of seconds"},
-    [K_ENCODINGS] = {"encodings", T_FN, .set = set_encodings,
-		     .why = "expected names from: raw copyrect rre corre "
-			    "hextile zlib tight trle zrle zywrle ultra "
-			    "jpeg"
-#ifdef VNCFB_HAVE_H264
-			    " h264"
-#endif
-    },
+    /* The names come from the decoders (vnc_encodings_expected). */
+    [K_ENCODINGS] = {"encodings", T_FN, .set = set_encodings},
     [K_QUALITY] = {"quality", T_INT, F(quality), 0, 9, "expected 0-9"},
     [K_COMPRESS] = {"compress", T_INT, F(compress), 0, 9, "expected 0-9"},
     [K_VIEW_ONLY] = {"view-only", T_BOOL, F(view_only), .why = YES_NO},

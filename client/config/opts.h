@@ -41,7 +41,7 @@ struct options {
 	 * (client/view/layout.h), NULL: side by side. */
 	char *layout;
 	/* --mode WxH[@HZ], or "NAME:WxH[@HZ] ..." with at most one bare
-	 * WxH[@HZ] (drm: fbdev/drm.h's mode=). */
+	 * WxH[@HZ] (drm: fbdev/drm/drm_pick.h's mode=). */
 	char *drm_mode;
 	char *screenshot;
 	double exit_after;	/* seconds, 0: never */

@@ -81,8 +81,9 @@ void dec_fmt_init_rgba(struct dec_fmt *f)
 
 bool dec_cursor_alpha_enc(int32_t enc)
 {
-	return enc != RFB_ENC_COPYRECT && enc != RFB_ENC_JPEG &&
-	       decoder_find(enc) != NULL;
+	const struct decoder *d = decoder_find(enc);
+
+	return d && !(d->flags & DEC_NO_CURSOR);
 }
 
 void dec_cursor_alpha(const struct dec_fmt *f, size_t n, const uint8_t *rgba,

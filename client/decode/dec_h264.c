@@ -27,6 +27,7 @@
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
 #include <libavutil/hwcontext.h>
+#include <libavutil/imgutils.h>
 #include <libavutil/log.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -565,8 +566,39 @@ static int converter(struct dec_ctx *c, struct dec_h264 *t,
 /* libswscale's SIMD converters store whole groups of pixels, up to 15
  * past the width: only a rectangle whose width is a multiple of 16 is
  * converted in place; others go through scratch rows with room to spare
- * and are copied. */
+ * and are copied. And its C converters into 15 and 16 bits (rgb565,
+ * bgr565, rgb555: all of them on arm64, bgr565 on x86-64 too) write
+ * whole groups of 8 pixels and leave the last 1-7 of a width unwritten
+ * (doc/testing.md), so scratch rows are converted SWS_GROUP pixels at a
+ * time, from columns the decoder's picture has past the rectangle (its
+ * coded width is whole macroblocks). */
 #define SWS_GROUP 16
+
+/* Whether each plane of f holds cols x rows from its top-left: the
+ * bytes read lie in the plane's buffer. */
+static bool frame_holds(const AVFrame *f, int cols, int rows)
+{
+	const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
+
+	if (!d || cols > f->width + SWS_GROUP || rows > f->height + 1)
+		return false;
+	for (int p = 0; p < 4 && f->data[p]; p++) {
+		AVBufferRef *b = av_frame_get_plane_buffer((AVFrame *)f, p);
+		int bytes = av_image_get_linesize(f->format, cols, p);
+		int n = p == 1 || p == 2 ? AV_CEIL_RSHIFT(rows, d->log2_chroma_h)
+					 : rows;
+		const uint8_t *end;
+
+		if (!b || bytes <= 0 || f->linesize[p] < bytes ||
+		    f->data[p] < b->data)
+			return false;
+		end = f->data[p] + (size_t)(n - 1) * (size_t)f->linesize[p] +
+		      (size_t)bytes;
+		if (end > b->data + b->size)
+			return false;
+	}
+	return true;
+}
 
 static int draw(struct dec_ctx *c, struct dec_h264_ctx *x)
 {
@@ -578,14 +610,14 @@ static int draw(struct dec_ctx *c, struct dec_h264_ctx *x)
 	 * row off (the error doubles): convert one row more, which the
 	 * decoder's picture (in whole macroblocks) has, and leave it. */
 	int rows = r->h + (r->h & 1 && x->av->coded_height > r->h);
-	/* And an odd width a column more (libswscale's 0RGB converter
-	 * got the last column's colour wrong), into scratch rows. */
-	int cols = r->w + (r->w & 1 && x->av->coded_width > r->w);
+	/* Scratch rows in whole groups (an odd width's last column too:
+	 * libswscale's 0RGB converter got its colour wrong). */
+	int cols = (r->w + SWS_GROUP - 1) / SWS_GROUP * SWS_GROUP;
 	bool direct;
 	enum AVPixelFormat fmt = job_av_fmt(fb->fmt, &direct);
 	bool in_place = direct && r->w % SWS_GROUP == 0 && rows == r->h;
 	/* What libswscale writes a pixel, from the format it is given. */
-	unsigned obpp = av_fmt_bytes(fmt);
+	unsigned obpp;
 	uint8_t *dst[4] = {NULL};
 	int stride[4] = {0};
 	uint8_t *tmp = NULL;
@@ -596,6 +628,18 @@ static int draw(struct dec_ctx *c, struct dec_h264_ctx *x)
 			       "an H.264 frame of %dx%d, smaller than its "
 			       "rectangle",
 			       f->width, f->height);
+	if (!frame_holds(f, cols, rows)) {
+		/* A picture cropped on the left (only a server that means
+		 * it sends one): the rectangle's own columns, as RGB24,
+		 * which every libswscale path writes whole. */
+		cols = r->w;
+		if (!frame_holds(f, cols, rows))
+			rows = r->h;
+		in_place = false;
+		if (direct)
+			fmt = AV_PIX_FMT_RGB24, direct = false;
+	}
+	obpp = av_fmt_bytes(fmt);
 	if (direct && obpp != fb->fmt->bpp)
 		return dec_bad(c,
 			       "internal: libswscale's %s is %u bytes a pixel, "
@@ -608,7 +652,7 @@ static int draw(struct dec_ctx *c, struct dec_h264_ctx *x)
 		dst[0] = dec_fb_at(fb, (uint32_t)r->x, (uint32_t)r->y);
 		stride[0] = (int)fb->stride;
 	} else {
-		size_t pitch = ((size_t)r->w + SWS_GROUP) * obpp;
+		size_t pitch = ((size_t)cols + SWS_GROUP) * obpp;
 
 		tmp = dec_scratch(c, pitch * (size_t)rows + 64);
 		if (!tmp)
@@ -678,8 +722,15 @@ static int h264_decode(struct dec_ctx *c, const struct dec_job *j)
 	return ret;
 }
 
+/* First after CopyRect in the default list: a server that sends it
+ * chooses it for video-like content. Lossy, so offered from the default
+ * list only with --quality. */
 const struct decoder dec_h264 = {
     .enc = RFB_ENC_H264,
+    .name = "h264",
+    .label = "Open H.264",
+    .rank = 2,
+    .flags = DEC_LOSSY | DEC_OWN,
     .read = h264_read,
     .decode = h264_decode,
 };

@@ -275,6 +275,9 @@ static int jpeg_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_jpeg_rect = {
     .enc = RFB_ENC_JPEG,
+    .name = "jpeg",
+    .label = "JPEG",
+    .flags = DEC_LOSSY | DEC_AFTER_QUALITY | DEC_OWN | DEC_NO_CURSOR,
     .read = jpeg_read,
     .decode = jpeg_decode,
 };

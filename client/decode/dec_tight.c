@@ -398,6 +398,10 @@ static int tight_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_tight = {
     .enc = RFB_ENC_TIGHT,
+    .name = "tight",
+    .label = "Tight",
+    .rank = 3,
+    .flags = DEC_ZLIB | DEC_QUALITY,
     .read = tight_read,
     .decode = tight_decode,
     .in_place = true,

@@ -68,6 +68,8 @@ static int ultra_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_ultra = {
     .enc = RFB_ENC_ULTRA,
+    .name = "ultra",
+    .label = "Ultra",
     .read = ultra_read,
     .decode = ultra_decode,
     .in_place = true,

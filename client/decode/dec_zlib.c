@@ -419,6 +419,10 @@ static int zlib_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_zlib = {
     .enc = RFB_ENC_ZLIB,
+    .name = "zlib",
+    .label = "zlib",
+    .rank = 6,
+    .flags = DEC_ZLIB,
     .read = zlib_read,
     .decode = zlib_decode,
     .in_place = true,

@@ -352,8 +352,15 @@ static int zrle_decode(struct dec_ctx *c, const struct dec_job *j)
 	return ret;
 }
 
+/* ZYWRLE (ZRLE after a lossy wavelet) has no decoder in vncfb: the name
+ * offers its lossless sibling ZRLE instead. */
 const struct decoder dec_zrle = {
     .enc = RFB_ENC_ZRLE,
+    .name = "zrle",
+    .alias = "zywrle",
+    .label = "ZRLE",
+    .rank = 4,
+    .flags = DEC_ZLIB,
     .read = zrle_read,
     .decode = zrle_decode,
     .in_place = true,
@@ -391,6 +398,8 @@ static int trle_decode(struct dec_ctx *c, const struct dec_job *j)
 
 const struct decoder dec_trle = {
     .enc = RFB_ENC_TRLE,
+    .name = "trle",
+    .label = "TRLE",
     .read = trle_read,
     .decode = trle_decode,
     .in_place = true,

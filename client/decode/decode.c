@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "decode/decchunk.h"
 #include "decode/decode_priv.h"
 #include "util/guardmem.h"
+#include "util/log.h"
 #include "wire/encodings.h"
 #include "wire/rfb.h"
 
@@ -77,26 +79,86 @@ void dec_fmt_init(struct dec_fmt *f, const struct pixfmt *pf)
 	pixconv_init(&f->from_rgb, pf, &rgb);
 }
 
+/* The decoders, one per encoding (each defined in its own file): the
+ * one list of the encodings vncfb decodes, in the order usage messages
+ * name them. */
+static const struct decoder *const all[] = {
+    &dec_raw,  &dec_copyrect, &dec_rre,	 &dec_corre, &dec_hextile,
+    &dec_zlib, &dec_tight,    &dec_trle, &dec_zrle,  &dec_ultra,
+    &dec_jpeg_rect,
+#ifdef VNCFB_HAVE_H264
+    &dec_h264,
+#endif
+};
+
+#define NDEC (sizeof(all) / sizeof(all[0]))
+
 const struct decoder *decoder_find(int32_t enc)
 {
-	static const struct decoder *const all[] = {
-	    &dec_raw,  &dec_copyrect, &dec_rre,	 &dec_corre, &dec_hextile,
-	    &dec_zlib, &dec_tight,    &dec_zrle, &dec_trle,  &dec_ultra,
-	    &dec_jpeg_rect,
-#ifdef VNCFB_HAVE_H264
-	    &dec_h264,
-#endif
-	};
-
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; i < NDEC; i++)
 		if (all[i]->enc == enc)
 			return all[i];
 	return NULL;
 }
 
+static bool named(const char *name, const char *s, size_t n)
+{
+	return name && strlen(name) == n && strncasecmp(name, s, n) == 0;
+}
+
+const struct decoder *decoder_by_name(const char *s, size_t n)
+{
+	for (size_t i = 0; i < NDEC; i++)
+		if (named(all[i]->name, s, n) || named(all[i]->alias, s, n))
+			return all[i];
+	return NULL;
+}
+
+const struct decoder *decoder_at(size_t i)
+{
+	return i < NDEC ? all[i] : NULL;
+}
+
+const char *decoder_missing(const struct decoder *d)
+{
+	if (!d->name || !d->name[0])
+		return "name";
+	if (!d->label)
+		return "label";
+	if (!d->read)
+		return "read";
+	return NULL;
+}
+
+int decoders_check(void)
+{
+	for (size_t i = 0; i < NDEC; i++) {
+		const char *miss = decoder_missing(all[i]);
+
+		if (miss) {
+			log_error("decoder of encoding %d has no %s",
+				  (int)all[i]->enc, miss);
+			return -EINVAL;
+		}
+		for (size_t k = 0; k < i; k++) {
+			if (all[k]->enc == all[i]->enc ||
+			    decoder_by_name(all[i]->name,
+					    strlen(all[i]->name)) != all[i]) {
+				log_error("decoders %s and %s share a number "
+					  "or a name",
+					  all[k]->name, all[i]->name);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
 const char *decoder_name(int32_t enc, char *buf, size_t len)
 {
-	return rfb_encoding_label(enc, buf, len);
+	const struct decoder *d = decoder_find(enc);
+
+	return d ? d->label : rfb_encoding_label(enc, buf, len);
 }
 
 void dec_ctx_init(struct dec_ctx *c, struct vnc_source *src,

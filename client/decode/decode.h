@@ -177,8 +177,42 @@ struct dec_ctx {
 	char why[200];
 };
 
+/* What an encoding is, beside its decoding (struct decoder's flags). */
+enum {
+	/* Lossy: the default list offers it only with --quality. */
+	DEC_LOSSY = 1u << 0,
+	/* Its rectangles come through zlib streams: a compression level
+	 * (--compress) is offered with it. */
+	DEC_ZLIB = 1u << 1,
+	/* It takes a JPEG quality level (--quality). */
+	DEC_QUALITY = 1u << 2,
+	/* Offered after the list whenever a quality level is: TigerVNC
+	 * prefers it to Tight's JPEG when it comes first. */
+	DEC_AFTER_QUALITY = 1u << 3,
+	/* libvncclient has no decoder for it: never offered in the
+	 * reference mode (bench's), which decodes with libvncclient. */
+	DEC_OWN = 1u << 4,
+	/* A cursor shape (CursorWithAlpha) never comes in it. */
+	DEC_NO_CURSOR = 1u << 5,
+};
+
+/* One encoding: its number and names, what the options and the
+ * SetEncodings message need to know of it, and its decoding. Each is
+ * defined in its decoder's file and listed once in decode.c's table
+ * (only where built: Open H.264 with libavcodec); everything else
+ * (--encodings' names and default list, vnc_send.c's lossy, zlib and
+ * quality rules, the cursor's) reads it from there (doc/design.md, "How
+ * to add an encoding"). */
 struct decoder {
 	int32_t enc;
+	const char *name;  /* as --encodings names it, lower case */
+	const char *alias; /* another name --encodings takes for it, or NULL */
+	const char *label; /* as messages say it: "Tight" */
+	/* Its place in the default list, 1 first; 0: not in it. */
+	unsigned rank;
+	unsigned flags; /* DEC_LOSSY, ... */
+	/* Required: the rectangle's bytes into the job (a direct encoding
+	 * also draws them). */
 	int (*read)(struct dec_ctx *c, struct dec_job *j);
 	int (*decode)(struct dec_ctx *c, const struct dec_job *j);
 	/* Optional: read() and decode() in one walk over the bytes as they
@@ -199,6 +233,18 @@ struct decoder {
 
 /* The decoder of an encoding, or NULL. */
 const struct decoder *decoder_find(int32_t enc);
+/* The decoder --encodings names as the n bytes at s (its name or alias,
+ * any case), or NULL. */
+const struct decoder *decoder_by_name(const char *s, size_t n);
+/* The i-th decoder of the table (decode.c's order), NULL past the last. */
+const struct decoder *decoder_at(size_t i);
+/* The hook or field d lacks ("read", "name"), or NULL when it has all it
+ * must. */
+const char *decoder_missing(const struct decoder *d);
+/* Every decoder of the table checked (decoder_missing, numbers and
+ * names unique): 0, or -EINVAL, logged. Where the decoders are taken
+ * into use (the reader's creation). */
+int decoders_check(void);
 /* The name of any (pseudo-)encoding number for messages. */
 const char *decoder_name(int32_t enc, char *buf, size_t len);
 

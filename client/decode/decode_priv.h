@@ -171,6 +171,7 @@ void dec_jpeg_free(struct dec_jpeg *j);
  * with the connection's streams, once no job can run. */
 void dec_h264_free(struct dec_h264 *t);
 
+/* The decoders, each in its own file, listed in decode.c's table. */
 extern const struct decoder dec_raw, dec_copyrect, dec_rre, dec_corre,
     dec_hextile, dec_zlib, dec_tight, dec_zrle, dec_trle, dec_ultra,
     dec_jpeg_rect, dec_h264;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "decode/decode.h"
 #include "util/be.h"
 #include "wire/rfb.h"
 #include "net/vnc_enc.h"
@@ -68,35 +69,40 @@ bool vnc_send_encodings(struct vnc_client *vc)
 	int32_t listed[MAX_LISTED];
 	size_t nlisted, k;
 	int n = 0, i;
-	bool tight = false, zlibish = false, jpeg = false;
+	bool quality = false, zlibish = false, after = false;
+	const struct decoder *d;
 
 	nlisted = vnc_enc_numbers(vc->encodings, listed, MAX_LISTED);
 	for (k = 0; k < nlisted; k++) {
-		/* H.264 is vncfb's reader's (libvncclient has no decoder),
-		 * and lossy: from the default list only with --quality. */
-		if (listed[k] == RFB_ENC_H264 &&
-		    (!vc->rd || (!vc->cfg.encodings && vc->cfg.quality < 0)))
+		d = decoder_find(listed[k]);
+		if (!d)
+			continue;
+		/* What only vncfb's reader decodes is not offered to
+		 * libvncclient's (the reference mode), and what is lossy
+		 * from the default list only with --quality. */
+		if ((d->flags & DEC_OWN) && !vc->rd)
+			continue;
+		if ((d->flags & DEC_LOSSY) && !vc->cfg.encodings &&
+		    vc->cfg.quality < 0)
 			continue;
 		encs[n++] = (uint32_t)listed[k];
-		if (listed[k] == rfbEncodingTight)
-			tight = true;
-		if (listed[k] == RFB_ENC_JPEG)
-			jpeg = true;
-		if (listed[k] == rfbEncodingTight ||
-		    listed[k] == rfbEncodingZlib ||
-		    listed[k] == rfbEncodingZRLE)
-			zlibish = true;
+		quality |= (d->flags & DEC_QUALITY) != 0;
+		after |= (d->flags & DEC_AFTER_QUALITY) != 0;
+		zlibish |= (d->flags & DEC_ZLIB) != 0;
 	}
 	/* Lossy JPEG only with --quality, as Tight's: TigerVNC 1.16
 	 * prefers the JPEG encoding (21) to Tight's JPEG for full-colour
-	 * rectangles when Tight comes first, so it goes after the list.
-	 * libvncclient has no decoder for it (the reference mode). */
-	if (tight && !jpeg && vc->cfg.quality >= 0 && vc->rd)
-		encs[n++] = (uint32_t)RFB_ENC_JPEG;
+	 * rectangles when Tight comes first, so it goes after the list. */
+	for (k = 0; quality && !after && vc->cfg.quality >= 0 &&
+		    (d = decoder_at(k));
+	     k++)
+		if ((d->flags & DEC_AFTER_QUALITY) &&
+		    (vc->rd || !(d->flags & DEC_OWN)))
+			encs[n++] = (uint32_t)d->enc;
 	if (zlibish && vc->cfg.compress >= 0)
 		encs[n++] = (uint32_t)(rfbEncodingCompressLevel0 +
 				       vc->cfg.compress);
-	if (tight && vc->cfg.quality >= 0)
+	if (quality && vc->cfg.quality >= 0)
 		encs[n++] = (uint32_t)(rfbEncodingQualityLevel0 +
 				       vc->cfg.quality);
 	if (vc->cfg.local_cursor) {
@@ -135,7 +141,7 @@ bool vnc_send_encodings(struct vnc_client *vc)
 
 	vnc_enc_describe((const int32_t *)encs, (size_t)n, vc->offered,
 			 sizeof(vc->offered));
-	vc->offered_q = tight && vc->cfg.quality >= 0;
+	vc->offered_q = quality && vc->cfg.quality >= 0;
 	memset(&buf, 0, sizeof(buf));
 	buf.msg.type = rfbSetEncodings;
 	buf.msg.nEncodings = rfbClientSwap16IfLE((uint16_t)n);

@@ -321,6 +321,17 @@ const struct output_impl output_mem_impl = {
 	.present = mem_present,
 };
 
+const char *output_impl_missing(const struct output_impl *impl)
+{
+	if (!impl->name)
+		return "name";
+	if (!impl->open)
+		return "open";
+	if (!impl->close)
+		return "close";
+	return NULL;
+}
+
 static const struct output_impl *find_impl(const char *name, size_t len)
 {
 	size_t i;
@@ -469,9 +480,10 @@ static int open_impl(struct output *out, const struct output_impl *impl,
 
 	/* Every backend is taken into use here: its required hooks are
 	 * checked once, so that nothing else need test them. */
-	if (!impl->open || !impl->close) {
-		log_error("output %s has no %s hook", impl->name,
-			  impl->open ? "close" : "open");
+	if (output_impl_missing(impl)) {
+		log_error("output %s has no %s hook",
+			  impl->name ? impl->name : "(unnamed)",
+			  output_impl_missing(impl));
 		return -ENOSYS;
 	}
 	memset(out, 0, sizeof(*out));

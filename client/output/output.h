@@ -184,6 +184,11 @@ unsigned output_nheads(const struct output *out);
 /* output_open_flags: a session that may wait for a display (may_wait). */
 #define OUTPUT_OPEN_WAIT 1u
 
+/* The hook impl lacks of those it must have ("open", "close"), or NULL.
+ * output_open refuses such an output (-ENOSYS, logged) where it takes it
+ * into use, so that nothing else need test them. */
+const char *output_impl_missing(const struct output_impl *impl);
+
 /* Parse "name[:arg]" and open that output. "default" (or a NULL spec) is
  * the platform's console output: the first of platform_outputs that is
  * present and opens (-v says which and why); none is an error. "auto" is

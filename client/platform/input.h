@@ -67,6 +67,22 @@ struct input {
 	void *priv;
 };
 
+/* The hook impl lacks of those it must have ("open"), or NULL. The
+ * session checks its input source with it once, where it takes it
+ * into use. */
+static inline const char *input_impl_missing(const struct input_impl *impl)
+{
+	if (!impl->name)
+		return "name";
+	if (!impl->open)
+		return "open";
+	if (!impl->close)
+		return "close";
+	if (!impl->dispatch)
+		return "dispatch";
+	return NULL;
+}
+
 /* The platform's input source, or NULL where there is none. */
 extern const struct input_impl *const platform_input;
 

@@ -221,8 +221,13 @@ struct rfb_reader *rfb_reader_create(const struct pixfmt *fmt,
 				     const struct rfb_reader_ops *ops,
 				     void *ops_ctx)
 {
-	struct rfb_reader *r = calloc(1, sizeof(*r));
+	struct rfb_reader *r;
 
+	/* The decoders are taken into use here: each one's required
+	 * hooks and names checked once (logged). */
+	if (decoders_check() < 0)
+		return NULL;
+	r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
 	if (dec_chunks_create(src, &r->chunks) < 0)
@@ -385,6 +390,19 @@ static int desktop_name(struct rfb_reader *r)
 	return 0;
 }
 
+/* A copy-bound rectangle the reader would draw itself (copies_direct)
+ * goes to the pool when a worker is idle and it is large: the worker
+ * draws it while the reader reads and draws the ones after it, so a
+ * large update uses both cores; one at a time, so that the reader, not
+ * a queue, keeps what it reads in its cache. */
+#define SHARE_PIXELS (64u * 64u)
+
+static bool share_copy(struct rfb_reader *r, const struct dec_hdr *h)
+{
+	return (uint32_t)h->w * h->h >= SHARE_PIXELS &&
+	       dec_manager_idle(r->dm);
+}
+
 static int pixels(struct rfb_reader *r, const struct dec_hdr *h)
 {
 	const struct decoder *d = decoder_find(h->enc);
@@ -401,7 +419,8 @@ static int pixels(struct rfb_reader *r, const struct dec_hdr *h)
 				r->height);
 	rc = (struct rect){(int32_t)h->x, (int32_t)h->y, (int32_t)h->w,
 			   (int32_t)h->h};
-	if (!d->decode || (d->copy_bound && r->copies_direct))
+	if (!d->decode || (d->copy_bound && r->copies_direct &&
+			   !share_copy(r, h)))
 		return managed(r, dec_manager_direct(r->dm, d, h, &rc));
 	return managed(r, dec_manager_deferred(r->dm, d, h, &rc));
 }

@@ -1,47 +1,30 @@
-/* The table of encoding names (encodings.h). */
+/* The names of the encodings vncfb does not decode (encodings.h). */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "wire/encodings.h"
 #include "wire/rfb.h"
 
-/* The rectangle encodings first, in RFB's numbering; then the pseudo
- * ones vncfb reads, and those the bench server's tables count. */
+/* The encodings vncfb has no decoder for, and the pseudo-encodings: the
+ * ones it decodes have their names in their decoders (decode/decode.h's
+ * struct decoder), which decoder_name asks first. */
 static const struct rfb_encoding table[] = {
-	{ RFB_ENC_RAW, "raw", "raw", true },
-	{ RFB_ENC_COPYRECT, "copyrect", "CopyRect", true },
-	{ RFB_ENC_RRE, "rre", "RRE", true },
-	{ RFB_ENC_CORRE, "corre", "CoRRE", true },
-	{ RFB_ENC_HEXTILE, "hextile", "hextile", true },
-	{ RFB_ENC_ZLIB, "zlib", "zlib", true },
-	{ RFB_ENC_TIGHT, "tight", "Tight", true },
-	{ RFB_ENC_ULTRA, "ultra", "Ultra", true },
-	{ RFB_ENC_TRLE, "trle", "TRLE", true },
-	{ RFB_ENC_ZRLE, "zrle", "ZRLE", true },
-	{ RFB_ENC_ZYWRLE, "zywrle", "ZYWRLE", true },
-	{ RFB_ENC_JPEG, "jpeg", "JPEG", true },
-#ifdef VNCFB_HAVE_H264
-	{ RFB_ENC_H264, "h264", "Open H.264", true },
-#else
-	{ RFB_ENC_H264, "h264", "Open H.264", false },
-#endif
-	{ RFB_ENC_ZLIBHEX, "zlibhex", "ZlibHex", false },
-	{ RFB_ENC_ULTRAZIP, "ultrazip", "UltraZip", false },
-	{ RFB_ENC_XCURSOR, "xcursor", "XCursor", false },
-	{ RFB_ENC_RICHCURSOR, "richcursor", "RichCursor", false },
-	{ RFB_ENC_POINTERPOS, "pointerpos", "PointerPos", false },
-	{ RFB_ENC_LASTRECT, "lastrect", "LastRect", false },
-	{ RFB_ENC_DESKTOPSIZE, "desktopsize", "DesktopSize", false },
-	{ RFB_ENC_EXTDESKTOPSIZE, "extdesktopsize", "ExtendedDesktopSize",
-	  false },
-	{ RFB_ENC_DESKTOPNAME, "desktopname", "DesktopName", false },
-	{ RFB_ENC_QEMU_KEYS, "qemukeys", "QEMU extended key event", false },
-	{ RFB_ENC_LEDSTATE, "ledstate", "KeyboardLedState", false },
-	{ RFB_ENC_CURSOR_ALPHA, "cursoralpha", "CursorWithAlpha", false },
-	{ RFB_ENC_EXT_MOUSE, "extmouse", "ExtendedMouseButtons", false },
+	{ RFB_ENC_ZYWRLE, "zywrle", "ZYWRLE" },
+	{ RFB_ENC_ZLIBHEX, "zlibhex", "ZlibHex" },
+	{ RFB_ENC_ULTRAZIP, "ultrazip", "UltraZip" },
+	{ RFB_ENC_XCURSOR, "xcursor", "XCursor" },
+	{ RFB_ENC_RICHCURSOR, "richcursor", "RichCursor" },
+	{ RFB_ENC_POINTERPOS, "pointerpos", "PointerPos" },
+	{ RFB_ENC_LASTRECT, "lastrect", "LastRect" },
+	{ RFB_ENC_DESKTOPSIZE, "desktopsize", "DesktopSize" },
+	{ RFB_ENC_EXTDESKTOPSIZE, "extdesktopsize", "ExtendedDesktopSize" },
+	{ RFB_ENC_DESKTOPNAME, "desktopname", "DesktopName" },
+	{ RFB_ENC_QEMU_KEYS, "qemukeys", "QEMU extended key event" },
+	{ RFB_ENC_LEDSTATE, "ledstate", "KeyboardLedState" },
+	{ RFB_ENC_CURSOR_ALPHA, "cursoralpha", "CursorWithAlpha" },
+	{ RFB_ENC_EXT_MOUSE, "extmouse", "ExtendedMouseButtons" },
 };
 
 #define N (sizeof(table) / sizeof(table[0]))
@@ -50,15 +33,6 @@ const struct rfb_encoding *rfb_encoding_by_number(int32_t enc)
 {
 	for (size_t i = 0; i < N; i++)
 		if (table[i].enc == enc)
-			return &table[i];
-	return NULL;
-}
-
-const struct rfb_encoding *rfb_encoding_by_option(const char *s, size_t n)
-{
-	for (size_t i = 0; i < N; i++)
-		if (table[i].offered && strlen(table[i].option) == n &&
-		    strncasecmp(table[i].option, s, n) == 0)
 			return &table[i];
 	return NULL;
 }

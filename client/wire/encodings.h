@@ -1,6 +1,8 @@
-/* RFB's encodings by number, by the name --encodings gives them, and by
- * the label messages use: the one table of encoding names (the options,
- * the decoders' messages and the bench server all read it).
+/* The names of RFB's pseudo-encodings and of the encodings vncfb has no
+ * decoder for, by number: for messages and the bench server's counts.
+ * The encodings vncfb decodes are named by their decoders
+ * (decode/decode.h's struct decoder: --encodings, the default list,
+ * labels), which decoder_name asks first.
  *
  * Threads: any (constant data). */
 #ifndef VNCFB_ENCODINGS_H
@@ -12,16 +14,12 @@
 
 struct rfb_encoding {
 	int32_t enc;		/* RFB number (wire/rfb.h) */
-	const char *option;	/* lower case, as --encodings says it */
-	const char *label;	/* as messages say it: "Tight" */
-	bool offered;		/* --encodings may name it */
+	const char *option;	/* lower case: "zywrle" */
+	const char *label;	/* as messages say it: "ZYWRLE" */
 };
 
 /* The entry for RFB number enc, NULL when the table has none. */
 const struct rfb_encoding *rfb_encoding_by_number(int32_t enc);
-/* The entry --encodings may name as the n bytes at s (any case), NULL
- * when none. */
-const struct rfb_encoding *rfb_encoding_by_option(const char *s, size_t n);
 /* enc's label, or its number in hex (written into buf) when unknown. */
 const char *rfb_encoding_label(int32_t enc, char *buf, size_t len);
 

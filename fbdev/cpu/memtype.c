@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pat.h"
+#include "cpu/pat.h"
 #include "platform/platform.h"
 
 #define DEBUGFS "/sys/kernel/debug"

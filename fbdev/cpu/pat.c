@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pat.h"
+#include "cpu/pat.h"
 
 /* Entries overlapping one range kept at a time for the coverage check
  * (merged when full); a framebuffer has a handful: the driver's mapping,

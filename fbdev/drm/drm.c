@@ -28,12 +28,12 @@
 #include <xf86drmMode.h>
 
 #include "util/clock.h"
-#include "drm.h"
-#include "drm_priv.h"
-#include "fbdev.h"
+#include "drm/drm_pick.h"
+#include "drm/drm_card.h"
+#include "drm/drm.h"
 #include "util/log.h"
 #include "output/output.h"
-#include "vt.h"
+#include "vt/vt.h"
 
 /* A flip event later than this is taken as lost. */
 #define FLIP_TIMEOUT_MS 1000

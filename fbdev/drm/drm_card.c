@@ -18,9 +18,9 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-#include "drm.h"
-#include "drm_priv.h"
-#include "fbdev.h"
+#include "drm/drm_pick.h"
+#include "drm/drm_card.h"
+#include "devnode.h"
 #include "util/log.h"
 #include "output/output.h"
 #include "output/rotate.h"

@@ -16,9 +16,9 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-#include "drm.h"
-#include "drm_hotplug.h"
-#include "drm_scan.h"
+#include "drm/drm_pick.h"
+#include "drm/drm_hotplug.h"
+#include "drm/drm_scan.h"
 #include "util/log.h"
 
 bool drm_uevent_hotplug(const char *msg, size_t len, unsigned major,

@@ -16,8 +16,8 @@
 
 #include <xf86drmMode.h>
 
-#include "drm.h"
-#include "drm_scan.h"
+#include "drm/drm_pick.h"
+#include "drm/drm_scan.h"
 
 /* Without uevents: how often the connectors are read. */
 #define DRM_HOTPLUG_POLL_MS 2000

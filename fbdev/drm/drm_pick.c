@@ -9,7 +9,7 @@
 
 #include <drm_fourcc.h>
 
-#include "drm.h"
+#include "drm/drm_pick.h"
 
 /* Largest mode we take from a user: the drm core's own limit. */
 #define MODE_MAX_DIM 16384

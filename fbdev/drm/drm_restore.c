@@ -7,7 +7,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
-#include "drm_restore.h"
+#include "drm/drm_restore.h"
 
 /* The supervisor and a signal handler read what the main thread writes:
  * only lock-free atomics are safe in a handler and across processes. */

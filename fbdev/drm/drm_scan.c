@@ -9,8 +9,8 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-#include "drm.h"
-#include "drm_scan.h"
+#include "drm/drm_pick.h"
+#include "drm/drm_scan.h"
 
 /* The CRTCs c's encoders reach, as a mask of indices in res. */
 static uint32_t reach(int fd, const drmModeConnector *c)

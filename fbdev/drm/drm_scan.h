@@ -11,7 +11,7 @@
 
 #include <xf86drmMode.h>
 
-#include "drm.h"
+#include "drm/drm_pick.h"
 
 /* One card of the output: its file, DRM master from open to close, which
  * every head on the card shares. Every card is opened at open, before

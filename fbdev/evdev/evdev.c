@@ -18,9 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fbdev.h"
+#include "evdev/evdev.h"
+#include "evdev/kbd.h"
+#include "evdev/ptr.h"
 #include "util/log.h"
-#include "vt.h"
+#include "vt/vt.h"
 
 #define INPUT_DIR "/dev/input"
 #define MAX_DEVICES 64

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <xkbcommon/xkbcommon.h>
 
-#include "fbdev.h"
+#include "evdev/kbd.h"
 #include "util/log.h"
 
 /* xkb key codes are evdev codes + 8 (the X11 offset). */

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "fbdev.h"
+#include "evdev/ptr.h"
 
 int ptr_button(unsigned code)
 {

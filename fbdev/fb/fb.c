@@ -13,10 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fbdev.h"
+#include "devnode.h"
+#include "fb/fb.h"
 #include "util/log.h"
 #include "output/output.h"
-#include "vt.h"
+#include "vt/vt.h"
 
 #define CMAP_MAX 256
 

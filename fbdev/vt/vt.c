@@ -13,9 +13,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "fbdev.h"
 #include "util/log.h"
-#include "vt.h"
+#include "vt/vt.h"
 
 /* Not SIGUSR1: that one asks the session for a screenshot. */
 #define VT_RELSIG SIGUSR2

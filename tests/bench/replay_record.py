@@ -8,7 +8,8 @@ gradient moving every frame), desktop (a scrolling terminal and moving
 windows: small updates, CopyRect asked for as every viewer does) or text
 (small anti-aliased text over a gradient and a soft picture, moving every
 frame: hextile's coloured-subrect tiles). Files
-are OUTDIR/NAME.rec for the clouds, OUTDIR/SCENE-NAME.rec for the others.
+are OUTDIR/NAME.rec for the clouds, OUTDIR/SCENE-NAME.rec for the others,
+with 4k- (--size 3840x2160) or WxH- before it at another size than 1080p.
 
 The content is deterministic (the same frames on every run); which frames
 land in which update depends on the server's speed, but at the default
@@ -24,9 +25,12 @@ are large (up to 8 MB an update at 1080p): keep them out of git.
 """
 import argparse
 import os
-import socket
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from testlib import free_port  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -47,14 +51,6 @@ SETS = {
     "tight-q5-rgb565": ("tight", 5, "rgb565"),
     "zrle-rgb565": ("zrle", None, "rgb565"),
 }
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def start_xvnc(size, port, log):
@@ -85,12 +81,16 @@ def main():
         a.only = ",".join(n for n in SETS if a.scene == "clouds" or
                           not n.endswith("rgb565"))
     os.makedirs(a.outdir, exist_ok=True)
+    # Another size than 1080p names its files: 4k-text-raw.rec.
+    prefix = {"1920x1080": "", "3840x2160": "4k-"}.get(a.size,
+                                                       a.size + "-")
     names = a.only.split(",")
     for n in names:
         if n not in SETS:
             sys.exit("unknown set %s (known: %s)" % (n, ", ".join(SETS)))
     log = open(os.path.join(a.outdir, "xvnc.log"), "w")
-    port = free_port()
+    s, port = free_port()
+    s.close()
     x, disp = start_xvnc(a.size, port, log)
     env = dict(os.environ, DISPLAY=":%d" % disp)
     anim = None
@@ -114,8 +114,8 @@ def main():
                 if anim.stdout.readline().strip() != "started":
                     sys.exit("xanim did not start")
                 anim_fps = fps
-            out = os.path.join(a.outdir, (n if a.scene == "clouds" else
-                                          a.scene + "-" + n) + ".rec")
+            out = os.path.join(a.outdir, prefix + (
+                n if a.scene == "clouds" else a.scene + "-" + n) + ".rec")
             if a.scene == "desktop":
                 enc += " copyrect"
             cmd = [VNCFB, "bench", "--record", out, "--updates",

@@ -16,10 +16,13 @@ import argparse
 import os
 import re
 import resource
-import socket
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from testlib import free_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -88,9 +91,7 @@ def main():
     env = dict(os.environ, VNCFB_PASSWORD=PASSWORD,
                XDG_CONFIG_HOME=os.path.join(os.path.dirname(a.rec),
                                             "rsaaes-config"))
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    free = s.getsockname()[1]
+    s, free = free_port()
     s.close()
     pump = subprocess.Popen([VNCFB, "bench", "--replay", a.rec, "--serve",
                              str(free)], stdout=subprocess.PIPE, text=True,

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fbdev.h"
+#include "evdev/kbd.h"
 #include "../check.h"
 
 static void expect_send(struct kbd *k, unsigned code, int value, uint32_t sym,

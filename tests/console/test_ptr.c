@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fbdev.h"
+#include "fb/fb.h"
+#include "evdev/ptr.h"
 #include "../check.h"
 
 static char log_buf[1024];

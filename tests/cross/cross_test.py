@@ -18,6 +18,8 @@ there with QEMU_LD_PREFIX pointing qemu-user at the sysroot's libraries:
                programs ARCH binaries
   demo         vncfb --demo on a mem output: its picture, checked pixel
                for pixel against the demo's scene, within 10 s of start
+  vm-drm       (arm64) vncfb on an arm64 guest's console, its DRM card
+  vm-fbdev     and its fbdev: tests/cross/cross_vm.py
 
 Skips (77) only when the sysroot cannot be made here (no mmdebstrap, no
 binfmt_misc for ARCH: mksysroot.sh says which) or the cross compiler is
@@ -28,6 +30,10 @@ import shutil
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import testlib  # noqa: E402
 
 sys.dont_write_bytecode = True
 
@@ -98,14 +104,6 @@ LEFT_OUT = {
     # build codes a little differently: 6.21 against a limit of 6.0 on
     # one frame (the decoder is libavcodec's either way).
     "unit-h264", "unit-h264-threads",
-    # NOT understood yet (found at the end of the sitting that merged
-    # issue 42's fix with the arm64 build): with 3 decode workers, the
-    # last 7 columns (1016-1022) of a 1023-wide Open H.264 rectangle in
-    # rgb565 stay unwritten under qemu-user in 5 runs of 6; the same
-    # test without workers passes, as do all 132 checks on x86-64 (TSan
-    # too). Left out so that the rest of the arm64 subset guards what it
-    # can; the next sitting on issue 44 starts here.
-    "unit-h264-format-threads",
     # Their server asks for a screenshot (SIGUSR1) as soon as /proc says
     # vncfb catches SIGUSR1; under qemu-user that is qemu's own handler,
     # from the start, and vncfb may not have its own yet: killed.
@@ -165,7 +163,7 @@ def run_suite(arch, root, bdir, part):
         if exe.startswith(bdir + os.sep):
             targets.append(os.path.relpath(exe, bdir))
     if part == "integration":
-        targets.append("tests/integration/testserver")
+        targets.append("tests/server/testserver")
     build(bdir, targets)
     env = dict(os.environ, QEMU_LD_PREFIX=root)
     names = [t["name"] for t in tests]
@@ -180,20 +178,10 @@ def run_suite(arch, root, bdir, part):
 
 
 def read_ppm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    fields, pos = [], 0
-    while len(fields) < 4:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        start = pos
-        while not data[pos:pos + 1].isspace():
-            pos += 1
-        fields.append(data[start:pos])
-    if fields[0] != b"P6" or fields[3] != b"255":
-        fail("screenshot is not a P6 PPM")
-    w, h = int(fields[1]), int(fields[2])
-    return w, h, data[pos + 1:pos + 1 + w * h * 3]
+    try:
+        return testlib.read_ppm(path)
+    except testlib.PpmError as e:
+        fail("screenshot: %s" % e)
 
 
 BARS = [(255, 255, 255), (0, 255, 255), (255, 255, 0), (0, 255, 0),
@@ -286,7 +274,8 @@ def demo(arch, root, bdir):
 
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in TRIPLET or \
-            sys.argv[2] not in ("unit", "pixels", "integration", "demo"):
+            sys.argv[2] not in ("unit", "pixels", "integration", "demo",
+                                "vm-drm", "vm-fbdev"):
         print(__doc__, file=sys.stderr)
         return 2
     arch, part = sys.argv[1], sys.argv[2]
@@ -294,6 +283,11 @@ def main():
     bdir = setup(arch, root)
     if part == "demo":
         return demo(arch, root, bdir)
+    if part.startswith("vm-"):
+        if arch != "arm64":
+            fail("the guest is arm64's alone")
+        import cross_vm
+        return cross_vm.run(part, root, bdir, build)
     return run_suite(arch, root, bdir, part)
 
 

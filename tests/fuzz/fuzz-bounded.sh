@@ -1,14 +1,19 @@
 #!/bin/sh
 # CI's bounded fuzz run without -Dfuzz: build the libFuzzer targets in a
-# nested clang build of this source tree, then fuzz for FUZZ_SECONDS
-# (default 60) in all: half the session target (harness.c, through
-# vnc.c, libvncclient's handshake and vncfb's reader), half the reader
-# target (reader.c, vncfb's own reader and decoders from memory); then
-# the handshake for FUZZ_HANDSHAKE_SECONDS (default 30). Skips (77) only
-# when clang or its libFuzzer runtime is not installed.
+# nested clang build of this source tree, then fuzz for SECONDS (the
+# first argument, meson's fuzz_seconds, default 20; FUZZ_SECONDS
+# overrides) in all: half the session target (harness.c, through vnc.c,
+# libvncclient's handshake and vncfb's reader), half the reader target
+# (reader.c, vncfb's own reader and decoders from memory); then the
+# handshake for FUZZ_HANDSHAKE_SECONDS (default: half of SECONDS). Each
+# run first replays every committed seed and regression case (libFuzzer's
+# INIT, whatever the budget), then fuzzes for what is left of it.
+# A long run by hand (doc/testing.md): FUZZ_SECONDS=1200 meson test -C
+# build fuzz-bounded -t 10, or -Dfuzz_seconds=1200.
+# Skips (77) only when clang or its libFuzzer runtime is not installed.
 set -u
-secs=${FUZZ_SECONDS:-60}
-hs_secs=${FUZZ_HANDSHAKE_SECONDS:-30}
+secs=${FUZZ_SECONDS:-${1:-20}}
+hs_secs=${FUZZ_HANDSHAKE_SECONDS:-$(( (secs + 1) / 2 ))}
 if ! command -v clang >/dev/null 2>&1; then
 	echo "SKIP: clang not installed (package clang)" >&2
 	exit 77

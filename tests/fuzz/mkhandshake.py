@@ -11,6 +11,11 @@ each. Run by hand after changing a case; the output is committed.
 """
 import os
 import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from testlib import pixfmt32  # noqa: E402
 
 INSECURE, CA, NOPASS, VIEWONLY = 0x04, 0x08, 0x10, 0x20
 
@@ -21,11 +26,6 @@ X509NONE, X509VNC, X509PLAIN = 260, 261, 262
 
 def u32(n):
     return struct.pack(">I", n)
-
-
-def pixfmt32():
-    return struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255, 255, 255,
-                       16, 8, 0)
 
 
 def server_init(w=64, h=48, name=b"fuzz", fmt=None, length=None):

@@ -10,13 +10,11 @@ import struct
 import sys
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from testlib import pixfmt32  # noqa: E402
+
 W, H = 64, 48
-
-
-def pixfmt32():
-    # bpp, depth, big-endian, true-colour, maxes, shifts, padding
-    return struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255, 255, 255,
-                       16, 8, 0)
 
 
 def hello(w=W, h=H, name=b"hostile", auth=1, extra=b""):

@@ -55,6 +55,7 @@
 
 #include "config.h"
 
+#include "testlib.h"
 #include "tools/demo/h264enc.h"
 #include "tools/demo/rfbmini.h"
 #include "util/be.h"
@@ -72,14 +73,6 @@ static unsigned long frame_no, n_h264, n_raw;
 static bool paused, want_big, want_small, want_cut, want_reset, want_resetall;
 static int want_contexts;
 static bool h264_ok;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int fbu_hdr(int fd, unsigned n)
 {
@@ -247,15 +240,10 @@ static int send_frame(int fd, bool first)
 
 static void dump(const char *path)
 {
-	FILE *f = fopen(path, "wb");
-
-	if (!f) {
+	if (testlib_ppm_write(path, W, H, cur) < 0) {
 		printf("ERROR cannot write %s\n", path);
 		return;
 	}
-	fprintf(f, "P6\n%d %d\n255\n", W, H);
-	fwrite(cur, 3, (size_t)W * H, f);
-	fclose(f);
 	printf("DUMPED %s\n", path);
 }
 
@@ -321,10 +309,8 @@ static int commands(void)
 
 int main(int argc, char **argv)
 {
-	struct sockaddr_in a = {.sin_family = AF_INET};
-	socklen_t al = sizeof(a);
-	double timeout = 300, start = now();
-	int ls, one = 1;
+	double timeout = 300, start = testlib_now();
+	int ls, port = 0, one = 1;
 	bool quit = false;
 
 	for (int i = 1; i < argc; i++) {
@@ -353,15 +339,12 @@ int main(int argc, char **argv)
 	if (!cur || !big || new_encoder(W, H) < 0)
 		return 1;
 	printf("ENCODER %s\n", h264enc_name(enc));
-	ls = socket(AF_INET, SOCK_STREAM, 0);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (ls < 0 || bind(ls, (struct sockaddr *)&a, sizeof(a)) < 0 ||
-	    listen(ls, 1) < 0 || getsockname(ls, (struct sockaddr *)&a, &al)) {
-		perror("h264server: listen");
+	ls = testlib_listen(false, &port);
+	if (ls < 0) {
+		fprintf(stderr, "h264server: listen: %s\n", strerror(-ls));
 		return 1;
 	}
-	printf("READY %u\n", ntohs(a.sin_port));
+	printf("READY %d\n", port);
 	while (!quit) {
 		struct pollfd pf[2] = {{.fd = 0, .events = POLLIN},
 				       {.fd = ls, .events = POLLIN}};
@@ -369,7 +352,7 @@ int main(int argc, char **argv)
 		bool first = true, pending = false;
 		double next = 0;
 
-		if (timeout > 0 && now() - start > timeout)
+		if (timeout > 0 && testlib_now() - start > timeout)
 			break;
 		if (poll(pf, 2, 500) <= 0)
 			continue;
@@ -395,12 +378,12 @@ int main(int argc, char **argv)
 					       {.fd = fd, .events = POLLIN}};
 			int wait = 500;
 
-			if (timeout > 0 && now() - start > timeout) {
+			if (timeout > 0 && testlib_now() - start > timeout) {
 				quit = true;
 				break;
 			}
 			if (pending && !paused) {
-				double d = next - now();
+				double d = next - testlib_now();
 
 				wait = d > 0 ? (int)(d * 1000) + 1 : 0;
 			}
@@ -419,13 +402,13 @@ int main(int argc, char **argv)
 				if (r == 1)
 					pending = true;
 			}
-			if (pending && (first || (!paused && now() >= next))) {
+			if (pending && (first || (!paused && testlib_now() >= next))) {
 				bool cut = want_cut;
 
 				if (send_frame(fd, first) < 0 || cut)
 					break;
 				first = pending = false;
-				next = now() + 1.0 / fps;
+				next = testlib_now() + 1.0 / fps;
 			}
 		}
 		close(fd);

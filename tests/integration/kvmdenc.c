@@ -9,6 +9,7 @@
  * with one line on stderr; 77 for h264 in a build without libavcodec.
  *
  * Threads: one. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "config.h"
 
 #ifdef VNCFB_HAVE_H264
+#include "testlib.h"
 #include "tools/demo/h264enc.h"
 #endif
 
@@ -33,37 +35,11 @@ struct image {
 
 static int ppm_read(const char *path, struct image *im)
 {
-	FILE *f = fopen(path, "rb");
-	int max = 0;
-	size_t n;
+	int err = testlib_ppm_read(path, &im->w, &im->h, &im->rgb);
 
-	if (!f) {
-		perror(path);
-		return -1;
-	}
-	if (fscanf(f, "P6 %d %d %d", &im->w, &im->h, &max) != 3 ||
-	    max != 255 || im->w <= 0 || im->h <= 0 || im->w > 8192 ||
-	    im->h > 8192 || fgetc(f) == EOF) {
-		fprintf(stderr, "%s: not a binary PPM of maxval 255\n", path);
-		goto err_close;
-	}
-	n = (size_t)im->w * (size_t)im->h * 3;
-	im->rgb = malloc(n);
-	if (!im->rgb) {
-		fprintf(stderr, "out of memory\n");
-		goto err_close;
-	}
-	if (fread(im->rgb, 1, n, f) != n) {
-		fprintf(stderr, "%s: cut short\n", path);
-		free(im->rgb);
-		goto err_close;
-	}
-	fclose(f);
-	return 0;
-
-err_close:
-	fclose(f);
-	return -1;
+	if (err == -ENOENT || err == -EACCES)
+		fprintf(stderr, "%s: %s\n", path, strerror(-err));
+	return err < 0 ? -1 : 0;
 }
 
 static int jpeg_write(const struct image *im, int percent, const char *path)

@@ -2,18 +2,22 @@
 """The layering of client/ (doc/design.md, "Parts"): every include of a
 client header goes from a folder to one of its own or a lower layer's,
 never up; no two modules (a .c and its .h) include each other, directly or
-through others; the data path never includes client/tools/, which only
-main.c and the tools themselves include; fbdev/ and netbsd/ implement the
-platform interface and see no higher layer than output/, console/ and the
-input interface, and client/ includes none of their headers (only
-client/platform/'s). Quoted and angle-bracket includes count alike.
-doc/design.md's "Parts" table names every file of each folder. Exit 0
-when the tree keeps it, 1 naming each include (or table row) that breaks
-it."""
+through others, in client/ and in each platform folder (fbdev/, netbsd/);
+the data path never includes client/tools/, which only main.c and the
+tools themselves include; fbdev/ and netbsd/ implement the platform
+interface and see no higher layer than output/, console/ and the input
+interface, and client/ includes none of their headers (only
+client/platform/'s) and, in the build (compile_commands.json, its path
+the first argument), has neither folder on its include path. Quoted and
+angle-bracket includes count alike. doc/design.md's "Parts" table names
+every file of each folder. Exit 0 when the tree keeps it, 1 naming each
+include (or table row) that breaks it."""
 import os
 import re
 import sys
 
+import json
+import shlex
 import tempfile
 
 SRC = os.environ.get("VNCFB_SOURCE_ROOT",
@@ -87,11 +91,12 @@ def problems(src):
     bad = []
     client_headers = {rel for rel, _ in files(src, "client")
                       if rel.endswith(".h")}
-    # The platform folders' own headers (fbdev.h, drm_priv.h): client/
-    # sees the platform only through client/platform/.
-    platform_headers = {os.path.basename(rel)
-                        for top in ("fbdev", "netbsd")
-                        for rel, _ in files(src, top) if rel.endswith(".h")}
+    # The platform folders' own headers ("drm/drm_card.h", "wscons.h"),
+    # as included or by their bare names: client/ sees the platform only
+    # through client/platform/.
+    platform_headers = {n for top in ("fbdev", "netbsd")
+                        for rel, _ in files(src, top) if rel.endswith(".h")
+                        for n in (rel, os.path.basename(rel))}
     unknown = {layer_of(h) for h in client_headers} - set(LAYERS) - {None}
     if unknown:
         bad.append(f"client/ folders not in LAYERS: {sorted(unknown)}")
@@ -135,11 +140,21 @@ def problems(src):
                            f"is below {dst_layer}/")
     for top in ("fbdev", "netbsd"):
         for rel, p in files(src, top):
+            mod = top + "/" + module(rel)
             for h in includes(p):
                 if h in client_headers and layer_of(h) not in PLATFORM_MAY:
                     bad.append(f"{top}/{rel}: includes \"{h}\": the "
                                "platform folders see only "
                                + ", ".join(sorted(PLATFORM_MAY)))
+                # The folder's own headers, named from its top
+                # ("drm/drm_card.h") or beside the file: modules of
+                # the platform's graph, for the cycle rule.
+                for cand in (h, os.path.join(os.path.dirname(rel), h)):
+                    if os.path.isfile(os.path.join(src, top, cand)):
+                        dst = top + "/" + module(os.path.normpath(cand))
+                        if dst != mod:
+                            graph.setdefault(mod, set()).add(dst)
+                        break
     # Cycles between modules (Tarjan's strongly connected components).
     index, low, stack, on, sccs = {}, {}, [], set(), []
 
@@ -213,6 +228,42 @@ def table_problems(src):
     return bad
 
 
+def path_problems(src, cc_path):
+    """Every client/ source that the build (compile_commands.json at
+    cc_path) compiles with a platform folder (fbdev/, netbsd/, or one of
+    their subfolders, in the source tree or the build tree) on its
+    include path: client/ reaches the platform through client/platform/
+    alone, and the compiler, not only this script, should say so."""
+    bad = []
+    src = os.path.realpath(src)
+    build = os.path.realpath(os.path.dirname(cc_path))
+    with open(cc_path, encoding="utf-8") as f:
+        entries = json.load(f)
+    for e in entries:
+        d = e.get("directory", build)
+        path = os.path.realpath(os.path.join(d, e["file"]))
+        rel = os.path.relpath(path, src)
+        if not rel.startswith("client" + os.sep):
+            continue
+        args = e.get("arguments") or shlex.split(e["command"])
+        dirs = []
+        for i, a in enumerate(args):
+            for flag in ("-I", "-iquote", "-isystem", "-idirafter"):
+                if a == flag and i + 1 < len(args):
+                    dirs.append(args[i + 1])
+                elif a.startswith(flag) and len(a) > len(flag):
+                    dirs.append(a[len(flag):])
+        for inc in dirs:
+            full = os.path.realpath(os.path.join(d, inc))
+            for root in (src, build):
+                r = os.path.relpath(full, root)
+                if r.split(os.sep)[0] in ("fbdev", "netbsd"):
+                    bad.append(f"{rel}: compiled with {inc} on its "
+                               "include path (a platform folder)")
+                    break
+    return sorted(set(bad))
+
+
 def self_test():
     """The check must be able to fail: a tree with an upward include, a
     cycle and a platform file reaching too high is refused on each."""
@@ -227,6 +278,13 @@ def self_test():
         "fbdev/fpriv.h": "",
         "client/util/b.h": "#include <app/s.h>\n",
         "client/decode/e.c": '#include "fpriv.h"\n',
+        "client/decode/g.c": '#include "drm/drm_card.h"\n',
+        "fbdev/drm/drm.c": '#include "drm/drm_card.h"\n',
+        "fbdev/drm/drm.h": "",
+        "fbdev/drm/drm_card.c": '#include "drm/drm_card.h"\n',
+        "fbdev/drm/drm_card.h": '#include "drm/drm.h"\n',
+        "netbsd/ws.h": '#include "wsb.h"\n',
+        "netbsd/wsb.h": '#include "ws.h"\n',
     }
     with tempfile.TemporaryDirectory() as d:
         for path, text in tree.items():
@@ -237,7 +295,18 @@ def self_test():
         os.makedirs(os.path.join(d, "doc"))
         with open(os.path.join(d, "doc", "design.md"), "w") as f:
             f.write("| `decode/` | `gone.c` | the decoders |\n")
-        got = "\n".join(problems(d) + table_problems(d))
+        os.makedirs(os.path.join(d, "build"))
+        cc = os.path.join(d, "build", "compile_commands.json")
+        with open(cc, "w") as f:
+            json.dump([{"directory": os.path.join(d, "build"),
+                        "command": "cc -I../client -I../fbdev -c "
+                                   "../client/decode/e.c",
+                        "file": "../client/decode/e.c"},
+                       {"directory": os.path.join(d, "build"),
+                        "command": "cc -Ifbdev/drm -c ../fbdev/drm/drm.c",
+                        "file": "../fbdev/drm/drm.c"}], f)
+        got = "\n".join(problems(d) + table_problems(d)
+                        + path_problems(d, cc))
     want = ["util/ is below decode/", "decode/x <-> decode/y",
             "fbdev/f.c: includes \"app/s.h\"",
             "private to client/decode/",
@@ -246,7 +315,11 @@ def self_test():
             "client/decode/e.c is not in its folder's row",
             "client/decode/gone.c is listed but not there",
             "client/decode/x.h (no .c of its own) is not in",
-            "client/app/ has no row"]
+            "client/app/ has no row",
+            "client/decode/g.c: includes \"drm/drm_card.h\", a header of",
+            "fbdev/drm/drm <-> fbdev/drm/drm_card",
+            "netbsd/ws <-> netbsd/wsb",
+            "client/decode/e.c: compiled with ../fbdev on its include"]
     missed = [w for w in want if w not in got]
     if missed:
         print("layering: the check missed", missed, "in its own bad tree:")
@@ -259,6 +332,8 @@ def main():
     if not self_test():
         return 1
     bad = problems(SRC) + table_problems(SRC)
+    if len(sys.argv) > 1:
+        bad += path_problems(SRC, sys.argv[1])
     for b in bad:
         print(b)
     if bad:

@@ -170,9 +170,7 @@ class Kvmd:
             conn.sendall(struct.pack(">I", 0))
         recv_exact(conn, 1)                        # ClientInit
         name = b"PiKVM"
-        conn.sendall(struct.pack(">HH", W, H) +
-                     struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255, 255,
-                                 255, 16, 8, 0) +
+        conn.sendall(struct.pack(">HH", W, H) + vt.pixfmt32() +
                      struct.pack(">I", len(name)) + name)
         encs, cont, nxt = None, False, 0.0
         while True:

@@ -207,8 +207,7 @@ class TrleServer(vt.ScriptServer):
     def session(self):
         w, h, _ = self.img
         self.hello(w, h, b"vncfb TRLE test")
-        fmt = PixelFormat(struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255,
-                                      255, 255, 16, 8, 0))
+        fmt = PixelFormat(vt.pixfmt32())
         while True:
             t = self.read(1)[0]
             if t == 0:

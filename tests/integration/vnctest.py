@@ -20,13 +20,26 @@ import time
 VNCFB = os.environ.get("VNCFB", "vncfb")
 BUILD = os.environ.get("VNCFB_BUILD_ROOT", ".")
 SOURCE = os.environ.get("VNCFB_SOURCE_ROOT", ".")
-TESTSERVER = os.path.join(BUILD, "tests", "integration", "testserver")
+TESTSERVER = os.path.join(BUILD, "tests", "server", "testserver")
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import testlib  # noqa: E402
+from testlib import free_port, pixfmt32, write_ppm  # noqa: E402,F401
 
 SKIP = 77
 
 
 class Fail(Exception):
     pass
+
+
+def read_ppm(path):
+    """testlib.read_ppm, failing the test on a bad file."""
+    try:
+        return testlib.read_ppm(path)
+    except testlib.PpmError as e:
+        raise Fail(str(e))
 
 
 def log(msg):
@@ -83,7 +96,7 @@ class LineReader:
 
 
 class Server:
-    """The test server (tests/integration/testserver.c)."""
+    """The test server (tests/server/testserver.c)."""
 
     def __init__(self, tmp, *args):
         self.tmp = tmp
@@ -320,43 +333,6 @@ def self_signed(d, name):
     return "SHA256:" + out.strip().split("=")[1].replace(":", "").lower()
 
 
-def read_ppm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    fields = []
-    pos = 0
-    while len(fields) < 4:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        if data[pos:pos + 1] == b"#":
-            pos = data.index(b"\n", pos)
-            continue
-        start = pos
-        while not data[pos:pos + 1].isspace():
-            pos += 1
-        fields.append(data[start:pos])
-    pos += 1
-    if fields[0] != b"P6" or fields[3] not in (b"255", b"65535"):
-        raise Fail("%s: not a P6 PPM with maxval 255 or 65535" % path)
-    w, h = int(fields[1]), int(fields[2])
-    n = w * h * 3 * (2 if fields[3] == b"65535" else 1)
-    rgb = data[pos:pos + n]
-    if len(rgb) != n:
-        raise Fail("%s: truncated PPM" % path)
-    if fields[3] == b"65535":
-        # xwdtopnm writes 16-bit samples, v * 257 for 8-bit v.
-        rgb = bytes((rgb[i] * 256 + rgb[i + 1] + 128) // 257
-                    for i in range(0, n, 2))
-    return w, h, rgb
-
-
-def write_ppm(path, img):
-    w, h, rgb = img
-    with open(path, "wb") as f:
-        f.write(b"P6\n%d %d\n255\n" % (w, h))
-        f.write(rgb)
-
-
 def _table(bits, mode):
     """8-bit channel -> quantised to bits -> back to 8 bits by bit
     replication (what pixfmt_unpack does). How servers quantise: "round"
@@ -535,9 +511,7 @@ class ScriptServer:
         self.read(1)
         c.sendall(b"\x00\x00\x00\x00")
         self.read(1)                   # ClientInit
-        c.sendall(struct.pack(">HH", w, h) +
-                  struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255, 255, 255,
-                              16, 8, 0) +
+        c.sendall(struct.pack(">HH", w, h) + pixfmt32() +
                   struct.pack(">I", len(name)) + name)
 
     def _serve(self):
@@ -555,14 +529,6 @@ class ScriptServer:
         except (AttributeError, OSError):
             pass
         self.sock.close()
-
-
-def free_port():
-    """A loopback TCP port nobody listens on, kept bound (not listening)
-    so that nobody else takes it: connect() to it is refused."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.bind(("127.0.0.1", 0))
-    return s, s.getsockname()[1]
 
 
 def main(fn):

@@ -206,6 +206,11 @@ MUTANTS = [
     # Red and blue swapped in Open H.264's pictures on xrgb8888: what
     # bench_h264 --check now compares with the scene it encoded (it
     # checked no picture).
+    # libswscale's 15/16-bit converters leave a row's last 1-7 pixels
+    # unwritten: the tail cases of unit-h264-format (bgr565's on x86-64).
+    M("h264-scratch-tail", "client/decode/dec_h264.c",
+      "int cols = (r->w + SWS_GROUP - 1) / SWS_GROUP * SWS_GROUP;",
+      "int cols = r->w;", ["unit-h264-format"]),
     M("h264-xrgb-red-blue", "client/decode/dec_h264.c",
       "{AV_PIX_FMT_BGR0, 32, 16, 8, 0, 8, 8, 8, false},",
       "{AV_PIX_FMT_RGB0, 32, 16, 8, 0, 8, 8, 8, false},", ["bench-h264"]),

@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DRIVER = os.path.join(HERE, "maptrace.sh")
 VNCFB = os.environ.get("VNCFB")
 BUILD = os.environ.get("VNCFB_BUILD_ROOT", ".")
-TESTSERVER = os.path.join(BUILD, "tests", "integration", "testserver")
+TESTSERVER = os.path.join(BUILD, "tests", "server", "testserver")
 
 # Desktop (and mem output) sizes, the resize in the middle, full frames
 # per watched phase: fewer and smaller in the VM, where each costs about

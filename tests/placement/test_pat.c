@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pat.h"
+#include "cpu/pat.h"
 #include "../check.h"
 
 /* The qemu VM's list (vesafb at 0xfd000000, 6 MiB). */

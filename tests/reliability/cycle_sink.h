@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "testlib.h"
 #include "shadow/pixfmt.h"
 #include "net/vnc.h"
 
@@ -61,21 +62,16 @@ static inline struct vnc_events sink_events(struct ctx *c)
 static inline int serve_loopback(int *lfd, pthread_t *thread,
 				 void *(*serve)(void *), void *arg, int *port)
 {
-	struct sockaddr_in sa;
-	socklen_t sl = sizeof(sa);
-
-	*lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (*lfd < 0 || bind(*lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(*lfd, 4) < 0 ||
-	    getsockname(*lfd, (struct sockaddr *)&sa, &sl) < 0 ||
-	    pthread_create(thread, NULL, serve, arg) != 0) {
+	*port = 0;
+	*lfd = testlib_listen(false, port);
+	if (*lfd < 0) {
+		fprintf(stderr, "server: listen: %s\n", strerror(-*lfd));
+		return -1;
+	}
+	if (pthread_create(thread, NULL, serve, arg) != 0) {
 		perror("server");
 		return -1;
 	}
-	*port = ntohs(sa.sin_port);
 	return 0;
 }
 

@@ -17,6 +17,10 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import testlib  # noqa: E402
+
 VNCFB = os.environ["VNCFB"]
 SERVER = os.environ["VNCFB_TESTSERVER"]
 W, H = 64, 48
@@ -34,7 +38,7 @@ def check(cond, msg):
 class Server:
     def __init__(self, port=0, colour="ff0000", password=None):
         args = [SERVER, "--port", str(port), "--colour", colour,
-                "--size", f"{W}x{H}"]
+                "--size", f"{W}x{H}", "--keep", "--timeout", "0"]
         if password:
             args += ["--password", password]
         self.p = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
@@ -123,10 +127,8 @@ class Client:
 
 
 def read_ppm(path):
-    data = open(path, "rb").read()
-    parts = data.split(b"\n", 3)
-    w, h = map(int, parts[1].split())
-    pix = parts[3]
+    """The screenshot as a function of (x, y) giving (r, g, b)."""
+    w, _, pix = testlib.read_ppm(path)
     return lambda x, y: tuple(pix[(y * w + x) * 3:(y * w + x) * 3 + 3])
 
 
@@ -215,8 +217,8 @@ def fake_truncating_server(lsock, sent):
     c.recv(1)
     c.sendall(struct.pack(">I", 0))
     c.recv(1)
-    pf = struct.pack(">BBBBHHHBBB3x", 32, 24, 0, 1, 255, 255, 255, 16, 8, 0)
-    c.sendall(struct.pack(">HH", W, H) + pf + struct.pack(">I", 4) + b"fake")
+    c.sendall(struct.pack(">HH", W, H) + testlib.pixfmt32() +
+              struct.pack(">I", 4) + b"fake")
     time.sleep(0.3)          # let the client's format and request arrive
     c.recv(4096)
     body = struct.pack("<I", 0x00ff00) * (W * H)
@@ -402,6 +404,18 @@ def read_png(path):
                                         y * stride + 4 + 3 * x])
 
 
+def until_line(p, text, timeout=20.0):
+    """p's stderr read up to and including the first line holding text
+    (or to its end, or timeout): what was read."""
+    got, end = "", time.monotonic() + timeout
+    while time.monotonic() < end:
+        line = p.stderr.readline()
+        got += line
+        if not line or text in line:
+            break
+    return got
+
+
 def test_screenshots(tmp):
     """--screenshot FILE.png writes a PNG (read here and by netpbm's
     pngtopnm when it is there); SIGUSR1 without --screenshot is warned; a
@@ -430,9 +444,10 @@ def test_screenshots(tmp):
         cl = subprocess.Popen([VNCFB, "-o", f"mem:{W}x{H}", "--exit-after",
                                "3", f"127.0.0.1::{srv.port}"],
                               stderr=subprocess.PIPE, text=True)
-        time.sleep(1.0)
+        head = until_line(cl, "connected to")
         cl.send_signal(signal.SIGUSR1)
         _, err = cl.communicate(timeout=20)
+        err = head + err
         check(cl.returncode == 0 and "SIGUSR1" in err and
               "--screenshot" in err,
               f"SIGUSR1 without --screenshot: exit {cl.returncode}: {err}")
@@ -444,9 +459,11 @@ def test_screenshots(tmp):
                                os.path.join(gone, "x.ppm"), "--exit-after",
                                "2", f"127.0.0.1::{srv.port}"],
                               stderr=subprocess.PIPE, text=True)
-        time.sleep(0.7)
+        # Once connected (its checks at start found the directory).
+        head = until_line(cl, "connected to")
         os.rmdir(gone)
         _, err = cl.communicate(timeout=20)
+        err = head + err
         check(cl.returncode == 1 and "cannot write screenshot" in err,
               f"screenshot lost at exit: exit {cl.returncode}: {err}")
     finally:

@@ -28,7 +28,7 @@ def main():
     except KeyError:
         print("SKIP: no user nobody on this system", file=sys.stderr)
         return 77
-    srv = subprocess.Popen([SERVER], stdout=subprocess.PIPE, text=True)
+    srv = subprocess.Popen([SERVER, "--keep"], stdout=subprocess.PIPE, text=True)
     port = int(srv.stdout.readline().split()[1])
     fails = 0
     try:

@@ -17,6 +17,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from testlib import free_port  # noqa: E402
+
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from certs import make_certs  # noqa: E402
@@ -31,17 +35,10 @@ def check(cond, msg):
         print("FAIL:", msg, file=sys.stderr)
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
-
 class Xvnc:
     def __init__(self, d, sectypes, cert="srv"):
-        self.port = free_port()
+        s, self.port = free_port()
+        s.close()
         args = ["Xvnc", "-displayfd", "1", "-rfbport", str(self.port),
                 "-localhost", "-interface", "127.0.0.1", "-nolisten", "tcp",
                 "-geometry", "64x48", "-depth", "24",

@@ -13,13 +13,13 @@ from vmskip import vm_run_or_skip
 VNCFB = os.environ["VNCFB"]
 build = os.environ["VNCFB_BUILD_ROOT"]
 vmrun = vm_run_or_skip()
-srv = os.path.join(build, "tests", "vm", "testserver")
+srv = os.path.join(build, "tests", "server", "testserver")
 probe = os.path.join(build, "tests", "vm", "kdprobe")
 
 GUEST = r'''
 count() { n=0; for d in /proc/[0-9]*; do
 	[ "$(cat $d/comm 2>/dev/null)" = vncfb ] && n=$((n + 1)); done; echo $n; }
-testserver > /tmp/srv.log 2>&1 &
+testserver --console > /tmp/srv.log 2>&1 &
 i=0; while ! grep -q READY /tmp/srv.log; do i=$((i+1)); [ $i -gt 200 ] && break; sleep 0.1; done
 P=$(sed -n 's/^READY //p' /tmp/srv.log)
 vncfb -v 127.0.0.1::$P > /tmp/v.log 2>&1 &

@@ -40,7 +40,7 @@ if not all(t and os.access(t, os.X_OK) for t in TOOLS):
         str(t) for t in TOOLS), file=sys.stderr)
     sys.exit(77)
 UNITS = "/lib/systemd/system"
-srv = os.path.join(build, "tests", "reliability", "testserver")
+srv = os.path.join(build, "tests", "server", "testserver")
 probe = os.path.join(build, "tests", "vm", "kdprobe")
 unit = os.path.join(build, "dist", "vncfb@.service")
 with open(unit) as f:
@@ -95,7 +95,7 @@ status() { sd systemctl show -p StatusText --value vncfb@$1; }
 waitlog wall 'reconnecting to' 120
 sleep 4
 echo "WAITING $(show wall)"
-testserver --port 5901 --colour ff8000 --size 1024x768 > /tmp/srv.log 2>&1 &
+testserver --port 5901 --colour ff8000 --size 1024x768 --keep --timeout 0 > /tmp/srv.log 2>&1 &
 waitlog wall 'connected to' 60
 sleep 1
 echo "SHOWN $(show wall)"

@@ -11,11 +11,14 @@ Xvnc listens on loopback only, on a free port and a free display."""
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from testlib import free_port  # noqa: E402
 
 BOXCMP = sys.argv[1]
 VNCFB = os.environ["VNCFB"]
@@ -27,18 +30,11 @@ def fail(msg):
     sys.exit(1)
 
 
-def free_port():
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def start_xvnc(tmp):
     """Xvnc picks a free display itself (-displayfd) and says which."""
     for _ in range(5):
-        port = free_port()
+        s, port = free_port()
+        s.close()
         rd, wr = os.pipe()
         log = open(os.path.join(tmp, "xvnc.log"), "w")
         proc = subprocess.Popen(

@@ -16,13 +16,17 @@
 CHECK_SKIP_MAIN("vncfb was built without libavcodec (no Open H.264)")
 #else
 
+#include <libavutil/cpu.h>
+
 #include "tools/demo/h264enc.h"
 #include "rfbgen.h"
 
-/* The colour the hostile server used. */
-#define CR 200
-#define CG 15
-#define CB 45
+/* The colour the hostile server used; the tail cases paint two. */
+static const uint8_t colour_main[3] = {200, 15, 45};
+static const uint8_t *paint = colour_main;
+#define CR paint[0]
+#define CG paint[1]
+#define CB paint[2]
 
 /* Largest error per channel, in 8-bit levels, for a format of these
  * channel bits: libx264 at crf 18 and BT.601 limited range give a level
@@ -236,7 +240,63 @@ static void test_wire_switch(const char *fmt, unsigned w)
 	fix_free(&f);
 }
 
-/* Usage: test_h264_format [cursor|wire [FORMAT [WIDTH]]]: all cases, or
+/* libswscale's C converters into 15 and 16 bits write whole groups of 8
+ * pixels and leave the last 1-7 of a width unwritten: all of arm64's,
+ * bgr565's on x86-64 (doc/testing.md). Each width here has such a tail,
+ * in each of those formats (bgr565 as the wire's after a switch: no
+ * shadow is bgr565), with libswscale's SIMD and without (simd false: the
+ * C converters on x86-64 too). Two rectangles of two colours go through
+ * the same scratch rows one after the other, so a tail left unwritten
+ * shows the other's colour, or whatever the rows held before. */
+static void test_tail(const char *fmt, bool bgr, unsigned w, bool simd)
+{
+	static const uint8_t other[3] = {40, 176, 104};
+	const unsigned h = 48;
+	struct pixfmt wire;
+	char what[96];
+	struct buf s = {0};
+	struct fix f;
+	const int before = failures;
+	int n;
+
+	snprintf(what, sizeof(what), "%s%s, %u wide, tail%s", fmt,
+		 bgr ? " (wire bgr565)" : "", w, simd ? "" : ", no SIMD");
+	av_force_cpu_flags(simd ? -1 : 0);
+	fix_open(&f, fmt, 1024, h);
+	pixfmt_from_name(fmt, &wire);
+	if (bgr) {
+		wire.r_shift = 0;
+		wire.b_shift = 11;
+		CHECK(rfb_reader_set_wire(f.r, &wire) == 0, "%s: set_wire",
+		      what);
+	}
+	fbu(&s, 2);
+	paint = other;
+	flat_rect(&s, 0, h - 16, w + 2, 16);
+	paint = colour_main;
+	flat_rect(&s, 0, h - 32, w, 16);
+	n = fix_feed(&f, &s);
+	CHECK(n == 1, "%s: %d messages read: %s", what, n, f.why);
+	if (n == 1) {
+		paint = other;
+		CHECK(off_colour_tol(what, &f.fb.pf, tolerance(&wire), f.fb.p,
+				     (size_t)f.fb.w * f.fb.bpp, 0, h - 16,
+				     w + 2, 16) == 0,
+		      "%s: the first rectangle's colour", what);
+		paint = colour_main;
+		CHECK(off_colour_tol(what, &f.fb.pf, tolerance(&wire), f.fb.p,
+				     (size_t)f.fb.w * f.fb.bpp, 0, h - 32, w,
+				     16) == 0,
+		      "%s: the second rectangle's colour", what);
+	}
+	paint = colour_main;
+	av_force_cpu_flags(-1);
+	printf("%s: %s\n", what, failures > before ? "wrong" : "right");
+	free(s.p);
+	fix_free(&f);
+}
+
+/* Usage: test_h264_format [cursor|wire|tail [FORMAT [WIDTH]]]: all cases, or
  * those named (to see each one fail alone before a fix). */
 int main(int argc, char **argv)
 {
@@ -260,6 +320,25 @@ int main(int argc, char **argv)
 		test_wire_switch("xrgb8888", 64);
 		test_wire_switch("rgb565", 1024);
 		test_wire_switch("bgrx8888", 1023);
+	}
+	if (!only || !strcmp(only, "tail")) {
+		static const unsigned tails[] = {12, 34, 1017, 1018, 1020,
+						 1021};
+
+		for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]); k++)
+			for (int simd = 1; simd >= 0; simd--) {
+				if (width && width != tails[k])
+					continue;
+				if (!fmt || !strcmp(fmt, "rgb565"))
+					test_tail("rgb565", false, tails[k],
+						  simd);
+				if (!fmt || !strcmp(fmt, "xrgb1555"))
+					test_tail("xrgb1555", false, tails[k],
+						  simd);
+				if (!fmt || !strcmp(fmt, "bgr565"))
+					test_tail("rgb565", true, tails[k],
+						  simd);
+			}
 	}
 	return check_done("h264-format");
 }

@@ -21,12 +21,14 @@
 #include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "../check.h"
+#include "testlib.h"
 #include "tools/link/link.h"
 #include "util/clock.h"
 #include "util/stats.h"
@@ -71,20 +73,14 @@ static void parse_checks(void)
 
 static int listener(int *port)
 {
-	struct sockaddr_in sa;
-	socklen_t sl = sizeof(sa);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	int fd;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(fd, 4) < 0 ||
-	    getsockname(fd, (struct sockaddr *)&sa, &sl) < 0) {
-		perror("listener");
+	*port = 0;
+	fd = testlib_listen(false, port);
+	if (fd < 0) {
+		fprintf(stderr, "listener: %s\n", strerror(-fd));
 		exit(1);
 	}
-	*port = ntohs(sa.sin_port);
 	return fd;
 }
 

@@ -1,13 +1,25 @@
 /* Unit test: encoding names to RFB numbers (what SetEncodings offers for
- * --encodings) and the check behind --encodings' usage errors. */
+ * --encodings) and the check behind --encodings' usage errors, both read
+ * from the decoders' descriptors; the ops tables' required hooks. */
 #include "config.h"
 
 #include <stdint.h>
 #include <string.h>
 
 #include "../check.h"
-#include "wire/rfb.h"
+#include "decode/decode.h"
+#include "output/output.h"
+#include "platform/input.h"
 #include "net/vnc_enc.h"
+#include "wire/rfb.h"
+
+/* got is a string equal to want (got may be NULL). */
+#define CHECK_STR(got, want)                                                \
+	do {                                                                \
+		const char *got_ = (got);                                   \
+		CHECK(got_ && strcmp(got_, want) == 0, "%s: got \"%s\"", #got, \
+		      got_ ? got_ : "(null)");                              \
+	} while (0)
 
 static void test_numbers(void)
 {
@@ -94,8 +106,86 @@ static void test_describe(void)
 	CHECK(strcmp(buf, "no JPEG quality level") == 0, "none: %s", buf);
 }
 
+/* The names and the default list come from the decoders' descriptors:
+ * the same words --encodings took when they were lists of their own. */
+static void test_descriptors(void)
+{
+#ifdef VNCFB_HAVE_H264
+	CHECK_STR(vnc_default_encodings(),
+		  "copyrect h264 tight zrle hextile zlib corre rre raw");
+	CHECK_STR(vnc_encodings_expected(),
+		  "expected names from: raw copyrect rre corre hextile zlib "
+		  "tight trle zrle zywrle ultra jpeg h264");
+#else
+	CHECK_STR(vnc_default_encodings(),
+		  "copyrect tight zrle hextile zlib corre rre raw");
+	CHECK_STR(vnc_encodings_expected(),
+		  "expected names from: raw copyrect rre corre hextile zlib "
+		  "tight trle zrle zywrle ultra jpeg");
+#endif
+	/* A name or an alias, any case; a label is not a name. */
+	CHECK(decoder_by_name("ZRLE", 4) == decoder_find(RFB_ENC_ZRLE));
+	CHECK(decoder_by_name("zywrle", 6) == decoder_find(RFB_ENC_ZRLE));
+	CHECK(decoder_by_name("CoRRE", 5) == decoder_find(RFB_ENC_CORRE));
+	CHECK(decoder_by_name("Open H.264", 10) == NULL);
+	/* What the cursor and SetEncodings read of them. */
+	CHECK(decoder_find(RFB_ENC_TIGHT)->flags & DEC_QUALITY);
+	CHECK(decoder_find(RFB_ENC_JPEG)->flags & DEC_NO_CURSOR);
+	CHECK(!(decoder_find(RFB_ENC_HEXTILE)->flags & DEC_LOSSY));
+}
+
+static int no_open(struct output *out, const char *arg)
+{
+	(void)out;
+	(void)arg;
+	return 0;
+}
+
+static void no_close(struct output *out)
+{
+	(void)out;
+}
+
+static int no_read(struct dec_ctx *c, struct dec_job *j)
+{
+	(void)c;
+	(void)j;
+	return DEC_OK;
+}
+
+/* A table that lacks a hook it must have is refused where it is taken
+ * into use; the real ones are whole. */
+static void test_required_hooks(void)
+{
+	const struct output_impl out_no_close = {.name = "x",
+						 .open = no_open};
+	const struct output_impl out_whole = {.name = "x", .open = no_open,
+					      .close = no_close};
+	const struct input_impl in_no_dispatch = {.name = "x"};
+	const struct decoder dec_no_read = {.enc = 99, .name = "x",
+					    .label = "X"};
+	const struct decoder dec_no_label = {.enc = 99, .name = "x",
+					     .read = no_read};
+	const struct decoder dec_whole = {.enc = 99, .name = "x",
+					  .label = "X", .read = no_read};
+
+	CHECK_STR(output_impl_missing(&out_no_close), "close");
+	CHECK(output_impl_missing(&out_whole) == NULL);
+	CHECK_STR(input_impl_missing(&in_no_dispatch), "open");
+	CHECK_STR(decoder_missing(&dec_no_read), "read");
+	CHECK_STR(decoder_missing(&dec_no_label), "label");
+	CHECK(decoder_missing(&dec_whole) == NULL);
+	CHECK_EQ(decoders_check(), 0);
+	for (size_t i = 0; decoder_at(i); i++)
+		CHECK(decoder_missing(decoder_at(i)) == NULL);
+	if (platform_input)
+		CHECK(input_impl_missing(platform_input) == NULL);
+}
+
 int main(void)
 {
+	test_descriptors();
+	test_required_hooks();
 	test_numbers();
 	test_check();
 	test_describe();

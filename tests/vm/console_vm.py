@@ -629,7 +629,8 @@ def expected(case, d, ref, srv, tmp, out=None):
         # Another picture of the server's (a desktop resized).
         other = os.path.join(tmp, 'ref-%s.ppm' % d)
         if not os.path.exists(other):
-            subprocess.run([srv, '--dump', other] + case['refs'][d],
+            subprocess.run([srv, '--console', '--dump', other] +
+                           case['refs'][d],
                            check=True)
         want = read_ppm(other)
     if part:
@@ -712,7 +713,7 @@ def run_cases(name, scenarios):
     # serves them all (vminitramfs).
     guest, events, files, preps = '', [], [], []
     bins = [vncfb, probe, peek] + [os.path.join(build, b) for b in (
-        'tests/vm/testserver', 'tests/vm/ptrserver', 'tests/vm/drmpeek',
+        'tests/server/testserver', 'tests/vm/ptrserver', 'tests/vm/drmpeek',
         'tests/scale/test_scale')]
     for k, (sub, case) in enumerate(scenarios):
         if case['vm'] != vm or case.get('env', {}) != env:
@@ -722,17 +723,20 @@ def run_cases(name, scenarios):
         os.makedirs(tmp, exist_ok=True)
         # 'server': another server than testserver (no picture to
         # compare).
-        srv = os.path.join(build, case.get('server', 'tests/vm/testserver'))
+        srv = os.path.join(build, case.get('server',
+                                           'tests/server/testserver'))
         ref_path = os.path.join(tmp, 'ref.ppm')
         ref = None
+        srv_args = case['srv']
         if 'server' not in case:
-            subprocess.run([srv, '--dump', ref_path] + case['srv'],
+            srv_args = ['--console'] + srv_args
+            subprocess.run([srv, '--dump', ref_path] + srv_args,
                            check=True)
             ref = read_ppm(ref_path)
         preps.append((sub, case, tmp, srv, ref_path, ref))
         mark = '=== scenario %s' % sub
         guest += ('echo "%s"\nSRV=%s\nSRVARGS="%s"\n' % (
-            mark, os.path.basename(srv), ' '.join(case['srv'])) +
+            mark, os.path.basename(srv), ' '.join(srv_args)) +
             GUEST_PRELUDE + case['guest'] + GUEST_END +
             (SCENARIO_END if k + 1 < len(scenarios) else ''))
         # Each scenario's waits read the output from its own start on.

@@ -210,7 +210,7 @@ log STAGE term
 hostwait term
 # One buffer, DIRTYFB, the desktop scaled to fit 640x480; a server
 # without the cursor, so the picture is the server's alone.
-testserver --size 800x600 > /tmp/srv2.log 2>&1 &
+testserver --console --size 800x600 > /tmp/srv2.log 2>&1 &
 waitfor /tmp/srv2.log READY 20
 P2=$(sed -n 's/^READY //p' /tmp/srv2.log)
 setsid -c vncfb -v --encodings copyrect,tight,zrle,hextile,raw \

@@ -32,23 +32,19 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "testlib.h"
 #include "tools/demo/rfbmini.h"
 #include "util/be.h"
 
 static int listen_any(void)
 {
-	struct sockaddr_in a = {.sin_family = AF_INET};
-	socklen_t al = sizeof(a);
-	int ls = socket(AF_INET, SOCK_STREAM, 0);
+	int port = 0, ls = testlib_listen(false, &port);
 
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (ls < 0 || bind(ls, (struct sockaddr *)&a, sizeof(a)) < 0 ||
-	    listen(ls, 1) < 0 ||
-	    getsockname(ls, (struct sockaddr *)&a, &al) < 0) {
-		perror("ptrserver: listen");
+	if (ls < 0) {
+		fprintf(stderr, "ptrserver: listen: %s\n", strerror(-ls));
 		exit(1);
 	}
-	printf("READY %d\n", ntohs(a.sin_port));
+	printf("READY %d\n", port);
 	return ls;
 }
 

@@ -165,8 +165,8 @@ mount -t tmpfs tmpfs /run
 echo 0 > /proc/sys/kernel/ctrl-alt-del
 trap 'echo "vm: ctrl-alt-del ignored"' INT
 up() { read u _ < /proc/uptime; echo $u; }
-exec 3<>/dev/ttyS1
-stty -F /dev/ttyS1 raw -echo
+exec 3<>@CHANNEL@
+stty -F @CHANNEL@ raw -echo
 mark() { printf '\002VM:%s\003' "$*" >&3; }
 mark BOOT $(up)
 while read -r m p; do
@@ -212,7 +212,7 @@ poweroff -f
 
 
 # /bin/hostwait WORD [SECONDS]: until the host's event script says `ack
-# WORD` on ttyS1 (what a guest script waits on instead of sleeping while
+# WORD` on the marker tty (what a guest script waits on instead of sleeping while
 # the host takes its screendump); 1 and a TIMEOUT line after SECONDS
 # (120). Other words are skipped.
 HOSTWAIT = r'''#!/bin/busybox sh
@@ -220,7 +220,7 @@ end=$(($(cut -d. -f1 /proc/uptime) + ${2:-120}))
 while :; do
 	left=$((end - $(cut -d. -f1 /proc/uptime)))
 	[ $left -gt 0 ] || { echo "TIMEOUT hostwait $1"; exit 1; }
-	read -t $left -r w < /dev/ttyS1 || continue
+	read -t $left -r w < @CHANNEL@ || continue
 	[ "$w" = "$1" ] && exit 0
 done
 '''
@@ -239,13 +239,15 @@ def _base_inputs(spec, kernel):
     every display and mouse); raises ValueError for a missing file, library
     or module."""
     entries, libs = [], {}
+    libs_of = spec.get('libs_of') or (
+        lambda p: [(lib, os.path.realpath(lib)) for lib in ldd_libs(p)])
     for src, dst in [(spec['busybox'], '/bin/busybox')] + spec['bins']:
         if not os.path.isfile(src):
             raise ValueError('--bin %s: no such file' % src)
         entries.append((src, dst, 0o755))
-        for lib in ldd_libs(src):
-            libs[lib] = True
-    entries += [(os.path.realpath(lib), lib, 0o755) for lib in libs]
+        for lib, real in libs_of(src):
+            libs[lib] = real
+    entries += [(real, lib, 0o755) for lib, real in libs.items()]
     for src, dst in spec['files']:
         if not os.path.exists(src):
             raise ValueError('--file %s: no such file' % src)
@@ -340,8 +342,11 @@ def copy(src, dst):
 def build(path, spec, kernel, log=lambda msg: None, cache=None):
     """Write the initramfs for one boot to path. spec: busybox, bins
     ([(src, dst)]), files ([(src, dst)]), modules (['name param=v']),
-    waits (shell lines), cmd, env ([(k, v)]), unbind_fbcon. Raises
-    ValueError for a missing file, library or module.
+    waits (shell lines), cmd, env ([(k, v)]), unbind_fbcon; for another
+    architecture's guest (vmarm64.py) channel, /init's marker tty
+    (default /dev/ttyS1), and libs_of, a program's libraries as [(path
+    in the guest, file)] (default: ldd's). Raises ValueError for a
+    missing file, library or module.
 
     With cache (a folder), the programs, libraries and files are one
     archive kept there across boots and runs, copied, and the boot's own
@@ -372,9 +377,11 @@ def build(path, spec, kernel, log=lambda msg: None, cache=None):
             for k, v in spec['env']).encode())
     if spec['unbind_fbcon']:
         c.add_data('vm/unbind_fbcon', b'')
-    c.add_data('bin/hostwait', HOSTWAIT.encode(), 0o755)
-    c.add_data('init', INIT.replace('@WAITS@', '\n'.join(spec['waits']))
+    channel = spec.get('channel', '/dev/ttyS1')
+    c.add_data('bin/hostwait', HOSTWAIT.replace('@CHANNEL@', channel)
                .encode(), 0o755)
+    c.add_data('init', INIT.replace('@WAITS@', '\n'.join(spec['waits']))
+               .replace('@CHANNEL@', channel).encode(), 0o755)
     c.close()
     log('initramfs %.1f MB (%d modules, %d libs) %s in %.2fs' % (
         os.path.getsize(path) / 1e6, len(lines), nlibs, how,

@@ -13,9 +13,14 @@ import re
 import socket
 import struct
 import subprocess
+import sys
 import threading
 import time
 import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from testlib import read_ppm  # noqa: E402,F401
 
 
 class QMP:
@@ -469,17 +474,6 @@ def set_head(path, w, h, timeout=10):
                     return RESIZE_RESULTS.get(y, 'code %d' % y)
     finally:
         s.close()
-
-
-def read_ppm(path):
-    """A binary PPM (qemu's screendump) as (width, height, RGB bytes)."""
-    with open(path, 'rb') as f:
-        data = f.read()
-    m = re.match(rb'P6\s+(\d+)\s+(\d+)\s+255\s', data)
-    if not m:
-        raise ValueError('%s: not a binary PPM' % path)
-    w, h = int(m.group(1)), int(m.group(2))
-    return w, h, data[m.end():m.end() + w * h * 3]
 
 
 def ppm_to_png(ppm, png):

@@ -35,13 +35,33 @@ class Unavailable(Exception):
     reached or does not have it. A test skips on this."""
 
 
-def package_name():
+def arch_cache(arch):
+    """Where arch's kernel lives: the cache itself for the host's (x86-64),
+    a folder of its own for another (arm64)."""
+    return os.path.join(CACHE, arch) if arch else CACHE
+
+
+def apt_options(arch):
+    """Options that make apt-get and apt-cache give arch's packages
+    (vmarm64.py); none for the host's."""
+    if not arch:
+        return []
+    import vmarm64
+    try:
+        return vmarm64.apt_options(arch_cache(arch))
+    except (OSError, subprocess.SubprocessError) as e:
+        raise Unavailable(str(e))
+
+
+def package_name(arch=None):
     """The linux-image-VERSION package to boot: $VNCFB_VM_KERNEL_PKG, or
-    what linux-image-amd64 depends on; None when apt-cache cannot say."""
+    what linux-image-amd64 (arch's meta-package) depends on; None when
+    apt-cache cannot say."""
     pinned = os.environ.get('VNCFB_VM_KERNEL_PKG')
-    if pinned:
+    if pinned and not arch:
         return pinned
-    memo = os.path.join(CACHE, 'kernel-pkg')
+    meta = 'linux-image-' + arch if arch else META
+    memo = os.path.join(arch_cache(arch), 'kernel-pkg')
     try:
         if time.time() - os.path.getmtime(memo) < LOOKUP_TTL:
             with open(memo) as f:
@@ -49,15 +69,16 @@ def package_name():
     except OSError:
         pass
     try:
-        out = subprocess.run(['apt-cache', 'depends', META],
+        out = subprocess.run(['apt-cache'] + apt_options(arch) +
+                             ['depends', meta],
                              capture_output=True, text=True,
                              timeout=120).stdout
-    except (OSError, subprocess.SubprocessError):
+    except (OSError, subprocess.SubprocessError, Unavailable):
         return None
     m = re.search(r'Depends:\s*(linux-image-[0-9]\S*)', out)
     if not m:
         return None
-    os.makedirs(CACHE, exist_ok=True)
+    os.makedirs(arch_cache(arch), exist_ok=True)
     with open(memo + '.tmp', 'w') as f:
         f.write(m.group(1) + '\n')
     os.replace(memo + '.tmp', memo)
@@ -95,7 +116,7 @@ def extract_vmlinux(bzimage, out):
     return False
 
 
-def _unpack(pkg, kroot, busybox, log):
+def _unpack(pkg, kroot, busybox, log, arch=None):
     """apt-get download pkg and unpack it as kroot/pkg; raises
     Unavailable when the archive does not give it."""
     t = time.monotonic()
@@ -103,6 +124,7 @@ def _unpack(pkg, kroot, busybox, log):
     tmp = tempfile.mkdtemp(prefix='.dl-', dir=kroot)
     try:
         cmd = ['apt-get', 'download', pkg]
+        cmd[1:1] = apt_options(arch)
         if os.geteuid() == 0:
             # apt drops to _apt for downloads, which cannot write here.
             cmd[1:1] = ['-o', 'APT::Sandbox::User=root']
@@ -133,7 +155,7 @@ def _unpack(pkg, kroot, busybox, log):
         subprocess.run([busybox, 'depmod', '-b', root, kver], check=True)
         boot = os.path.join(root, 'boot')
         with open(os.path.join(boot, 'config-' + kver)) as f:
-            pvh = 'CONFIG_PVH=y' in f.read().split('\n')
+            pvh = not arch and 'CONFIG_PVH=y' in f.read().split('\n')
         pvh = pvh and extract_vmlinux(
             os.path.join(boot, 'vmlinuz-' + kver),
             os.path.join(boot, 'vmlinux-' + kver))
@@ -149,22 +171,25 @@ def _unpack(pkg, kroot, busybox, log):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def ensure(busybox, log=lambda msg: None):
-    """The kernel to boot, fetched first if need be: a dict with pkg,
-    version, kver, pvh and the paths dir, bzimage, vmlinux, moddir.
+def ensure(busybox, log=lambda msg: None, arch=None):
+    """The kernel to boot (arch's: None for x86-64, or 'arm64'), fetched
+    first if need be: a dict with pkg, version, kver, pvh and the paths
+    dir, bzimage (image: the same, as arm64 names it), vmlinux, moddir.
     Falls back to the newest cached kernel when the archive cannot be
     asked; raises Unavailable when there is none."""
-    kroot = os.path.join(CACHE, 'kernel')
+    kroot = os.path.join(arch_cache(arch), 'kernel')
     os.makedirs(kroot, exist_ok=True)
-    pkg = package_name()
     with open(os.path.join(CACHE, '.lock'), 'w') as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)
+        # Under the lock: arch's lists are fetched once.
+        pkg = package_name(arch)
         kdir = None
-        why = 'apt-cache depends %s gave no package' % META
+        why = 'apt-cache depends %s gave no package' % (
+            'linux-image-' + arch if arch else META)
         if pkg:
             if not os.path.exists(os.path.join(kroot, pkg, INFO)):
                 try:
-                    _unpack(pkg, kroot, busybox, log)
+                    _unpack(pkg, kroot, busybox, log, arch)
                 except Unavailable as e:
                     why = str(e)
             if os.path.exists(os.path.join(kroot, pkg, INFO)):
@@ -182,6 +207,7 @@ def ensure(busybox, log=lambda msg: None):
     boot = os.path.join(kdir, 'boot')
     info.update(dir=kdir,
                 bzimage=os.path.join(boot, 'vmlinuz-' + info['kver']),
+                image=os.path.join(boot, 'vmlinuz-' + info['kver']),
                 vmlinux=os.path.join(boot, 'vmlinux-' + info['kver']),
                 moddir=os.path.join(kdir, 'lib', 'modules', info['kver']))
     return info

@@ -25,6 +25,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import vminitramfs  # noqa: E402
+import vmarm64  # noqa: E402
 import vmio  # noqa: E402
 import vmkernel  # noqa: E402
 
@@ -222,6 +223,8 @@ def choose_accel(want, kernel, initrd, tmp):
 # ----------------------------------------------------------------------
 def qemu_command(args, kernel, initrd, tmp, accel, socks):
     """The qemu command line and whether it boots the bzImage."""
+    if args.arch == 'arm64':
+        return vmarm64.qemu_command(args, kernel, initrd, tmp, socks), True
     dev, _, needs_bz = DISPLAYS[args.fb]
     use_bz = needs_bz or args.boot == 'bzimage' or not kernel.get('pvh')
     cmdline = ['console=ttyS0,115200', 'panic=-1',
@@ -479,7 +482,8 @@ key names are QEMU qcodes: a, 1, ret, spc, esc, tab, shift, ctrl, alt,
 f1, up, ...
 environment: VNCFB_VM_CACHE (default ~/.cache/vncfb-vm), VNCFB_VM_KERNEL_PKG
 (pin a linux-image package), VNCFB_VM_KERNEL_TTL, VNCFB_VM_CPU (qemu -cpu),
-VNCFB_VM_BUSYBOX, VNCFB_VM_KVM_PROBE_S.'''
+VNCFB_VM_BUSYBOX, VNCFB_VM_KVM_PROBE_S, VNCFB_VM_SYSROOT (--arch arm64:
+the sysroot its programs' libraries come from).'''
 
 
 def parse_args(argv):
@@ -533,6 +537,10 @@ def parse_args(argv):
         help='seconds from the command exit to the screendump')
     add('--timeout', type=int, default=300, help='seconds (default 300)')
     add('--accel', choices=('auto', 'kvm', 'tcg'), default='auto')
+    add('--arch', choices=('amd64', 'arm64'), default='amd64',
+        help='the guest\'s: arm64 boots qemu-system-aarch64\'s virt '
+        'machine (TCG) with --bin programs built for arm64, their '
+        'libraries from the sysroot of cross/mksysroot.sh (vmarm64.py)')
     add('--boot', choices=('auto', 'bzimage'), default='auto',
         help='auto: the PVH vmlinux (fast under TCG) unless vesa needs the '
         'bzImage')
@@ -544,7 +552,7 @@ def parse_args(argv):
     add('-q', '--quiet', action='store_true')
     add('-v', '--verbose', action='store_true')
     args = ap.parse_args(argv)
-    if args.fb == 'vesa':
+    if args.fb == 'vesa' and args.arch == 'amd64':
         try:
             w, h, bpp = (int(x) for x in
                          (args.mode or '1024x768x32').split('x'))
@@ -572,6 +580,8 @@ def parse_args(argv):
     for e in args.env:
         if '=' not in e:
             ap.error('--env %s: not K=V' % e)
+    if args.arch == 'arm64':
+        vmarm64.check_args(ap, args)
     return args
 
 
@@ -596,22 +606,30 @@ def initramfs_spec(args, busybox):
     waits.append('waitfor 15 inputs_ready %s || { echo "vm: input devices '
                  'not ready"; cat /proc/bus/input/devices; }'
                  % ' '.join(shlex.quote(n) for n in names))
-    return {'busybox': busybox,
+    spec = {'busybox': busybox,
             'bins': pairs(args.bin, '/usr/local/bin/'),
             'files': pairs(args.file, '/root/'),
             'modules': list(dict.fromkeys(mods)), 'waits': waits,
             'cmd': args.cmd,
             'env': [tuple(e.split('=', 1)) for e in args.env],
             'unbind_fbcon': args.fbcon == 'unbind'}
+    if args.arch == 'arm64':
+        spec.update(vmarm64.spec(args, busybox))
+    return spec
 
 
 def run(args):
     """The exit status for args (see the module's docstring)."""
     os.makedirs(vmkernel.CACHE, exist_ok=True)
     busybox = busybox_path()
+    arch = None if args.arch == 'amd64' else args.arch
     try:
-        kernel = vmkernel.ensure(busybox, log)
-    except vmkernel.Unavailable as e:
+        kernel = vmkernel.ensure(busybox, log, arch)
+        if arch:
+            # The guest's own (the host's depmods its kernel's modules).
+            busybox = vmarm64.busybox(
+                vmkernel.arch_cache(arch), vmkernel.apt_options(arch), log)
+    except (vmkernel.Unavailable, OSError) as e:
         raise Failure(str(e))
     tmp = tempfile.mkdtemp(prefix='vncfb-vm-')
     try:
@@ -621,7 +639,9 @@ def run(args):
                               log, os.path.join(vmkernel.CACHE, 'initramfs'))
         except ValueError as e:
             raise Failure(str(e))
-        accel = choose_accel(args.accel, kernel, initrd, tmp)
+        # No KVM for another architecture's guest.
+        accel = 'tcg' if arch else choose_accel(args.accel, kernel, initrd,
+                                                tmp)
         status, rc = run_vm(args, kernel, initrd, tmp, accel,
                             accel == 'kvm')
         if status == 'kvm-failed':

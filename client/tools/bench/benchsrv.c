@@ -13,6 +13,7 @@
 
 #include <rfb/rfb.h>
 
+#include "decode/decode.h"
 #include "tools/bench/benchsrv.h"
 #include "wire/encodings.h"
 #include "util/clock.h"
@@ -255,11 +256,15 @@ _Static_assert(sizeof(enc_counted) / sizeof(enc_counted[0]) ==
 
 const char *benchsrv_encoding_name(int i)
 {
-	const struct rfb_encoding *e =
-	    i >= 0 && i < BENCHSRV_ENCODINGS
-		? rfb_encoding_by_number(enc_counted[i])
-		: NULL;
+	const struct decoder *d;
+	const struct rfb_encoding *e;
 
+	if (i < 0 || i >= BENCHSRV_ENCODINGS)
+		return "?";
+	d = decoder_find(enc_counted[i]);
+	if (d)
+		return d->name;
+	e = rfb_encoding_by_number(enc_counted[i]);
 	return e ? e->option : "?";
 }
 

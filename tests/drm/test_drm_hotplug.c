@@ -1,14 +1,10 @@
-/* The DRM output's hot-plug filter without a device (fbdev/drm_hotplug.h):
+/* The DRM output's hot-plug filter without a device (fbdev/drm/drm_hotplug.h):
  * which kernel uevents mean the card's connectors changed. */
 #include "config.h"
 
 #include <string.h>
 
-/* libdrm's drm.h before ours (fbdev/drm.h), which the folder's include
- * path would find first. */
-#include <xf86drm.h>
-
-#include "drm_hotplug.h"
+#include "drm/drm_hotplug.h"
 #include "../check.h"
 
 /* A uevent as the kernel sends it: "ACTION@DEVPATH" and KEY=VALUE lines,

@@ -1,4 +1,4 @@
-/* The DRM output's restore list without a device (fbdev/drm_restore.h):
+/* The DRM output's restore list without a device (fbdev/drm/drm_restore.h):
  * the first state of a CRTC is the one kept, what is put back is
  * forgotten, a process forked before a change sees it (the supervisor),
  * and a writer killed at any moment leaves no half-written entry. */
@@ -13,11 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* libdrm's drm.h before ours (fbdev/drm.h), which the folder's include
- * path would find first. */
-#include <xf86drm.h>
-
-#include "drm_restore.h"
+#include "drm/drm_restore.h"
 #include "../check.h"
 
 /* A CRTC state whose every field says v (crtc_id: id), with n

@@ -6,8 +6,8 @@
  * on the main thread; the blit thread owns the fields so marked (and
  * draws into the buffers) between open and close; modeset is set by the
  * main thread and taken by the blit thread. */
-#ifndef VNCFB_FBDEV_DRM_PRIV_H
-#define VNCFB_FBDEV_DRM_PRIV_H
+#ifndef VNCFB_FBDEV_DRM_CARD_H
+#define VNCFB_FBDEV_DRM_CARD_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -17,13 +17,13 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-#include "drm.h"
-#include "drm_hotplug.h"
-#include "drm_restore.h"
-#include "drm_scan.h"
+#include "drm/drm_pick.h"
+#include "drm/drm_hotplug.h"
+#include "drm/drm_restore.h"
+#include "drm/drm_scan.h"
 #include "output/output.h"
 #include "util/rect.h"
-#include "vt.h"
+#include "vt/vt.h"
 
 /* The buffers' size while no display is connected (drm_card_open with
  * out->may_wait), without --mode: the kernel's own fbdev default. */

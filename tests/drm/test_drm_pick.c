@@ -1,4 +1,4 @@
-/* The DRM output's choices without a device (fbdev/drm.h): the spec's
+/* The DRM output's choices without a device (fbdev/drm/drm_pick.h): the spec's
  * grammar, the kernel's connector names, which connector, mode and format,
  * and the mode list an error message shows. */
 #include "config.h"
@@ -9,7 +9,7 @@
 
 #include <drm_fourcc.h>
 
-#include "drm.h"
+#include "drm/drm_pick.h"
 #include "../check.h"
 
 static drmModeModeInfo mode(uint16_t w, uint16_t h, uint32_t hz, bool pref,

@@ -1,17 +1,37 @@
-/* A deterministic VNC server for tests (libvncserver; not part of vncfb).
+/* The deterministic VNC server of every test suite (libvncserver; not
+ * part of vncfb): integration, bench, placement, reliability and the
+ * console tests in the VM guest (tests/vm) all run this one.
  *
- * usage: testserver [--size WxH] [--password PW] [--ipv6] [--keep]
- *                   [--timeout SECS] [--after SECS:COMMAND]...
- *                   [--delay-second MS] [--display]
+ * usage: testserver [--size WxH] [--password PW] [--ipv6] [--port N]
+ *                   [--display] [--keep] [--timeout SECS]
+ *                   [--after SECS:COMMAND]... [--delay-second MS]
  *                   [--set-desktop-size accept|prohibit|resources|invalid]
+ *                   [--resize] [--colour RRGGBB] [--bars] [--depth 15|16|24]
+ *                   [--cursor] [--qemu-keys] [--dump FILE.ppm] [--console]
  *
  * It listens on a free loopback port (127.0.0.1, or ::1 with --ipv6; with
- * --display the first free one of 5901-5999, a VNC display number) and
- * prints "READY <port>" on stdout once clients can connect. The picture is
- * a fixed scene with solid blocks, sharp edges, text-like glyphs on few
- * colours and a noisy photographic gradient, so that every encoding uses
- * its solid, palette and full-colour paths. No cursor is drawn into it
- * (an invisible one: see main()).
+ * --port N that port, SO_REUSEADDR so that a restarted server takes it
+ * again; with --display the first free one of 5901-5999, a VNC display
+ * number) and prints "READY <port>" on stdout once clients can connect.
+ *
+ * The picture (320x240 unless --size) is a fixed scene with solid blocks,
+ * sharp edges, text-like glyphs on few colours and a noisy photographic
+ * gradient, so that every encoding uses its solid, palette and
+ * full-colour paths. --colour RRGGBB makes it one solid colour instead;
+ * --bars the console tests' picture (colour bars, ramps with every
+ * channel value, a texture: testserver_console.c), exactly representable
+ * at --depth (default 24; 15 and 16 keep each channel to what 5/6/5 bits
+ * reproduce). No cursor is drawn into it (an invisible one: see main());
+ * --cursor gives an 8x8 red arrow instead.
+ *
+ * --dump FILE writes the picture as binary PPM and exits (for --bars
+ * --depth 15 as QEMU's screendump of a guest shows it: the low bits
+ * zero). --qemu-keys offers QEMU's extended key events.
+ *
+ * --console is the console tests' set: --bars, 1024x768, --keep,
+ * --timeout 0, no cursor at all (libvncserver sends none), and their
+ * forms of three lines: "GONE", "SETDESKTOPSIZE <w>x<h>" and
+ * "RESIZED <w>x<h>". Options after it override it.
  *
  * Commands, one per line on stdin (or from --after once the first client
  * is connected, SECS after it connected):
@@ -42,7 +62,10 @@
  * Lines it prints on stdout (line-buffered):
  *   READY <port>
  *   CLIENT connected | CLIENT gone
- *   KEY down keysym=0x61 | KEY up keysym=0x61
+ *   SENT             after the first update sent (again after a
+ *                    client has gone)
+ *   KEY <down> 0x<keysym>   (down: 1 pressed, 0 released)
+ *   XKEY <down> 0x<keysym> 0x<xt code>   (--qemu-keys)
  *   PTR <x> <y> <button mask>
  *   RESIZED <w> <h> | DUMPED <file> | STATS ... | FRAMES done <n>
  *   JPEG sent <n>
@@ -59,8 +82,11 @@
  * update: this makes the picture come late, as from a busy server.
  *
  * --set-desktop-size says how a client's SetDesktopSize is answered:
- * accept resizes the desktop (scene redrawn, "RESIZED"), the others
- * refuse with that status (prohibit is libvncserver's default).
+ * accept (or --resize) resizes the desktop (picture redrawn, "RESIZED"),
+ * the others refuse with that status (prohibit is libvncserver's
+ * default).
+ *
+ * TESTSERVER_VERBOSE in the environment lets libvncserver log to stderr.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -82,6 +108,8 @@
 
 #include "../h264scene.h"
 #include "util/hash.h"
+#include "testlib.h"
+#include "testserver_console.h"
 #include "testserver_jpeg.h"
 
 #define MAX_AFTER 16
@@ -106,14 +134,14 @@ static int frames_left, frames_sent;
 static uint8_t *wave_rgb;
 static int delay_second_ms;
 static int sds_answer = rfbExtDesktopSize_ResizeProhibited; /* or -1 */
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+/* The picture: the scene, one colour, or the console tests' bars. */
+static enum { PIC_SCENE, PIC_SOLID, PIC_BARS } picture = PIC_SCENE;
+static unsigned long solid_colour;
+static int depth = 24;
+static enum { CUR_EMPTY, CUR_NONE, CUR_ARROW } cursor = CUR_EMPTY;
+/* --console: the console tests' forms of some lines. */
+static bool console_lines;
+static bool sent_once;
 
 static void quiet(const char *fmt, ...)
 {
@@ -179,6 +207,28 @@ static uint32_t scene(int x, int y, int w, int h, uint32_t seed)
 	}
 }
 
+/* The whole picture at the framebuffer's size. */
+static void draw_picture(void)
+{
+	unsigned char c[3];
+	int x, y;
+
+	for (y = 0; y < fb_h; y++)
+		for (x = 0; x < fb_w; x++) {
+			uint32_t *p = &fb[(size_t)y * fb_w + x];
+
+			if (picture == PIC_SCENE) {
+				*p = scene(x, y, fb_w, fb_h, 0);
+			} else if (picture == PIC_SOLID) {
+				*p = rgb(solid_colour >> 16, solid_colour >> 8,
+					 solid_colour);
+			} else {
+				console_bars(x, y, fb_w, fb_h, depth, c);
+				*p = rgb(c[0], c[1], c[2]);
+			}
+		}
+}
+
 static void draw(int x0, int y0, int w, int h, uint32_t seed)
 {
 	int x, y;
@@ -202,12 +252,21 @@ __attribute__((format(printf, 1, 2))) static void emit(const char *fmt, ...)
 
 static void on_key(rfbBool down, rfbKeySym sym, rfbClientPtr cl)
 {
-	emit("KEY %s keysym=0x%x", down ? "down" : "up", (unsigned)sym);
+	emit("KEY %d 0x%lx", down ? 1 : 0, (unsigned long)sym);
 }
 
 static void on_ptr(int mask, int x, int y, rfbClientPtr cl)
 {
 	emit("PTR %d %d %d", x, y, mask);
+	rfbDefaultPtrAddEvent(mask, x, y, cl);
+}
+
+static void on_sent(rfbClientPtr cl, int result)
+{
+	if (!sent_once && result) {
+		sent_once = true;
+		emit("SENT");
+	}
 }
 
 static void add_stats(rfbClientPtr cl);
@@ -216,7 +275,8 @@ static void on_gone(rfbClientPtr cl)
 {
 	add_stats(cl);
 	clients--;
-	emit("CLIENT gone");
+	sent_once = false;
+	emit("%s", console_lines ? "GONE" : "CLIENT gone");
 }
 
 /* Before each update to cl; the count of them rides in clientData. */
@@ -235,29 +295,28 @@ static enum rfbNewClientAction on_client(rfbClientPtr cl)
 	cl->clientGoneHook = on_gone;
 	cl->clientData = NULL;
 	if (first_client < 0)
-		first_client = now();
+		first_client = testlib_now();
 	emit("CLIENT connected");
 	return RFB_CLIENT_ACCEPT;
 }
 
-static int dump(const char *path)
+/* The framebuffer as binary PPM, each channel ANDed with mask. */
+static int dump(const char *path, unsigned mask)
 {
-	FILE *f = fopen(path, "wb");
-	int x, y;
+	size_t i, n = (size_t)fb_w * fb_h;
+	uint8_t *rgb = malloc(n * 3);
+	int err;
 
-	if (!f)
-		return -errno;
-	fprintf(f, "P6\n%d %d\n255\n", fb_w, fb_h);
-	for (y = 0; y < fb_h; y++) {
-		for (x = 0; x < fb_w; x++) {
-			uint32_t p = fb[(size_t)y * fb_w + x];
-
-			putc(p & 0xff, f);
-			putc(p >> 8 & 0xff, f);
-			putc(p >> 16 & 0xff, f);
-		}
+	if (!rgb)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		rgb[3 * i] = fb[i] & mask;
+		rgb[3 * i + 1] = fb[i] >> 8 & mask;
+		rgb[3 * i + 2] = fb[i] >> 16 & mask;
 	}
-	return fclose(f) ? -errno : 0;
+	err = testlib_ppm_write(path, fb_w, fb_h, rgb);
+	free(rgb);
+	return err;
 }
 
 static const struct {
@@ -324,7 +383,7 @@ static int resize(int w, int h)
 	fb = nfb;
 	fb_w = w;
 	fb_h = h;
-	draw(0, 0, w, h, 0);
+	draw_picture();
 	rfbNewFramebuffer(screen, (char *)fb, w, h, 8, 3, 4);
 	free(old);
 	return 0;
@@ -337,8 +396,12 @@ static int on_set_desktop_size(int w, int h, int n,
 	int len;
 
 	(void)cl;
-	len = snprintf(line, sizeof(line), "SETDESKTOPSIZE %d %d %d", w, h, n);
-	for (int i = 0; i < n && i < 16; i++)
+	if (console_lines)
+		len = snprintf(line, sizeof(line), "SETDESKTOPSIZE %dx%d", w, h);
+	else
+		len = snprintf(line, sizeof(line), "SETDESKTOPSIZE %d %d %d", w,
+			       h, n);
+	for (int i = 0; i < n && i < 16 && !console_lines; i++)
 		len += snprintf(line + len, sizeof(line) - (size_t)len,
 				" %u %u %u %u %u %u", s[i].id, s[i].x, s[i].y,
 				s[i].width, s[i].height, s[i].flags);
@@ -347,7 +410,10 @@ static int on_set_desktop_size(int w, int h, int n,
 		return sds_answer;
 	if (resize(w, h) < 0)
 		return rfbExtDesktopSize_OutOfResources;
-	emit("RESIZED %d %d", w, h);
+	if (console_lines)
+		emit("RESIZED %dx%d", w, h);
+	else
+		emit("RESIZED %d %d", w, h);
 	return rfbExtDesktopSize_Success;
 }
 
@@ -516,7 +582,7 @@ static bool command(char *line)
 	} else if (sscanf(line, "jpeg %15s %d", arg, &a) == 2) {
 		jpeg(arg, a);
 	} else if (sscanf(line, "dump %199s", arg) == 1) {
-		int err = dump(arg);
+		int err = dump(arg, 0xff);
 
 		if (err)
 			emit("ERROR dump %s: %s", arg, strerror(-err));
@@ -532,43 +598,6 @@ static bool command(char *line)
 	return true;
 }
 
-/* Listen on *port of the loopback address (0: any free port). */
-static int listen_loopback(bool v6, int *port)
-{
-	struct sockaddr_storage ss;
-	socklen_t len;
-	int fd, one = 1;
-
-	memset(&ss, 0, sizeof(ss));
-	if (v6) {
-		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
-
-		s6->sin6_family = AF_INET6;
-		s6->sin6_addr = in6addr_loopback;
-		s6->sin6_port = htons((uint16_t)*port);
-		len = sizeof(*s6);
-	} else {
-		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
-
-		s4->sin_family = AF_INET;
-		s4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		s4->sin_port = htons((uint16_t)*port);
-		len = sizeof(*s4);
-	}
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 8) < 0 ||
-	    getsockname(fd, (struct sockaddr *)&ss, &len) < 0) {
-		close(fd);
-		return -1;
-	}
-	*port = ntohs(v6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-			 : ((struct sockaddr_in *)&ss)->sin_port);
-	return fd;
-}
-
 /* A display's port, 5900 + N for the first free N in 1-99. */
 static int listen_display(bool v6, int *port)
 {
@@ -576,29 +605,53 @@ static int listen_display(bool v6, int *port)
 		int fd;
 
 		*port = 5900 + n;
-		fd = listen_loopback(v6, port);
-		if (fd >= 0 || errno != EADDRINUSE)
+		fd = testlib_listen(v6, port);
+		if (fd != -EADDRINUSE)
 			return fd;
 	}
-	errno = EADDRINUSE;
-	return -1;
+	return -EADDRINUSE;
 }
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: testserver [--size WxH] [--password PW] "
-			"[--ipv6] [--keep] [--timeout SECS] "
-			"[--after SECS:COMMAND]... [--delay-second MS] "
-			"[--display] [--set-desktop-size accept|prohibit|"
-			"resources|invalid]\n");
+			"[--ipv6] [--port N] [--display] [--keep] "
+			"[--timeout SECS] [--after SECS:COMMAND]... "
+			"[--delay-second MS] [--set-desktop-size accept|"
+			"prohibit|resources|invalid] [--resize] "
+			"[--colour RRGGBB] [--bars] [--depth 15|16|24] "
+			"[--cursor] [--qemu-keys] [--dump FILE.ppm] "
+			"[--console]\n");
 	exit(2);
+}
+
+static void set_cursor(void)
+{
+	if (cursor == CUR_ARROW) {
+		rfbSetCursor(screen, console_arrow(screen));
+	} else if (cursor == CUR_NONE) {
+		/* No cursor at all (nothing to scroll under it: the console
+		 * tests' picture stays exactly the bars whether or not the
+		 * client draws cursors). */
+		screen->cursor = NULL;
+	} else {
+		/* rfbGetScreen installs its default cursor, which
+		 * libvncserver would paint into the picture. A NULL cursor
+		 * is not an option where pictures scroll: 0.9.14's
+		 * rfbScheduleCopyRegion dereferences it for clients without
+		 * cursor shape updates. So: a 1x1 cursor with an empty mask
+		 * draws nothing. */
+		screen->cursor = rfbMakeXCursor(1, 1, " ", " ");
+	}
 }
 
 int main(int argc, char **argv)
 {
 	bool v6 = false, keep = false, in_open = true, display = false;
-	double timeout = 300, start = now();
-	int i, lfd, port, argc0 = 0;
+	double timeout = 300, start = testlib_now();
+	int i, lfd, port = 0, argc0 = 0;
+	const char *dump_path = NULL;
+	bool qemu_keys = false;
 	char line[256];
 	size_t have = 0;
 
@@ -612,6 +665,11 @@ int main(int argc, char **argv)
 			i++;
 		} else if (strcmp(a, "--password") == 0 && v) {
 			passwords[0] = v;
+			i++;
+		} else if (strcmp(a, "--port") == 0 && v) {
+			port = atoi(v);
+			if (port < 0 || port > 65535)
+				usage();
 			i++;
 		} else if (strcmp(a, "--timeout") == 0 && v) {
 			timeout = atof(v);
@@ -644,6 +702,38 @@ int main(int argc, char **argv)
 			else
 				usage();
 			i++;
+		} else if (strcmp(a, "--colour") == 0 && v) {
+			char *end;
+
+			solid_colour = strtoul(v, &end, 16);
+			if (*end || solid_colour > 0xffffff)
+				usage();
+			picture = PIC_SOLID;
+			i++;
+		} else if (strcmp(a, "--depth") == 0 && v) {
+			depth = atoi(v);
+			if (depth != 15 && depth != 16 && depth != 24)
+				usage();
+			i++;
+		} else if (strcmp(a, "--dump") == 0 && v) {
+			dump_path = v;
+			i++;
+		} else if (strcmp(a, "--resize") == 0) {
+			sds_answer = -1;
+		} else if (strcmp(a, "--bars") == 0) {
+			picture = PIC_BARS;
+		} else if (strcmp(a, "--cursor") == 0) {
+			cursor = CUR_ARROW;
+		} else if (strcmp(a, "--qemu-keys") == 0) {
+			qemu_keys = true;
+		} else if (strcmp(a, "--console") == 0) {
+			picture = PIC_BARS;
+			fb_w = 1024;
+			fb_h = 768;
+			keep = true;
+			timeout = 0;
+			cursor = CUR_NONE;
+			console_lines = true;
 		} else if (strcmp(a, "--display") == 0) {
 			display = true;
 		} else if (strcmp(a, "--ipv6") == 0) {
@@ -656,13 +746,28 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
-	rfbLog = quiet;
-	rfbErr = quiet;
+	if (!getenv("TESTSERVER_VERBOSE")) {
+		rfbLog = quiet;
+		rfbErr = quiet;
+	}
 
 	fb = calloc((size_t)fb_w * fb_h, 4);
 	if (!fb)
 		return 1;
-	draw(0, 0, fb_w, fb_h, 0);
+	draw_picture();
+	if (dump_path) {
+		/* QEMU's VGA draws 15 bpp lines itself with the low bits
+		 * zero (31 is 248), where 16 bpp is a shared surface that
+		 * expands by replication. */
+		int err = dump(dump_path,
+			       picture == PIC_BARS && depth == 15 ? 0xf8 : 0xff);
+
+		if (err)
+			fprintf(stderr, "testserver: %s: %s\n", dump_path,
+				strerror(-err));
+		free(fb);
+		return err ? 1 : 0;
+	}
 	screen = rfbGetScreen(&argc0, NULL, fb_w, fb_h, 8, 3, 4);
 	if (!screen)
 		return 1;
@@ -679,24 +784,22 @@ int main(int argc, char **argv)
 	screen->ptrAddEvent = on_ptr;
 	screen->newClientHook = on_client;
 	screen->displayHook = on_display;
+	screen->displayFinishedHook = on_sent;
 	jpeg_register();
+	if (qemu_keys)
+		console_qemu_keys();
 	screen->setDesktopSizeHook = on_set_desktop_size;
 	if (passwords[0]) {
 		screen->authPasswdData = (void *)passwords;
 		screen->passwordCheck = rfbCheckPasswordByList;
 	}
 	rfbInitServer(screen);
-	/* rfbGetScreen installs its default cursor, which libvncserver would
-	 * paint into the picture. A NULL cursor is not an option: 0.9.14's
-	 * rfbScheduleCopyRegion dereferences it for clients without cursor
-	 * shape updates. So: a 1x1 cursor with an empty mask draws nothing. */
-	screen->cursor = rfbMakeXCursor(1, 1, " ", " ");
+	set_cursor();
 
-	port = 0;
-	lfd = display ? listen_display(v6, &port) : listen_loopback(v6, &port);
+	lfd = display ? listen_display(v6, &port) : testlib_listen(v6, &port);
 	if (lfd < 0) {
 		fprintf(stderr, "testserver: cannot listen on %s: %s\n",
-			v6 ? "::1" : "127.0.0.1", strerror(errno));
+			v6 ? "::1" : "127.0.0.1", strerror(-lfd));
 		return 1;
 	}
 	emit("READY %d", port);
@@ -704,13 +807,15 @@ int main(int argc, char **argv)
 	for (;;) {
 		struct pollfd pfd[2] = {{lfd, POLLIN, 0}, {0, POLLIN, 0}};
 
-		if (timeout > 0 && now() - start > timeout) {
+		if (timeout > 0 && testlib_now() - start > timeout) {
 			fprintf(stderr, "testserver: timeout, leaving\n");
 			break;
 		}
-		if (poll(pfd, in_open ? 2 : 1, 5) > 0) {
+		/* Not waiting here: libvncserver's select below waits on the
+		 * clients, so that none of their messages waits for ours. */
+		if (poll(pfd, in_open ? 2 : 1, 0) > 0) {
 			if (pfd[0].revents & POLLIN) {
-				int fd = accept(lfd, NULL, NULL);
+				int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 
 				if (fd >= 0)
 					rfbNewClient(screen, fd);
@@ -743,13 +848,15 @@ int main(int argc, char **argv)
 			struct after *af = &afters[i];
 
 			if (!af->done && first_client >= 0 &&
-			    now() - first_client >= af->secs) {
+			    testlib_now() - first_client >= af->secs) {
 				af->done = true;
 				if (!command(af->cmd))
 					goto out;
 			}
 		}
-		rfbProcessEvents(screen, 5000);
+		/* Short, so that neither a handshake (the connect cycles
+		 * make a thousand) nor a new client waits long. */
+		rfbProcessEvents(screen, 2000);
 		next_frame();
 	}
 out:

@@ -29,6 +29,10 @@ struct input_sink {
 	/* The scale hotkey: switch between the configured --scale and 1:1
 	 * (see session.c). Optional (may be NULL). */
 	void (*scale)(void *ctx);
+	/* Clockwise quarter turns (0-3) of the picture on the panel that
+	 * absolute devices point on (--rotate): a touch gesture's
+	 * direction turns with it. Optional (NULL: upright). */
+	unsigned (*turns)(void *ctx);
 };
 
 struct input_config {

@@ -1,7 +1,7 @@
 /* What the Linux console parts share among themselves and with their unit
  * tests: the drm and fbdev outputs, the evdev input, and the pure
  * translation of evdev events (keys through xkb, pointer motion and
- * buttons).
+ * buttons, a multi-touch screen's slots).
  *
  * Threads: main thread only. */
 #ifndef VNCFB_FBDEV_H
@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "input/gesture.h"
 #include "platform/input.h"
 #include "output/output.h"
 #include "shadow/pixfmt.h"
@@ -112,5 +113,30 @@ void ptr_init_touchpad(struct ptr *p, int min_x, int max_x, int res_x,
  * 6/7). */
 void ptr_feed(struct ptr *p, const struct input_event *ev,
 	      const struct input_sink *sink);
+
+/* --- multi-touch slots (touch.c) --- */
+
+/* Slots followed; a device's further ones are left alone. */
+#define TOUCH_MAX_SLOTS GESTURE_MAX_TOUCHES
+
+/* A type B multi-touch screen: its slots, and the recogniser they feed. */
+struct touch;
+
+/* nslots: ABS_MT_SLOT's maximum + 1. NULL when out of memory. */
+struct touch *touch_create(const struct gesture_geom *geom, unsigned nslots);
+void touch_destroy(struct touch *t);
+struct gesture *touch_gesture(struct touch *t);
+/* The device's state when it was opened (libevdev's): the slot events
+ * go to, and each slot's contact (id -1: none). */
+void touch_select(struct touch *t, int slot);
+void touch_set_slot(struct touch *t, int slot, int id, int x, int y);
+/* The events' own times are CLOCK_MONOTONIC's (EVIOCSCLOCKID took):
+ * frames are timed by them, else by the now touch_feed is given. */
+void touch_set_monotonic(struct touch *t, bool mono);
+/* Feed one event read at now (monotonic ns); on SYN_REPORT the contacts
+ * go to the recogniser as a frame, with sink (NULL: the console is
+ * away). */
+void touch_feed(struct touch *t, const struct input_event *ev, uint64_t now,
+		const struct input_sink *sink);
 
 #endif

@@ -35,10 +35,17 @@ struct input_sink {
 	unsigned (*turns)(void *ctx);
 };
 
+/* What a multi-touch screen is (--touch). */
+enum input_touch {
+	INPUT_TOUCH_GESTURES, /* taps, drags, scroll, pinch: input/gesture.h */
+	INPUT_TOUCH_POINTER,  /* an absolute pointer, a touch is button 1 */
+};
+
 struct input_config {
 	const char *devices;	/* comma-separated paths, NULL: autodetect */
 	const char *keymap;	/* "layout[:variant]", NULL: default */
 	bool grab;
+	enum input_touch touch;
 };
 
 struct input;

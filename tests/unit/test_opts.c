@@ -12,6 +12,7 @@
 
 #include "../check.h"
 #include "config/opts.h"
+#include "platform/input.h"
 #include "config/opts_priv.h"
 #include "net/vnc_enc.h"
 
@@ -443,6 +444,48 @@ static void test_reconnect(void)
 	}
 }
 
+/* --touch and touch=: gestures (the default) or pointer; another word,
+ * or --touch for probe, is a usage error. */
+static void test_touch(void)
+{
+	struct options o;
+	static const struct {
+		const char *argv[4];
+		int want; /* enum input_touch, -1: a usage error */
+	} cases[] = {
+		{{"vncfb", "h", NULL}, INPUT_TOUCH_GESTURES},
+		{{"vncfb", "--touch", "pointer", "h"}, INPUT_TOUCH_POINTER},
+		{{"vncfb", "--touch=gestures", "h"}, INPUT_TOUCH_GESTURES},
+		{{"vncfb", "--touch=Pointer", "h"}, INPUT_TOUCH_POINTER},
+		{{"vncfb", "--touch=mouse", "h"}, -1},
+		{{"vncfb", "--touch", "h"}, -1},
+		{{"vncfb", "probe", "--touch=pointer"}, -1},
+	};
+	const char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int argc = 0, ret;
+
+		while (argc < 4 && cases[i].argv[argc])
+			argc++;
+		ret = parse(&o, argc, (const char **)cases[i].argv);
+		if (cases[i].want < 0)
+			CHECK(ret < 0, "touch case %zu accepted", i);
+		else
+			CHECK(ret == 0 && o.touch == cases[i].want,
+			      "touch case %zu: ret %d, touch %d, want %d", i,
+			      ret, o.touch, cases[i].want);
+		opts_free(&o);
+	}
+	opts_defaults(&o);
+	CHECK_EQ(opts_set(&o, "touch", "pointer", false, &why), 0);
+	CHECK_EQ(o.touch, INPUT_TOUCH_POINTER);
+	CHECK_EQ(opts_set(&o, "touch", "", false, &why), -EINVAL);
+	CHECK(why && !strcmp(why, "expected gestures or pointer"));
+	opts_free(&o);
+}
+
 static void test_modes(void)
 {
 	struct options o;
@@ -708,6 +751,7 @@ int main(void)
 	test_bench_files();
 	test_tiger();
 	test_reconnect();
+	test_touch();
 	test_modes();
 	test_server_key();
 	test_decode_threads();

@@ -1,9 +1,9 @@
-/* A multi-touch screen's type B slots to gesture frames (fbdev/touch.c):
- * raw evdev events with their own times, as a kernel sends them, give
- * the clicks and the wheel of the gestures they draw; slots switched
- * mid-frame, a contact that was down when the device was opened, a slot
- * past those followed, and frames timed by the events' clock or by the
- * time they were read. */
+/* A multi-touch screen's type B slots to gesture frames
+ * (fbdev/evdev/touch.c): raw evdev events with their own times, as a
+ * kernel sends them, give the clicks and the wheel of the gestures they
+ * draw; slots switched mid-frame, a contact that was down when the
+ * device was opened, a slot past those followed, and frames timed by the
+ * events' clock or by the time they were read. */
 #include "config.h"
 
 #include <stdio.h>

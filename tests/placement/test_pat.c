@@ -1,4 +1,4 @@
-/* Reading the kernel's PAT memory type list (fbdev/pat.c) from samples in
+/* Reading the kernel's PAT memory type list (fbdev/cpu/pat.c) from samples in
  * both of its formats: the one of the Linux 6.1 guest in tests/vm and the
  * one from before Linux 5.6 (as quoted in Linux commit 803a4e14a7dc). */
 #include "config.h"

@@ -86,7 +86,7 @@ check(len([l for l in quiet.splitlines() if "kernel memory type" in l]) == 1
       "the kernel maps it" not in quiet,
       "without debugfs: not one quiet line", quiet)
 # With it: what the guest's PAT list says for vesafb's range, read here
-# independently of fbdev/pat.c.
+# independently of fbdev/cpu/pat.c.
 pat = between("PAT_BEGIN", "PAT_END")
 if res and res.get("video_memory"):
     start = res["video_memory"]["start"]

@@ -109,11 +109,14 @@ touchdev < /tmp/tf > /tmp/td.log 2>&1 &
 exec 3> /tmp/tf
 waitfor /tmp/td.log 'TOUCHDEV READY' 20 || exit 1
 T() { echo "$1" >&3; }
+# ptrserver answers the first update request alone: a --timeout longer
+# than a stage keeps vncfb's liveness ping from dropping it meanwhile.
 run() {  # run TAG W H VNCFB-ARGS: vncfb against a ptrserver of W x H
 	ptrserver --size ${2}x$3 > /tmp/p$1.log 2>&1 &
 	waitfor /tmp/p$1.log READY 20
 	PP=$(sed -n 's/^READY //p' /tmp/p$1.log)
-	setsid -c vncfb -v -o fbdev --scale none $4 127.0.0.1::$PP \
+	setsid -c vncfb -v -o fbdev --scale none --timeout 600 $4 \
+		127.0.0.1::$PP \
 		< /dev/tty1 > /tmp/v$1.log 2>&1 &
 	V=$!
 	waitfor /tmp/p$1.log '^SENT' 90

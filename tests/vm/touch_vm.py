@@ -14,6 +14,8 @@ against ptrserver, which logs every PointerEvent and KeyEvent.
   a drag is button 1 from where the finger landed to where it lifted,
   two fingers down and left are wheel buttons 4 and 7, a pinch is
   Control with 4 (apart) or 5 (together).
+* --touch pointer: the same screen is an absolute pointer, a touch of
+  one finger or two, short or long, button 1 where the first one is.
 
 usage: touch_vm.py
 Exit 0 pass, 77 when qemu or a guest kernel is absent, 1 fail.
@@ -120,7 +122,7 @@ run() {  # run TAG W H VNCFB-ARGS: vncfb against a ptrserver of W x H
 		< /dev/tty1 > /tmp/v$1.log 2>&1 &
 	V=$!
 	waitfor /tmp/p$1.log '^SENT' 90
-	waitfor /tmp/v$1.log 'touch screen (gestures)' 30
+	waitfor /tmp/v$1.log 'vncfb-test touch' 30
 	sleep 1
 }
 stop() {  # stop TAG: once touchdev has played it all
@@ -140,6 +142,9 @@ stop() {  # stop TAG: once touchdev has played it all
         g += 'run %d %d %d "--rotate %d"\n' % (a, w, h, a)
         g += feed(cmds) + 'stop %d\n' % a
     g += 'run G %d %d ""\n' % (PW, PH) + feed(GESTURES) + 'stop G\n'
+    g += ('run P %d %d "--touch pointer"\n' % (PW, PH) + feed(
+        taps_at((2000, 800), (2400, 800)) + PAUSE +
+        ['d 0 400 400', 's', 'w 1600', 'u 0', 's']) + 'stop P\n')
     return g
 
 
@@ -214,6 +219,16 @@ def check(out):
             toks, want))
     else:
         print('gestures: %s' % toks)
+    # --touch pointer: a touch is button 1 where the first finger is,
+    # two fingers and a long press alike.
+    toks = presses(server_lines(out, 'P'))
+    want = ['P1@%s' % at(2000, 800), 'R@%s' % at(2000, 800),
+            'P1@%s' % at(400, 400), 'R@%s' % at(400, 400)]
+    if toks != want:
+        fails.append('--touch pointer: the server saw %s, not %s' % (
+            toks, want))
+    else:
+        print('--touch pointer: %s' % ' '.join(toks))
     return fails
 
 
@@ -230,8 +245,9 @@ CASE = {
     'ptrs': [],
     'check': check,
     'probes': {},
-    'exits': dict({'EXIT%d' % a: 0 for a in ANGLES}, EXITG=0),
-    'log': ['touch screen (gestures)'],
+    'exits': dict({'EXIT%d' % a: 0 for a in ANGLES}, EXITG=0, EXITP=0),
+    'log': ['(vncfb-test touch) touch screen (gestures)',
+            '(vncfb-test touch) absolute pointer'],
 }
 
 if __name__ == '__main__':

@@ -11,50 +11,10 @@
 
 #include "fbdev.h"
 #include "../check.h"
+#include "../sinkrec.h"
 
 #define MS 1000000ull
 #define MAXV 4095
-
-static char events[4096];
-
-static void s_key(void *c, uint32_t sym, uint32_t sc, bool down)
-{
-	(void)c;
-	log_append(events, sizeof(events), "key:%x:%s", sym,
-		   down ? "down" : "up");
-}
-
-static void s_rel(void *c, int dx, int dy)
-{
-	(void)c;
-	log_append(events, sizeof(events), "rel:%d,%d", dx, dy);
-}
-
-static void s_abs(void *c, double fx, double fy)
-{
-	(void)c;
-	log_append(events, sizeof(events), "at:%.0f,%.0f", fx * MAXV,
-		   fy * MAXV);
-}
-
-static void s_button(void *c, int b, bool down)
-{
-	(void)c;
-	log_append(events, sizeof(events), "b%d:%s", b, down ? "down" : "up");
-}
-
-static void s_quit(void *c)
-{
-	(void)c;
-}
-
-static const struct input_sink sink = {
-    .key = s_key,
-    .motion_rel = s_rel,
-    .motion_abs = s_abs,
-    .button = s_button,
-    .quit = s_quit,
-};
 
 /* The events' clock, ms. */
 static uint64_t clock_ms;
@@ -70,7 +30,7 @@ static void ev(struct touch *t, int type, int code, int value)
 	e.code = (unsigned short)code;
 	e.value = value;
 	/* Read a second later than it happened: the event's time counts. */
-	touch_feed(t, &e, (clock_ms + 1000) * MS, &sink);
+	touch_feed(t, &e, (clock_ms + 1000) * MS, &sinkrec);
 }
 
 static void syn(struct touch *t)
@@ -97,7 +57,7 @@ static struct touch *screen(unsigned slots)
 
 	CHECK(t != NULL);
 	touch_set_monotonic(t, true);
-	events[0] = 0;
+	sinkrec_events[0] = 0;
 	clock_ms = 1000;
 	return t;
 }
@@ -115,8 +75,8 @@ static unsigned count(const char *s, const char *what)
 
 static void expect(const char *want, const char *what)
 {
-	CHECK(!strcmp(events, want), "%s:\n  got  %s\n  want %s", what, events,
-	      want);
+	CHECK(!strcmp(sinkrec_events, want), "%s:\n  got  %s\n  want %s", what,
+	      sinkrec_events, want);
 }
 
 static void test_taps(void)
@@ -135,7 +95,7 @@ static void test_taps(void)
 	syn(t);
 	expect("at:1000,2000 b1:down b1:up", "a tap");
 	/* Two fingers in slots 3 and 1, lifted in two frames. */
-	events[0] = 0;
+	sinkrec_events[0] = 0;
 	clock_ms += 2000;
 	finger(t, 3, 101, 1000, 1000);
 	finger(t, 1, 102, 2000, 3000);
@@ -149,7 +109,7 @@ static void test_taps(void)
 	expect("at:1500,2000 b3:down b3:up", "a two-finger tap");
 	/* A position alone (no ABS_MT_SLOT) goes to the slot last
 	 * selected: slot 1's finger moves. */
-	events[0] = 0;
+	sinkrec_events[0] = 0;
 	clock_ms += 2000;
 	finger(t, 1, 103, 2000, 2000);
 	syn(t);
@@ -180,11 +140,13 @@ static void test_scroll_and_press(void)
 	finger(t, 0, -1, 0, 0);
 	finger(t, 1, -1, 0, 0);
 	syn(t);
-	CHECK(count(events, "b4:down b4:up") == 2 && !strstr(events, "b1") &&
-		  !strstr(events, "b5") && !strstr(events, "b6") &&
-		  !strstr(events, "b7"),
-	      "scroll: %s", events);
-	events[0] = 0;
+	CHECK(count(sinkrec_events, "b4:down b4:up") == 2 &&
+		  !strstr(sinkrec_events, "b1") &&
+		  !strstr(sinkrec_events, "b5") &&
+		  !strstr(sinkrec_events, "b6") &&
+		  !strstr(sinkrec_events, "b7"),
+	      "scroll: %s", sinkrec_events);
+	sinkrec_events[0] = 0;
 	clock_ms += 2000;
 	finger(t, 0, 9, 500, 500);
 	syn(t);
@@ -230,6 +192,7 @@ static void test_state(void)
 
 int main(void)
 {
+	sinkrec_scale = MAXV;
 	test_taps();
 	test_scroll_and_press();
 	test_state();

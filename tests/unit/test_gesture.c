@@ -11,6 +11,7 @@
 
 #include "input/gesture.h"
 #include "../check.h"
+#include "../sinkrec.h"
 
 #define MS 1000000ull
 
@@ -18,57 +19,6 @@
  * (a 250 mm square). */
 #define RES 40
 #define MAXV 9999
-
-static char events[8192];
-static unsigned turns;
-
-static void rec_key(void *ctx, uint32_t keysym, uint32_t scancode, bool down)
-{
-	(void)ctx;
-	log_append(events, sizeof(events), "key:%x:%x:%s", keysym, scancode,
-		   down ? "down" : "up");
-}
-
-static void rec_rel(void *ctx, int dx, int dy)
-{
-	(void)ctx;
-	log_append(events, sizeof(events), "rel:%d,%d", dx, dy);
-}
-
-/* Positions as device units again (fractions of 0..MAXV, rounded). */
-static void rec_abs(void *ctx, double fx, double fy)
-{
-	(void)ctx;
-	log_append(events, sizeof(events), "at:%.0f,%.0f", fx * MAXV,
-		   fy * MAXV);
-}
-
-static void rec_button(void *ctx, int button, bool down)
-{
-	(void)ctx;
-	log_append(events, sizeof(events), "b%d:%s", button,
-		   down ? "down" : "up");
-}
-
-static void rec_quit(void *ctx)
-{
-	(void)ctx;
-}
-
-static unsigned rec_turns(void *ctx)
-{
-	(void)ctx;
-	return turns;
-}
-
-static const struct input_sink sink = {
-    .key = rec_key,
-    .motion_rel = rec_rel,
-    .motion_abs = rec_abs,
-    .button = rec_button,
-    .quit = rec_quit,
-    .turns = rec_turns,
-};
 
 /* A scripted frame: up to three fingers, id 0 for none. */
 struct step {
@@ -94,13 +44,13 @@ static void play_on(struct gesture *g, const struct step *s, unsigned n)
 		while ((due = gesture_deadline(g)) && due <= s[i].ms * MS) {
 			CHECK(due >= now, "a deadline in the past");
 			now = due;
-			gesture_tick(g, now, &sink);
+			gesture_tick(g, now, &sinkrec);
 		}
 		now = s[i].ms * MS;
 		for (cnt = 0, k = 0; k < 3; k++)
 			if (s[i].t[k].id)
 				cnt = k + 1;
-		gesture_frame(g, s[i].t, cnt, now, &sink);
+		gesture_frame(g, s[i].t, cnt, now, &sinkrec);
 	}
 }
 
@@ -108,10 +58,10 @@ static const char *play(const struct step *s, unsigned n)
 {
 	struct gesture *g = make(RES, RES);
 
-	events[0] = 0;
+	sinkrec_events[0] = 0;
 	play_on(g, s, n);
 	gesture_destroy(g);
-	return events;
+	return sinkrec_events;
 }
 
 #define PLAY(s) play(s, sizeof(s) / sizeof(s[0]))
@@ -126,8 +76,8 @@ static void expect(const char *got, const char *want, const char *what)
  * pointer where the fingers landed. */
 static const char *wheel_only(const char *ev, int x, int y)
 {
-	static char out[sizeof(events)];
-	char copy[sizeof(events)], at[32], *tok, *save = NULL;
+	static char out[sizeof(sinkrec_events)];
+	char copy[sizeof(sinkrec_events)], at[32], *tok, *save = NULL;
 
 	snprintf(at, sizeof(at), "at:%d,%d", x, y);
 	snprintf(copy, sizeof(copy), "%s", ev);
@@ -184,24 +134,24 @@ static void test_taps(void)
 	expect(PLAY(late), "", "a second finger 300 ms late");
 	/* A fourth finger: build it by hand (steps hold three). */
 	g = make(RES, RES);
-	events[0] = 0;
+	sinkrec_events[0] = 0;
 	{
 		struct gesture_touch t4[4] = {
 		    {1, 100, 100}, {2, 200, 200}, {3, 300, 300}, {4, 400, 400}};
 
-		gesture_frame(g, t4, 3, 0, &sink);
-		gesture_frame(g, t4, 4, 10 * MS, &sink);
-		gesture_frame(g, t4, 0, 20 * MS, &sink);
+		gesture_frame(g, t4, 3, 0, &sinkrec);
+		gesture_frame(g, t4, 4, 10 * MS, &sinkrec);
+		gesture_frame(g, t4, 0, 20 * MS, &sinkrec);
 	}
-	expect(events, "", "four fingers");
+	expect(sinkrec_events, "", "four fingers");
 	/* And the next tap is a tap again. */
 	{
 		struct gesture_touch t = {9, 500, 500};
 
-		gesture_frame(g, &t, 1, 100 * MS, &sink);
-		gesture_frame(g, &t, 0, 150 * MS, &sink);
+		gesture_frame(g, &t, 1, 100 * MS, &sinkrec);
+		gesture_frame(g, &t, 0, 150 * MS, &sinkrec);
 	}
-	expect(events, "at:500,500 b1:down b1:up", "a tap after four");
+	expect(sinkrec_events, "at:500,500 b1:down b1:up", "a tap after four");
 	gesture_destroy(g);
 }
 
@@ -296,20 +246,21 @@ static void test_longpress(void)
 	       "a long press, then moved");
 	expect(PLAY(short_), "at:4000,4000 b1:down b1:up", "a 999 ms press");
 	/* The deadline is the long press's, and the tick at it presses. */
-	events[0] = 0;
-	gesture_frame(g, &t, 1, 5000 * MS, &sink);
+	sinkrec_events[0] = 0;
+	gesture_frame(g, &t, 1, 5000 * MS, &sinkrec);
 	CHECK_EQ(gesture_deadline(g), 6000 * MS);
-	gesture_tick(g, 5999 * MS, &sink);
-	expect(events, "", "a tick before the long press");
-	gesture_tick(g, 6000 * MS, &sink);
-	expect(events, "at:4000,4000 b3:down", "the long press's tick");
+	gesture_tick(g, 5999 * MS, &sinkrec);
+	expect(sinkrec_events, "", "a tick before the long press");
+	gesture_tick(g, 6000 * MS, &sinkrec);
+	expect(sinkrec_events, "at:4000,4000 b3:down", "the long press's tick");
 	CHECK_EQ(gesture_deadline(g), 0);
 	/* The device goes away: the button goes up, and the finger still
 	 * down is no gesture when it lifts. */
-	gesture_reset(g, &sink);
-	expect(events, "at:4000,4000 b3:down b3:up", "reset");
-	gesture_frame(g, &t, 0, 6100 * MS, &sink);
-	expect(events, "at:4000,4000 b3:down b3:up", "lifted after reset");
+	gesture_reset(g, &sinkrec);
+	expect(sinkrec_events, "at:4000,4000 b3:down b3:up", "reset");
+	gesture_frame(g, &t, 0, 6100 * MS, &sinkrec);
+	expect(sinkrec_events, "at:4000,4000 b3:down b3:up",
+	       "lifted after reset");
 	gesture_destroy(g);
 }
 
@@ -325,19 +276,20 @@ static void test_resting(void)
 	    {1, 0}, {3, 1}, {-2, 3}, {4, 0}, {0, -4}, {-3, -2}, {2, 2},
 	};
 
-	events[0] = 0;
-	gesture_frame(g, &t, 1, 0, &sink);
+	sinkrec_events[0] = 0;
+	gesture_frame(g, &t, 1, 0, &sinkrec);
 	for (i = 1; i < 300; i++) {
 		uint64_t now = i * 10 * MS;
 
 		if (gesture_deadline(g) && gesture_deadline(g) <= now)
-			gesture_tick(g, gesture_deadline(g), &sink);
+			gesture_tick(g, gesture_deadline(g), &sinkrec);
 		t.x = 5000 + U(wob[i % 7][0]) * 9 / 10;
 		t.y = 5000 + U(wob[i % 7][1]) * 9 / 10;
-		gesture_frame(g, &t, 1, now, &sink);
+		gesture_frame(g, &t, 1, now, &sinkrec);
 	}
-	gesture_frame(g, &t, 0, 3000 * MS, &sink);
-	expect(events, "at:5000,5000 b3:down b3:up", "a resting finger");
+	gesture_frame(g, &t, 0, 3000 * MS, &sinkrec);
+	expect(sinkrec_events, "at:5000,5000 b3:down b3:up",
+	       "a resting finger");
 	gesture_destroy(g);
 }
 
@@ -426,30 +378,30 @@ static void test_units(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		g = make(cases[i].rx, cases[i].ry);
 		CHECK(!gesture_guessed(g));
-		events[0] = 0;
+		sinkrec_events[0] = 0;
 		t = (struct gesture_touch){1, 100, 100};
-		gesture_frame(g, &t, 1, 0, &sink);
+		gesture_frame(g, &t, 1, 0, &sinkrec);
 		t.x += (int)(cases[i].dx_mm *
 			     (cases[i].rx ? cases[i].rx : cases[i].ry));
 		t.y += (int)(cases[i].dy_mm * cases[i].ry);
-		gesture_frame(g, &t, 1, 100 * MS, &sink);
-		CHECK(!!strstr(events, "b1:down") == cases[i].drags,
+		gesture_frame(g, &t, 1, 100 * MS, &sinkrec);
+		CHECK(!!strstr(sinkrec_events, "b1:down") == cases[i].drags,
 		      "res %d/%d, %.0f,%.0f mm: %s", cases[i].rx, cases[i].ry,
-		      cases[i].dx_mm, cases[i].dy_mm, events);
+		      cases[i].dx_mm, cases[i].dy_mm, sinkrec_events);
 		gesture_destroy(g);
 	}
 	/* No resolution: 9999 units are 300 mm, 33.33 a millimetre. */
 	g = make(0, 0);
 	CHECK(gesture_guessed(g));
-	events[0] = 0;
+	sinkrec_events[0] = 0;
 	t = (struct gesture_touch){1, 100, 100};
-	gesture_frame(g, &t, 1, 0, &sink);
+	gesture_frame(g, &t, 1, 0, &sinkrec);
 	t.y += 4 * 33;
-	gesture_frame(g, &t, 1, 50 * MS, &sink);
-	expect(events, "", "4 mm of a guessed resolution");
+	gesture_frame(g, &t, 1, 50 * MS, &sinkrec);
+	expect(sinkrec_events, "", "4 mm of a guessed resolution");
 	t.y += 2 * 34;
-	gesture_frame(g, &t, 1, 60 * MS, &sink);
-	expect(events, "at:100,100 b1:down at:100,300",
+	gesture_frame(g, &t, 1, 60 * MS, &sinkrec);
+	expect(sinkrec_events, "at:100,100 b1:down at:100,300",
 	       "6 mm of a guessed resolution");
 	gesture_destroy(g);
 }
@@ -480,13 +432,13 @@ static void test_rotation(void)
 	};
 	char want_full[200];
 
-	for (turns = 0; turns < 4; turns++) {
+	for (sinkrec_turns = 0; sinkrec_turns < 4; sinkrec_turns++) {
 		snprintf(want_full, sizeof(want_full),
-			 "at:2500,2000 at:2500,2000 %s", want[turns]);
+			 "at:2500,2000 at:2500,2000 %s", want[sinkrec_turns]);
 		expect(PLAY(down), want_full, "scroll, turned");
 		expect(PLAY(one), "at:1000,2000 b1:down b1:up", "tap, turned");
 	}
-	turns = 0;
+	sinkrec_turns = 0;
 }
 
 /* The console away (NULL sink): nothing is sent, and a finger that
@@ -496,20 +448,21 @@ static void test_away(void)
 	struct gesture *g = make(RES, RES);
 	struct gesture_touch t = {3, 1000, 1000}, u = {4, 2000, 2000};
 
-	events[0] = 0;
+	sinkrec_events[0] = 0;
 	gesture_frame(g, &t, 1, 0, NULL);
 	CHECK_EQ(gesture_deadline(g), 0);
-	gesture_frame(g, &t, 1, 2000 * MS, &sink);
-	gesture_frame(g, &t, 0, 2100 * MS, &sink);
-	expect(events, "", "a finger from while away");
-	gesture_frame(g, &u, 1, 2200 * MS, &sink);
-	gesture_frame(g, &u, 0, 2250 * MS, &sink);
-	expect(events, "at:2000,2000 b1:down b1:up", "a tap after");
+	gesture_frame(g, &t, 1, 2000 * MS, &sinkrec);
+	gesture_frame(g, &t, 0, 2100 * MS, &sinkrec);
+	expect(sinkrec_events, "", "a finger from while away");
+	gesture_frame(g, &u, 1, 2200 * MS, &sinkrec);
+	gesture_frame(g, &u, 0, 2250 * MS, &sinkrec);
+	expect(sinkrec_events, "at:2000,2000 b1:down b1:up", "a tap after");
 	gesture_destroy(g);
 }
 
 int main(void)
 {
+	sinkrec_scale = MAXV;
 	test_taps();
 	test_tap_timing();
 	test_drag();

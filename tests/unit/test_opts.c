@@ -408,13 +408,46 @@ static void test_tiger(void)
 	}
 }
 
-static void test_reconnect(void)
+/* A command line and what one field of the options should then be, -1
+ * for a usage error. */
+struct argv_case {
+	const char *argv[4];
+	int want;
+};
+
+/* Parse each case's command line: a usage error where want < 0, else
+ * field(options) == want. */
+static void check_cases(const char *what, const struct argv_case *cases,
+			size_t n, int (*field)(const struct options *o))
 {
 	struct options o;
-	static const struct {
-		const char *argv[4];
-		int want;	/* enum reconnect_mode, -1: a usage error */
-	} cases[] = {
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int argc = 0, ret;
+
+		while (argc < 4 && cases[i].argv[argc])
+			argc++;
+		ret = parse(&o, argc, (const char **)cases[i].argv);
+		if (cases[i].want < 0)
+			CHECK(ret < 0, "%s case %zu accepted", what, i);
+		else
+			CHECK(ret == 0 && field(&o) == cases[i].want,
+			      "%s case %zu: ret %d, got %d, want %d", what, i,
+			      ret, ret ? -1 : field(&o), cases[i].want);
+		opts_free(&o);
+	}
+}
+
+static int reconnect_of(const struct options *o)
+{
+	return (int)o->reconnect;
+}
+
+static void test_reconnect(void)
+{
+	/* want: enum reconnect_mode */
+	static const struct argv_case cases[] = {
 		{{"vncfb", "h", NULL}, RECONNECT_LOST},
 		{{"vncfb", "--no-reconnect", "h"}, RECONNECT_NO},
 		{{"vncfb", "--no-reconnect=yes", "h"}, RECONNECT_NO},
@@ -426,33 +459,22 @@ static void test_reconnect(void)
 		{{"vncfb", "--reconnect=no", "h"}, RECONNECT_NO},
 		{{"vncfb", "--reconnect=sometimes", "h"}, -1},
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int argc = 0, ret;
-
-		while (argc < 4 && cases[i].argv[argc])
-			argc++;
-		ret = parse(&o, argc, (const char **)cases[i].argv);
-		if (cases[i].want < 0)
-			CHECK(ret < 0, "case %zu accepted", i);
-		else
-			CHECK(ret == 0 && (int)o.reconnect == cases[i].want,
-			      "case %zu: ret %d, reconnect %d, want %d", i, ret,
-			      (int)o.reconnect, cases[i].want);
-		opts_free(&o);
-	}
+	check_cases("reconnect", cases, sizeof(cases) / sizeof(cases[0]),
+		    reconnect_of);
 }
 
 /* --touch and touch=: gestures (the default) or pointer; another word,
  * or --touch for probe, is a usage error. */
+static int touch_of(const struct options *o)
+{
+	return o->touch;
+}
+
 static void test_touch(void)
 {
-	struct options o;
-	static const struct {
-		const char *argv[4];
-		int want; /* enum input_touch, -1: a usage error */
-	} cases[] = {
+	/* want: enum input_touch */
+	static const struct argv_case cases[] = {
 		{{"vncfb", "h", NULL}, INPUT_TOUCH_GESTURES},
 		{{"vncfb", "--touch", "pointer", "h"}, INPUT_TOUCH_POINTER},
 		{{"vncfb", "--touch=gestures", "h"}, INPUT_TOUCH_GESTURES},
@@ -462,22 +484,10 @@ static void test_touch(void)
 		{{"vncfb", "probe", "--touch=pointer"}, -1},
 	};
 	const char *why = NULL;
-	size_t i;
+	struct options o;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int argc = 0, ret;
-
-		while (argc < 4 && cases[i].argv[argc])
-			argc++;
-		ret = parse(&o, argc, (const char **)cases[i].argv);
-		if (cases[i].want < 0)
-			CHECK(ret < 0, "touch case %zu accepted", i);
-		else
-			CHECK(ret == 0 && o.touch == cases[i].want,
-			      "touch case %zu: ret %d, touch %d, want %d", i,
-			      ret, o.touch, cases[i].want);
-		opts_free(&o);
-	}
+	check_cases("touch", cases, sizeof(cases) / sizeof(cases[0]),
+		    touch_of);
 	opts_defaults(&o);
 	CHECK_EQ(opts_set(&o, "touch", "pointer", false, &why), 0);
 	CHECK_EQ(o.touch, INPUT_TOUCH_POINTER);

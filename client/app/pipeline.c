@@ -258,8 +258,8 @@ static void verify_cpu(struct pipeline_head *h)
  * (the server's screens may move them later). 0 or -1 (logged). */
 /* The turn --rotate asks of head o (the spec was checked with the
  * options: a bad one is no turn). */
-static enum rotation head_rotation(const struct pipeline *p,
-				   const struct output *o)
+static enum rotation asked_rotation(const struct pipeline *p,
+				    const struct output *o)
 {
 	enum rotation rot;
 	char why[160];
@@ -267,6 +267,15 @@ static enum rotation head_rotation(const struct pipeline *p,
 	if (rotate_lookup(p->cfg.rotate, o->name, &rot, why, sizeof(why)) < 0)
 		return ROT_0;
 	return rot;
+}
+
+/* What of it the blitter turns: what the display does not (a DRM plane
+ * turns the whole angle, o's size the turned one already, or none). */
+static enum rotation head_rotation(const struct pipeline *p,
+				   const struct output *o)
+{
+	return (enum rotation)(((unsigned)asked_rotation(p, o) + 4 -
+				o->turned) & 3);
 }
 
 static int make_layout(struct pipeline *p)
@@ -340,6 +349,12 @@ static int head_create(struct pipeline *p, unsigned i)
 	memcpy(h->name, phys->name, sizeof(h->name));
 	h->w = phys->width;
 	h->h = phys->height;
+	if (phys->turned)
+		log_debug("%s%s%u x %u turned %u degrees by the display "
+			  "plane (the scanout turns it, the blitter draws "
+			  "upright)",
+			  phys->name, *phys->name ? ": " : "", phys->width,
+			  phys->height, 90u * phys->turned);
 	if (rot != ROT_0) {
 		rotout_init(&h->rot, phys, rot);
 		h->out = &h->rot.out;
@@ -741,8 +756,10 @@ enum rotation pipeline_head_rotation(const struct pipeline *p,
 	for (i = 0; i < n; i++) {
 		const struct output *o = output_head(p->cfg.out, i);
 
+		/* The panel's whole turn, whoever makes it: a touch
+		 * screen is on the panel. */
 		if ((!name && n == 1) || (name && !strcasecmp(o->name, name)))
-			return head_rotation(p, o);
+			return asked_rotation(p, o);
 	}
 	return ROT_0;
 }

@@ -1048,6 +1048,8 @@ int session_run(struct options *o, const struct session_server *srv)
 	if (sigfd < 0)
 		return 1;
 	log_set_context(opts_origin(o, "output"));
+	/* A DRM plane that turns the scanout takes --rotate itself. */
+	output_want_rotation(o->rotate);
 	err = console_open(&s.out, o->output, OUTPUT_OPEN_WAIT);
 	log_set_context(NULL);
 	if (err < 0)

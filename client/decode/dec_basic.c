@@ -247,8 +247,13 @@ static inline void hex_raw_tile(const struct dec_fb *fb, uint32_t x, uint32_t y,
  * coloured subrectangles: drawn by dec_fill into the shadow each cost a
  * call, a loop of memcpy per pixel and the shadow line's read. */
 #define HEX_PITCH(bpp) (16u * (bpp))
-/* The pixel past a tile's 16 x 16 in its buffer: a store not needed. */
-#define HEX_SPARE 256u
+
+/* min(k, w - 1) for a row of w = 1..4 pixels, k = 0..3: the pixels a
+ * narrow subrectangle's row is stored to, the ones past its width
+ * repeating its last (a second store of the same colour), so that a row
+ * is four stores whatever its width, with no loop whose end mispredicts. */
+static const uint8_t hex_upto4[4][4] = {
+    {0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}};
 
 /* Fill sw x sh pixels at t (pitch 16 pixels) with the colour at px. */
 static inline __attribute__((always_inline)) void
@@ -259,16 +264,28 @@ hex_tile_fill(uint8_t *t, unsigned bpp, uint32_t sw, uint32_t sh,
 		uint32_t v;
 
 		memcpy(&v, px, 4);
-		/* A column (the most common subrectangle of text): one store
-		 * a row, no loop across it. */
-		if (sw == 1) {
-			for (uint32_t j = 0; j < sh; j++, t += 64)
+		if (sw <= 4) {
+			/* Text's columns and small blocks: four stores a
+			 * row (hex_upto4), no loop across it. */
+			const uint8_t *o = hex_upto4[sw - 1];
+
+			for (uint32_t j = 0; j < sh; j++, t += 64) {
+				memcpy(t + 4u * o[3], &v, 4);
+				memcpy(t + 4u * o[2], &v, 4);
+				memcpy(t + 4u * o[1], &v, 4);
 				memcpy(t, &v, 4);
+			}
 			return;
 		}
-		for (uint32_t j = 0; j < sh; j++, t += 64)
-			for (uint32_t i = 0; i < sw; i++)
-				memcpy(t + 4 * i, &v, 4);
+		/* Wider: 16-byte stores, the last one ending at the row's
+		 * end (overlapping the one before it). */
+		uint32_t q[4] = {v, v, v, v};
+
+		for (uint32_t j = 0; j < sh; j++, t += 64) {
+			for (uint32_t i = 0; i + 4 < sw; i += 4)
+				memcpy(t + 4 * i, q, 16);
+			memcpy(t + 4 * (sw - 4), q, 16);
+		}
 	} else if (bpp == 2) {
 		uint16_t v;
 
@@ -302,25 +319,23 @@ hex_subrects(uint8_t *t, unsigned bpp, const uint8_t *p, unsigned n,
 			col = p;
 		if (sx + sw > tw || sy + sh > th)
 			return k;
-		/* Up to 2x2 (nearly all of them in text): four stores, each
-		 * to its pixel or, where the subrectangle does not reach, to
-		 * the spare pixel past the tile, chosen without a branch: a
-		 * loop over one or two pixels mispredicts its end half the
-		 * time, and that was most of such a tile's cost. */
+		/* Up to 2x2 (nearly all of them in text): four stores at
+		 * offsets computed, not chosen: a store past the
+		 * subrectangle's width or height lands on its first pixel
+		 * again. A loop over one or two pixels mispredicts its end
+		 * half the time, and so does a branch (or the compiler's
+		 * branch for a select) on the width. */
 		if ((g[1] & 0xee) == 0) {
+			const size_t ox = (g[1] >> 4) & 1, oy = g[1] & 1;
 			uint8_t *a = t + (sy * 16u + sx) * bpp;
-			uint8_t *spare = t + HEX_SPARE * bpp;
-			uint8_t *b = sw > 1 ? a + bpp : spare;
-			uint8_t *cc = sh > 1 ? a + 16 * bpp : spare;
-			uint8_t *d = (sw & sh) > 1 ? a + 17 * bpp : spare;
 			/* In a register: a store through uint8_t may alias
 			 * the colour's bytes, which would be read again. */
 			uint32_t v = 0;
 
 			memcpy(&v, col, bpp);
-			memcpy(d, &v, bpp);
-			memcpy(cc, &v, bpp);
-			memcpy(b, &v, bpp);
+			memcpy(a + (ox & oy) * 17u * bpp, &v, bpp);
+			memcpy(a + oy * 16u * bpp, &v, bpp);
+			memcpy(a + ox * bpp, &v, bpp);
 			memcpy(a, &v, bpp);
 			continue;
 		}
@@ -366,8 +381,8 @@ static int hextile_tiles(struct dec_ctx *c, const struct dec_fb *fb,
 	uint32_t w = (uint32_t)r->w, h = (uint32_t)r->h;
 	uint32_t x0 = (uint32_t)r->x, y0 = (uint32_t)r->y;
 	uint8_t bg[4] = {0}, fg[4] = {0};
-	/* hex_tile's buffer: 16 x 16 pixels and a spare, on a cache line. */
-	uint8_t tile[(HEX_SPARE + 1) * 4] __attribute__((aligned(64)));
+	/* hex_tile's buffer: 16 x 16 pixels, on a cache line. */
+	uint8_t tile[256 * 4] __attribute__((aligned(64)));
 	const uint8_t *p;
 
 #define TAKE(n)                                                                \

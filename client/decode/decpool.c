@@ -442,6 +442,18 @@ int decpool_error(struct decpool *p, const char **why)
 	return err;
 }
 
+unsigned decpool_pending(struct decpool *p)
+{
+	unsigned n;
+
+	if (!p->threads)
+		return 0;
+	pthread_mutex_lock(&p->lock);
+	n = p->queued;
+	pthread_mutex_unlock(&p->lock);
+	return n;
+}
+
 unsigned decpool_auto_threads(int online, int blit_cpu)
 {
 	int n;

@@ -99,6 +99,8 @@ int decpool_direct(struct decpool *p, const struct decpool_job *j);
 int decpool_drain(struct decpool *p);
 /* The pool's error (0 if none) and its reason. */
 int decpool_error(struct decpool *p, const char **why);
+/* Jobs submitted and not over yet (0 inline). */
+unsigned decpool_pending(struct decpool *p);
 
 /* The default number of decoding threads (for decpool_config.threads)
  * with online usable cores and the blit thread pinned to blit_cpu (-1:

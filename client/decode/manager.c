@@ -341,6 +341,11 @@ unsigned dec_manager_threads(const struct dec_manager *m)
 	return decpool_threads(m->pool);
 }
 
+bool dec_manager_idle(struct dec_manager *m)
+{
+	return decpool_threads(m->pool) && decpool_pending(m->pool) == 0;
+}
+
 uint64_t dec_manager_cpu_ns(const struct dec_manager *m)
 {
 	return decpool_cpu_ns(m->pool);

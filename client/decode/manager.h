@@ -52,6 +52,8 @@ void dec_manager_destroy(struct dec_manager *m);
  * must be idle: 0, or -errno and the current one kept. */
 int dec_manager_set_threads(struct dec_manager *m, unsigned threads);
 unsigned dec_manager_threads(const struct dec_manager *m);
+/* Whether a worker is free: a pool of threads with no job unfinished. */
+bool dec_manager_idle(struct dec_manager *m);
 /* CPU time the pool's workers spent decoding. */
 uint64_t dec_manager_cpu_ns(const struct dec_manager *m);
 /* Bytes of data buffers kept for the next jobs (the chunks' included). */

@@ -119,75 +119,172 @@ static __m128i omac1(const struct eax_fast *k, int t, __m128i m, bool whole)
 					  ld(whole ? k->b : k->p)));
 }
 
+/* Counter block (hi, lo) as AES's input: big-endian. */
+static __m128i ctr_block(uint64_t hi, uint64_t lo)
+{
+	const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+					   11, 12, 13, 14, 15);
+
+	return _mm_shuffle_epi8(_mm_set_epi64x((long long)hi, (long long)lo),
+				bswap);
+}
+
+/* A frame's start: N and H, the counter from N, the MAC's chain on [2]. */
+struct frame_state {
+	__m128i n, hm, x;
+	uint64_t hi, lo;
+};
+
+static void frame_start(const struct eax_fast *k, const uint8_t nonce[16],
+			const uint8_t hdr[2], struct frame_state *f)
+{
+	const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+					   11, 12, 13, 14, 15);
+	uint8_t h[16] = { hdr[0], hdr[1], 0x80 };
+	__m128i c;
+
+	f->n = omac1(k, 0, ld(nonce), true);
+	f->hm = omac1(k, 1, ld(h), false);
+	/* The counter: N as a big-endian 128-bit number. */
+	c = _mm_shuffle_epi8(f->n, bswap);
+	f->lo = (uint64_t)_mm_cvtsi128_si64(c);
+	f->hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(c, c));
+	f->x = ld(k->t[2]);
+}
+
+/* The last block, whole or not (1 to 16 bytes; dst may be src: the
+ * ciphertext is kept for the MAC before the plaintext goes over it), and
+ * the tag. */
+static void frame_finish(const struct eax_fast *k, bool enc,
+			 struct frame_state *f, const uint8_t *src,
+			 uint8_t *dst, size_t r, uint8_t tag[16])
+{
+	uint8_t cin[16] = { 0 }, last[16];
+	__m128i out, x;
+
+	memcpy(cin, src, r);
+	out = _mm_xor_si128(ld(cin), enc_block(k, ctr_block(f->hi, f->lo)));
+	_mm_storeu_si128((void *)last, out);
+	memcpy(dst, last, r);
+	if (!enc)
+		memcpy(last, cin, 16);
+	memset(last + r, 0, 16 - r);
+	if (r < 16)
+		last[r] = 0x80;
+	x = enc_block(k, _mm_xor_si128(_mm_xor_si128(f->x, ld(last)),
+				       ld(r == 16 ? k->b : k->p)));
+	_mm_storeu_si128((void *)tag,
+			 _mm_xor_si128(_mm_xor_si128(f->n, f->hm), x));
+	memset(last, 0, sizeof(last));
+	memset(cin, 0, sizeof(cin));
+}
+
 void eax_aesni_frame(const struct eax_fast *k, bool enc,
 		     const uint8_t nonce[16], const uint8_t hdr[2],
 		     const uint8_t *src, uint8_t *dst, size_t len,
 		     uint8_t tag[16])
 {
-	const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-					   11, 12, 13, 14, 15);
-	uint8_t h[16] = { hdr[0], hdr[1], 0x80 }, last[16];
-	__m128i n, hm, x, ks, c;
-	uint64_t hi, lo;
+	struct frame_state f;
 	size_t off = 0;
 
-	n = omac1(k, 0, ld(nonce), true);
-	hm = omac1(k, 1, ld(h), false);
-	/* The counter: N as a big-endian 128-bit number. */
-	c = _mm_shuffle_epi8(n, bswap);
-	lo = (uint64_t)_mm_cvtsi128_si64(c);
-	hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(c, c));
+	frame_start(k, nonce, hdr, &f);
 	if (len == 0) {
 		/* OMAC2 of nothing: [2] is the whole last block. */
-		x = enc_block(k, _mm_xor_si128(_mm_set_epi8(2, 0, 0, 0, 0, 0,
-							    0, 0, 0, 0, 0, 0,
-							    0, 0, 0, 0),
-					       ld(k->b)));
-		goto done;
+		__m128i x = enc_block(
+			k, _mm_xor_si128(_mm_set_epi8(2, 0, 0, 0, 0, 0, 0, 0,
+						      0, 0, 0, 0, 0, 0, 0, 0),
+					 ld(k->b)));
+
+		_mm_storeu_si128((void *)tag,
+				 _mm_xor_si128(_mm_xor_si128(f.n, f.hm), x));
+		return;
 	}
-	x = ld(k->t[2]);
 	/* Whole blocks but the last: the CTR block of each runs beside the
 	 * MAC's chain (independent, so the CPU overlaps them). */
 	while (len - off > 16) {
 		__m128i in = ld(src + off), out;
 
-		ks = enc_block(k, _mm_shuffle_epi8(
-					  _mm_set_epi64x((long long)hi,
-							 (long long)lo),
-					  bswap));
-		if (++lo == 0)
-			hi++;
-		out = _mm_xor_si128(in, ks);
-		x = enc_block(k, _mm_xor_si128(x, enc ? out : in));
+		out = _mm_xor_si128(in, enc_block(k, ctr_block(f.hi, f.lo)));
+		if (++f.lo == 0)
+			f.hi++;
+		f.x = enc_block(k, _mm_xor_si128(f.x, enc ? out : in));
 		_mm_storeu_si128((void *)(dst + off), out);
 		off += 16;
 	}
-	/* The last block, whole or not (dst may be src: the ciphertext is
-	 * kept for the MAC before the plaintext goes over it). */
-	{
-		size_t r = len - off;
-		uint8_t cin[16] = { 0 };
-		__m128i out;
+	frame_finish(k, enc, &f, src + off, dst + off, len - off, tag);
+}
 
-		memcpy(cin, src + off, r);
-		ks = enc_block(k, _mm_shuffle_epi8(
-					  _mm_set_epi64x((long long)hi,
-							 (long long)lo),
-					  bswap));
-		out = _mm_xor_si128(ld(cin), ks);
-		_mm_storeu_si128((void *)last, out);
-		memcpy(dst + off, last, r);
-		if (!enc)
-			memcpy(last, cin, 16);
-		memset(last + r, 0, 16 - r);
-		if (r < 16)
-			last[r] = 0x80;
-		x = enc_block(k, _mm_xor_si128(_mm_xor_si128(x, ld(last)),
-					       ld(r == 16 ? k->b : k->p)));
-		memset(last, 0, sizeof(last));
-		memset(cin, 0, sizeof(cin));
+/* nf frames (a constant where it is inlined, so that the chains stay in
+ * registers). */
+static inline __attribute__((always_inline)) void
+open_n(const struct eax_fast *k, int nf, const uint8_t nonce[][16],
+       const uint8_t hdr[][2], uint8_t *const buf[], size_t len,
+       uint8_t tag[][16])
+{
+	const __m128i *rk = (const __m128i *)(const void *)k->rk;
+	struct frame_state f[EAX_OPEN_MAX];
+	size_t off, last = (len - 1) / 16 * 16;
+	int i, j;
+
+	for (i = 0; i < nf; i++)
+		frame_start(k, nonce[i], hdr[i], &f[i]);
+	/* 2 * nf independent chains a block: the frames' CTR blocks and
+	 * their MACs, each a chain of AES rounds that cannot overlap
+	 * itself; together they fill the AES unit's pipeline. */
+	for (off = 0; off < last; off += 16) {
+		__m128i in[EAX_OPEN_MAX], s[2 * EAX_OPEN_MAX];
+		__m128i r0 = _mm_load_si128(&rk[0]);
+
+#pragma GCC unroll 4
+		for (i = 0; i < nf; i++) {
+			in[i] = ld(buf[i] + off);
+			s[i] = _mm_xor_si128(ctr_block(f[i].hi, f[i].lo), r0);
+			if (++f[i].lo == 0)
+				f[i].hi++;
+			s[nf + i] = _mm_xor_si128(
+				_mm_xor_si128(f[i].x, in[i]), r0);
+		}
+#pragma GCC unroll 14
+		for (j = 1; j < k->rounds; j++) {
+			__m128i r = _mm_load_si128(&rk[j]);
+
+#pragma GCC unroll 8
+			for (i = 0; i < 2 * nf; i++)
+				s[i] = _mm_aesenc_si128(s[i], r);
+		}
+#pragma GCC unroll 8
+		for (i = 0; i < 2 * nf; i++)
+			s[i] = _mm_aesenclast_si128(
+				s[i], _mm_load_si128(&rk[k->rounds]));
+#pragma GCC unroll 4
+		for (i = 0; i < nf; i++) {
+			_mm_storeu_si128((void *)(buf[i] + off),
+					 _mm_xor_si128(in[i], s[i]));
+			f[i].x = s[nf + i];
+		}
 	}
-done:
-	_mm_storeu_si128((void *)tag,
-			 _mm_xor_si128(_mm_xor_si128(n, hm), x));
+	for (i = 0; i < nf; i++)
+		frame_finish(k, false, &f[i], buf[i] + last, buf[i] + last,
+			     len - last, tag[i]);
+}
+
+void eax_aesni_open(const struct eax_fast *k, int nf,
+		    const uint8_t nonce[][16], const uint8_t hdr[][2],
+		    uint8_t *const buf[], size_t len, uint8_t tag[][16])
+{
+	switch (nf) {
+	case 4:
+		open_n(k, 4, nonce, hdr, buf, len, tag);
+		break;
+	case 3:
+		open_n(k, 3, nonce, hdr, buf, len, tag);
+		break;
+	case 2:
+		open_n(k, 2, nonce, hdr, buf, len, tag);
+		break;
+	default:
+		eax_aesni_frame(k, false, nonce[0], hdr[0], buf[0], buf[0],
+				len, tag[0]);
+		break;
+	}
 }

@@ -126,6 +126,23 @@ size_t sectype_policy(const char *list, bool ca, bool insecure, bool have_rsa,
 	return k;
 }
 
+const char *sectype_refusal(unsigned got, bool ca, bool insecure,
+			    bool anon_named, bool clear_named)
+{
+	if ((got & SEC_ANON) && !insecure && !anon_named)
+		return "offers only anonymous TLS, which cannot prove the "
+		       "server's identity (give its CA with --ca, or accept "
+		       "the risk with --insecure)";
+	if (ca && !(got & SEC_X509) && !((got & SEC_ANON) && insecure))
+		return "does not offer X509 TLS (VeNCrypt), which --ca "
+		       "requires";
+	if ((got & SEC_CLEAR) && !clear_named)
+		return "asks for the password in the clear (VeNCrypt "
+		       "Plain), which vncfb sends only when --security "
+		       "names Plain";
+	return NULL;
+}
+
 const char *sectype_top_name(uint32_t top)
 {
 	switch (top) {

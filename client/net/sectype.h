@@ -58,6 +58,15 @@ int sectype_parse(const char *list, const struct sectype *out[SECTYPE_MAX],
 size_t sectype_policy(const char *list, bool ca, bool insecure,
 		      bool have_rsa, const struct sectype *out[SECTYPE_MAX]);
 
+/* The policy's second line, on what was negotiated whatever was
+ * offered (libvncclient chooses some types itself): NULL if it may go
+ * on, else why not, in words. got: SEC_ANON, SEC_X509 and SEC_CLEAR of
+ * the negotiated type; ca, insecure: the options; anon_named: --security
+ * named the anonymous type chosen; clear_named: the chosen type is
+ * Plain (offered only when --security names it). */
+const char *sectype_refusal(unsigned got, bool ca, bool insecure,
+			    bool anon_named, bool clear_named);
+
 /* The name of a type a server offers in its first list ("VeNCrypt",
  * "RA2", "Apple ARD", ...) or of a VeNCrypt subtype; NULL if unknown. */
 const char *sectype_top_name(uint32_t top);

@@ -344,23 +344,17 @@ void vnc_refuse_scheme(struct vnc_client *vc, uint32_t scheme)
 static const char *security_refusal(struct vnc_client *vc)
 {
 	rfbClient *cl = vc->cl;
+	bool plain = cl->authScheme == rfbVeNCrypt &&
+		     cl->subAuthScheme == rfbVeNCryptPlain;
+	unsigned f = (tls_anonymous(cl) ? SEC_ANON : 0) |
+		     (tls_verified(cl) ? SEC_X509 : 0) |
+		     (plain ? SEC_CLEAR : 0);
 
-	if (tls_anonymous(cl) && !vc->cfg.insecure &&
-	    !(vc->cfg.security && vc->chosen && (vc->chosen->flags & SEC_ANON)))
-		return "offers only anonymous TLS, which cannot prove the "
-		       "server's identity (give its CA with --ca, or accept "
-		       "the risk with --insecure)";
-	if (vc->cfg.ca_file && !tls_verified(cl) &&
-	    !(tls_anonymous(cl) && vc->cfg.insecure))
-		return "does not offer X509 TLS (VeNCrypt), which --ca "
-		       "requires";
-	if (cl->authScheme == rfbVeNCrypt &&
-	    cl->subAuthScheme == rfbVeNCryptPlain &&
-	    !(vc->chosen && vc->chosen->sub == rfbVeNCryptPlain))
-		return "asks for the password in the clear (VeNCrypt "
-		       "Plain), which vncfb sends only when --security "
-		       "names Plain";
-	return NULL;
+	return sectype_refusal(
+		f, vc->cfg.ca_file != NULL, vc->cfg.insecure,
+		vc->cfg.security && vc->chosen &&
+			(vc->chosen->flags & SEC_ANON),
+		vc->chosen && vc->chosen->sub == rfbVeNCryptPlain);
 }
 
 /* The handshake's clock stops while someone types. */

@@ -614,6 +614,19 @@ void output_close(struct output *out)
 	out->impl = NULL;
 }
 
+/* Main thread: set before open, read by it. */
+static const char *wanted_rotation;
+
+void output_want_rotation(const char *spec)
+{
+	wanted_rotation = spec;
+}
+
+const char *output_wanted_rotation(void)
+{
+	return wanted_rotation;
+}
+
 bool output_direct(struct output *out)
 {
 	if (out->impl->direct)

@@ -161,8 +161,21 @@ struct output {
 	 * for, to show why on, never the desktop. While waiting, why says
 	 * what for (one line, for the status line). Main thread. */
 	bool waiting;
+	/* Clockwise quarter turns (0-3) the display itself gives the
+	 * picture: DRM's plane rotation, where the driver offers the angle
+	 * output_want_rotation asked of this head. width and height are
+	 * the turned (upright picture's) size then, and the blitter
+	 * draws upright. 0: the display shows the mapping as it is. Set
+	 * by open and reconfigure. */
+	unsigned turned;
 	void *priv;
 };
+
+/* The --rotate spec (rotate.h's grammar, checked) for outputs that can
+ * turn the scanout to look up their heads' angles in at open; NULL:
+ * none. Main thread, before output_open. */
+void output_want_rotation(const char *spec);
+const char *output_wanted_rotation(void);
 
 /* Head i of out (0: out itself), i < output_nheads(out). */
 struct output *output_head(struct output *out, unsigned i);

@@ -159,17 +159,6 @@ void rotate_fraction(enum rotation rot, double fx, double fy, double *lx,
  * long enough for streaming stores (output_copy_stream). */
 #define TILE 64
 
-static void prefetch_block(const uint8_t *p, size_t stride, size_t bytes,
-			   uint32_t rows)
-{
-	uint32_t r;
-	size_t k;
-
-	for (r = 0; r < rows; r++, p += stride)
-		for (k = 0; k < bytes; k += 64)
-			__builtin_prefetch(p + k);
-}
-
 void rotout_put(struct rotout *r, int32_t x, int32_t y, const uint8_t *src,
 		size_t sstride, uint32_t w, uint32_t h)
 {
@@ -178,44 +167,49 @@ void rotout_put(struct rotout *r, int32_t x, int32_t y, const uint8_t *src,
 	static _Thread_local uint8_t tile[TILE * TILE * 4]
 		__attribute__((aligned(64)));
 	unsigned bpp = r->bpp;
+	/* Straight onto a panel of plain memory that the blitter alone
+	 * writes (output_direct), with streaming stores, where the kernel
+	 * can (rotate_block_stream): a half turn in one go, its rows read
+	 * in order. Else into the tile, whose rows the panel's writer
+	 * takes. A quarter turn a tile at a time either way: the tile's
+	 * source rows stay in the first-level cache. */
+	bool stream = output_direct(p) && rotate_can_stream(bpp);
+	uint32_t th = stream && r->rot == ROT_180 ? h : TILE;
+	uint32_t tw = stream && r->rot == ROT_180 ? w : TILE;
 	uint32_t bx, by;
 
-	for (by = 0; by < h; by += TILE) {
-		uint32_t bh = h - by < TILE ? h - by : TILE;
+	for (by = 0; by < h; by += th) {
+		uint32_t bh = h - by < th ? h - by : th;
 
-		for (bx = 0; bx < w; bx += TILE) {
-			uint32_t bw = w - bx < TILE ? w - bx : TILE;
+		for (bx = 0; bx < w; bx += tw) {
+			uint32_t bw = w - bx < tw ? w - bx : tw;
 			struct rect lr = { x + (int32_t)bx, y + (int32_t)by,
 					   (int32_t)bw, (int32_t)bh };
 			struct rect pr = rotate_rect(r->rot, r->out.width,
 						     r->out.height, &lr);
+			const uint8_t *s = src + by * sstride +
+					   (size_t)bx * bpp;
+			uint8_t *d = p->map + (size_t)pr.y * p->stride +
+				     (size_t)pr.x * bpp;
 			size_t tstride = (size_t)pr.w * bpp;
 			int32_t row;
 
-			/* The next tile's source: its rows are as many
-			 * streams as the prefetcher follows at most, so
-			 * ask for them while this one is turned. */
-			if (bx + TILE < w)
-				prefetch_block(src + by * sstride +
-						       (size_t)(bx + TILE) * bpp,
-					       sstride,
-					       (w - bx - TILE < TILE ? w - bx - TILE
-								     : TILE) *
-						       bpp,
-					       bh);
-			rotate_block(tile, tstride,
-				     src + by * sstride + (size_t)bx * bpp,
-				     sstride, bw, bh, bpp, (unsigned)r->rot);
+			if (stream) {
+				rotate_block_stream(d, p->stride, s, sstride,
+						    bw, bh, bpp,
+						    (unsigned)r->rot);
+				continue;
+			}
+			rotate_block(tile, tstride, s, sstride, bw, bh, bpp,
+				     (unsigned)r->rot);
 			for (row = 0; row < pr.h; row++)
-				output_write_row(p,
-						 p->map +
-							 (size_t)(pr.y + row) *
-								 p->stride +
-							 (size_t)pr.x * bpp,
+				output_write_row(p, d + (size_t)row * p->stride,
 						 tile + (size_t)row * tstride,
 						 tstride);
 		}
 	}
+	if (stream)
+		output_copy_stream_end();
 }
 
 /* A logical row at dst (inside the logical mapping) goes to the panel. */

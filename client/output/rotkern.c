@@ -10,6 +10,12 @@
 
 #ifdef VNCFB_SIMD_X86
 rotate_block_fn rotate_block_sse2;
+rotate_block_fn rotate_block_avx2, rotate_block_avx2_nt;
+
+static bool has_avx2(void)
+{
+	return cpu_has(CPU_AVX2);
+}
 #endif
 
 /* One pixel of bpp bytes. */
@@ -65,14 +71,48 @@ void rotate_block_c(uint8_t *dst, size_t dstride, const uint8_t *src,
 	}
 }
 
+void rotate_part(uint8_t *dst, size_t dstride, const uint8_t *src,
+		 size_t sstride, uint32_t w, uint32_t h, unsigned bpp,
+		 unsigned rot, uint32_t i0, uint32_t j0, uint32_t sw,
+		 uint32_t sh)
+{
+	uint32_t dx, dy;
+
+	if (!sw || !sh)
+		return;
+	switch (rot & 3) {
+	case 1:
+		dx = h - j0 - sh;
+		dy = i0;
+		break;
+	case 2:
+		dx = w - i0 - sw;
+		dy = h - j0 - sh;
+		break;
+	case 3:
+		dx = j0;
+		dy = w - i0 - sw;
+		break;
+	default:
+		dx = i0;
+		dy = j0;
+	}
+	rotate_block_c(dst + (size_t)dy * dstride + (size_t)dx * bpp, dstride,
+		       src + (size_t)j0 * sstride + (size_t)i0 * bpp, sstride,
+		       sw, sh, bpp, rot);
+}
+
+/* Listed from the slowest: the last usable one is the best. */
 static const struct {
 	const char *name;
 	rotate_block_fn *fn;
+	rotate_block_fn *nt;	/* non-temporal stores; NULL: none */
 	bool (*usable)(void);
 } kernels[] = {
-	{ "c", rotate_block_c, NULL },
+	{ "c", rotate_block_c, NULL, NULL },
 #ifdef VNCFB_SIMD_X86
-	{ "sse2", rotate_block_sse2, NULL },
+	{ "sse2", rotate_block_sse2, NULL, NULL },
+	{ "avx2", rotate_block_avx2, rotate_block_avx2_nt, has_avx2 },
 #endif
 };
 
@@ -90,9 +130,7 @@ static int best(void)
 	return i;
 }
 
-void rotate_block(uint8_t *dst, size_t dstride, const uint8_t *src,
-		  size_t sstride, uint32_t w, uint32_t h, unsigned bpp,
-		  unsigned rot)
+static int pick(void)
 {
 	int k = chosen;
 
@@ -100,7 +138,31 @@ void rotate_block(uint8_t *dst, size_t dstride, const uint8_t *src,
 		k = best();
 		chosen = k;
 	}
-	kernels[k].fn(dst, dstride, src, sstride, w, h, bpp, rot);
+	return k;
+}
+
+void rotate_block(uint8_t *dst, size_t dstride, const uint8_t *src,
+		  size_t sstride, uint32_t w, uint32_t h, unsigned bpp,
+		  unsigned rot)
+{
+	kernels[pick()].fn(dst, dstride, src, sstride, w, h, bpp, rot);
+}
+
+bool rotate_can_stream(unsigned bpp)
+{
+	/* The streaming kernels turn 2- and 4-byte pixels in registers;
+	 * the rest would be the reference's pixel stores. */
+	return kernels[pick()].nt && (bpp == 2 || bpp == 4);
+}
+
+bool rotate_block_stream(uint8_t *dst, size_t dstride, const uint8_t *src,
+			 size_t sstride, uint32_t w, uint32_t h, unsigned bpp,
+			 unsigned rot)
+{
+	if (!rotate_can_stream(bpp))
+		return false;
+	kernels[pick()].nt(dst, dstride, src, sstride, w, h, bpp, rot);
+	return true;
 }
 
 const char *rotkern_name(void)

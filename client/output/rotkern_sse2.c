@@ -15,33 +15,6 @@ static inline __m128i reverse4(__m128i v)
 	return _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3));
 }
 
-/* The part of the block at (i0, j0), sw x sh, through the reference. */
-static void part_c(uint8_t *dst, size_t dstride, const uint8_t *src,
-		   size_t sstride, uint32_t w, uint32_t h, unsigned rot,
-		   uint32_t i0, uint32_t j0, uint32_t sw, uint32_t sh)
-{
-	uint32_t dx, dy;
-
-	if (!sw || !sh)
-		return;
-	switch (rot) {
-	case 1:
-		dx = h - j0 - sh;
-		dy = i0;
-		break;
-	case 2:
-		dx = w - i0 - sw;
-		dy = h - j0 - sh;
-		break;
-	default:
-		dx = j0;
-		dy = w - i0 - sw;
-	}
-	rotate_block_c(dst + (size_t)dy * dstride + (size_t)dx * 4, dstride,
-		       src + (size_t)j0 * sstride + (size_t)i0 * 4, sstride, sw,
-		       sh, 4, rot);
-}
-
 void rotate_block_sse2(uint8_t *dst, size_t dstride, const uint8_t *src,
 		       size_t sstride, uint32_t w, uint32_t h, unsigned bpp,
 		       unsigned rot)
@@ -64,7 +37,7 @@ void rotate_block_sse2(uint8_t *dst, size_t dstride, const uint8_t *src,
 					reverse4(_mm_loadu_si128(
 						(const __m128i *)(s + i * 4))));
 		}
-		part_c(dst, dstride, src, sstride, w, h, rot, w4, 0, w - w4, h);
+		rotate_part(dst, dstride, src, sstride, w, h, 4, rot, w4, 0, w - w4, h);
 		return;
 	}
 	for (j = 0; j < h4; j += 4) {
@@ -113,6 +86,6 @@ void rotate_block_sse2(uint8_t *dst, size_t dstride, const uint8_t *src,
 			}
 		}
 	}
-	part_c(dst, dstride, src, sstride, w, h, rot, w4, 0, w - w4, h);
-	part_c(dst, dstride, src, sstride, w, h, rot, 0, h4, w4, h - h4);
+	rotate_part(dst, dstride, src, sstride, w, h, 4, rot, w4, 0, w - w4, h);
+	rotate_part(dst, dstride, src, sstride, w, h, 4, rot, 0, h4, w4, h - h4);
 }

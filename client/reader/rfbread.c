@@ -385,6 +385,19 @@ static int desktop_name(struct rfb_reader *r)
 	return 0;
 }
 
+/* A copy-bound rectangle the reader would draw itself (copies_direct)
+ * goes to the pool when a worker is idle and it is large: the worker
+ * draws it while the reader reads and draws the ones after it, so a
+ * large update uses both cores; one at a time, so that the reader, not
+ * a queue, keeps what it reads in its cache. */
+#define SHARE_PIXELS (64u * 64u)
+
+static bool share_copy(struct rfb_reader *r, const struct dec_hdr *h)
+{
+	return (uint32_t)h->w * h->h >= SHARE_PIXELS &&
+	       dec_manager_idle(r->dm);
+}
+
 static int pixels(struct rfb_reader *r, const struct dec_hdr *h)
 {
 	const struct decoder *d = decoder_find(h->enc);
@@ -401,7 +414,8 @@ static int pixels(struct rfb_reader *r, const struct dec_hdr *h)
 				r->height);
 	rc = (struct rect){(int32_t)h->x, (int32_t)h->y, (int32_t)h->w,
 			   (int32_t)h->h};
-	if (!d->decode || (d->copy_bound && r->copies_direct))
+	if (!d->decode || (d->copy_bound && r->copies_direct &&
+			   !share_copy(r, h)))
 		return managed(r, dec_manager_direct(r->dm, d, h, &rc));
 	return managed(r, dec_manager_deferred(r->dm, d, h, &rc));
 }

@@ -44,9 +44,34 @@ static atomic_bool halted;
 /* How long the restore waits for a flip already past that check. */
 #define HALT_SETTLE_NS 30000000L
 
-/* Show buffer i (a mode set): at start and after a VT switch back. */
+int drm_set_rotation(struct output *out, struct drm_priv *p)
+{
+	uint64_t v = drm_rotation_bit(p->turn);
+
+	if (!p->rot_prop || (!p->turn && p->rot_was == v))
+		return 0;
+	if (drmModeObjectSetProperty(p->fd, p->plane_id, DRM_MODE_OBJECT_PLANE,
+				     p->rot_prop, v) < 0) {
+		int err = errno;
+
+		drm_fail(out,
+			 "drmModeObjectSetProperty (rotation %u degrees "
+			 "clockwise) on plane %u of %s (%s): %s",
+			 90u * p->turn, p->plane_id, p->conn_name, p->path,
+			 strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+/* Show buffer i (a mode set): at start and after a VT switch back (the
+ * console may have put the plane straight meanwhile). */
 static int set_crtc(struct output *out, struct drm_priv *p, int i)
 {
+	int ret = drm_set_rotation(out, p);
+
+	if (ret < 0)
+		return ret;
 	if (drmModeSetCrtc(p->fd, p->crtc_id, p->buf[i].fb, 0, 0, &p->conn_id,
 			   1, &p->mode) < 0) {
 		int err = errno;
@@ -317,8 +342,8 @@ static void head_fill(struct output *o, struct drm_priv *p)
 	p->has_display = true;
 	p->back = p->nbuf == 2 ? 1 : 0;
 	o->map = p->buf[0].map;
-	o->width = p->mode.hdisplay;
-	o->height = p->mode.vdisplay;
+	drm_fb_size(p, &o->width, &o->height);
+	o->turned = p->turn;
 	o->stride = p->pitch;
 	o->readable = false;
 	drm_format_pixfmt(p->fourcc, &o->fmt);
@@ -515,8 +540,8 @@ static int drm_open(struct output *out, const char *arg)
 	/* Until the first pass: the buffer on the screen, for the probe,
 	 * which writes what is there already. */
 	out->map = p->buf[0].map;
-	out->width = p->mode.hdisplay;
-	out->height = p->mode.vdisplay;
+	drm_fb_size(p, &out->width, &out->height);
+	out->turned = p->turn;
 	out->stride = p->pitch;
 	out->readable = false;
 	out->fd = vt_event_fd(&p->vt);
@@ -729,6 +754,7 @@ static int drm_reconfigure(struct output *out)
 		drm_card_find_plane(p);
 	}
 	snprintf(p->conn_name, sizeof(p->conn_name), "%s", t.name);
+	drm_card_pick_turn(p);
 	ret = drm_buf_create(out, p, &p->buf[0]);
 	if (ret < 0)
 		return ret;
@@ -748,8 +774,8 @@ static int drm_reconfigure(struct output *out)
 	p->back = p->nbuf == 2 ? 1 : 0;
 	atomic_store(&p->modeset, false);
 	out->map = p->buf[0].map;
-	out->width = p->mode.hdisplay;
-	out->height = p->mode.vdisplay;
+	drm_fb_size(p, &out->width, &out->height);
+	out->turned = p->turn;
 	out->stride = p->pitch;
 	p->has_display = true;
 	snprintf(out->name, sizeof(out->name), "%s", p->conn_name);

@@ -23,6 +23,7 @@
 #include "fbdev.h"
 #include "util/log.h"
 #include "output/output.h"
+#include "output/rotate.h"
 
 /* Cards tried when no device is named: /dev/dri/card0..card15. */
 #define MAX_CARDS DRM_MAX_CARDS
@@ -64,14 +65,13 @@ void drm_buf_destroy(struct drm_priv *p, struct drm_buf *b)
 int drm_buf_create(struct output *out, struct drm_priv *p, struct drm_buf *b)
 {
 	struct drm_mode_create_dumb c = {
-	    .width = p->mode.hdisplay,
-	    .height = p->mode.vdisplay,
 	    .bpp = p->fourcc == DRM_FORMAT_RGB565 ? 16 : 32,
 	};
 	struct drm_mode_map_dumb m = {0};
 	uint32_t handles[4] = {0}, pitches[4] = {0}, offsets[4] = {0};
 	int err;
 
+	drm_fb_size(p, &c.width, &c.height);
 	if (drmIoctl(p->fd, DRM_IOCTL_MODE_CREATE_DUMB, &c) < 0) {
 		err = errno;
 		drm_fail(out,
@@ -169,7 +169,8 @@ static uint32_t pick_format(struct drm_priv *p, drmModeRes *res)
 	for (i = 0; pr && i < pr->count_planes; i++) {
 		drmModePlane *pl = drmModeGetPlane(p->fd, pr->planes[i]);
 		drmModeObjectProperties *props;
-		uint32_t fb_prop = 0;
+		uint32_t fb_prop = 0, rot_prop = 0;
+		uint64_t rot_offered = 0, rot_was = 0;
 		bool primary = false;
 
 		if (!pl)
@@ -185,6 +186,18 @@ static uint32_t pick_format(struct drm_priv *p, drmModeRes *res)
 					  DRM_PLANE_TYPE_PRIMARY;
 			if (pp && !strcmp(pp->name, "FB_ID"))
 				fb_prop = pp->prop_id;
+			if (pp && !strcmp(pp->name, "rotation") &&
+			    drm_property_type_is(pp, DRM_MODE_PROP_BITMASK)) {
+				int e;
+
+				rot_prop = pp->prop_id;
+				rot_was = props->prop_values[k];
+				/* A bitmask's enums are bit numbers. */
+				for (e = 0; e < pp->count_enums; e++)
+					if (pp->enums[e].value < 64)
+						rot_offered |=
+							1ull << pp->enums[e].value;
+			}
 			drmModeFreeProperty(pp);
 		}
 		drmModeFreeObjectProperties(props);
@@ -194,6 +207,9 @@ static uint32_t pick_format(struct drm_priv *p, drmModeRes *res)
 						   (int)pl->count_formats);
 			p->plane_id = pl->plane_id;
 			p->fb_prop = fb_prop;
+			p->rot_prop = rot_prop;
+			p->rot_offered = rot_offered;
+			p->rot_was = rot_was;
 		}
 		drmModeFreePlane(pl);
 	}
@@ -205,7 +221,7 @@ void drm_card_find_plane(struct drm_priv *p)
 {
 	drmModeRes *res = drmModeGetResources(p->fd);
 
-	p->plane_id = p->fb_prop = 0;
+	p->plane_id = p->fb_prop = p->rot_prop = 0;
 	p->atomic = false;
 	if (!res)
 		return;
@@ -213,6 +229,27 @@ void drm_card_find_plane(struct drm_priv *p)
 	(void)pick_format(p, res);
 	drmModeFreeResources(res);
 	p->atomic = p->plane_id && p->fb_prop && drm_head_card(p)->atomic;
+}
+
+void drm_card_pick_turn(struct drm_priv *p)
+{
+	enum rotation rot;
+	char why[160];
+
+	p->turn = 0;
+	if (rotate_lookup(output_wanted_rotation(), p->conn_name, &rot, why,
+			  sizeof(why)) < 0 ||
+	    rot == ROT_0)
+		return;
+	p->turn = drm_choose_turn(p->rot_prop != 0, p->rot_offered,
+				  (unsigned)rot);
+	if (p->turn)
+		return;
+	log_debug("%s: %s: the display plane %s %u degrees: the blitter "
+		  "turns the picture",
+		  p->path, p->conn_name,
+		  p->rot_prop ? "does not turn" : "has no rotation, not",
+		  rotate_degrees(rot));
 }
 
 int drm_card_keep_crtc(const struct drm_priv *p, struct drm_restore *r)
@@ -259,6 +296,11 @@ int drm_card_keep_crtc(const struct drm_priv *p, struct drm_restore *r)
 	}
 	drmModeFreeResources(res);
 	ret = drm_restore_keep(r, p->fd, &c, conns, k);
+	/* A turned plane is put straight first: the old buffer fits the
+	 * mode upright. */
+	if (ret == 0 && p->rot_prop)
+		drm_restore_keep_rotation(r, p->fd, p->crtc_id, p->plane_id,
+					  p->rot_prop, p->rot_was);
 	if (ret < 0)
 		log_warn("%s: CRTC %u: %s: the display is not put back as it "
 			 "was on exit",
@@ -497,6 +539,7 @@ static int setup_head(struct output *out, struct drm_priv *p,
 		return -ENOTSUP;
 	}
 	p->atomic = p->plane_id && p->fb_prop && card->atomic;
+	drm_card_pick_turn(p);
 	return make_buffers(out, p, s);
 }
 

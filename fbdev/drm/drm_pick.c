@@ -586,3 +586,19 @@ int drm_format_pixfmt(uint32_t fourcc, struct pixfmt *f)
 	f->big_endian = false;
 	return 0;
 }
+
+uint64_t drm_rotation_bit(unsigned turn)
+{
+	static const uint64_t bits[4] = {
+		DRM_MODE_ROTATE_0, DRM_MODE_ROTATE_270, DRM_MODE_ROTATE_180,
+		DRM_MODE_ROTATE_90,
+	};
+
+	return bits[turn & 3];
+}
+
+unsigned drm_choose_turn(bool has, uint64_t offered, unsigned want)
+{
+	want &= 3;
+	return has && want && (offered & drm_rotation_bit(want)) ? want : 0;
+}

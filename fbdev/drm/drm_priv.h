@@ -53,6 +53,13 @@ struct drm_priv {
 	/* The CRTC's primary plane and its FB_ID property: atomic flips. */
 	uint32_t plane_id, fb_prop;
 	bool atomic;
+	/* The plane's rotation property (0: none), the DRM_MODE_ROTATE_*
+	 * and REFLECT_* bits it offers and its value before vncfb; turn:
+	 * the clockwise quarter turns (0-3) it gives the picture, the
+	 * buffers then the turned size (drm_fb_size). */
+	uint32_t rot_prop;
+	uint64_t rot_offered, rot_was;
+	unsigned turn;
 	/* Blit thread: */
 	struct rect rects[DRM_MODE_FB_DIRTY_MAX_CLIPS];
 	int nrects; /* what present handed over; -1: too many */
@@ -101,6 +108,23 @@ static inline struct drm_card *drm_head_card(struct drm_priv *p)
 {
 	return &(p->extra ? p->first : p)->cards[p->card];
 }
+
+/* The buffers' size: the mode's, turned by the plane's turn. */
+static inline void drm_fb_size(const struct drm_priv *p, uint32_t *w,
+			       uint32_t *h)
+{
+	*w = p->turn & 1 ? p->mode.vdisplay : p->mode.hdisplay;
+	*h = p->turn & 1 ? p->mode.hdisplay : p->mode.vdisplay;
+}
+
+/* Decide p->turn for --rotate on p's connector (output_wanted_rotation):
+ * the whole angle where p's plane offers it, else 0 (the blitter
+ * turns). Before the buffers are made. */
+void drm_card_pick_turn(struct drm_priv *p);
+/* Set p's plane's rotation to p->turn (straight when 0 and vncfb found
+ * it turned); nothing when the plane has no such property. Before each
+ * mode set. 0 or -errno (said). The restore list puts it back. */
+int drm_set_rotation(struct output *out, struct drm_priv *p);
 
 /* Say why the output cannot be used: an error, or when the default output
  * only tries it, the reason in out->why (shown under -v). */

@@ -24,6 +24,9 @@ struct entry {
 	 * conns, in this same shared mapping. */
 	struct drm_mode_crtc crtc;
 	uint32_t conns[DRM_RESTORE_CONNS];
+	/* The plane's rotation as it was, set before the CRTC (prop 0:
+	 * nothing to set). */
+	struct drm_mode_obj_set_property rot;
 };
 
 struct drm_restore {
@@ -88,6 +91,7 @@ int drm_restore_keep(struct drm_restore *r, int fd,
 	/* Nobody replays an unused entry: it may be written at leisure. */
 	e->fd = fd;
 	e->crtc = *c;
+	memset(&e->rot, 0, sizeof(e->rot));
 	memcpy(e->conns, conns, n * sizeof(*conns));
 	e->crtc.set_connectors_ptr = (uint64_t)(uintptr_t)e->conns;
 	e->crtc.count_connectors = n;
@@ -96,6 +100,34 @@ int drm_restore_keep(struct drm_restore *r, int fd,
 	 * reads them only after this). */
 	atomic_store_explicit(&e->used, 1, memory_order_release);
 	return 0;
+}
+
+int drm_restore_keep_rotation(struct drm_restore *r, int fd,
+			      uint32_t crtc_id, uint32_t plane_id,
+			      uint32_t prop, uint64_t value)
+{
+	struct entry *e = find(r, fd, crtc_id);
+
+	if (!e)
+		return -ENOENT;
+	/* Before vncfb turns the plane (a reader before then finds it as
+	 * it was, turned or not, which is what it puts back). */
+	e->rot.value = value;
+	e->rot.obj_id = plane_id;
+	e->rot.obj_type = DRM_MODE_OBJECT_PLANE;
+	e->rot.prop_id = prop;
+	atomic_thread_fence(memory_order_release);
+	return 0;
+}
+
+/* The plane straight again, as e keeps it (nothing when it keeps
+ * none). Async-signal-safe. */
+static void put_rotation(const struct entry *e)
+{
+	struct drm_mode_obj_set_property s = e->rot;
+
+	if (s.prop_id)
+		ioctl(e->fd, DRM_IOCTL_MODE_OBJ_SETPROPERTY, &s);
 }
 
 int drm_restore_put_back(struct drm_restore *r, int fd, uint32_t crtc_id)
@@ -109,8 +141,11 @@ int drm_restore_put_back(struct drm_restore *r, int fd, uint32_t crtc_id)
 	/* A copy: the ioctl writes the struct back, and the mapping is
 	 * shared. */
 	c = e->crtc;
-	if (!atomic_load(&r->away) && ioctl(fd, DRM_IOCTL_MODE_SETCRTC, &c) < 0)
-		ret = -errno;
+	if (!atomic_load(&r->away)) {
+		put_rotation(e);
+		if (ioctl(fd, DRM_IOCTL_MODE_SETCRTC, &c) < 0)
+			ret = -errno;
+	}
 	/* Only once the CRTC is back: killed before this, the supervisor
 	 * puts it back once more, which changes nothing. */
 	atomic_store_explicit(&e->used, 0, memory_order_release);
@@ -148,6 +183,7 @@ void drm_restore_run(const struct drm_restore *r)
 		if (!atomic_load_explicit(&e->used, memory_order_acquire))
 			continue;
 		c = e->crtc;
+		put_rotation(e);
 		ioctl(e->fd, DRM_IOCTL_MODE_SETCRTC, &c);
 	}
 }

@@ -48,6 +48,12 @@ void drm_restore_destroy(struct drm_restore *r);
 int drm_restore_keep(struct drm_restore *r, int fd,
 		     const struct drm_mode_crtc *c, const uint32_t *conns,
 		     uint32_t n);
+/* With crtc_id's entry (drm_restore_keep first): put the rotation
+ * property prop of its plane plane_id back to value before the CRTC (a
+ * plane vncfb turned). 0, or -ENOENT when the CRTC is not remembered. */
+int drm_restore_keep_rotation(struct drm_restore *r, int fd,
+			      uint32_t crtc_id, uint32_t plane_id,
+			      uint32_t prop, uint64_t value);
 /* crtc_id of the card fd as remembered (set_connectors_ptr points into
  * the list), or NULL when it is not. */
 const struct drm_mode_crtc *drm_restore_find(const struct drm_restore *r,

@@ -8,7 +8,8 @@ gradient moving every frame), desktop (a scrolling terminal and moving
 windows: small updates, CopyRect asked for as every viewer does) or text
 (small anti-aliased text over a gradient and a soft picture, moving every
 frame: hextile's coloured-subrect tiles). Files
-are OUTDIR/NAME.rec for the clouds, OUTDIR/SCENE-NAME.rec for the others.
+are OUTDIR/NAME.rec for the clouds, OUTDIR/SCENE-NAME.rec for the others,
+with 4k- (--size 3840x2160) or WxH- before it at another size than 1080p.
 
 The content is deterministic (the same frames on every run); which frames
 land in which update depends on the server's speed, but at the default
@@ -85,6 +86,9 @@ def main():
         a.only = ",".join(n for n in SETS if a.scene == "clouds" or
                           not n.endswith("rgb565"))
     os.makedirs(a.outdir, exist_ok=True)
+    # Another size than 1080p names its files: 4k-text-raw.rec.
+    prefix = {"1920x1080": "", "3840x2160": "4k-"}.get(a.size,
+                                                       a.size + "-")
     names = a.only.split(",")
     for n in names:
         if n not in SETS:
@@ -114,8 +118,8 @@ def main():
                 if anim.stdout.readline().strip() != "started":
                     sys.exit("xanim did not start")
                 anim_fps = fps
-            out = os.path.join(a.outdir, (n if a.scene == "clouds" else
-                                          a.scene + "-" + n) + ".rec")
+            out = os.path.join(a.outdir, prefix + (
+                n if a.scene == "clouds" else a.scene + "-" + n) + ".rec")
             if a.scene == "desktop":
                 enc += " copyrect"
             cmd = [VNCFB, "bench", "--record", out, "--updates",

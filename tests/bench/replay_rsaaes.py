@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """What RSA-AES costs vncfb: one recording (vncfb bench --record) served
 by the replay pump (vncfb bench --replay FILE --serve PORT), played by
-vncfb's viewer in the clear and through RA2_256 (and RA2) behind the
-project's RA2 server (tests/integration/ra2server.py), alternately, in
-one run. The measure is the viewer's own CPU time (user + system of the
-vncfb process, from its rusage) per play: the relay is Python and sets
-the wall-clock pace through RA2, so wall time would measure it, not
-vncfb. Prints each play and the ratio of the medians.
+vncfb's viewer in the clear and through RA2_256 (and RA2) behind an
+RA2 server that relays to the pump, alternately, in one run: by default
+the C one (build/tests/bench/ra2relay, nettle, as fast as the pump),
+with --server py the Python one of the tests
+(tests/integration/ra2server.py, 3-30 MB/s, which sets the pace). The
+measure is the viewer's own CPU time (user + system of the vncfb
+process, from its rusage) per play, and the pump's time for the play.
+Prints each play and the ratios of the medians.
 
-    replay_rsaaes.py [--plays N] [--types 129,5] FILE.rec
+    replay_rsaaes.py [--plays N] [--types 129,5] [--server c|py] FILE.rec
 """
 import argparse
 import os
@@ -23,6 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 VNCFB = os.environ.get("VNCFB", os.path.join(ROOT, "build", "vncfb"))
 RA2SERVER = os.path.join(ROOT, "tests", "integration", "ra2server.py")
+RA2RELAY = os.environ.get("RA2RELAY", os.path.join(
+    os.path.dirname(VNCFB), "tests", "bench", "ra2relay"))
 PASSWORD = "bench-pw"
 
 
@@ -79,6 +83,7 @@ def main():
     ap.add_argument("--plays", type=int, default=5)
     ap.add_argument("--types", default="129")
     ap.add_argument("--size", default="1920x1080")
+    ap.add_argument("--server", choices=("c", "py"), default="c")
     a = ap.parse_args()
     env = dict(os.environ, VNCFB_PASSWORD=PASSWORD,
                XDG_CONFIG_HOME=os.path.join(os.path.dirname(a.rec),
@@ -97,19 +102,23 @@ def main():
     pport = int(m.group(1))
     ra2 = {}
     for t in a.types.split(","):
-        p = subprocess.Popen(["/usr/bin/python3", RA2SERVER, "--backend",
-                              str(pport), "--type", t, "--password",
-                              PASSWORD, "--key-bits", "2048"],
+        cmd = [RA2RELAY] if a.server == "c" else \
+            ["/usr/bin/python3", RA2SERVER]
+        p = subprocess.Popen(cmd + ["--backend", str(pport), "--type", t,
+                                    "--password", PASSWORD,
+                                    "--key-bits", "2048"],
                              stdout=subprocess.PIPE, text=True, bufsize=1)
         ra2[t] = (p, ready_port(p))
     res = {"clear": []}
     res.update({t: [] for t in ra2})
+    walls = {name: [] for name in res}
     try:
         for i in range(a.plays):
             for name in res:
                 port = pport if name == "clear" else ra2[name][1]
                 cpu, wall = play(port, a.size, 0, pump, env)
                 res[name].append(cpu)
+                walls[name].append(wall)
                 print("play %d %-6s cpu %.3f s, the pump's time %.3f s"
                       % (i, name, cpu, wall), flush=True)
     finally:
@@ -117,9 +126,13 @@ def main():
             p.kill()
         pump.kill()
     base = statistics.median(res["clear"])
+    wbase = statistics.median(walls["clear"])
     for name, v in res.items():
-        print("%-6s median cpu %.3f s  ratio %.3f" %
-              (name, statistics.median(v), statistics.median(v) / base))
+        w = statistics.median(walls[name])
+        print("%-6s median cpu %.3f s  ratio %.3f   median pump time "
+              "%.3f s  ratio %.3f" %
+              (name, statistics.median(v), statistics.median(v) / base,
+               w, w / wbase))
     return 0
 
 

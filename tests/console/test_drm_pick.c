@@ -474,6 +474,33 @@ static void test_format(void)
 	CHECK(drm_format_pixfmt(DRM_FORMAT_C8, &f) == -ENOTSUP);
 }
 
+/* --rotate on a plane: DRM turns counter-clockwise, --rotate clockwise;
+ * the plane takes the whole angle or none of it. */
+static void test_turn(void)
+{
+	uint64_t all = DRM_MODE_ROTATE_0 | DRM_MODE_ROTATE_90 |
+		       DRM_MODE_ROTATE_180 | DRM_MODE_ROTATE_270;
+	/* What many display controllers offer: upside down, no more. */
+	uint64_t flip = DRM_MODE_ROTATE_0 | DRM_MODE_ROTATE_180 |
+			DRM_MODE_REFLECT_X | DRM_MODE_REFLECT_Y;
+
+	CHECK(drm_rotation_bit(0) == DRM_MODE_ROTATE_0);
+	CHECK(drm_rotation_bit(1) == DRM_MODE_ROTATE_270);
+	CHECK(drm_rotation_bit(2) == DRM_MODE_ROTATE_180);
+	CHECK(drm_rotation_bit(3) == DRM_MODE_ROTATE_90);
+	CHECK(drm_choose_turn(true, all, 1) == 1);
+	CHECK(drm_choose_turn(true, all, 3) == 3);
+	CHECK(drm_choose_turn(true, flip, 2) == 2);
+	CHECK(drm_choose_turn(true, flip, 1) == 0);
+	CHECK(drm_choose_turn(true, flip, 3) == 0);
+	CHECK(drm_choose_turn(true, DRM_MODE_ROTATE_0 | DRM_MODE_ROTATE_90, 1) ==
+	      0);
+	CHECK(drm_choose_turn(true, DRM_MODE_ROTATE_0 | DRM_MODE_ROTATE_90, 3) ==
+	      3);
+	CHECK(drm_choose_turn(false, all, 1) == 0);
+	CHECK(drm_choose_turn(true, all, 0) == 0);
+}
+
 int main(void)
 {
 	test_spec();
@@ -487,6 +514,7 @@ int main(void)
 	test_cards();
 	test_mode_choice();
 	test_format();
+	test_turn();
 	if (!failures)
 		printf("drm choices: all passed\n");
 	return failures != 0;

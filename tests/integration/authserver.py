@@ -144,22 +144,24 @@ def login(c, args, t, user, pw):
     return ok
 
 
-def serve(args, sock):
-    c = Conn(sock)
+def security(c, args):
+    """The version and security handshake as args say, on Conn c (whose
+    socket is the TLS one after it, where a TLS subtype was chosen):
+    whether the client is through."""
     c.send(b"RFB 003.008\n")
     c.recv(12)
     tops = [int(t) for t in args.types.split(",")]
     c.send(bytes([len(tops)] + tops))
     top = c.recv(1)[0]
     if top not in tops:
-        return
+        return False
     user = pw = None
     sub = None
     if top == 19:
         c.send(bytes([0, 2]))
         if c.recv(2) != bytes([0, 2]):
             c.send(b"\x01")
-            return
+            return False
         c.send(b"\x00")
         subs = [int(t) for t in args.sub.split(",")]
         c.send(bytes([len(subs)]) + b"".join(struct.pack(">I", s)
@@ -167,7 +169,7 @@ def serve(args, sock):
         sub = struct.unpack(">I", c.recv(4))[0]
         if sub not in subs:
             print("REFUSED sub %d" % sub, flush=True)
-            return
+            return False
         if sub in TLS_SUBS:
             c.send(b"\x01")
             ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -180,26 +182,30 @@ def serve(args, sock):
                 c.s = ctx.wrap_socket(c.s, server_side=True)
             except (ssl.SSLError, OSError) as e:
                 print("TLS failed: %s" % e, flush=True)
-                return
+                return False
         if sub in PLAIN_SUBS:
             ulen, plen = struct.unpack(">II", c.recv(8))
             if ulen > 4096 or plen > 4096:
-                return
+                return False
             user = c.recv(ulen).decode("utf-8", "replace")
             pw = c.recv(plen).decode("utf-8", "replace")
-            if not login(c, args, sub, user, pw):
-                return
-        elif sub in (257, 260, 1):
+            return login(c, args, sub, user, pw)
+        if sub in (257, 260, 1):
             c.send(struct.pack(">I", 0))
-        else:
-            return
-    elif top == 1:
+            return True
+        return False
+    if top == 1:
         c.send(struct.pack(">I", 0))
-    elif top in (30, 113):
+        return True
+    if top in (30, 113):
         user, pw = apple_dh(c) if top == 30 else mslogon2(c)
-        if not login(c, args, top, user, pw):
-            return
-    else:
+        return login(c, args, top, user, pw)
+    return False
+
+
+def serve(args, sock):
+    c = Conn(sock)
+    if not security(c, args):
         return
     c.recv(1)  # ClientInit
     w, h = args.w, args.h

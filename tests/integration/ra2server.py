@@ -13,8 +13,10 @@ through each type.
 
     ra2server.py --backend PORT --type 129 --password PW [--user NAME]
                  [--key-bits N] [--key-seed S] [--evil MODE] [--port P]
+                 [--full-frames]
 
 Prints "READY <port>" and serves one client after another on 127.0.0.1.
+--full-frames gathers the backend's bursts into whole 65535-byte frames.
 --evil makes it hostile in one way (see EVIL). The key is made from
 --key-seed, so that a test can present the same key twice or a changed
 one.
@@ -23,6 +25,7 @@ import argparse
 import hashlib
 import os
 import random
+import select
 import socket
 import struct
 import sys
@@ -138,10 +141,12 @@ def backend_hello(port):
     return b
 
 
-def pump(src, dst, seal=None, opener=None, bad_frame=-1):
+def pump(src, dst, seal=None, opener=None, bad_frame=-1, full=False):
     """Copy src to dst until either end closes; seal frames what goes
     out (the MAC of frame number bad_frame spoilt), opener unframes what
-    comes in."""
+    comes in. full: gather what src sends until four whole frames'
+    worth or a pause of 50 ms, so that a burst goes in frames of 65535
+    bytes (a client reads those several at once)."""
     frames = 0
     try:
         while True:
@@ -151,6 +156,12 @@ def pump(src, dst, seal=None, opener=None, bad_frame=-1):
                 data = src.recv(65536)
                 if not data:
                     break
+                while full and len(data) < 4 * 65535 and \
+                        select.select([src], [], [], 0.05)[0]:
+                    more = src.recv(4 * 65535 - len(data))
+                    if not more:
+                        break
+                    data += more
             if seal:
                 out = b""
                 for i in range(0, len(data), 65535):
@@ -258,7 +269,8 @@ def session(conn, args, key):
                              kwargs={"opener": rd}, daemon=True)
         t.start()
         pump(back, conn, seal=out,
-             bad_frame=2 if args.evil == "latebadmac" else -1)
+             bad_frame=2 if args.evil == "latebadmac" else -1,
+             full=args.full_frames)
     else:
         t = threading.Thread(target=pump, args=(conn, back), daemon=True)
         t.start()
@@ -277,6 +289,7 @@ def main():
     ap.add_argument("--key-seed", type=int, default=1)
     ap.add_argument("--evil", choices=sorted(EVIL))
     ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--full-frames", action="store_true")
     args = ap.parse_args()
 
     rng = random.Random(args.key_seed)

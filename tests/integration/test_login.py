@@ -63,21 +63,6 @@ class Srv:
         self.p.wait()
 
 
-def sh(*args, cwd):
-    subprocess.run(args, cwd=cwd, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-
-
-def self_signed(d, name):
-    sh("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
-       "-keyout", name + ".key", "-out", name + ".crt", "-days", "2",
-       "-subj", "/CN=vncfb login test", cwd=d)
-    out = subprocess.run(["openssl", "x509", "-in", name + ".crt", "-noout",
-                          "-fingerprint", "-sha256"], cwd=d, check=True,
-                         capture_output=True, text=True).stdout
-    return "SHA256:" + out.strip().split("=")[1].replace(":", "").lower()
-
-
 class Run:
     """vncfb to completion with no terminal, a config home of the test's
     own, and a screenshot at the end."""
@@ -167,8 +152,8 @@ def test(tmp):
             vt.log("SKIP: no %s" % tool)
             return vt.SKIP
     d = tmp("")
-    fp1 = self_signed(d, "one")
-    fp2 = self_signed(d, "two")
+    fp1 = vt.self_signed(d, "one")
+    fp2 = vt.self_signed(d, "two")
     home = tmp("home")
     os.mkdir(home)
     store = os.path.join(home, "cfg", "vncfb", "known_hosts")
@@ -311,6 +296,10 @@ def test(tmp):
                 env=creds)
         r.picture("--security Plain")
         srv.out.expect("AUTH 256 %s ok" % USER)
+        # --ca wants X509 TLS, even where --security names Plain.
+        r = Run(tmp, home, srv.port, *user, "--ca", tmp("one.crt"),
+                "--security", "Plain", env=creds)
+        r.refused("--ca against Plain", 1, "--ca requires X509 TLS")
     finally:
         srv.close()
 

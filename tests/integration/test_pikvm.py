@@ -15,11 +15,13 @@ is the project's own), on 127.0.0.1 in this process:
 * EndOfContinuousUpdates, QEMU extended keys and ExtendedMouseButtons
   are confirmed after SetEncodings, as kvmd does.
 
-Security is None here (a default PiKVM asks for VeNCrypt with a user
-name: tests of the security types). The frames are a fixed picture,
-encoded by kvmdenc (libjpeg, or the demo's libavcodec encoder).
+Security is None, or with "login" a default PiKVM's: VeNCrypt with
+Plain, X509Plain and TLSPlain (a user name and a password; a
+self-signed certificate), by authserver.py's handshake. The frames are
+a fixed picture, encoded by kvmdenc (libjpeg, or the demo's libavcodec
+encoder).
 
-usage: test_pikvm.py h264 | jpeg | closed
+usage: test_pikvm.py h264 | jpeg | closed | login
   h264, jpeg: a default vncfb (-o mem:WxH --exit-after 3 --screenshot S)
     exits 0 with the picture, within JPEG's or H.264's error: its first
     connection offers no quality level (lossless first) and is closed, it
@@ -32,7 +34,14 @@ usage: test_pikvm.py h264 | jpeg | closed
     everything (the retry, then the line naming JPEG quality 8); with
     --no-reconnect each exits 1 with no reconnect loop; reconnecting (the
     default), every attempt after the retry says it again.
+  login: kvmd's encodings rule and its default security together: with
+    only $VNCFB_PASSWORD and --username, a fresh config home and no
+    terminal, vncfb logs in through X509Plain twice (the retry), records
+    the certificate with one warning and shows the picture; once the
+    server has another certificate, the same run exits 1 naming both
+    fingerprints, the store unchanged; no credential in any output.
 """
+import argparse
 import os
 import select
 import struct
@@ -45,6 +54,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import vnctest as vt  # noqa: E402
 from test_h264 import built_with_h264  # noqa: E402
 from vmio import recv_exact  # noqa: E402
+import authserver  # noqa: E402
 
 W, H = 160, 120
 KVMDENC = os.path.join(vt.BUILD, "tests", "integration", "kvmdenc")
@@ -77,8 +87,9 @@ class Kvmd:
     each connection's SetEncodings lists; sent: rectangles by encoding;
     closed: connections closed for the encodings."""
 
-    def __init__(self, tmp, h264=True, refuse_all=False):
+    def __init__(self, tmp, h264=True, refuse_all=False, login=None):
         self.tmp = tmp
+        self.login = login
         self.h264 = h264
         self.refuse_all = refuse_all
         self.offers, self.closed = [], 0
@@ -144,11 +155,19 @@ class Kvmd:
             self.sent[kind] += 1
 
     def serve(self, conn):
-        conn.sendall(b"RFB 003.008\n")
-        recv_exact(conn, 12)
-        conn.sendall(b"\x01\x01")                  # None
-        recv_exact(conn, 1)
-        conn.sendall(struct.pack(">I", 0))
+        if self.login:
+            # VeNCrypt as a default PiKVM asks for it; after it, the
+            # TLS socket where a TLS subtype was chosen.
+            c = authserver.Conn(conn)
+            if not authserver.security(c, self.login):
+                return
+            conn = c.s
+        else:
+            conn.sendall(b"RFB 003.008\n")
+            recv_exact(conn, 12)
+            conn.sendall(b"\x01\x01")              # None
+            recv_exact(conn, 1)
+            conn.sendall(struct.pack(">I", 0))
         recv_exact(conn, 1)                        # ClientInit
         name = b"PiKVM"
         conn.sendall(struct.pack(">HH", W, H) +
@@ -158,7 +177,9 @@ class Kvmd:
         encs, cont, nxt = None, False, 0.0
         while True:
             wait = max(0.0, nxt - time.monotonic()) if cont else 5.0
-            r, _, _ = select.select([conn], [], [], wait)
+            # (TLS may hold read bytes select does not see.)
+            r = getattr(conn, "pending", lambda: 0)() or \
+                select.select([conn], [], [], wait)[0]
             if not r:
                 if cont:
                     self.send_frame(conn, encs)
@@ -333,6 +354,77 @@ def closed_case(tmp):
     vt.log("ok: each reconnect says what was offered")
 
 
+def login_case(tmp):
+    user, password = "pikvm-admin", "kvmd default pw 6b1e"
+    home = tmp("home")
+    os.makedirs(home)
+    store = os.path.join(home, "cfg", "vncfb", "known_hosts")
+    fps = [vt.self_signed(os.path.dirname(tmp("x")), name)
+           for name in ("one", "two")]
+    env = {"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, "cfg"),
+           "VNCFB_PASSWORD": password}
+    for k in ("VNC_USERNAME", "VNC_PASSWORD"):
+        os.environ.pop(k, None)
+    shot = tmp("shot.ppm")
+    # One server on one port: its certificate changes between the runs
+    # (it is loaded for each connection).
+    login = argparse.Namespace(types="19", sub="256,262,259", user=user,
+                               password=password)
+    srv = Kvmd(tmp, h264=True, login=login)
+    for n, name in enumerate(("one", "two")):
+        login.cert, login.key = tmp(name + ".crt"), tmp(name + ".key")
+        srv.offers.clear()
+        try:
+            rc, err = vt.run_vncfb(["--username", user, "-o",
+                                    "mem:%dx%d" % (W, H), "--exit-after",
+                                    "3", "--screenshot", shot,
+                                    "127.0.0.1::%d" % srv.port], env=env)
+        finally:
+            if n == 1:
+                srv.close()
+        vt.log("certificate %s: exit %d, vncfb said: %s"
+               % (name, rc, err.strip()))
+        if user in err or password in err:
+            raise vt.Fail("a credential in vncfb's output: %r" % err)
+        if srv.error:
+            raise vt.Fail("the server failed: %s" % srv.error)
+        lines = [ln for ln in err.splitlines() if ln.strip()]
+        if n == 0:
+            if rc != 0:
+                raise vt.Fail("first contact: exit %d: %s" % (rc, err))
+            if len(lines) != 2 or "first contact, certificate " + \
+                    fps[0] not in lines[0] or "connecting again with " \
+                    "JPEG quality 8" not in lines[1]:
+                raise vt.Fail("first contact: not the warning naming %s "
+                              "and the retry's line: %r" % (fps[0], lines))
+            if len(srv.offers) < 2:
+                raise vt.Fail("no retry through X509Plain: %s"
+                              % srv.offers)
+            e = vt.mean_error(vt.read_ppm(shot), picture())
+            if e > MAX_ERR:
+                raise vt.Fail("the picture is off by %.2f a channel" % e)
+            with open(store) as f:
+                before = f.read()
+            if before.count(fps[0]) != 1:
+                raise vt.Fail("the store does not hold %s once: %r"
+                              % (fps[0], before))
+            os.unlink(shot)
+            vt.log("ok: X509Plain with a user, mean error %.2f" % e)
+        else:
+            if rc != 1 or len(lines) != 1 or "certificate CHANGED" not in \
+                    lines[0] or fps[0] not in lines[0] or \
+                    fps[1] not in lines[0]:
+                raise vt.Fail("changed certificate: exit %d, said %r"
+                              % (rc, err))
+            if len(srv.offers) != 0 or os.path.exists(shot):
+                raise vt.Fail("changed certificate: a session went on")
+            with open(store) as f:
+                if f.read() != before:
+                    raise vt.Fail("the store changed")
+            vt.log("ok: a changed certificate refused, the store as it "
+                   "was")
+
+
 def main(tmp):
     if not os.path.exists(KVMDENC):
         raise vt.Fail("%s is not built" % KVMDENC)
@@ -346,8 +438,10 @@ def main(tmp):
         picture_case(tmp, False)
     elif mode == "closed":
         closed_case(tmp)
+    elif mode == "login":
+        login_case(tmp)
     else:
-        raise vt.Fail("usage: test_pikvm.py h264|jpeg|closed")
+        raise vt.Fail("usage: test_pikvm.py h264|jpeg|closed|login")
 
 
 if __name__ == "__main__":

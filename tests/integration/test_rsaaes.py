@@ -2,7 +2,8 @@
 """RSA-AES (RA2, RA2ne, RA2_256, RA2ne_256) against the project's own RA2
 server (ra2server.py, pycryptodome) in front of the test server: the
 test server's picture, pixel for pixel, through each type and through RA2
-with a user name; a wrong password: the server's reason in one line, exit
+with a user name, and a 640x480 one in raw through RA2_256 (the frames
+the reader decrypts several at once); a wrong password: the server's reason in one line, exit
 1; the server's key recorded on first contact with no terminal, accepted
 the second time, and once it changed: a non-zero exit naming the key,
 the store unchanged. The password is in no output.
@@ -16,6 +17,7 @@ import vnctest as vt  # noqa: E402
 PASSWORD = "pw-Zq7#rsaaes"
 USER = "kiosk"
 OW, OH = 160, 120
+BIG = (640, 480)
 TYPES = {5: "RA2", 6: "RA2ne", 129: "RA2_256", 130: "RA2ne_256"}
 
 
@@ -37,8 +39,8 @@ def one_line(out):
     return lines[0]
 
 
-def picture(tmp, want, port, env, what):
-    cl = vt.Vncfb(tmp, ["-o", "mem:%dx%d" % (OW, OH),
+def picture(tmp, want, port, env, what, size=(OW, OH), extra=()):
+    cl = vt.Vncfb(tmp, ["-o", "mem:%dx%d" % size, *extra,
                         "127.0.0.1::%d" % port], env=env)
     try:
         cl.wait_until(lambda got: vt.diff(got, want), what=what)
@@ -64,6 +66,17 @@ def main(tmp):
             servers.append(ra)
             picture(tmp, want, ra.port, env, "picture through " + name)
             vt.log("ok: %s: the test server's picture" % name)
+
+        # A large raw picture: many whole frames, which the reader
+        # decrypts several at once (and the one it needs part of).
+        big = vt.Server(tmp, "--size", "%dx%d" % BIG)
+        servers.append(big)
+        ra = ra2(big.port, 129, "--full-frames")
+        servers.append(ra)
+        picture(tmp, vt.compose(big.dump(), *BIG), ra.port, env,
+                "a large raw picture through RA2_256", size=BIG,
+                extra=("--encodings", "raw"))
+        vt.log("ok: RA2_256, %dx%d in raw" % BIG)
 
         ra = ra2(srv.port, 5, "--user", USER)
         servers.append(ra)

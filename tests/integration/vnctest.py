@@ -306,6 +306,20 @@ def run_vncfb(args, env=None, timeout=30, quiet=True):
     return p.returncode, p.stderr + p.stdout
 
 
+def self_signed(d, name):
+    """A self-signed certificate d/name.crt with its key d/name.key
+    (openssl, valid two days): its SHA256:hex fingerprint."""
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048",
+                    "-nodes", "-keyout", name + ".key", "-out",
+                    name + ".crt", "-days", "2", "-subj",
+                    "/CN=vncfb login test"], cwd=d, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out = subprocess.run(["openssl", "x509", "-in", name + ".crt", "-noout",
+                          "-fingerprint", "-sha256"], cwd=d, check=True,
+                         capture_output=True, text=True).stdout
+    return "SHA256:" + out.strip().split("=")[1].replace(":", "").lower()
+
+
 def read_ppm(path):
     with open(path, "rb") as f:
         data = f.read()

@@ -315,21 +315,19 @@ MUTANTS = [
       ["unit-remote_resize"]),
 
     # --- security ---
-    M("security-anonymous-tls", "client/net/vnc_security.c",
-      "if (tls_anonymous(cl) && !vc->cfg.insecure &&",
-      "if (tls_anonymous(cl) && vc->cfg.insecure &&", ["tls"]),
+    M("security-anonymous-tls", "client/net/sectype.c",
+      "if ((got & SEC_ANON) && !insecure && !anon_named)",
+      "if ((got & SEC_ANON) && insecure && !anon_named)",
+      ["unit-trust", "tls"]),
     M("tls-verified-whatever-the-status", "client/net/tlsguard.c",
       "if (ret == 0 && status == 0) {", "if (ret == 0) {", ["tls"]),
     M("tls-verification-skipped-always", "client/net/tlsguard.c",
       "if (g && g->skip_verify)\n\t\tfunc = accept_unverified;",
       "if (g)\n\t\tfunc = accept_unverified;", ["tls"]),
-    M("security-ca-needs-x509", "client/net/vnc_security.c",
-      "if (vc->cfg.ca_file && !tls_verified(cl) &&",
-      "if (vc->cfg.ca_file && !tls_verified(cl) && false &&", ["tls"],
-      may_live="unreachable today, a second line: with --ca vncfb offers "
-      "VeNCrypt alone, and the only VeNCrypt subtype without TLS, Plain, "
-      "is refused first as unsupported; once Plain is supported a test "
-      "of --ca against Plain without TLS must kill it"),
+    M("security-ca-needs-x509", "client/net/sectype.c",
+      "if (ca && !(got & SEC_X509) && !((got & SEC_ANON) && insecure))",
+      "if (ca && !(got & SEC_X509) && !((got & SEC_ANON) && insecure) && "
+      "false)", ["unit-trust", "login"]),
 
     # --- RSA-AES and the known-hosts store (issue 41's new checks) ---
     M("rsaaes-key-no-max", "client/net/rsaaes.c",
@@ -339,8 +337,10 @@ MUTANTS = [
       "if (s->srv_bits < KEY_MIN_BITS || s->srv_bits > KEY_MAX_BITS) {",
       "if (s->srv_bits > KEY_MAX_BITS) {", ["rsaaes-hostile"]),
     M("rsaaes-mac-unchecked", "client/net/rsaaes.c",
-      "if (!memeql_sec(mac, want, RSAAES_MAC)) {",
-      "if (!memeql_sec(mac, want, 0)) {", ["unit-rsaaes", "rsaaes-hostile"]),
+      "if (memeql_sec(mac, want, RSAAES_MAC))",
+      "if (memeql_sec(mac, want, 0))", ["unit-rsaaes", "rsaaes-hostile"]),
+    M("eax-batch-chains-crossed", "client/net/eax_aesni.c",
+      "f[i].x = s[nf + i];", "f[i].x = s[i];", ["unit-rsaaes", "rsaaes"]),
     M("rsaaes-keys-hash-unchecked", "client/net/rsaaes.c",
       "if (!memeql_sec(theirs, want, hlen)) {",
       "if (!memeql_sec(theirs, want, 0)) {", ["rsaaes-hostile"]),

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <lzo/lzo1x.h>
+#include <unistd.h>
 
 #include "../check.h"
 #include "rfbgen.h"
@@ -433,6 +434,36 @@ static void test_order(const char *fmt)
 	free(s.p);
 }
 
+/* A large hextile update where the reader draws hextile itself (copies
+ * direct, as on 2 cores): while a worker is idle it takes one of the
+ * rectangles, so both cores draw (the workers' CPU time grows, from
+ * nothing while they were asleep), and the picture is the same. */
+static void test_hextile_shared(const char *fmt)
+{
+	struct pic want;
+	struct buf s = {0};
+	struct fix f;
+	uint64_t before;
+
+	if (!fix_threads() || !fix_copies_direct())
+		return;
+	pic_init(&want, fmt, 512, 384);
+	fbu(&s, 12);
+	for (unsigned i = 0; i < 12; i++)
+		hextile_rect(&s, &want, (i % 4) * 128, (i / 4) * 128, 128, 128,
+			     i);
+	fix_open(&f, fmt, 512, 384);
+	/* The workers asleep, their start-up's CPU time counted. */
+	usleep(50 * 1000);
+	before = rfb_reader_cpu_ns(f.r);
+	expect_decoded(&f, &s, 1, &want, "hextile shared", fmt);
+	CHECK(rfb_reader_cpu_ns(f.r) > before,
+	      "hextile shared %s: no worker drew a rectangle", fmt);
+	fix_free(&f);
+	free(want.p);
+	free(s.p);
+}
+
 /* --- Ultra --- */
 
 static void test_ultra(const char *fmt)
@@ -487,6 +518,7 @@ int main(void)
 		test_hextile(formats[i]);
 		test_zlib(formats[i]);
 		test_order(formats[i]);
+		test_hextile_shared(formats[i]);
 		test_ultra(formats[i]);
 		failures += test_tight(formats[i]);
 		failures += test_rle(formats[i]);

@@ -51,8 +51,10 @@ static void test_kernel(const char *name)
 	static const uint32_t sizes[][2] = {
 		{ 1, 1 },  { 4, 4 },  { 3, 5 },	  { 8, 8 },  { 17, 9 },
 		{ 64, 64 }, { 63, 65 }, { 1, 70 }, { 70, 1 }, { 33, 47 },
+		{ 16, 8 }, { 8, 16 }, { 40, 24 }, { 71, 23 }, { 7, 9 },
 	};
-	unsigned bpp, rot, s;
+	enum { NSIZES = sizeof(sizes) / sizeof(sizes[0]) };
+	unsigned bpp, rot, s, streamed = 0;
 
 	if (rotkern_force(name) < 0) {
 		printf("kernel %s: not on this CPU, skipped\n", name);
@@ -61,14 +63,24 @@ static void test_kernel(const char *name)
 	CHECK(!strcmp(rotkern_name(), name));
 	for (bpp = 1; bpp <= 4; bpp++)
 		for (rot = 0; rot < 4; rot++)
-			for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-				uint32_t w = sizes[s][0], h = sizes[s][1];
+			for (s = 0; s < 2 * NSIZES; s++) {
+				/* The second round through the streaming
+				 * stores (rotate_block_stream), into rows
+				 * 64-byte aligned as a mapping's are, so
+				 * that the kernel's aligned stores run. */
+				bool stream = s >= NSIZES;
+				uint32_t w = sizes[s % NSIZES][0];
+				uint32_t h = sizes[s % NSIZES][1];
 				uint32_t dw = rot & 1 ? h : w;
 				uint32_t dh = rot & 1 ? w : h;
 				/* Strides wider than the rows, odd ones
 				 * too: the gaps must stay untouched. */
 				size_t ss = (size_t)w * bpp + (s & 1) * 3;
-				size_t ds = (size_t)dw * bpp + (s & 2) * 5;
+				size_t ds = stream ? ((size_t)dw * bpp + 63) /
+							     64 * 64 +
+							     (s & 2) * 32
+						   : (size_t)dw * bpp +
+							     (s & 2) * 5;
 				struct guarded gs, gd;
 				uint8_t *src = guarded_alloc(&gs, ss * h);
 				uint8_t *dst = guarded_alloc(&gd, ds * dh);
@@ -79,7 +91,18 @@ static void test_kernel(const char *name)
 				for (k = 0; k < ss * h; k++)
 					src[k] = (uint8_t)rnd();
 				memset(dst, 0xa5, ds * dh);
-				rotate_block(dst, ds, src, ss, w, h, bpp, rot);
+				if (!stream)
+					rotate_block(dst, ds, src, ss, w, h,
+						     bpp, rot);
+				else if (rotate_block_stream(dst, ds, src, ss,
+							     w, h, bpp, rot))
+					streamed++;
+				else {
+					/* Declined, as it may. */
+					guarded_free(&gs);
+					guarded_free(&gd);
+					continue;
+				}
 				for (j = 0; j < h; j++)
 					for (i = 0; i < w; i++) {
 						ref_place(rot, w, h, i, j, &x,
@@ -95,12 +118,18 @@ static void test_kernel(const char *name)
 					for (k = (size_t)dw * bpp; k < ds; k++)
 						bad += dst[y * ds + k] != 0xa5;
 				CHECK(!bad,
-				      "kernel %s bpp %u rot %u %ux%u: %d "
+				      "kernel %s%s bpp %u rot %u %ux%u: %d "
 				      "pixels wrong",
-				      name, bpp, rot, w, h, bad);
+				      name, stream ? " streaming" : "", bpp,
+				      rot, w, h, bad);
 				guarded_free(&gs);
 				guarded_free(&gd);
 			}
+	/* A kernel streams 2- and 4-byte pixels, or nothing. */
+	CHECK(!streamed || streamed == 2 * 4 * NSIZES,
+	      "kernel %s streamed %u blocks", name, streamed);
+	printf("kernel %s: %u blocks through streaming stores\n", name,
+	       streamed);
 	rotkern_force(NULL);
 }
 
@@ -284,6 +313,7 @@ int main(void)
 	test_kernel("c");
 #ifdef VNCFB_SIMD_X86
 	test_kernel("sse2");
+	test_kernel("avx2");
 #endif
 	test_spec();
 	test_geometry();

@@ -136,6 +136,69 @@ static void eax_against_nettle(void)
 		}
 	}
 }
+
+/* Two to four frames at a time (the reader's bulk path) against nettle
+ * one at a time: each frame under its own nonce, a counter's 64-bit
+ * carry in one of them, and a spoilt byte that spoils only its own
+ * frame's tag. */
+static void open_against_nettle(int nf)
+{
+	static uint8_t plain[4][65535], buf[4][65535];
+	static const size_t lens[] = { 1, 15, 16, 17, 32, 33, 8192, 65535 };
+	uint8_t key[32], nonce[4][16], hdr[4][2], want[4][16], got[4][16];
+	uint8_t *at[4] = { buf[0], buf[1], buf[2], buf[3] };
+	unsigned keylen, seed = 777;
+	struct eax_fast fk;
+	struct ref_eax ref;
+	size_t l, i;
+	int f;
+
+	if (!cpu_has(CPU_AES) || !cpu_has(CPU_SSSE3))
+		return;
+	for (keylen = 16; keylen <= 32; keylen += 16) {
+		for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+			size_t len = lens[l];
+
+			for (i = 0; i < sizeof(key); i++)
+				key[i] = (uint8_t)(seed = seed * 1103515245 +
+							  12345) >> 16;
+			ref_eax_init(&ref, key, keylen);
+			eax_aesni_init(&fk, key, keylen);
+			for (f = 0; f < 4; f++) {
+				for (i = 0; i < 16; i++)
+					nonce[f][i] = (uint8_t)(
+						seed = seed * 1103515245 +
+						       12345) >> 16;
+				if (f == 2)
+					memset(nonce[f], 0xff, 8);
+				hdr[f][0] = (uint8_t)(len >> 8);
+				hdr[f][1] = (uint8_t)len;
+				for (i = 0; i < len; i++)
+					plain[f][i] = (uint8_t)(
+						seed = seed * 1103515245 +
+						       12345) >> 16;
+				ref_eax_frame(&ref, true, nonce[f], hdr[f],
+					      plain[f], buf[f], len, want[f]);
+			}
+			if (len == 8192)
+				buf[nf - 1][100] ^= 1;
+			eax_aesni_open(&fk, nf, (const uint8_t(*)[16])nonce,
+				       (const uint8_t(*)[2])hdr, at, len, got);
+			for (f = 0; f < nf; f++) {
+				bool spoilt = len == 8192 && f == nf - 1;
+
+				CHECK(spoilt || memcmp(buf[f], plain[f],
+						       len) == 0,
+				      "AES-%u open %d: frame %d, %zu bytes",
+				      keylen * 8, nf, f, len);
+				CHECK((memcmp(got[f], want[f], 16) == 0) ==
+					      !spoilt,
+				      "AES-%u open %d: tag %d, %zu bytes",
+				      keylen * 8, nf, f, len);
+			}
+		}
+	}
+}
 #endif
 
 int main(void)
@@ -186,6 +249,9 @@ int main(void)
 	CHECK(rsaaes_create(2, &(struct rsaaes_io){ 0 }) == NULL);
 #ifdef VNCFB_SIMD_X86
 	eax_against_nettle();
+	open_against_nettle(2);
+	open_against_nettle(3);
+	open_against_nettle(4);
 #endif
 	return check_done("rsaaes");
 }

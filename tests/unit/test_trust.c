@@ -118,6 +118,11 @@ static void test_fingerprints(void)
 	CHECK_EQ(trust_parse(text, back), -EINVAL);
 }
 
+static bool says(const char *refusal, const char *words)
+{
+	return refusal && strstr(refusal, words);
+}
+
 static void test_sectypes(void)
 {
 	const struct sectype *t[SECTYPE_MAX];
@@ -154,6 +159,22 @@ static void test_sectypes(void)
 	n = sectype_policy(NULL, true, false, false, t);
 	for (i = 0; i < n; i++)
 		CHECK(t[i]->flags & SEC_X509, "%s under --ca", t[i]->name);
+	/* The second line, after the negotiation: --ca wants X509 TLS
+	 * even where --security names Plain (and Plain gets through only
+	 * where named); anonymous TLS only under --insecure or named. */
+	CHECK(says(sectype_refusal(SEC_CLEAR, true, false, false, true),
+		   "--ca requires"));
+	CHECK(sectype_refusal(SEC_CLEAR, false, false, false, true) == NULL);
+	CHECK(says(sectype_refusal(SEC_CLEAR, false, false, false, false),
+		   "in the clear"));
+	CHECK(sectype_refusal(SEC_X509, true, false, false, false) == NULL);
+	CHECK(says(sectype_refusal(SEC_ANON, false, false, false, false),
+		   "anonymous TLS"));
+	CHECK(sectype_refusal(SEC_ANON, false, true, false, false) == NULL);
+	CHECK(sectype_refusal(SEC_ANON, false, false, true, false) == NULL);
+	CHECK(sectype_refusal(SEC_ANON, true, true, false, false) == NULL);
+	CHECK(says(sectype_refusal(SEC_ANON, true, false, true, false),
+		   "--ca requires"));
 	sectype_describe(buf, sizeof(buf), offered, 4, false);
 	CHECK(!strcmp(buf, "RA2 (5), VeNCrypt (19), DH (30), unknown (200)"),
 	      "'%s'", buf);

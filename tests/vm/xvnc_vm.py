@@ -316,7 +316,11 @@ def guest_times(out):
     return []
 
 
-def run(name, case):
+def vm_command(guest_part, vm, events):
+    """vmrun.py's command line for a guest that runs Xvnc (PRELUDE),
+    then guest_part, then END, with vm's arguments and the events
+    ({tmp}: the folder made for the case's files): (cmd, tmp, the
+    tile's rows). Skips (exit 77) when the X programs are absent."""
     vmrun = vm_run_or_skip()
     progs = {}
     for p in X_PROGRAMS:
@@ -332,7 +336,7 @@ def run(name, case):
         f.write(xbm(rows))
     with open(os.path.join(tmp, 'empty.xbm'), 'w') as f:
         f.write(EMPTY_XBM)
-    guest = (PRELUDE + case['guest'] + END).replace('@PORT@', str(PORT))
+    guest = (PRELUDE + guest_part + END).replace('@PORT@', str(PORT))
     for k, c in (('@FG@', FG), ('@BG@', BG)):
         guest = guest.replace(k, '#%02x%02x%02x' % c)
     cmd = [vmrun, '--fb', 'virtio', '--mouse', 'usb', '--bin', vncfb,
@@ -341,12 +345,17 @@ def run(name, case):
            '--file', '/usr/share/X11/xkb:/usr/share/X11/xkb',
            '--file', os.path.join(tmp, 'tile.xbm'),
            '--file', os.path.join(tmp, 'empty.xbm'),
-           '--timeout', '240', '--cmd', guest] + case['vm']
+           '--timeout', '240', '--cmd', guest] + vm
     for p in X_PROGRAMS:
         if p != 'xkbcomp':
             cmd += ['--bin', progs[p]]
-    for ev in case['events']:
+    for ev in events:
         cmd += ['--event', ev.replace('{tmp}', tmp)]
+    return cmd, tmp, rows
+
+
+def run(name, case):
+    cmd, tmp, rows = vm_command(case['guest'], case['vm'], case['events'])
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, errors='replace')
     out = r.stdout

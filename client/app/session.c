@@ -295,6 +295,20 @@ static struct rect touch_area(struct session *s)
 	return r;
 }
 
+/* The turn of the head absolute devices point on (touch_area's). */
+static enum rotation touch_rotation(struct session *s)
+{
+	return pipeline_head_rotation(
+	    s->pipe, s->touch_missing ? NULL : s->opt->touch_head);
+}
+
+static unsigned in_turns(void *ctx)
+{
+	struct session *s = ctx;
+
+	return (unsigned)touch_rotation(s);
+}
+
 static void in_motion_abs(void *ctx, double fx, double fy)
 {
 	struct session *s = ctx;
@@ -311,10 +325,7 @@ static void in_motion_abs(void *ctx, double fx, double fy)
 	if (fy > 1)
 		fy = 1;
 	/* The device lies on the panel: where it points, upright. */
-	rotate_fraction(pipeline_head_rotation(s->pipe, s->touch_missing
-							       ? NULL
-							       : s->opt->touch_head),
-			fx, fy, &fx, &fy);
+	rotate_fraction(touch_rotation(s), fx, fy, &fx, &fy);
 	sx = a.x + (int)lround(fx * (a.w > 0 ? a.w - 1 : 0));
 	sy = a.y + (int)lround(fy * (a.h > 0 ? a.h - 1 : 0));
 	pipeline_screen_to_remote(s->pipe, sx, sy, &s->px, &s->py);
@@ -881,9 +892,9 @@ static int run_loop(struct session *s, int sigfd)
 		}
 		if (i_in >= 0 && (pfd[i_in].revents & (POLLIN | POLLHUP))) {
 			struct input_sink sink = {
-				s,	     in_key,	in_motion_rel,
-				in_motion_abs, in_button, in_quit,
-				in_pan,	     in_scale,
+			    s,	       in_key,	in_motion_rel, in_motion_abs,
+			    in_button, in_quit, in_pan,	       in_scale,
+			    in_turns,
 			};
 
 			if (s->in.impl->dispatch(&s->in, &sink) < 0)
@@ -928,7 +939,8 @@ static int open_view(struct session *s)
 		   .layout = ev_layout,
 		   .note = ev_note},
 	};
-	struct input_config icfg = { o->input, o->keymap, true };
+	struct input_config icfg = { o->input, o->keymap, true,
+				     (enum input_touch)o->touch };
 	char fbuf[64];
 	int err;
 

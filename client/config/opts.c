@@ -18,6 +18,7 @@
 #include "config/opts.h"
 #include "config/opts_priv.h"
 #include "output/output.h"
+#include "platform/input.h"
 #include "view/layout.h"
 #include "output/rotate.h"
 #include "view/view.h"
@@ -343,6 +344,17 @@ static int set_scale(struct options *o, const char *v, const char **why)
 	return 0;
 }
 
+static int set_touch(struct options *o, const char *v, const char **why)
+{
+	if (!strcasecmp(v, "gestures"))
+		o->touch = INPUT_TOUCH_GESTURES;
+	else if (!strcasecmp(v, "pointer"))
+		o->touch = INPUT_TOUCH_POINTER;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 static int set_reconnect(struct options *o, const char *v, const char **why)
 {
 	bool b;
@@ -459,6 +471,8 @@ static const struct key keys[K_COUNT] = {
     [K_KNOWN_HOSTS] = {"known-hosts", T_PATH, F(known_hosts),
 		       .why = "expected a file name"},
     [K_ROTATE] = {"rotate", T_FN, .set = set_rotate},
+    [K_TOUCH] = {"touch", T_FN, .set = set_touch,
+		 .why = "expected gestures or pointer"},
 };
 
 #undef F

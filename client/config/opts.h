@@ -70,6 +70,8 @@ struct options {
 	/* Signage: --rotate "ANGLE" or "NAME:ANGLE ..." (output/rotate.h),
 	 * NULL: upright. */
 	char *rotate;
+	/* --touch gestures|pointer: enum input_touch (platform/input.h) */
+	int touch;
 	bool server_cursor;
 	/* --scale none|fit|fill|N (enum scale_mode in view.h) */
 	int scale_mode;

@@ -37,6 +37,7 @@ static const unsigned key_modes[K_COUNT] = {
 	[K_SERVER] = M_VIEW | M_BENCH,
 	[K_DECODE_THREADS] = M_SESSION | M_BENCH,
 	[K_REMOTE_RESIZE] = M_SESSION,
+	[K_TOUCH] = M_SESSION,
 	[K_USERNAME] = M_VIEW | M_BENCH,
 	[K_PASSWORD_FILE] = M_VIEW | M_BENCH,
 	[K_FINGERPRINT] = M_VIEW | M_BENCH,
@@ -108,6 +109,7 @@ static const struct alias aliases[] = {
     {"layout", "layout", true},
     {"touch-head", "touch-head", true},
     {"rotate", "rotate", true},
+    {"touch", "touch", true},
 };
 
 /* vncfb bench's recorder and replay options, command line only (name

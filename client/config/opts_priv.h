@@ -47,6 +47,8 @@ enum key_id {
 	K_KNOWN_HOSTS,
 	/* Signage: --rotate. */
 	K_ROTATE,
+	/* Touch: --touch. */
+	K_TOUCH,
 	K_COUNT
 };
 _Static_assert(K_COUNT <= OPTS_MAX_KEYS, "cli_set and origin[] per key");

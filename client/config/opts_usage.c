@@ -158,6 +158,12 @@ void opts_usage(void)
 	       "this connector's\n"
 	       "                         screen (default: the whole "
 	       "desktop, every head)\n"
+	       "      --touch gestures|pointer  a multi-touch screen's "
+	       "taps, drags, two-finger\n"
+	       "                         scroll and pinch as TigerVNC maps "
+	       "them (default), or\n"
+	       "                         a pointer whose touch is the left "
+	       "button\n"
 
 	       "Configuration:\n"
 	       "      --config FILE      read FILE instead of the user's "

@@ -29,12 +29,23 @@ struct input_sink {
 	/* The scale hotkey: switch between the configured --scale and 1:1
 	 * (see session.c). Optional (may be NULL). */
 	void (*scale)(void *ctx);
+	/* Clockwise quarter turns (0-3) of the picture on the panel that
+	 * absolute devices point on (--rotate): a touch gesture's
+	 * direction turns with it. Optional (NULL: upright). */
+	unsigned (*turns)(void *ctx);
+};
+
+/* What a multi-touch screen is (--touch). */
+enum input_touch {
+	INPUT_TOUCH_GESTURES, /* taps, drags, scroll, pinch: input/gesture.h */
+	INPUT_TOUCH_POINTER,  /* an absolute pointer, a touch is button 1 */
 };
 
 struct input_config {
 	const char *devices;	/* comma-separated paths, NULL: autodetect */
 	const char *keymap;	/* "layout[:variant]", NULL: default */
 	bool grab;
+	enum input_touch touch;
 };
 
 struct input;

@@ -1,6 +1,7 @@
-/* The Linux input source: keyboards and pointers under /dev/input through
- * libevdev, grabbed, drained through one epoll fd, hot-plugged through
- * inotify. */
+/* The Linux input source: keyboards, pointers and touch screens under
+ * /dev/input through libevdev, grabbed, drained through one epoll fd,
+ * hot-plugged through inotify; a timerfd in the same set wakes the touch
+ * gestures that wait for time. */
 #include "config.h"
 
 #include <dirent.h>
@@ -15,12 +16,15 @@
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "evdev/evdev.h"
 #include "evdev/kbd.h"
 #include "evdev/ptr.h"
+#include "evdev/touch.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "vt/vt.h"
 
@@ -39,11 +43,15 @@ struct edev {
 	bool keyboard, pointer, grabbed;
 	bool heard; /* an event came from it (logged once) */
 	struct ptr ptr;
+	struct touch *touch; /* a touch screen's gestures, else NULL */
 };
 
 struct evdev_in {
 	int epfd;
 	int inofd;
+	int tfd; /* the gestures' timer */
+	uint64_t armed; /* its deadline, 0: disarmed */
+	enum input_touch touch_mode;
 	struct kbd *kbd;
 	struct edev *devs;
 	int ndevs;
@@ -71,7 +79,71 @@ static bool has_key(struct libevdev *d, unsigned code)
 	return libevdev_has_event_code(d, EV_KEY, code);
 }
 
-static void classify(struct edev *e)
+/* The epoll tag of the timer (inotify's is NULL, a device's its edev). */
+static char timer_tag;
+
+/* A screen that reports two fingers or more in type B slots: gestures.
+ * A pen (a tablet, a screen's stylus) and a single-touch screen stay
+ * absolute pointers; a touchpad is no screen. Only the first
+ * TOUCH_MAX_SLOTS slots are followed. */
+static bool is_touch_screen(struct libevdev *d)
+{
+	const struct input_absinfo *slot;
+
+	if (!libevdev_has_property(d, INPUT_PROP_DIRECT) ||
+	    has_key(d, BTN_TOOL_PEN) ||
+	    !libevdev_has_event_code(d, EV_ABS, ABS_MT_POSITION_X) ||
+	    !libevdev_has_event_code(d, EV_ABS, ABS_MT_POSITION_Y) ||
+	    !libevdev_has_event_code(d, EV_ABS, ABS_MT_TRACKING_ID))
+		return false;
+	slot = libevdev_get_abs_info(d, ABS_MT_SLOT);
+	return slot && slot->minimum == 0 && slot->maximum >= 1;
+}
+
+/* The touch screen's recogniser, primed with the contacts down now. */
+static int touch_open(struct edev *e)
+{
+	struct libevdev *d = e->dev;
+	const struct input_absinfo *ax, *ay, *slot;
+	struct gesture_geom geom;
+	int i, n, ret;
+
+	ax = libevdev_get_abs_info(d, ABS_MT_POSITION_X);
+	ay = libevdev_get_abs_info(d, ABS_MT_POSITION_Y);
+	slot = libevdev_get_abs_info(d, ABS_MT_SLOT);
+	geom = (struct gesture_geom){ax->minimum,    ax->maximum,
+				     ay->minimum,    ay->maximum,
+				     ax->resolution, ay->resolution};
+	n = slot->maximum + 1;
+	e->touch = touch_create(&geom, (unsigned)n);
+	if (!e->touch)
+		return -ENOMEM;
+	/* Its times and the timer's on one clock. */
+	ret = libevdev_set_clock_id(d, CLOCK_MONOTONIC);
+	if (ret < 0)
+		log_debug("%s: EVIOCSCLOCKID: %s: gestures timed as read",
+			  e->path, strerror(-ret));
+	touch_set_monotonic(e->touch, ret == 0);
+	for (i = 0; i < n && i < TOUCH_MAX_SLOTS; i++)
+		touch_set_slot(e->touch, i,
+			       libevdev_get_slot_value(d, (unsigned)i,
+						       ABS_MT_TRACKING_ID),
+			       libevdev_get_slot_value(d, (unsigned)i,
+						       ABS_MT_POSITION_X),
+			       libevdev_get_slot_value(d, (unsigned)i,
+						       ABS_MT_POSITION_Y));
+	touch_select(e->touch, libevdev_get_current_slot(d));
+	if (gesture_guessed(touch_gesture(e->touch)))
+		log_debug("%s: no resolution reported: gestures take it to "
+			  "be %.0f mm wide",
+			  e->path, GESTURE_GUESS_WIDTH_MM);
+	if (n > TOUCH_MAX_SLOTS)
+		log_debug("%s: %d slots, the first %d followed", e->path, n,
+			  TOUCH_MAX_SLOTS);
+	return 0;
+}
+
+static int classify(struct evdev_in *in, struct edev *e)
 {
 	struct libevdev *d = e->dev;
 	const struct input_absinfo *ax, *ay;
@@ -83,10 +155,14 @@ static void classify(struct edev *e)
 	    libevdev_has_event_code(d, EV_REL, REL_Y)) {
 		e->pointer = true;
 		ptr_init_rel(&e->ptr);
-		return;
+		return 0;
 	}
 	if (joystick)
-		return;
+		return 0;
+	if (in->touch_mode == INPUT_TOUCH_GESTURES && is_touch_screen(d)) {
+		e->pointer = true;
+		return touch_open(e);
+	}
 	ax = libevdev_get_abs_info(d, ABS_X);
 	ay = libevdev_get_abs_info(d, ABS_Y);
 	/* A finger on something that is not the screen: a touchpad moves
@@ -97,13 +173,13 @@ static void classify(struct edev *e)
 		ptr_init_touchpad(&e->ptr, ax->minimum, ax->maximum,
 				  ax->resolution, ay->minimum, ay->maximum,
 				  ay->resolution);
-		return;
+		return 0;
 	}
 	if (ax && ay) {
 		e->pointer = true;
 		ptr_init_abs(&e->ptr, ABS_X, ax->minimum, ax->maximum, ABS_Y,
 			     ay->minimum, ay->maximum);
-		return;
+		return 0;
 	}
 	ax = libevdev_get_abs_info(d, ABS_MT_POSITION_X);
 	ay = libevdev_get_abs_info(d, ABS_MT_POSITION_Y);
@@ -113,6 +189,7 @@ static void classify(struct edev *e)
 			     ax->maximum, ABS_MT_POSITION_Y, ay->minimum,
 			     ay->maximum);
 	}
+	return 0;
 }
 
 static void dev_free(struct edev *e)
@@ -126,6 +203,7 @@ static void dev_free(struct edev *e)
 	}
 	if (e->fd >= 0)
 		close(e->fd);
+	touch_destroy(e->touch);
 	free(e->path);
 	free(e);
 }
@@ -182,6 +260,8 @@ static const char *pointer_kind(const struct edev *e)
 {
 	if (!e->pointer)
 		return "";
+	if (e->touch)
+		return " touch screen (gestures)";
 	if (e->ptr.touchpad)
 		return " touchpad";
 	return e->ptr.absolute ? " absolute pointer" : " pointer";
@@ -237,7 +317,11 @@ static int dev_add(struct evdev_in *in, const char *path, bool explicit)
 				  strerror(-ret));
 		goto fail;
 	}
-	classify(e);
+	ret = classify(in, e);
+	if (ret < 0) {
+		log_error("%s: %s", path, strerror(-ret));
+		goto fail;
+	}
 	if (!e->keyboard && !e->pointer) {
 		if (explicit) {
 			log_error("%s (%s) is neither a keyboard nor a pointer",
@@ -303,9 +387,13 @@ static void dev_remove(struct evdev_in *in, struct edev *e)
 	}
 	in->ndevs--;
 	log_info("input: %s removed", e->path);
-	/* Keys it held must not stay down on the server. */
+	/* Keys and buttons it held must not stay down on the server. */
 	if (e->keyboard)
 		kbd_release_all(in->kbd, release_key, in);
+	if (e->touch)
+		gesture_reset(touch_gesture(e->touch),
+			      in->have_sink && !in->suspended ? &in->sink
+							      : NULL);
 	epoll_ctl(in->epfd, EPOLL_CTL_DEL, e->fd, NULL);
 	dev_free(e);
 }
@@ -368,6 +456,8 @@ static void evdev_close(struct input *inp)
 	}
 	if (in->inofd >= 0)
 		close(in->inofd);
+	if (in->tfd >= 0)
+		close(in->tfd);
 	if (in->epfd >= 0)
 		close(in->epfd);
 	kbd_destroy(in->kbd);
@@ -386,7 +476,9 @@ static int evdev_open(struct input *inp, const struct input_config *cfg)
 		return -ENOMEM;
 	in->epfd = -1;
 	in->inofd = -1;
+	in->tfd = -1;
 	in->grab = cfg->grab;
+	in->touch_mode = cfg->touch;
 	inp->priv = in;
 	in->kbd = kbd_create(cfg->keymap);
 	if (!in->kbd) {
@@ -397,6 +489,20 @@ static int evdev_open(struct input *inp, const struct input_config *cfg)
 	if (in->epfd < 0) {
 		ret = -errno;
 		log_error("epoll_create1: %s", strerror(errno));
+		goto fail;
+	}
+	in->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (in->tfd < 0) {
+		ret = -errno;
+		log_error("timerfd_create: %s", strerror(errno));
+		goto fail;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.ptr = &timer_tag;
+	if (epoll_ctl(in->epfd, EPOLL_CTL_ADD, in->tfd, &ev) < 0) {
+		ret = -errno;
+		log_error("epoll_ctl timerfd: %s", strerror(errno));
 		goto fail;
 	}
 	if (cfg->devices) {
@@ -457,13 +563,20 @@ static void handle_event(struct evdev_in *in, struct edev *e,
 {
 	struct kbd_result r;
 
-	if (in->suspended)
-		return;
-	if (!e->heard) {
+	if (!e->heard && !in->suspended) {
 		/* Which device is live, for "my mouse does nothing". */
 		log_debug("%s: first event", e->path);
 		e->heard = true;
 	}
+	/* A touch screen's slots are followed while the console is away
+	 * too, so that they are right when it comes back. */
+	if (e->touch) {
+		touch_feed(e->touch, ev, monotonic_ns(),
+			   in->suspended ? NULL : sink);
+		return;
+	}
+	if (in->suspended)
+		return;
 	if (ev->type == EV_KEY && e->keyboard &&
 	    !(ev->code >= BTN_MISC && ev->code < KEY_OK)) {
 		r = kbd_feed(in->kbd, ev->code, ev->value);
@@ -551,10 +664,46 @@ static void drain_inotify(struct evdev_in *in)
 	}
 }
 
+/* What the touch screens' gestures wait for, due by now; then the timer
+ * set for the next of it. */
+static int tick_gestures(struct evdev_in *in, const struct input_sink *sink)
+{
+	struct itimerspec its;
+	uint64_t now = monotonic_ns(), next = 0, due;
+	struct edev *e;
+
+	for (e = in->devs; e; e = e->next) {
+		if (!e->touch)
+			continue;
+		due = gesture_deadline(touch_gesture(e->touch));
+		if (due && due <= now) {
+			gesture_tick(touch_gesture(e->touch), now,
+				     in->suspended ? NULL : sink);
+			due = gesture_deadline(touch_gesture(e->touch));
+		}
+		if (due && (!next || due < next))
+			next = due;
+	}
+	if (next == in->armed)
+		return 0;
+	memset(&its, 0, sizeof(its));
+	its.it_value.tv_sec = (time_t)(next / 1000000000u);
+	its.it_value.tv_nsec = (long)(next % 1000000000u);
+	if (timerfd_settime(in->tfd, TFD_TIMER_ABSTIME, &its, NULL) < 0) {
+		int err = errno;
+
+		log_error("timerfd_settime: %s", strerror(err));
+		return -err;
+	}
+	in->armed = next;
+	return 0;
+}
+
 static int evdev_dispatch(struct input *inp, const struct input_sink *sink)
 {
 	struct evdev_in *in = inp->priv;
 	struct epoll_event evs[16];
+	uint64_t expired;
 	int n, i;
 
 	in->sink = *sink;
@@ -570,7 +719,7 @@ static int evdev_dispatch(struct input *inp, const struct input_sink *sink)
 			return -err;
 		}
 		if (n == 0)
-			return 0;
+			break;
 		for (i = 0; i < n; i++) {
 			struct edev *e = evs[i].data.ptr;
 
@@ -578,10 +727,22 @@ static int evdev_dispatch(struct input *inp, const struct input_sink *sink)
 				drain_inotify(in);
 				continue;
 			}
+			if (evs[i].data.ptr == &timer_tag) {
+				/* Ticked below, after the events that came
+				 * before it. */
+				if (read(in->tfd, &expired,
+					 sizeof(expired)) < 0 &&
+				    errno != EAGAIN)
+					log_warn("timerfd read: %s",
+						 strerror(errno));
+				in->armed = 0;
+				continue;
+			}
 			if (drain_dev(in, e, sink) < 0)
 				dev_remove(in, e);
 		}
 	}
+	return tick_gestures(in, sink);
 }
 
 /* The VT was released (true) or acquired again (false): the input lets go
@@ -595,6 +756,13 @@ static void set_suspended(struct evdev_in *in, bool suspended)
 	in->suspended = suspended;
 	if (suspended)
 		kbd_release_all(in->kbd, release_key, in);
+	/* A button a gesture holds goes up; the fingers down now are no
+	 * gesture, here or when the console comes back. */
+	for (e = in->devs; e; e = e->next)
+		if (e->touch)
+			gesture_reset(touch_gesture(e->touch),
+				      suspended && in->have_sink ? &in->sink
+								 : NULL);
 	if (!in->grab)
 		return;
 	/* Switched away, the other VT needs the keyboard. Coming back, the

@@ -28,6 +28,7 @@ SRC = os.environ.get("VNCFB_SOURCE_ROOT",
 LAYERS = [
     "util",
     "platform",
+    "input",
     "wire",
     "shadow",
     "decode",
@@ -44,8 +45,8 @@ LAYERS = [
 ]
 # The platform folders sit beside client/: they implement what
 # client/platform/ declares and may use these layers and no others.
-PLATFORM_MAY = {"util", "platform", "wire", "shadow", "view", "output",
-                "console"}
+PLATFORM_MAY = {"util", "platform", "input", "wire", "shadow", "view",
+                "output", "console"}
 
 # A private header (NAME_priv.h) is its folder's: no other folder includes
 # it, but for these (the libvncclient wrapper's reference loop, which the

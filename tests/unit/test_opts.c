@@ -12,6 +12,7 @@
 
 #include "../check.h"
 #include "config/opts.h"
+#include "platform/input.h"
 #include "config/opts_priv.h"
 #include "net/vnc_enc.h"
 
@@ -407,13 +408,46 @@ static void test_tiger(void)
 	}
 }
 
-static void test_reconnect(void)
+/* A command line and what one field of the options should then be, -1
+ * for a usage error. */
+struct argv_case {
+	const char *argv[4];
+	int want;
+};
+
+/* Parse each case's command line: a usage error where want < 0, else
+ * field(options) == want. */
+static void check_cases(const char *what, const struct argv_case *cases,
+			size_t n, int (*field)(const struct options *o))
 {
 	struct options o;
-	static const struct {
-		const char *argv[4];
-		int want;	/* enum reconnect_mode, -1: a usage error */
-	} cases[] = {
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int argc = 0, ret;
+
+		while (argc < 4 && cases[i].argv[argc])
+			argc++;
+		ret = parse(&o, argc, (const char **)cases[i].argv);
+		if (cases[i].want < 0)
+			CHECK(ret < 0, "%s case %zu accepted", what, i);
+		else
+			CHECK(ret == 0 && field(&o) == cases[i].want,
+			      "%s case %zu: ret %d, got %d, want %d", what, i,
+			      ret, ret ? -1 : field(&o), cases[i].want);
+		opts_free(&o);
+	}
+}
+
+static int reconnect_of(const struct options *o)
+{
+	return (int)o->reconnect;
+}
+
+static void test_reconnect(void)
+{
+	/* want: enum reconnect_mode */
+	static const struct argv_case cases[] = {
 		{{"vncfb", "h", NULL}, RECONNECT_LOST},
 		{{"vncfb", "--no-reconnect", "h"}, RECONNECT_NO},
 		{{"vncfb", "--no-reconnect=yes", "h"}, RECONNECT_NO},
@@ -425,22 +459,41 @@ static void test_reconnect(void)
 		{{"vncfb", "--reconnect=no", "h"}, RECONNECT_NO},
 		{{"vncfb", "--reconnect=sometimes", "h"}, -1},
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int argc = 0, ret;
+	check_cases("reconnect", cases, sizeof(cases) / sizeof(cases[0]),
+		    reconnect_of);
+}
 
-		while (argc < 4 && cases[i].argv[argc])
-			argc++;
-		ret = parse(&o, argc, (const char **)cases[i].argv);
-		if (cases[i].want < 0)
-			CHECK(ret < 0, "case %zu accepted", i);
-		else
-			CHECK(ret == 0 && (int)o.reconnect == cases[i].want,
-			      "case %zu: ret %d, reconnect %d, want %d", i, ret,
-			      (int)o.reconnect, cases[i].want);
-		opts_free(&o);
-	}
+/* --touch and touch=: gestures (the default) or pointer; another word,
+ * or --touch for probe, is a usage error. */
+static int touch_of(const struct options *o)
+{
+	return o->touch;
+}
+
+static void test_touch(void)
+{
+	/* want: enum input_touch */
+	static const struct argv_case cases[] = {
+		{{"vncfb", "h", NULL}, INPUT_TOUCH_GESTURES},
+		{{"vncfb", "--touch", "pointer", "h"}, INPUT_TOUCH_POINTER},
+		{{"vncfb", "--touch=gestures", "h"}, INPUT_TOUCH_GESTURES},
+		{{"vncfb", "--touch=Pointer", "h"}, INPUT_TOUCH_POINTER},
+		{{"vncfb", "--touch=mouse", "h"}, -1},
+		{{"vncfb", "--touch", "h"}, -1},
+		{{"vncfb", "probe", "--touch=pointer"}, -1},
+	};
+	const char *why = NULL;
+	struct options o;
+
+	check_cases("touch", cases, sizeof(cases) / sizeof(cases[0]),
+		    touch_of);
+	opts_defaults(&o);
+	CHECK_EQ(opts_set(&o, "touch", "pointer", false, &why), 0);
+	CHECK_EQ(o.touch, INPUT_TOUCH_POINTER);
+	CHECK_EQ(opts_set(&o, "touch", "", false, &why), -EINVAL);
+	CHECK(why && !strcmp(why, "expected gestures or pointer"));
+	opts_free(&o);
 }
 
 static void test_modes(void)
@@ -708,6 +761,7 @@ int main(void)
 	test_bench_files();
 	test_tiger();
 	test_reconnect();
+	test_touch();
 	test_modes();
 	test_server_key();
 	test_decode_threads();

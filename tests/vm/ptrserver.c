@@ -20,8 +20,8 @@
  *
  * Lines: "READY <port>", "OFFERED extmouse yes|no" at each
  * SetEncodings, "EXTMOUSE confirmed", "SENT", "PTR <x> <y> <mask>" (bit
- * N-1 for button N), "GONE" (the client went, or sent a message
- * type it does not know). */
+ * N-1 for button N), "KEY <down> 0x<keysym>", "GONE" (the client went,
+ * or sent a message type it does not know). */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -92,6 +92,9 @@ static void serve(int fd, int w, int h, bool want_ext)
 		if (r == 2)
 			printf("PTR %d %d %u\n", in.x, in.y,
 			       (unsigned)in.buttons);
+		if (r == 3)
+			printf("KEY %d 0x%x\n", in.key_down ? 1 : 0,
+			       (unsigned)in.keysym);
 		if (r == 1 && !sent) {
 			bool ext = want_ext && in.ext_mouse;
 

@@ -168,8 +168,13 @@ int rfbmini_msg(int fd, struct rfbmini_in *in, const atomic_bool *stop)
 		return set_encodings(fd, in, stop);
 	case 3: /* FramebufferUpdateRequest */
 		return drop(fd, 9, stop) < 0 ? -1 : 1;
-	case 4: /* KeyEvent */
-		return drop(fd, 7, stop);
+	case 4: /* KeyEvent: down, padding, keysym */
+		if (rfbmini_get(fd, b, 7, stop) < 0)
+			return -1;
+		in->key_down = b[0] != 0;
+		in->keysym = (uint32_t)b[3] << 24 | (uint32_t)b[4] << 16 |
+			     (uint32_t)b[5] << 8 | b[6];
+		return 3;
 	case 5: /* PointerEvent */
 		return pointer(fd, in, stop);
 	case 6: /* ClientCutText */
@@ -190,5 +195,5 @@ int rfbmini_client_msg(int fd, bool *h264, const atomic_bool *stop)
 	int r = rfbmini_msg(fd, &in, stop);
 
 	*h264 = in.h264;
-	return r == 2 ? 0 : r;
+	return r >= 2 ? 0 : r;
 }

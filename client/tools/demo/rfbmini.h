@@ -29,6 +29,9 @@ struct rfbmini_in {
 	 * 8 and 9 from the extended byte). */
 	int x, y;
 	uint32_t buttons;
+	/* The last KeyEvent. */
+	bool key_down;
+	uint32_t keysym;
 };
 
 /* A rectangle header: x, y, w, h, encoding. */
@@ -44,7 +47,8 @@ int rfbmini_handshake(int fd, int w, int h, const char *name,
  * client went or sent a type it does not know. */
 int rfbmini_client_msg(int fd, bool *h264, const atomic_bool *stop);
 /* The same, keeping what it reads in in: 1 for a
- * FramebufferUpdateRequest, 2 for a PointerEvent, 0 for another, -1. */
+ * FramebufferUpdateRequest, 2 for a PointerEvent, 3 for a KeyEvent, 0
+ * for another, -1. */
 int rfbmini_msg(int fd, struct rfbmini_in *in, const atomic_bool *stop);
 
 #endif

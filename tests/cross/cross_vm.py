@@ -26,9 +26,11 @@ sys.path.insert(0, os.path.join(HERE, '..', 'vm'))
 from console_vm import run_case  # noqa: E402
 from drm_vm import TEXT, same_lines  # noqa: E402
 
-# The guest's helpers (tests/vm) built in the cross tree, with vncfb.
-TARGETS = ['vncfb', 'tests/vm/testserver', 'tests/vm/kdprobe',
-           'tests/vm/fbpeek', 'tests/vm/drmpeek']
+# The programs run_case copies into every guest (tests/vm/console_vm.py),
+# built in the cross tree, with vncfb.
+TARGETS = ['vncfb', 'tests/server/testserver', 'tests/vm/kdprobe',
+           'tests/vm/fbpeek', 'tests/vm/drmpeek', 'tests/vm/ptrserver',
+           'tests/scale/test_scale']
 
 # Under TCG, on a loaded machine, vncfb may still be decoding the first
 # update many seconds after the server sent it: the picture is taken once

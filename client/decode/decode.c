@@ -134,21 +134,23 @@ int decoders_check(void)
 {
 	for (size_t i = 0; i < NDEC; i++) {
 		const char *miss = decoder_missing(all[i]);
+		const struct decoder *first;
 
 		if (miss) {
 			log_error("decoder of encoding %d has no %s",
 				  (int)all[i]->enc, miss);
 			return -EINVAL;
 		}
-		for (size_t k = 0; k < i; k++) {
-			if (all[k]->enc == all[i]->enc ||
-			    decoder_by_name(all[i]->name,
-					    strlen(all[i]->name)) != all[i]) {
-				log_error("decoders %s and %s share a number "
-					  "or a name",
-					  all[k]->name, all[i]->name);
-				return -EINVAL;
-			}
+		/* The first of the list with this one's name or number: it
+		 * must be this one. */
+		first = decoder_by_name(all[i]->name, strlen(all[i]->name));
+		for (size_t k = 0; k < i; k++)
+			if (all[k]->enc == all[i]->enc)
+				first = all[k];
+		if (first != all[i]) {
+			log_error("decoders %s and %s share a number or a name",
+				  first->name, all[i]->name);
+			return -EINVAL;
 		}
 	}
 	return 0;
